@@ -1,0 +1,64 @@
+// steerbench-cli: the headless front end. Argument parsing and printing only;
+// the work is done by the core engine.
+#include "cli/CommandLine.h"
+#include "cli/Commands.h"
+
+#include "common/Version.h"
+
+#include <cstdio>
+#include <iostream>
+
+using namespace steerbench::cli;
+
+namespace {
+
+void printOverview() {
+  std::cout << "Usage: steerbench-cli [--version] [--help] COMMAND [options] [args]\n\n"
+               "Steerbench generates OpenCL kernels steered toward target feature vectors.\n"
+               "This is its headless command line; `steerbench-cli COMMAND --help` explains each command.\n\n"
+               "Commands:\n";
+  for (const auto& c : commands()) {
+    std::string name = "  " + c.name;
+    name.resize(14, ' ');
+    std::cout << name << c.summary << "\n";
+  }
+  std::cout << "\nExit status: 0 on success, 1 when any input failed, 2 on a usage error.\n";
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    if (args.size() >= 2 && args[0] == "help") args = {args[1], "--help"};
+    else {
+      printOverview();
+      return args.empty() ? 2 : 0;
+    }
+  }
+  if (args[0] == "--version") {
+    std::cout << "steerbench-cli " << steerbench::kAppVersion << " (LLVM/Clang " << steerbench::kLlvmVersion << ")\n";
+    return 0;
+  }
+  for (const auto& c : commands()) {
+    if (c.name != args[0]) continue;
+    CommandLine cl = c.makeCommandLine();
+    try {
+      cl.parse({args.begin() + 1, args.end()});
+      if (cl.has("help")) {
+        std::cout << cl.help();
+        return 0;
+      }
+      return c.run(cl);
+    } catch (const UsageError& e) {
+      std::cerr << "steerbench-cli " << c.name << ": " << e.what() << "\n"
+                << "Try 'steerbench-cli " << c.name << " --help'.\n";
+      return 2;
+    } catch (const std::exception& e) {
+      std::cerr << "steerbench-cli " << c.name << ": " << e.what() << "\n";
+      return 1;
+    }
+  }
+  std::cerr << "steerbench-cli: unknown command '" << args[0] << "'. Try 'steerbench-cli --help'.\n";
+  return 2;
+}

@@ -1,0 +1,270 @@
+#include "clang/OpenCLFrontend.h"
+
+#include "common/Version.h"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/Decl.h>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Frontend/MultiplexConsumer.h>
+#include <clang/Lex/PPCallbacks.h>
+#include <clang/Lex/Preprocessor.h>
+#include <clang/Lex/PreprocessorOptions.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <algorithm>
+
+namespace steerbench::clangfe {
+
+const char* severityName(Severity s) {
+  switch (s) {
+  case Severity::Note: return "note";
+  case Severity::Warning: return "warning";
+  case Severity::Error: return "error";
+  case Severity::Fatal: return "fatal error";
+  }
+  return "error";
+}
+
+std::string formatDiagnostic(const Diagnostic& d) {
+  std::string out;
+  if (!d.file.empty()) {
+    out += d.file;
+    if (d.line) out += ":" + std::to_string(d.line) + ":" + std::to_string(d.column);
+    out += ": ";
+  }
+  out += severityName(d.severity);
+  out += ": ";
+  out += d.message;
+  return out;
+}
+
+CompileResult::CompileResult() = default;
+CompileResult::~CompileResult() {
+  module_.reset(); // the module must die before its context
+  context_.reset();
+}
+CompileResult::CompileResult(CompileResult&&) noexcept = default;
+CompileResult& CompileResult::operator=(CompileResult&&) noexcept = default;
+
+std::string CompileResult::firstError() const {
+  for (const auto& d : diagnostics_)
+    if (d.severity == Severity::Error || d.severity == Severity::Fatal) return formatDiagnostic(d);
+  return succeeded_ ? "ok" : "compilation failed";
+}
+
+namespace {
+
+/// Keeps Clang's diagnostics as values, up to a cap.
+class CollectingConsumer : public clang::DiagnosticConsumer {
+public:
+  explicit CollectingConsumer(unsigned cap) : cap_(cap) {}
+
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
+    DiagnosticConsumer::HandleDiagnostic(level, info); // keeps the error/warning counts
+    if (level == clang::DiagnosticsEngine::Ignored) return;
+    if (out.size() >= cap_) return;
+    Diagnostic d;
+    switch (level) {
+    case clang::DiagnosticsEngine::Note: d.severity = Severity::Note; break;
+    case clang::DiagnosticsEngine::Remark:
+    case clang::DiagnosticsEngine::Warning: d.severity = Severity::Warning; break;
+    case clang::DiagnosticsEngine::Fatal: d.severity = Severity::Fatal; break;
+    default: d.severity = Severity::Error; break;
+    }
+    llvm::SmallString<256> text;
+    info.FormatDiagnostic(text);
+    d.message = std::string(text.str());
+    if (info.getLocation().isValid() && info.hasSourceManager()) {
+      clang::PresumedLoc p = info.getSourceManager().getPresumedLoc(info.getLocation());
+      if (p.isValid()) {
+        d.file = p.getFilename();
+        d.line = p.getLine();
+        d.column = p.getColumn();
+      }
+    }
+    out.push_back(std::move(d));
+  }
+
+  std::vector<Diagnostic> out;
+
+private:
+  unsigned cap_;
+};
+
+/// Reports an #include that re-enters a file already on the include stack,
+/// with the whole chain, instead of Clang's "nested too deeply" after 200 levels.
+class IncludeCycleGuard : public clang::PPCallbacks {
+public:
+  IncludeCycleGuard(clang::SourceManager& sm, clang::DiagnosticsEngine& diags) : sm_(sm), diags_(diags) {}
+
+  void FileChanged(clang::SourceLocation loc, FileChangeReason reason, clang::SrcMgr::CharacteristicKind,
+                   clang::FileID) override {
+    if (reason == EnterFile) {
+      clang::FileID fid = sm_.getFileID(loc);
+      const clang::FileEntry* fe = sm_.getFileEntryForID(fid);
+      std::string name = fe ? std::string(fe->tryGetRealPathName()) : std::string();
+      if (name.empty() && fe) name = std::string(fe->getName());
+      if (!name.empty() && !reported_) {
+        auto it = std::find(stack_.begin(), stack_.end(), name);
+        if (it != stack_.end()) {
+          std::string chain;
+          for (auto j = it; j != stack_.end(); ++j) chain += *j + " -> ";
+          chain += name;
+          unsigned id = diags_.getCustomDiagID(clang::DiagnosticsEngine::Fatal,
+                                               "include cycle: %0; add an include guard or remove one of the #includes");
+          diags_.Report(loc, id) << chain;
+          reported_ = true;
+        }
+      }
+      stack_.push_back(name);
+    } else if (reason == ExitFile) {
+      if (!stack_.empty()) stack_.pop_back();
+    }
+  }
+
+private:
+  clang::SourceManager& sm_;
+  clang::DiagnosticsEngine& diags_;
+  std::vector<std::string> stack_;
+  bool reported_ = false;
+};
+
+/// Collects kernel names and forwards the finished AST to the user's observer.
+class ObservingConsumer : public clang::ASTConsumer {
+public:
+  ObservingConsumer(clang::CompilerInstance& ci, std::vector<std::string>& kernels, AstObserver* observer)
+      : ci_(ci), kernels_(kernels), observer_(observer) {}
+
+  void HandleTranslationUnit(clang::ASTContext& ast) override {
+    for (const clang::Decl* d : ast.getTranslationUnitDecl()->decls()) {
+      const auto* fd = llvm::dyn_cast<clang::FunctionDecl>(d);
+      if (fd && fd->hasAttr<clang::OpenCLKernelAttr>() && fd->isThisDeclarationADefinition())
+        kernels_.push_back(fd->getNameAsString());
+    }
+    if (observer_) observer_->onTranslationUnit(ast, ci_.getDiagnostics().hasErrorOccurred());
+  }
+
+private:
+  clang::CompilerInstance& ci_;
+  std::vector<std::string>& kernels_;
+  AstObserver* observer_;
+};
+
+/// Installs the include-cycle guard once the preprocessor exists.
+template <class Base> class SteerbenchAction : public Base {
+public:
+  template <class... A>
+  SteerbenchAction(std::vector<std::string>& kernels, AstObserver* observer, A&&... baseArgs)
+      : Base(std::forward<A>(baseArgs)...), kernels_(kernels), observer_(observer) {}
+
+protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci, llvm::StringRef file) override {
+    ci.getPreprocessor().addPPCallbacks(
+        std::make_unique<IncludeCycleGuard>(ci.getSourceManager(), ci.getDiagnostics()));
+    std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+    consumers.push_back(std::make_unique<ObservingConsumer>(ci, kernels_, observer_));
+    if (auto next = makeNext(ci, file)) consumers.push_back(std::move(next));
+    return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
+  }
+
+  std::unique_ptr<clang::ASTConsumer> makeNext(clang::CompilerInstance& ci, llvm::StringRef file) {
+    if constexpr (std::is_same_v<Base, clang::EmitLLVMOnlyAction>)
+      return Base::CreateASTConsumer(ci, file);
+    else
+      return nullptr;
+  }
+
+private:
+  std::vector<std::string>& kernels_;
+  AstObserver* observer_;
+};
+
+/// ASTFrontendAction is abstract; this is the syntax-only base.
+class ParseOnlyAction : public clang::ASTFrontendAction {
+protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
+    return std::make_unique<clang::ASTConsumer>();
+  }
+};
+
+std::vector<std::string> buildArguments(const CompileRequest& req) {
+  const std::string resourceDir = kClangResourceDir;
+  std::vector<std::string> args = {"-triple", "spir64-unknown-unknown",
+                                   "-x", "cl",
+                                   "-cl-std=" + req.options.clStd,
+                                   "-finclude-default-header",
+                                   "-fdeclare-opencl-builtins",
+                                   "-O1",
+                                   "-resource-dir", resourceDir,
+                                   "-internal-isystem", resourceDir + "/include",
+                                   "-ferror-limit", std::to_string(req.options.errorLimit),
+                                   "-fno-caret-diagnostics"};
+  for (const auto& d : req.options.defines) args.push_back("-D" + d);
+  for (const auto& i : req.options.includeDirs) args.push_back("-I" + i);
+  args.push_back(req.fileName);
+  return args;
+}
+
+} // namespace
+
+CompileResult compile(const CompileRequest& req) {
+  CompileResult result;
+  CollectingConsumer collector(req.options.maxDiagnostics);
+
+  auto invocation = std::make_shared<clang::CompilerInvocation>();
+  {
+    std::vector<std::string> args = buildArguments(req);
+    std::vector<const char*> argv;
+    argv.reserve(args.size());
+    for (const auto& a : args) argv.push_back(a.c_str());
+    llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> opts(new clang::DiagnosticOptions());
+    clang::DiagnosticsEngine argDiags(llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs>(new clang::DiagnosticIDs()),
+                                      opts, &collector, /*ShouldOwnClient=*/false);
+    if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, argDiags) || argDiags.hasErrorOccurred()) {
+      result.diagnostics_ = std::move(collector.out);
+      result.errorCount_ = std::max(1u, collector.getNumErrors());
+      if (result.diagnostics_.empty())
+        result.diagnostics_.push_back({"", 0, 0, Severity::Error, "invalid compiler options"});
+      return result;
+    }
+  }
+  // Feed the source from memory under its real name, so #include "x.h"
+  // resolves relative to the file's folder.
+  invocation->getPreprocessorOpts().addRemappedFile(
+      req.fileName, llvm::MemoryBuffer::getMemBufferCopy(req.source, req.fileName).release());
+  invocation->getPreprocessorOpts().RetainRemappedFileBuffers = false;
+  invocation->getFrontendOpts().DisableFree = false;
+
+  clang::CompilerInstance ci;
+  ci.setInvocation(invocation);
+  ci.createDiagnostics(&collector, /*ShouldOwnClient=*/false);
+
+  if (req.emitIR) {
+    result.context_ = std::make_unique<llvm::LLVMContext>();
+    SteerbenchAction<clang::EmitLLVMOnlyAction> action(result.kernels_, req.observer, result.context_.get());
+    ci.ExecuteAction(action);
+    if (!ci.getDiagnostics().hasErrorOccurred()) result.module_ = action.takeModule();
+  } else {
+    SteerbenchAction<ParseOnlyAction> action(result.kernels_, req.observer);
+    ci.ExecuteAction(action);
+  }
+  result.errorCount_ = collector.getNumErrors();
+  result.succeeded_ = !ci.getDiagnostics().hasErrorOccurred() && (!req.emitIR || result.module_);
+  if (!result.succeeded_ && result.errorCount_ == 0) result.errorCount_ = 1;
+  result.diagnostics_ = std::move(collector.out);
+  if (!result.succeeded_ && req.emitIR && result.diagnostics_.empty())
+    result.diagnostics_.push_back({req.fileName, 0, 0, Severity::Error, "code generation failed"});
+  return result;
+}
+
+} // namespace steerbench::clangfe

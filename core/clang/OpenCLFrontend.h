@@ -1,0 +1,99 @@
+// In-process Clang 15 for OpenCL C: one CompilerInstance per compile, fed from memory.
+//
+// Thread-safety: compile() may run on many threads at once; every call builds
+// its own CompilerInstance, diagnostics engine and LLVMContext.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+}
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace steerbench::clangfe {
+
+enum class Severity { Note, Warning, Error, Fatal };
+
+[[nodiscard]] const char* severityName(Severity s);
+
+struct Diagnostic {
+  std::string file; ///< empty when the diagnostic has no location
+  unsigned line = 0;
+  unsigned column = 0;
+  Severity severity = Severity::Error;
+  std::string message;
+};
+
+/// Formats "file:line:col: error: message", as compilers do.
+[[nodiscard]] std::string formatDiagnostic(const Diagnostic& d);
+
+struct CompileOptions {
+  std::string clStd = "CL1.2";          ///< value of -cl-std: CL1.0 .. CL3.0
+  std::vector<std::string> defines;     ///< "NAME" or "NAME=VALUE"
+  std::vector<std::string> includeDirs; ///< searched after the including file's folder
+  unsigned errorLimit = 20;             ///< Clang stops reporting after this many errors
+  unsigned maxDiagnostics = 200;        ///< at most this many diagnostics are kept
+};
+
+/// Sees the AST of a translation unit before it is destroyed. Called once per
+/// compile, on the compiling thread, also when the source has errors: then the
+/// AST is what Clang recovered and `hasErrors` is true.
+class AstObserver {
+public:
+  virtual ~AstObserver() = default;
+  virtual void onTranslationUnit(clang::ASTContext& ast, bool hasErrors) = 0;
+};
+
+struct CompileRequest {
+  std::string source;               ///< OpenCL C text (already read and checked)
+  std::string fileName = "input.cl"; ///< used in diagnostics and to resolve #include "..."
+  CompileOptions options;
+  bool emitIR = true;               ///< also generate LLVM IR for spir64 at -O1
+  AstObserver* observer = nullptr;  ///< optional; borrowed for the call only
+};
+
+/// The outcome of one compile. Owns the IR module and its context.
+class CompileResult {
+public:
+  CompileResult();
+  ~CompileResult();
+  CompileResult(CompileResult&&) noexcept;
+  CompileResult& operator=(CompileResult&&) noexcept;
+
+  /// True when Clang reported no error (warnings are fine).
+  [[nodiscard]] bool succeeded() const { return succeeded_; }
+  [[nodiscard]] const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+  /// Number of errors, including those past the error limit that were not kept.
+  [[nodiscard]] unsigned errorCount() const { return errorCount_; }
+  /// Kernel functions defined in the unit, in source order. Filled even when
+  /// the source has errors, from the recovered AST.
+  [[nodiscard]] const std::vector<std::string>& kernelNames() const { return kernels_; }
+  /// The -O1 spir64 module, or nullptr when IR was not requested or the source has errors.
+  [[nodiscard]] llvm::Module* module() const { return module_.get(); }
+  /// A one-line summary: the first error, or "ok".
+  [[nodiscard]] std::string firstError() const;
+
+private:
+  friend CompileResult compile(const CompileRequest&);
+  bool succeeded_ = false;
+  unsigned errorCount_ = 0;
+  std::vector<Diagnostic> diagnostics_;
+  std::vector<std::string> kernels_;
+  std::unique_ptr<llvm::LLVMContext> context_;
+  std::unique_ptr<llvm::Module> module_;
+};
+
+/// Compiles one OpenCL C unit in process, with
+/// `-triple spir64-unknown-unknown -x cl -cl-std=<clStd> -finclude-default-header
+///  -fdeclare-opencl-builtins -O1`. Never throws for errors in the source:
+/// they come back as diagnostics. Include cycles are reported as a fatal error
+/// naming the chain.
+[[nodiscard]] CompileResult compile(const CompileRequest& request);
+
+} // namespace steerbench::clangfe

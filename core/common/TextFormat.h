@@ -1,0 +1,18 @@
+// Small text encoders shared by the CLI and exports: CSV fields, JSON strings, numbers.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace steerbench {
+
+/// Quotes a CSV field when it holds a comma, quote or newline (RFC 4180).
+[[nodiscard]] std::string csvField(std::string_view s);
+
+/// A JSON string literal, with the quotes.
+[[nodiscard]] std::string jsonString(std::string_view s);
+
+/// Shortest text that reads back to the same double; integers print without ".0".
+[[nodiscard]] std::string formatNumber(double v);
+
+} // namespace steerbench

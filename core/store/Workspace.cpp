@@ -1,0 +1,296 @@
+#include "store/Workspace.h"
+
+#include "common/ContentHash.h"
+#include "common/Error.h"
+#include "store/Schema.h"
+
+#include <sqlite3.h>
+
+#include <cstring>
+#include <fstream>
+#include <sys/stat.h>
+
+namespace steerbench::store {
+namespace {
+
+/// One prepared statement, finalized on scope exit.
+class Statement {
+public:
+  Statement(sqlite3* db, const char* sql) : db_(db) {
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK)
+      throw WorkspaceError(std::string("workspace query failed: ") + sqlite3_errmsg(db));
+  }
+  ~Statement() { sqlite3_finalize(stmt_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Statement& bind(int i, std::int64_t v) { return check(sqlite3_bind_int64(stmt_, i, v)); }
+  Statement& bind(int i, const std::string& v) {
+    return check(sqlite3_bind_text(stmt_, i, v.data(), int(v.size()), SQLITE_TRANSIENT));
+  }
+  Statement& bindBlob(int i, const void* data, std::size_t n) {
+    return check(sqlite3_bind_blob(stmt_, i, data, int(n), SQLITE_TRANSIENT));
+  }
+  /// Returns true while there is a row; throws on errors.
+  bool step() {
+    int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    lastRc = rc;
+    return false;
+  }
+  std::int64_t integer(int col) const { return sqlite3_column_int64(stmt_, col); }
+  std::string text(int col) const {
+    const auto* p = sqlite3_column_text(stmt_, col);
+    return p ? std::string(reinterpret_cast<const char*>(p), sqlite3_column_bytes(stmt_, col)) : std::string();
+  }
+  std::vector<double> doubles(int col) const {
+    const void* p = sqlite3_column_blob(stmt_, col);
+    const int n = sqlite3_column_bytes(stmt_, col);
+    std::vector<double> v(std::size_t(n) / sizeof(double));
+    if (p && !v.empty()) std::memcpy(v.data(), p, v.size() * sizeof(double));
+    return v;
+  }
+  int lastRc = SQLITE_OK;
+
+private:
+  Statement& check(int rc) {
+    if (rc != SQLITE_OK) throw WorkspaceError(std::string("workspace query failed: ") + sqlite3_errmsg(db_));
+    return *this;
+  }
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+std::string describeRc(int rc) {
+  switch (rc & 0xff) {
+  case SQLITE_FULL: return "the disk is full; free some space and try again (nothing of this step was saved)";
+  case SQLITE_READONLY: return "the workspace is read-only; check the file's permissions";
+  case SQLITE_BUSY:
+  case SQLITE_LOCKED: return "the workspace is locked by another program; close it there and try again";
+  case SQLITE_CORRUPT:
+  case SQLITE_NOTADB: return "the workspace file is corrupt; restore it from a backup";
+  case SQLITE_IOERR: return "an I/O error occurred (disk full or failing?)";
+  case SQLITE_CANTOPEN: return "cannot open the file; check the folder exists and is writable";
+  default: return sqlite3_errstr(rc);
+  }
+}
+
+bool fileExists(const std::string& path, off_t* size) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return false;
+  *size = st.st_size;
+  return true;
+}
+
+/// Checks an existing file without writing to it. Throws WorkspaceError.
+void validateExisting(const std::string& path, off_t size) {
+  if (size == 0)
+    throw WorkspaceError(path + ": the file is empty, not a Steerbench workspace; choose another path "
+                                "or delete it to start a new workspace");
+  {
+    char header[16] = {};
+    std::ifstream in(path, std::ios::binary);
+    in.read(header, sizeof header);
+    if (!in || std::memcmp(header, "SQLite format 3", 16) != 0)
+      throw WorkspaceError(path + ": not a Steerbench workspace (the file is not an SQLite database); "
+                                  "check the path, the file was left untouched");
+  }
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+  auto closeDb = [&] { sqlite3_close(db); };
+  if (rc != SQLITE_OK) {
+    std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    closeDb();
+    throw WorkspaceError(path + ": cannot open the workspace: " + msg);
+  }
+  auto pragmaInt = [&](const char* sql, std::int64_t* out) -> int {
+    sqlite3_stmt* st = nullptr;
+    int r = sqlite3_prepare_v2(db, sql, -1, &st, nullptr);
+    if (r == SQLITE_OK) {
+      r = sqlite3_step(st);
+      if (r == SQLITE_ROW) {
+        *out = sqlite3_column_int64(st, 0);
+        r = SQLITE_OK;
+      }
+    }
+    sqlite3_finalize(st);
+    return r;
+  };
+  std::int64_t appId = 0, version = 0;
+  rc = pragmaInt("PRAGMA application_id", &appId);
+  if (rc == SQLITE_OK) rc = pragmaInt("PRAGMA user_version", &version);
+  if (rc != SQLITE_OK) {
+    closeDb();
+    throw WorkspaceError(path + ": the workspace is corrupt and cannot be read (" + sqlite3_errstr(rc) +
+                         "); the file was left untouched: restore it from a backup");
+  }
+  if (appId != kApplicationId) {
+    closeDb();
+    throw WorkspaceError(path + ": an SQLite database, but not a Steerbench workspace; the file was left "
+                                "untouched: choose a .sbw workspace or a new path");
+  }
+  const auto current = static_cast<std::int64_t>(migrations().size());
+  if (version > current) {
+    closeDb();
+    throw WorkspaceError(path + ": written by a newer Steerbench (workspace schema " + std::to_string(version) +
+                         ", this build reads up to " + std::to_string(current) +
+                         "); upgrade Steerbench to open it. The file was left untouched");
+  }
+  sqlite3_stmt* st = nullptr;
+  std::string verdict;
+  rc = sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &st, nullptr);
+  if (rc == SQLITE_OK) {
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+      const auto* t = sqlite3_column_text(st, 0);
+      if (t && std::strcmp(reinterpret_cast<const char*>(t), "ok") != 0 && verdict.empty())
+        verdict = reinterpret_cast<const char*>(t);
+    }
+    if (rc == SQLITE_DONE) rc = SQLITE_OK;
+  }
+  sqlite3_finalize(st);
+  closeDb();
+  if (rc != SQLITE_OK || !verdict.empty())
+    throw WorkspaceError(path + ": the workspace is corrupt (" + (verdict.empty() ? sqlite3_errstr(rc) : verdict) +
+                         "); the file was left untouched: restore it from a backup");
+}
+
+} // namespace
+
+Workspace::Workspace(std::string path) : path_(std::move(path)) {}
+Workspace::Workspace(Workspace&& o) noexcept : path_(std::move(o.path_)), db_(o.db_) { o.db_ = nullptr; }
+Workspace& Workspace::operator=(Workspace&& o) noexcept {
+  if (this != &o) {
+    if (db_) sqlite3_close(db_);
+    path_ = std::move(o.path_);
+    db_ = o.db_;
+    o.db_ = nullptr;
+  }
+  return *this;
+}
+Workspace::~Workspace() {
+  if (db_) sqlite3_close(db_);
+}
+
+int Workspace::currentSchemaVersion() { return static_cast<int>(migrations().size()); }
+
+void Workspace::fail(const std::string& what, int rc) const {
+  throw WorkspaceError(path_ + ": " + what + ": " + describeRc(rc));
+}
+
+void Workspace::exec(const char* sql) {
+  char* err = nullptr;
+  int rc = sqlite3_exec(db_, sql, nullptr, nullptr, &err);
+  if (rc != SQLITE_OK) {
+    std::string msg = err ? err : "";
+    sqlite3_free(err);
+    throw WorkspaceError(path_ + ": " + describeRc(rc) + (msg.empty() ? "" : " (" + msg + ")"));
+  }
+}
+
+void Workspace::begin() { exec("BEGIN IMMEDIATE"); }
+void Workspace::commit() { exec("COMMIT"); }
+void Workspace::rollback() {
+  if (!sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+Workspace Workspace::open(const std::string& path, Mode mode) {
+  off_t size = 0;
+  const bool exists = fileExists(path, &size);
+  if (!exists && mode == Mode::OpenExisting)
+    throw WorkspaceError(path + ": no such workspace; check the path, or create one with --workspace on a new path");
+  if (exists) validateExisting(path, size);
+
+  Workspace ws(path);
+  int rc = sqlite3_open_v2(path.c_str(), &ws.db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  if (rc != SQLITE_OK) ws.fail("cannot open the workspace", rc);
+  sqlite3_busy_timeout(ws.db_, 5000);
+  sqlite3_extended_result_codes(ws.db_, 1);
+  ws.exec("PRAGMA foreign_keys = ON");
+  ws.exec("PRAGMA journal_mode = WAL");
+  ws.exec("PRAGMA synchronous = NORMAL");
+
+  const int from = ws.schemaVersion();
+  const int to = currentSchemaVersion();
+  if (from < to) {
+    ws.transaction([&] {
+      if (from == 0) {
+        ws.exec(("PRAGMA application_id = " + std::to_string(kApplicationId)).c_str());
+      }
+      for (int v = from; v < to; ++v) {
+        ws.exec(migrations()[static_cast<std::size_t>(v)]);
+        ws.exec(("PRAGMA user_version = " + std::to_string(v + 1)).c_str());
+      }
+    });
+  }
+  return ws;
+}
+
+int Workspace::schemaVersion() const {
+  Statement st(db_, "PRAGMA user_version");
+  return st.step() ? static_cast<int>(st.integer(0)) : 0;
+}
+
+std::int64_t Workspace::addKernel(KernelRecord k) {
+  if (k.contentHash.empty()) k.contentHash = sha256Hex(k.source);
+  {
+    Statement find(db_, "SELECT id FROM kernels WHERE content_hash = ? AND name = ?");
+    find.bind(1, k.contentHash).bind(2, k.name);
+    if (find.step()) return find.integer(0);
+    if (find.lastRc != SQLITE_OK) fail("cannot read kernels", find.lastRc);
+  }
+  Statement ins(db_, "INSERT INTO kernels(name, source, content_hash, origin_file, package, license, flags) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?)");
+  ins.bind(1, k.name).bind(2, k.source).bind(3, k.contentHash).bind(4, k.originFile).bind(5, k.package);
+  ins.bind(6, k.license).bind(7, k.flags);
+  ins.step();
+  if (ins.lastRc != SQLITE_OK) fail("cannot store kernel '" + k.name + "'", ins.lastRc);
+  return sqlite3_last_insert_rowid(db_);
+}
+
+std::optional<KernelRecord> Workspace::kernel(std::int64_t id) const {
+  Statement st(db_, "SELECT id, name, source, content_hash, origin_file, package, license, flags "
+                    "FROM kernels WHERE id = ?");
+  st.bind(1, id);
+  if (!st.step()) {
+    if (st.lastRc != SQLITE_OK) fail("cannot read kernel", st.lastRc);
+    return std::nullopt;
+  }
+  return KernelRecord{st.integer(0), st.text(1), st.text(2), st.text(3), st.text(4), st.text(5), st.text(6), st.text(7)};
+}
+
+std::int64_t Workspace::kernelCount() const {
+  Statement st(db_, "SELECT count(*) FROM kernels");
+  return st.step() ? st.integer(0) : 0;
+}
+
+void Workspace::putFeatures(const FeatureRecord& f) {
+  Statement st(db_, "INSERT OR REPLACE INTO feature_vectors(kernel_id, space, space_version, dims, vals, "
+                    "from_errors, spec) VALUES (?, ?, ?, ?, ?, ?, ?)");
+  st.bind(1, f.kernelId).bind(2, f.space).bind(3, std::int64_t(f.spaceVersion));
+  st.bind(4, std::int64_t(f.values.size()));
+  st.bindBlob(5, f.values.data(), f.values.size() * sizeof(double));
+  st.bind(6, std::int64_t(f.fromErrors ? 1 : 0)).bind(7, f.spec);
+  st.step();
+  if (st.lastRc != SQLITE_OK) fail("cannot store the " + f.space + " vector", st.lastRc);
+}
+
+std::optional<FeatureRecord> Workspace::features(std::int64_t kernelId, const std::string& space,
+                                                 int spaceVersion) const {
+  Statement st(db_, "SELECT vals, from_errors, spec FROM feature_vectors "
+                    "WHERE kernel_id = ? AND space = ? AND space_version = ?");
+  st.bind(1, kernelId).bind(2, space).bind(3, std::int64_t(spaceVersion));
+  if (!st.step()) {
+    if (st.lastRc != SQLITE_OK) fail("cannot read features", st.lastRc);
+    return std::nullopt;
+  }
+  return FeatureRecord{kernelId, space, spaceVersion, st.doubles(0), st.integer(1) != 0, st.text(2)};
+}
+
+std::int64_t Workspace::featureCount(const std::string& space) const {
+  Statement st(db_, "SELECT count(*) FROM feature_vectors WHERE space = ?");
+  st.bind(1, space);
+  return st.step() ? st.integer(0) : 0;
+}
+
+} // namespace steerbench::store

@@ -1,0 +1,92 @@
+// The workspace: one SQLite file holding kernels, feature vectors and results.
+//
+// Thread-safety: a Workspace is used from one thread at a time (the engine's
+// writer thread); open a second Workspace on the same file to read elsewhere.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace steerbench::store {
+
+struct KernelRecord {
+  std::int64_t id = 0;
+  std::string name;        ///< kernel function name
+  std::string source;      ///< the unit's OpenCL C text
+  std::string contentHash; ///< sha256 of source (filled by addKernel)
+  std::string originFile;  ///< where it came from
+  std::string package;     ///< e.g. a Debian package, or empty
+  std::string license;
+  std::string flags;       ///< compile flags used, as text
+};
+
+struct FeatureRecord {
+  std::int64_t kernelId = 0;
+  std::string space;
+  int spaceVersion = 0;
+  std::vector<double> values;
+  bool fromErrors = false;
+  std::string spec; ///< JSON: what produced it (app version, options)
+};
+
+class Workspace {
+public:
+  enum class Mode { OpenOrCreate, OpenExisting };
+
+  /// Opens (or creates) the workspace at `path`, upgrading an older schema
+  /// in one transaction. Throws WorkspaceError, leaving the file untouched,
+  /// when it is not a SQLite file, not a Steerbench workspace, corrupt, or
+  /// written by a newer Steerbench.
+  [[nodiscard]] static Workspace open(const std::string& path, Mode mode = Mode::OpenOrCreate);
+
+  Workspace(Workspace&&) noexcept;
+  Workspace& operator=(Workspace&&) noexcept;
+  ~Workspace();
+
+  [[nodiscard]] static int currentSchemaVersion();
+  [[nodiscard]] int schemaVersion() const;
+  [[nodiscard]] const std::string& path() const { return path_; }
+
+  /// Runs `work` in one transaction: everything it wrote is kept, or nothing
+  /// (an exception rolls back and is rethrown).
+  template <class F> void transaction(F&& work) {
+    begin();
+    try {
+      work();
+    } catch (...) {
+      rollback();
+      throw;
+    }
+    commit();
+  }
+
+  /// Adds a kernel, or returns the id of the stored one with the same source
+  /// and name. Fills `contentHash` when empty.
+  std::int64_t addKernel(KernelRecord kernel);
+  [[nodiscard]] std::optional<KernelRecord> kernel(std::int64_t id) const;
+  [[nodiscard]] std::int64_t kernelCount() const;
+
+  /// Stores (replacing) a kernel's vector in one space and version.
+  void putFeatures(const FeatureRecord& features);
+  [[nodiscard]] std::optional<FeatureRecord> features(std::int64_t kernelId, const std::string& space,
+                                                      int spaceVersion) const;
+  [[nodiscard]] std::int64_t featureCount(const std::string& space) const;
+
+private:
+  explicit Workspace(std::string path);
+  void begin();
+  void commit();
+  void rollback();
+  void exec(const char* sql);
+  void fail(const std::string& what, int rc) const;
+
+  std::string path_;
+  sqlite3* db_ = nullptr;
+};
+
+} // namespace steerbench::store
