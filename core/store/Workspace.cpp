@@ -293,4 +293,14 @@ std::int64_t Workspace::featureCount(const std::string& space) const {
   return st.step() ? st.integer(0) : 0;
 }
 
+std::int64_t Workspace::pageCount() const {
+  Statement st(db_, "PRAGMA page_count");
+  return st.step() ? st.integer(0) : 0;
+}
+
+void Workspace::setMaxPages(std::int64_t pages) {
+  Statement st(db_, ("PRAGMA max_page_count = " + std::to_string(pages)).c_str());
+  st.step();
+}
+
 } // namespace steerbench::store

@@ -77,6 +77,12 @@ public:
                                                       int spaceVersion) const;
   [[nodiscard]] std::int64_t featureCount(const std::string& space) const;
 
+  /// Size of the file in database pages, and a cap on it: writes past the cap
+  /// fail as they would on a full disk (SQLITE_FULL), rolling back their
+  /// transaction. Used to test full-disk handling and to bound a workspace.
+  [[nodiscard]] std::int64_t pageCount() const;
+  void setMaxPages(std::int64_t pages);
+
 private:
   explicit Workspace(std::string path);
   void begin();

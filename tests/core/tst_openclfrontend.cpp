@@ -1,0 +1,199 @@
+// The in-process Clang 15 front end: diagnostics, IR, options, bad input, threads.
+#include "clang/OpenCLFrontend.h"
+
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Module.h>
+
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+using namespace steerbench::clangfe;
+
+namespace {
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+CompileRequest requestFor(const std::string& relative) {
+  CompileRequest r;
+  r.fileName = std::string(STEERBENCH_TEST_DATA "/") + relative;
+  r.source = readFile(r.fileName);
+  return r;
+}
+
+unsigned instructionCount(const llvm::Module& m) {
+  unsigned n = 0;
+  for (const auto& f : m)
+    for (const auto& bb : f) n += static_cast<unsigned>(bb.size());
+  return n;
+}
+
+bool anyMessage(const CompileResult& r, const QString& needle) {
+  for (const auto& d : r.diagnostics())
+    if (QString::fromStdString(d.message).contains(needle)) return true;
+  return false;
+}
+
+struct CountingObserver : AstObserver {
+  int calls = 0;
+  bool sawErrors = false;
+  void onTranslationUnit(clang::ASTContext&, bool hasErrors) override {
+    ++calls;
+    sawErrors = hasErrors;
+  }
+};
+
+} // namespace
+
+class TestOpenCLFrontend : public QObject {
+  Q_OBJECT
+
+private slots:
+  void compilesToO1IR() {
+    CompileResult r = compile(requestFor("kernels/k05_loop.cl"));
+    QVERIFY2(r.succeeded(), r.firstError().c_str());
+    QVERIFY(r.module());
+    QCOMPARE(r.module()->getTargetTriple(), std::string("spir64-unknown-unknown"));
+    QCOMPARE(r.kernelNames(), std::vector<std::string>{"prefix_sum"});
+    // -O1 turned the loop's allocas into phis: no alloca survives.
+    for (const auto& f : *r.module())
+      for (const auto& bb : f)
+        for (const auto& inst : bb) QVERIFY(std::string(inst.getOpcodeName()) != "alloca");
+  }
+
+  void syntaxOnlySkipsIR() {
+    CompileRequest req = requestFor("kernels/k02_helper.cl");
+    req.emitIR = false;
+    CountingObserver obs;
+    req.observer = &obs;
+    CompileResult r = compile(req);
+    QVERIFY(r.succeeded());
+    QVERIFY(!r.module());
+    QCOMPARE(obs.calls, 1);
+    QVERIFY(!obs.sawErrors);
+  }
+
+  void syntaxErrorGivesLocatedDiagnostic() {
+    CountingObserver obs;
+    CompileRequest req = requestFor("bad/syntax_error.cl");
+    req.observer = &obs;
+    CompileResult r = compile(req);
+    QVERIFY(!r.succeeded());
+    QVERIFY(!r.module());
+    QVERIFY(r.errorCount() >= 1);
+    const Diagnostic& d = r.diagnostics().front();
+    QCOMPARE(d.severity, Severity::Error);
+    QVERIFY(QString::fromStdString(d.file).endsWith("syntax_error.cl"));
+    QCOMPARE(d.line, 2u);
+    QVERIFY(d.column > 0);
+    QVERIFY2(QString::fromStdString(d.message).contains("expected ';'"), d.message.c_str());
+    // The AST Clang recovered is still offered, flagged.
+    QCOMPARE(obs.calls, 1);
+    QVERIFY(obs.sawErrors);
+    QCOMPARE(r.kernelNames(), std::vector<std::string>{"broken"});
+    QVERIFY(QString::fromStdString(formatDiagnostic(d)).contains("syntax_error.cl:2:"));
+  }
+
+  void missingIncludeIsFatal() {
+    CompileResult r = compile(requestFor("bad/missing_include.cl"));
+    QVERIFY(!r.succeeded());
+    QCOMPARE(r.diagnostics().front().severity, Severity::Fatal);
+    QVERIFY(anyMessage(r, "'does_not_exist.h' file not found"));
+  }
+
+  void includeCycleNamesTheChain() {
+    CompileResult r = compile(requestFor("bad/include_cycle.cl"));
+    QVERIFY(!r.succeeded());
+    QVERIFY(anyMessage(r, "include cycle"));
+    QVERIFY(anyMessage(r, "cycle_a.h -> "));
+    QVERIFY(!anyMessage(r, "nested too deeply"));
+  }
+
+  void thousandsOfErrorsAreCapped() {
+    CompileRequest req;
+    req.fileName = "many_errors.cl";
+    std::string src = "kernel void k(global int* a) {\n";
+    for (int i = 0; i < 5000; ++i) src += "  a[0] = undeclared_" + std::to_string(i) + ";\n";
+    src += "}\n";
+    req.source = src;
+    QElapsedTimer t;
+    t.start();
+    CompileResult r = compile(req);
+    QVERIFY(!r.succeeded());
+    QVERIFY(r.diagnostics().size() <= req.options.maxDiagnostics);
+    QVERIFY(anyMessage(r, "too many errors emitted"));
+    QVERIFY2(t.elapsed() < 30000, "a flood of errors must not take long");
+  }
+
+  void definesAndIncludeDirs() {
+    QTemporaryDir dir;
+    {
+      std::ofstream h(dir.filePath("width.h").toStdString());
+      h << "#define SCALE 3\n";
+    }
+    CompileRequest req;
+    req.fileName = "uses_macros.cl";
+    req.source = "#include \"width.h\"\nkernel void k(global int* a) { a[0] = WIDTH * SCALE; }\n";
+    CompileResult without = compile(req);
+    QVERIFY(!without.succeeded());
+    req.options.defines = {"WIDTH=7"};
+    req.options.includeDirs = {dir.path().toStdString()};
+    CompileResult with = compile(req);
+    QVERIFY2(with.succeeded(), with.firstError().c_str());
+  }
+
+  void clStdSelectsTheLanguage() {
+    CompileRequest req;
+    req.fileName = "generic.cl";
+    // Program-scope variables in the global address space need OpenCL C 2.0.
+    req.source = "global int counter = 0;\nkernel void k(global int* a) { a[0] = counter; }\n";
+    QVERIFY(!compile(req).succeeded());
+    req.options.clStd = "CL2.0";
+    CompileResult r = compile(req);
+    QVERIFY2(r.succeeded(), r.firstError().c_str());
+  }
+
+  void badOptionIsReported() {
+    CompileRequest req;
+    req.source = "kernel void k() {}";
+    req.options.clStd = "CL9.9";
+    CompileResult r = compile(req);
+    QVERIFY(!r.succeeded());
+    QVERIFY(!r.diagnostics().empty());
+  }
+
+  void safeOnManyThreads() {
+    const char* files[] = {"kernels/k01_copy.cl", "kernels/k05_loop.cl", "kernels/k07_math.cl",
+                           "kernels/k11_local_2d.cl"};
+    std::vector<unsigned> expected;
+    for (const char* f : files) expected.push_back(instructionCount(*compile(requestFor(f)).module()));
+    std::vector<CompileRequest> requests;
+    for (const char* f : files) requests.push_back(requestFor(f));
+    std::atomic<int> mismatches{0}, done{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+      threads.emplace_back([&, t] {
+        for (int i = 0; i < 12; ++i) {
+          const std::size_t which = std::size_t(t + i) % 4;
+          CompileResult r = compile(requests[which]);
+          if (!r.module() || instructionCount(*r.module()) != expected[which]) ++mismatches;
+          ++done;
+        }
+      });
+    for (auto& th : threads) th.join();
+    QCOMPARE(done.load(), 48);
+    QCOMPARE(mismatches.load(), 0);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestOpenCLFrontend)
+#include "tst_openclfrontend.moc"

@@ -1,0 +1,1 @@
+kernel void café(global float* a) { a[0] = 1; }

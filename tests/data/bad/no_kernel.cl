@@ -1,0 +1,1 @@
+float helper(float x) { return x * 2.0f; }
