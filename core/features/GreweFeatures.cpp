@@ -191,7 +191,7 @@ void GreweAstCounter::onTranslationUnit(clang::ASTContext& ast, bool hasErrors) 
   hasErrors_ = hasErrors;
   kernels_.clear();
   std::vector<FunctionRecord> functions; // in file order, as the reference visits them
-  for (Decl* d : ast.getTranslationUnitDecl()->decls()) {
+  for (Decl* d : ast.getTranslationUnitDecl()->noload_decls()) {
     auto* fd = llvm::dyn_cast<FunctionDecl>(d);
     if (!fd || !fd->doesThisDeclarationHaveABody()) continue;
     FunctionRecord rec;
