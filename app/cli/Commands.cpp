@@ -2,12 +2,17 @@
 
 #include "cli/FeatureOutput.h"
 #include "cli/Interrupt.h"
+#include "cli/ProgressBar.h"
 
 #include "common/Error.h"
+#include "common/Paths.h"
+#include "corpus/CorpusIngest.h"
+#include "corpus/DebianPreset.h"
 #include "engine/FeatureJob.h"
 #include "features/FeatureSpace.h"
 #include "store/Workspace.h"
 
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <unistd.h>
@@ -137,6 +142,84 @@ int runFeatures(const CommandLine& cl) {
   return failed ? 1 : 0;
 }
 
+std::string workspacePathFrom(const CommandLine& cl) {
+  if (cl.has("workspace")) return cl.value("workspace");
+  const std::string path = defaultWorkspacePath();
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  return path;
+}
+
+/// The DevMap CSVs next to the source tree, when ../shared is there.
+std::vector<std::string> defaultReferences() {
+  std::vector<std::string> out;
+  for (const char* f : {"cgo17-amd.csv"}) {
+    const std::string p = std::string(STEERBENCH_DEVMAP_DIR) + "/" + f;
+    if (std::filesystem::exists(p)) out.push_back(p);
+  }
+  return out;
+}
+
+int runCorpusIngest(const CommandLine& cl) {
+  corpus::CorpusIngestOptions o;
+  o.pipeline.compile = measureOptionsFrom(cl).compile;
+  o.pipeline.limits.maxBytes = std::size_t(cl.unsignedValue("max-file-size", 1, 1024)) << 20;
+  o.pipeline.reconstruct = !cl.has("no-reconstruct");
+  o.jobs = cl.unsignedValue("jobs", 1, 256);
+  o.referenceCsvs = cl.has("reference") ? cl.values("reference") : defaultReferences();
+  if (cl.has("no-reference")) o.referenceCsvs.clear();
+  o.balance.familyCap = cl.unsignedValue("family-cap", 0, 1000000);
+  const double share = std::atof(cl.value("max-package-share").c_str());
+  if (!(share > 0 && share <= 1)) throw UsageError("--max-package-share must be in (0, 1], e.g. 0.5");
+  o.balance.maxPackageShare = share;
+
+  std::vector<corpus::SourceInput> inputs;
+  const std::string preset = cl.value("preset");
+  if (!preset.empty()) {
+    if (preset != "debian") throw UsageError("unknown preset '" + preset + "'; the only preset is debian");
+    std::vector<std::string> missing;
+    inputs = corpus::debianPresetSources(&missing, cl.value("debian-dir"));
+    for (const auto& m : missing)
+      std::cerr << "warning: Debian package " << m << " is neither installed nor unpacked; run scripts/setup run "
+                   "(or scripts/fetch-debian-corpus) to get it\n";
+  }
+  for (const auto& p : cl.positionals()) {
+    auto more = corpus::collectSources(p);
+    inputs.insert(inputs.end(), more.begin(), more.end());
+  }
+  if (inputs.empty()) throw UsageError("nothing to ingest; give folders or .cl files, or --preset debian");
+
+  const std::string wsPath = workspacePathFrom(cl);
+  store::Workspace ws = store::Workspace::open(wsPath);
+  std::cerr << "Ingesting " << inputs.size() << " files into " << wsPath << " on " << o.jobs << " threads"
+            << (o.referenceCsvs.empty() ? "" : ", holding out kernels of " + std::to_string(o.referenceCsvs.size()) +
+                                                   " reference CSV(s)")
+            << "\n";
+  ProgressBar bar("ingest");
+  o.progress = [&](std::size_t done, std::size_t total) { bar.update(done, total); };
+  InterruptGuard interrupt;
+  o.cancel = &interrupt.token();
+  const auto s = corpus::ingestCorpus(ws, inputs, o);
+  std::cout << "files: " << s.files << " (" << s.skipped << " already ingested, " << s.filesRejected
+            << " rejected)\nkernels found: " << s.kernelsFound << ", rejected: " << s.kernelsRejected << "\n";
+  for (const auto& [stage, n] : s.rejectedAt) std::cout << "  rejected at " << stage << ": " << n << "\n";
+  std::cout << "\n" << corpus::corpusReport(ws, false);
+  if (s.cancelled) {
+    std::cerr << "interrupted: the files done so far are stored; run the same command again to go on\n";
+    return 130;
+  }
+  return 0;
+}
+
+int runCorpusStats(const CommandLine& cl) {
+  const std::string format = cl.value("format");
+  if (format != "text" && format != "json") throw UsageError("--format must be text or json");
+  const std::string wsPath = workspacePathFrom(cl);
+  store::Workspace ws = store::Workspace::open(wsPath, store::Workspace::Mode::OpenExisting);
+  std::cout << corpus::corpusReport(ws, format == "json");
+  return 0;
+}
+
 } // namespace
 
 const std::vector<Command>& commands() {
@@ -168,6 +251,37 @@ const std::vector<Command>& commands() {
          return cl;
        },
        runFeatures},
+      {"corpus ingest", "turn OpenCL code into a clean, compiling, deduplicated kernel corpus",
+       [] {
+         CommandLine cl("corpus ingest", "Ingest OpenCL code into the workspace's corpus.", "[PATH...]",
+                        "Reads .cl files (folders recursively) and runs: read, inline includes, preprocess,\n"
+                        "isolate kernels, reconstruct missing declarations, compile, rewrite identifiers,\n"
+                        "format, dedupe, store. Files already ingested with the same options are skipped,\n"
+                        "so an interrupted run goes on where it stopped. Bad files are counted, never fatal.");
+         cl.option({"preset", 0, "NAME", "also ingest a preset: debian (the OpenCL code Debian packages ship)"});
+         cl.option({"debian-dir", 0, "DIR", "where scripts/fetch-debian-corpus unpacked packages",
+                    false, cacheDir() + "/debian"});
+         cl.option({"workspace", 'w', "FILE", "the workspace", false, defaultWorkspacePath()});
+         cl.option({"no-reconstruct", 0, "", "turn off type and constant reconstruction"});
+         cl.option({"reference", 0, "CSV", "hold out kernels that appear in this DevMap-layout CSV "
+                                           "(default: ../shared's DevMap when present)", true});
+         cl.option({"no-reference", 0, "", "hold nothing out"});
+         cl.option({"family-cap", 0, "N", "at most N kernels of one template family in training (0: no cap)",
+                    false, "32"});
+         cl.option({"max-package-share", 0, "F", "no package above this share of the training corpus", false, "0.5"});
+         addCompileOptions(cl);
+         return cl;
+       },
+       runCorpusIngest},
+      {"corpus stats", "report what the corpus holds, stage by stage",
+       [] {
+         CommandLine cl("corpus stats", "Report the corpus: counts per stage and package, compile rates with and\n"
+                                        "without reconstruction, token lengths, Grewe features, families.", "", "");
+         cl.option({"workspace", 'w', "FILE", "the workspace", false, defaultWorkspacePath()});
+         cl.option({"format", 'f', "FORMAT", "text or json", false, "text"});
+         return cl;
+       },
+       runCorpusStats},
   };
   return all;
 }

@@ -19,7 +19,7 @@ void printOverview() {
                "Commands:\n";
   for (const auto& c : commands()) {
     std::string name = "  " + c.name;
-    name.resize(14, ' ');
+    name.resize(16, ' ');
     std::cout << name << c.summary << "\n";
   }
   std::cout << "\nExit status: 0 on success, 1 when any input failed, 2 on a usage error.\n";
@@ -41,10 +41,13 @@ int main(int argc, char** argv) {
     return 0;
   }
   for (const auto& c : commands()) {
-    if (c.name != args[0]) continue;
+    // Two-word commands ("corpus ingest") take two arguments.
+    const bool twoWords = c.name.find(' ') != std::string::npos;
+    const std::size_t words = twoWords ? 2 : 1;
+    if (args.size() < words || c.name != (twoWords ? args[0] + " " + args[1] : args[0])) continue;
     CommandLine cl = c.makeCommandLine();
     try {
-      cl.parse({args.begin() + 1, args.end()});
+      cl.parse({args.begin() + long(words), args.end()});
       if (cl.has("help")) {
         std::cout << cl.help();
         return 0;
@@ -59,6 +62,14 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
+  for (const auto& c : commands())
+    if (c.name.rfind(args[0] + " ", 0) == 0) {
+      std::cerr << "steerbench-cli " << args[0] << ": give a subcommand:";
+      for (const auto& d : commands())
+        if (d.name.rfind(args[0] + " ", 0) == 0) std::cerr << " '" << d.name.substr(args[0].size() + 1) << "'";
+      std::cerr << ". Try 'steerbench-cli --help'.\n";
+      return 2;
+    }
   std::cerr << "steerbench-cli: unknown command '" << args[0] << "'. Try 'steerbench-cli --help'.\n";
   return 2;
 }

@@ -16,10 +16,13 @@
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Frontend/MultiplexConsumer.h>
+#include <clang/Frontend/PreprocessorOutputOptions.h>
+#include <clang/Frontend/Utils.h>
 #include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/IR/LLVMContext.h>
+#include <llvm/Support/CrashRecoveryContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -57,6 +60,12 @@ CompileResult::~CompileResult() {
 }
 CompileResult::CompileResult(CompileResult&&) noexcept = default;
 CompileResult& CompileResult::operator=(CompileResult&&) noexcept = default;
+
+std::string PreprocessResult::firstError() const {
+  for (const auto& d : diagnostics)
+    if (d.severity == Severity::Error || d.severity == Severity::Fatal) return formatDiagnostic(d);
+  return succeeded ? "ok" : "preprocessing failed";
+}
 
 std::string CompileResult::firstError() const {
   for (const auto& d : diagnostics_)
@@ -107,7 +116,9 @@ private:
 /// with the whole chain, instead of Clang's "nested too deeply" after 200 levels.
 class IncludeCycleGuard : public clang::PPCallbacks {
 public:
-  IncludeCycleGuard(clang::SourceManager& sm, clang::DiagnosticsEngine& diags) : sm_(sm), diags_(diags) {}
+  IncludeCycleGuard(clang::SourceManager& sm, clang::DiagnosticsEngine& diags,
+                    std::vector<std::string>* included = nullptr)
+      : sm_(sm), diags_(diags), included_(included) {}
 
   void FileChanged(clang::SourceLocation loc, FileChangeReason reason, clang::SrcMgr::CharacteristicKind,
                    clang::FileID) override {
@@ -128,6 +139,9 @@ public:
           reported_ = true;
         }
       }
+      if (included_ && !stack_.empty() && !name.empty() &&
+          std::find(included_->begin(), included_->end(), name) == included_->end())
+        included_->push_back(name);
       stack_.push_back(name);
     } else if (reason == ExitFile) {
       if (!stack_.empty()) stack_.pop_back();
@@ -137,8 +151,34 @@ public:
 private:
   clang::SourceManager& sm_;
   clang::DiagnosticsEngine& diags_;
+  std::vector<std::string>* included_;
   std::vector<std::string> stack_;
   bool reported_ = false;
+};
+
+/// -E -P: prints the preprocessed main file into a string.
+class PrintToStringAction : public clang::PreprocessorFrontendAction {
+public:
+  PrintToStringAction(std::string& out, std::vector<std::string>& included) : out_(out), included_(included) {}
+
+protected:
+  void ExecuteAction() override {
+    clang::CompilerInstance& ci = getCompilerInstance();
+    ci.getPreprocessor().addPPCallbacks(
+        std::make_unique<IncludeCycleGuard>(ci.getSourceManager(), ci.getDiagnostics(), &included_));
+    clang::PreprocessorOutputOptions opts;
+    opts.ShowCPP = 1;
+    opts.ShowLineMarkers = 0;
+    opts.ShowComments = 0;
+    opts.ShowMacros = 0;
+    llvm::raw_string_ostream os(out_);
+    clang::DoPrintPreprocessedInput(ci.getPreprocessor(), &os, opts);
+    os.flush();
+  }
+
+private:
+  std::string& out_;
+  std::vector<std::string>& included_;
 };
 
 /// Collects kernel names and forwards the finished AST to the user's observer.
@@ -200,7 +240,7 @@ protected:
   }
 };
 
-std::vector<std::string> buildArguments(const CompileRequest& req) {
+std::vector<std::string> buildArguments(const CompileRequest& req, bool defaultHeader = true) {
   const std::string resourceDir = kClangResourceDir;
   // The cc1 flags `clang-15 -x cl -target spir64-unknown-unknown -O1` passes
   // (see `clang-15 -###`), so the in-process IR is the IR the driver makes.
@@ -209,7 +249,6 @@ std::vector<std::string> buildArguments(const CompileRequest& req) {
   std::vector<std::string> args = {"-triple", "spir64-unknown-unknown",
                                    "-x", "cl",
                                    "-cl-std=" + req.options.clStd,
-                                   "-finclude-default-header",
                                    "-fdeclare-opencl-builtins",
                                    "-O1",
                                    "-Wspir-compat",
@@ -226,13 +265,70 @@ std::vector<std::string> buildArguments(const CompileRequest& req) {
                                    "-internal-isystem", resourceDir + "/include",
                                    "-ferror-limit", std::to_string(req.options.errorLimit),
                                    "-fno-caret-diagnostics"};
+  if (defaultHeader) args.push_back("-finclude-default-header");
   for (const auto& d : req.options.defines) args.push_back("-D" + d);
   for (const auto& i : req.options.includeDirs) args.push_back("-I" + i);
   args.push_back(req.fileName);
   return args;
 }
 
+/// Runs `work`, turning a crash inside Clang (a segfault or an assertion on
+/// strange input) into a `false` instead of the end of the process.
+template <class F> bool runSafely(F&& work) {
+  static const bool enabled = [] {
+    llvm::CrashRecoveryContext::Enable();
+    return true;
+  }();
+  (void)enabled;
+  llvm::CrashRecoveryContext crc;
+  return crc.RunSafely(std::forward<F>(work));
+}
+
+Diagnostic crashDiagnostic(const std::string& file) {
+  return {file, 0, 0, Severity::Fatal,
+          "the compiler crashed on this input (a bug in Clang 15); the input was skipped, nothing else is affected"};
+}
+
 } // namespace
+
+PreprocessResult preprocess(const CompileRequest& req) {
+  PreprocessResult result;
+  CollectingConsumer collector(req.options.maxDiagnostics);
+  auto invocation = std::make_shared<clang::CompilerInvocation>();
+  const std::vector<std::string> args = buildArguments(req, /*defaultHeader=*/false);
+  {
+    std::vector<const char*> argv;
+    for (const auto& a : args) argv.push_back(a.c_str());
+    llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> opts(new clang::DiagnosticOptions());
+    clang::DiagnosticsEngine argDiags(llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs>(new clang::DiagnosticIDs()),
+                                      opts, &collector, false);
+    if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, argDiags) || argDiags.hasErrorOccurred()) {
+      result.diagnostics = std::move(collector.out);
+      return result;
+    }
+  }
+  invocation->getPreprocessorOpts().addRemappedFile(
+      req.fileName, llvm::MemoryBuffer::getMemBufferCopy(req.source, req.fileName).release());
+  invocation->getPreprocessorOpts().RetainRemappedFileBuffers = false;
+  invocation->getFrontendOpts().ProgramAction = clang::frontend::PrintPreprocessedInput;
+  auto instance = std::make_unique<clang::CompilerInstance>();
+  clang::CompilerInstance& ci = *instance;
+  ci.setInvocation(invocation);
+  ci.createDiagnostics(&collector, false);
+  auto* action = new PrintToStringAction(result.text, result.includedFiles);
+  if (!runSafely([&] { ci.ExecuteAction(*action); })) {
+    (void)instance.release(); // leaked on purpose, with the action: their state is unknown
+    result.diagnostics = collector.out;
+    result.diagnostics.push_back(crashDiagnostic(req.fileName));
+    result.text.clear();
+    return result;
+  }
+  delete action;
+  result.succeeded = !ci.getDiagnostics().hasErrorOccurred();
+  result.diagnostics = std::move(collector.out);
+  if (!result.succeeded) result.text.clear();
+  return result;
+}
 
 CompileResult compile(const CompileRequest& req) {
   CompileResult result;
@@ -270,19 +366,35 @@ CompileResult compile(const CompileRequest& req) {
     invocation->getPreprocessorOpts().DisablePCHOrModuleValidation = clang::DisableValidationForModuleKind::All;
   }
 
-  clang::CompilerInstance ci;
+  auto instance = std::make_unique<clang::CompilerInstance>();
+  clang::CompilerInstance& ci = *instance;
   ci.setInvocation(invocation);
   ci.createDiagnostics(&collector, /*ShouldOwnClient=*/false);
   if (pch) ci.createFileManager(fileSystemWith(*pch));
+  // After a crash inside Clang, its state is unknown: report the crash and
+  // leak the compiler rather than run destructors over half-built memory.
+  auto crashed = [&]() {
+    (void)instance.release();
+    (void)result.context_.release();
+    result.diagnostics_ = collector.out;
+    result.diagnostics_.push_back(crashDiagnostic(req.fileName));
+    result.errorCount_ = std::max(1u, collector.getNumErrors());
+    result.succeeded_ = false;
+    result.kernels_.clear();
+    return std::move(result);
+  };
 
   if (req.emitIR) {
     result.context_ = std::make_unique<llvm::LLVMContext>();
-    SteerbenchAction<clang::EmitLLVMOnlyAction> action(result.kernels_, req.observer, result.context_.get());
-    ci.ExecuteAction(action);
-    if (!ci.getDiagnostics().hasErrorOccurred()) result.module_ = action.takeModule();
+    auto* action = new SteerbenchAction<clang::EmitLLVMOnlyAction>(result.kernels_, req.observer,
+                                                                   result.context_.get());
+    if (!runSafely([&] { ci.ExecuteAction(*action); })) return crashed();
+    if (!ci.getDiagnostics().hasErrorOccurred()) result.module_ = action->takeModule();
+    delete action;
   } else {
-    SteerbenchAction<ParseOnlyAction> action(result.kernels_, req.observer);
-    ci.ExecuteAction(action);
+    auto* action = new SteerbenchAction<ParseOnlyAction>(result.kernels_, req.observer);
+    if (!runSafely([&] { ci.ExecuteAction(*action); })) return crashed();
+    delete action;
   }
   result.errorCount_ = collector.getNumErrors();
   result.succeeded_ = !ci.getDiagnostics().hasErrorOccurred() && (!req.emitIR || result.module_);

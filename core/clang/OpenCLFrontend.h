@@ -92,6 +92,22 @@ private:
   std::unique_ptr<llvm::Module> module_;
 };
 
+/// The outcome of preprocessing: the expanded text, or diagnostics.
+struct PreprocessResult {
+  bool succeeded = false;
+  std::string text;                      ///< macros expanded, comments and dead code gone, no line markers
+  std::vector<Diagnostic> diagnostics;
+  std::vector<std::string> includedFiles; ///< every file #included, in order (first time each)
+  [[nodiscard]] std::string firstError() const;
+};
+
+/// Preprocesses one unit like `clang-15 -E -P`: #includes are resolved
+/// (relative to the file, then options.includeDirs) and inlined, macros
+/// expanded, comments dropped. OpenCL's own default header is not included,
+/// so its macros (CLK_LOCAL_MEM_FENCE, ...) stay as written. Include cycles
+/// and missing includes fail with a diagnostic. Thread-safe.
+[[nodiscard]] PreprocessResult preprocess(const CompileRequest& request);
+
 /// Compiles one OpenCL C unit in process, with
 /// `-triple spir64-unknown-unknown -x cl -cl-std=<clStd> -finclude-default-header
 ///  -fdeclare-opencl-builtins -O1`. Never throws for errors in the source:

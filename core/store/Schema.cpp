@@ -31,6 +31,43 @@ CREATE TABLE feature_vectors (
 );
 CREATE INDEX feature_vectors_space ON feature_vectors(space, space_version);
 )sql",
+      // 1 -> 2: the corpus: per-kernel corpus fields, files ingested, and the
+      // outcome of every kernel found (for stage counts and resuming).
+      R"sql(
+ALTER TABLE kernels ADD COLUMN role TEXT NOT NULL DEFAULT 'user';      -- user, train, held_out, capped
+ALTER TABLE kernels ADD COLUMN dedupe_hash TEXT NOT NULL DEFAULT '';   -- sha256 of whitespace-folded source
+ALTER TABLE kernels ADD COLUMN family TEXT NOT NULL DEFAULT '';        -- template family (near-duplicates)
+ALTER TABLE kernels ADD COLUMN original TEXT NOT NULL DEFAULT '';      -- isolated unit before rewriting
+ALTER TABLE kernels ADD COLUMN reconstructed TEXT NOT NULL DEFAULT ''; -- declarations reconstruction added
+ALTER TABLE kernels ADD COLUMN tokens INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX kernels_dedupe ON kernels(dedupe_hash);
+CREATE INDEX kernels_role ON kernels(role);
+CREATE TABLE corpus_files (
+  id           INTEGER PRIMARY KEY,
+  path         TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  package      TEXT NOT NULL DEFAULT '',
+  spec_hash    TEXT NOT NULL,                 -- the ingest options that processed it
+  stage        TEXT NOT NULL,                 -- where the file stopped: isolate = kernels found
+  reason       TEXT NOT NULL DEFAULT '',
+  created_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+  UNIQUE (path, content_hash, spec_hash)
+);
+CREATE TABLE corpus_kernels (
+  file_id        INTEGER NOT NULL REFERENCES corpus_files(id) ON DELETE CASCADE,
+  name           TEXT NOT NULL,
+  stage          TEXT NOT NULL,               -- where it stopped: stored, dedupe, reconstruct, compile, rewrite
+  reason         TEXT NOT NULL DEFAULT '',
+  compiled_as_is INTEGER NOT NULL DEFAULT 0,
+  reconstructed  INTEGER NOT NULL DEFAULT 0,  -- compiled only thanks to reconstruction
+  kernel_id      INTEGER REFERENCES kernels(id) ON DELETE SET NULL
+);
+CREATE INDEX corpus_kernels_file ON corpus_kernels(file_id);
+CREATE TABLE specs (
+  hash TEXT PRIMARY KEY,
+  json TEXT NOT NULL
+);
+)sql",
   };
   return m;
 }

@@ -23,6 +23,23 @@ struct KernelRecord {
   std::string package;     ///< e.g. a Debian package, or empty
   std::string license;
   std::string flags;       ///< compile flags used, as text
+  // Corpus fields (schema 2).
+  std::string role = "user"; ///< user, train, held_out (matches an evaluation kernel), capped (balance)
+  std::string dedupeHash;
+  std::string family;
+  std::string original;
+  std::string reconstructed;
+  std::int64_t tokens = 0;
+};
+
+struct CorpusFileRecord {
+  std::string path, contentHash, package, specHash, stage, reason;
+};
+
+struct CorpusKernelRecord {
+  std::string name, stage, reason;
+  bool compiledAsIs = false, reconstructed = false;
+  std::int64_t kernelId = 0; ///< 0 when not stored
 };
 
 struct FeatureRecord {
@@ -76,6 +93,24 @@ public:
   [[nodiscard]] std::optional<FeatureRecord> features(std::int64_t kernelId, const std::string& space,
                                                       int spaceVersion) const;
   [[nodiscard]] std::int64_t featureCount(const std::string& space) const;
+
+  // --- corpus ---------------------------------------------------------
+  /// True when this file, with these bytes, was already ingested with this spec.
+  [[nodiscard]] bool corpusFileDone(const std::string& path, const std::string& contentHash,
+                                    const std::string& specHash) const;
+  std::int64_t addCorpusFile(const CorpusFileRecord& file);
+  void addCorpusKernel(std::int64_t fileId, const CorpusKernelRecord& kernel);
+  /// The stored kernel with this dedupe hash, or 0.
+  [[nodiscard]] std::int64_t kernelByDedupeHash(const std::string& hash) const;
+  void setRole(std::int64_t kernelId, const std::string& role);
+  /// Records a spec (JSON) under its hash; returns the hash.
+  std::string putSpec(const std::string& json);
+
+  /// Runs a read-only query and returns its rows as text (NULL as ""). For
+  /// reports; `sql` is the program's own, never user text.
+  [[nodiscard]] std::vector<std::vector<std::string>> rows(const std::string& sql) const;
+  /// Integrity check ("ok" when sound).
+  [[nodiscard]] std::string integrityCheck() const;
 
   /// Size of the file in database pages, and a cap on it: writes past the cap
   /// fail as they would on a full disk (SQLITE_FULL), rolling back their

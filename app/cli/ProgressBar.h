@@ -1,0 +1,22 @@
+// A terminal progress bar with rate and ETA, drawn on stderr when it is a terminal.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+
+namespace steerbench::cli {
+
+class ProgressBar {
+public:
+  explicit ProgressBar(std::string label);
+  /// Redraws at most a few times a second; `done == total` finishes the line.
+  void update(std::size_t done, std::size_t total);
+
+private:
+  std::string label_;
+  bool tty_;
+  std::chrono::steady_clock::time_point start_, lastDraw_;
+};
+
+} // namespace steerbench::cli

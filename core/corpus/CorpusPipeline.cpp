@@ -1,0 +1,189 @@
+#include "corpus/CorpusPipeline.h"
+
+#include "common/ContentHash.h"
+#include "common/Error.h"
+#include "corpus/IdentifierRewriting.h"
+#include "corpus/KernelIsolation.h"
+#include "corpus/SourceFormatting.h"
+#include "corpus/TypeReconstruction.h"
+#include "features/Measurement.h"
+
+#include <regex>
+#include <sstream>
+
+namespace steerbench::corpus {
+
+const char* stageName(Stage s) {
+  switch (s) {
+  case Stage::Read: return "read";
+  case Stage::Include: return "include";
+  case Stage::Preprocess: return "preprocess";
+  case Stage::Isolate: return "isolate";
+  case Stage::Reconstruct: return "reconstruct";
+  case Stage::Compile: return "compile";
+  case Stage::Rewrite: return "rewrite";
+  case Stage::Format: return "format";
+  case Stage::Dedupe: return "dedupe";
+  case Stage::Stored: return "stored";
+  }
+  return "?";
+}
+
+const std::vector<Stage>& allStages() {
+  static const std::vector<Stage> all = {Stage::Read,        Stage::Include, Stage::Preprocess, Stage::Isolate,
+                                         Stage::Reconstruct, Stage::Compile, Stage::Rewrite,    Stage::Format,
+                                         Stage::Dedupe,      Stage::Stored};
+  return all;
+}
+
+void applyFileBuildOptions(const std::string& text, const std::string& fileDir, clangfe::CompileOptions& options) {
+  static const std::regex line(R"(build_options\s*:\s*([^\n]*))");
+  std::smatch m;
+  if (!std::regex_search(text, m, line)) return;
+  std::istringstream in(m[1].str());
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    auto value = [&](std::size_t prefix) { return w.size() > prefix ? w.substr(prefix) : (i + 1 < words.size() ? words[++i] : ""); };
+    if (w.rfind("-D", 0) == 0) {
+      const std::string d = value(2);
+      if (!d.empty()) options.defines.push_back(d);
+    } else if (w.rfind("-I", 0) == 0) {
+      const std::string d = value(2);
+      if (!d.empty()) options.includeDirs.push_back(d[0] == '/' ? d : fileDir + "/" + d);
+    } else if (w.rfind("-cl-std=", 0) == 0) {
+      const std::string v = w.substr(8);
+      if (v == "CL1.0" || v == "CL1.1" || v == "CL1.2" || v == "CL2.0" || v == "CL3.0") options.clStd = v;
+    }
+  }
+}
+
+namespace {
+
+void measureInto(KernelOutcome& k, const std::string& fileName, const clangfe::CompileOptions& compile) {
+  features::MeasureOptions mo;
+  mo.compile = compile;
+  for (const auto& s : features::featureSpaces()) mo.spaces.push_back(&s);
+  const auto m = features::measureSource(k.source, fileName, mo);
+  if (!m.ok() || m.kernels.empty()) {
+    k.stage = Stage::Rewrite;
+    k.reason = "the rewritten kernel no longer compiles: " + m.error;
+    return;
+  }
+  for (const auto& s : m.spaces) {
+    // The unit holds one kernel; take its vector.
+    if (s.kernels.empty()) {
+      k.stage = Stage::Compile;
+      k.reason = s.space->name + ": " + s.error;
+      return;
+    }
+    k.vectors.push_back(s.kernels.front());
+  }
+}
+
+} // namespace
+
+KernelOutcome finishKernel(const std::string& name, const std::string& isolated, const std::string& fileName,
+                           const IngestOptions& options) {
+  KernelOutcome k;
+  k.name = name;
+  // 5. Reconstruct declarations nothing provides.
+  k.stage = Stage::Reconstruct;
+  const Reconstruction rec = reconstructDeclarations(isolated, fileName, options.compile, options.reconstruct);
+  k.compiledAsIs = rec.compiledAsIs;
+  if (!rec.compiled) {
+    k.reason = options.reconstruct ? "does not compile, even with reconstructed declarations: " + rec.firstError
+                                   : "does not compile: " + rec.firstError;
+    return k;
+  }
+  k.reconstructed = rec.added;
+  k.original = rec.prelude.empty() ? isolated : rec.prelude + "\n" + isolated;
+
+  // 6. Compile to IR; 7. rewrite identifiers on that compile's AST.
+  k.stage = Stage::Compile;
+  IdentifierRewriter rewriter;
+  clangfe::CompileRequest req;
+  req.source = k.original;
+  req.fileName = fileName;
+  req.options = options.compile;
+  req.observer = &rewriter;
+  const clangfe::CompileResult full = clangfe::compile(req);
+  if (!full.succeeded()) {
+    k.reason = "code generation failed: " + full.firstError();
+    return k;
+  }
+  k.stage = Stage::Rewrite;
+  if (!rewriter.ok()) {
+    k.reason = "identifiers could not be rewritten (a user name inside a macro expansion)";
+    return k;
+  }
+  // 8. Format, then measure the text the corpus keeps: it must still compile.
+  k.stage = Stage::Format;
+  k.source = formatSource(rewriter.rewritten());
+  k.dedupeHash = sha256Hex(foldWhitespace(k.source));
+  k.family = templateFamily(k.source);
+  k.tokens = countTokens(k.source);
+  measureInto(k, fileName, options.compile);
+  return k;
+}
+
+FileOutcome processFile(const std::string& path, const std::string& sourceRoot, const IngestOptions& options) {
+  FileOutcome f;
+  f.path = path;
+  // 1. Read, with the size cap and encoding checks.
+  std::string text;
+  try {
+    text = source::readSourceFile(path, options.limits);
+  } catch (const InputError& e) {
+    f.stage = Stage::Read;
+    f.reason = e.what();
+    return f;
+  }
+  f.contentHash = sha256Hex(text);
+  const std::string dir = path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/'));
+  IngestOptions fileOptions = options;
+  applyFileBuildOptions(text, dir, fileOptions.compile);
+  if (!sourceRoot.empty()) fileOptions.compile.includeDirs.insert(fileOptions.compile.includeDirs.begin(), sourceRoot);
+
+  // 2-3. Inline includes and preprocess, in one Clang pass.
+  clangfe::CompileRequest pp;
+  pp.source = text;
+  pp.fileName = path;
+  pp.options = fileOptions.compile;
+  const clangfe::PreprocessResult pre = clangfe::preprocess(pp);
+  f.includedFiles = pre.includedFiles;
+  if (!pre.succeeded) {
+    const std::string first = pre.firstError();
+    const bool includeProblem =
+        first.find("file not found") != std::string::npos || first.find("include cycle") != std::string::npos ||
+        first.find("nested too deeply") != std::string::npos;
+    f.stage = includeProblem ? Stage::Include : Stage::Preprocess;
+    f.reason = first;
+    return f;
+  }
+
+  // 4. Isolate kernels, from the AST of the preprocessed unit (recovered if need be).
+  f.stage = Stage::Isolate;
+  KernelIsolator isolator;
+  clangfe::CompileRequest parse;
+  parse.source = pre.text;
+  parse.fileName = path;
+  parse.options = fileOptions.compile;
+  parse.options.includeDirs.clear(); // everything is inlined now
+  parse.emitIR = false;
+  parse.observer = &isolator;
+  (void)clangfe::compile(parse);
+  if (isolator.kernels().empty()) {
+    f.reason = "no kernel function found";
+    return f;
+  }
+  IngestOptions kernelOptions = fileOptions;
+  kernelOptions.compile.includeDirs.clear();
+  kernelOptions.compile.defines.clear(); // macros were expanded by the preprocessor
+  for (const auto& iso : isolator.kernels())
+    f.kernels.push_back(finishKernel(iso.name, iso.source, path, kernelOptions));
+  return f;
+}
+
+} // namespace steerbench::corpus

@@ -1,0 +1,32 @@
+// The default corpus: OpenCL code that Debian packages ship, with the flags
+// each package builds it with. The code is read where it is installed (or
+// where scripts/fetch-debian-corpus unpacked it), never copied into the repo.
+#pragma once
+
+#include "corpus/CorpusIngest.h"
+
+#include <string>
+#include <vector>
+
+namespace steerbench::corpus {
+
+struct DebianPackage {
+  std::string name;
+  std::string license;
+  std::vector<std::string> dirs;    ///< folders under the package root holding its .cl files
+  std::vector<std::string> defines; ///< the package's own build flags
+  std::vector<std::string> includeDirs; ///< relative to the package root
+};
+
+/// The packages of TOOLCHAIN.md's table.
+[[nodiscard]] const std::vector<DebianPackage>& debianPackages();
+
+/// Where a package's files are: "/" when it is installed, else its unpacked
+/// copy under `unpackedRoot`/<name> (default: cacheDir()/debian). Empty when neither.
+[[nodiscard]] std::string debianPackageRoot(const DebianPackage& p, const std::string& unpackedRoot = "");
+
+/// Every .cl file of every package found; `missing` lists packages not found.
+[[nodiscard]] std::vector<SourceInput> debianPresetSources(std::vector<std::string>* missing,
+                                                           const std::string& unpackedRoot = "");
+
+} // namespace steerbench::corpus
