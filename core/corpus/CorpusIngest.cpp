@@ -154,7 +154,7 @@ IngestSummary ingestCorpus(store::Workspace& ws, const std::vector<SourceInput>&
       FileOutcome& f = outcomes[i];
       ws.transaction([&] {
         store::CorpusFileRecord rec{t.input->path, t.contentHash, t.input->package, t.specHash,
-                                    stageName(f.stage), f.reason};
+                                    f.ok() ? "done" : stageName(f.stage), f.reason};
         const std::int64_t fileId = ws.addCorpusFile(rec);
         for (auto& k : f.kernels) {
           store::CorpusKernelRecord kr{k.name, stageName(k.stage), k.reason, k.compiledAsIs,

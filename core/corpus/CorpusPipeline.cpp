@@ -8,6 +8,9 @@
 #include "corpus/TypeReconstruction.h"
 #include "features/Measurement.h"
 
+#include <filesystem>
+#include <map>
+#include <mutex>
 #include <regex>
 #include <sstream>
 
@@ -61,24 +64,60 @@ void applyFileBuildOptions(const std::string& text, const std::string& fileDir, 
 
 namespace {
 
-void measureInto(KernelOutcome& k, const std::string& fileName, const clangfe::CompileOptions& compile) {
+/// The folder under `root` from which `relative` names an existing file, or
+/// "". Each tree is listed once per process. Thread-safe.
+std::string findInTree(const std::string& root, const std::string& relative) {
+  static std::mutex mutex;
+  static std::map<std::string, std::vector<std::string>> listings;
+  std::vector<std::string>* files;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto [it, fresh] = listings.try_emplace(root);
+    if (fresh) {
+      std::error_code ec;
+      std::size_t n = 0;
+      for (auto f = std::filesystem::recursive_directory_iterator(
+               root, std::filesystem::directory_options::skip_permission_denied, ec);
+           f != std::filesystem::recursive_directory_iterator() && n < 200000; f.increment(ec), ++n) {
+        if (ec) break;
+        if (f->is_regular_file(ec)) it->second.push_back(f->path().string());
+      }
+      std::sort(it->second.begin(), it->second.end());
+    }
+    files = &it->second;
+  }
+  const std::string suffix = "/" + relative;
+  for (const auto& f : *files)
+    if (f.size() > suffix.size() && f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0)
+      return f.substr(0, f.size() - suffix.size());
+  return "";
+}
+
+void measureInto(KernelOutcome& k, const std::string& original, const std::string& fileName,
+                 const clangfe::CompileOptions& compile) {
   features::MeasureOptions mo;
   mo.compile = compile;
   for (const auto& s : features::featureSpaces()) mo.spaces.push_back(&s);
   const auto m = features::measureSource(k.source, fileName, mo);
   if (!m.ok() || m.kernels.empty()) {
-    k.stage = Stage::Rewrite;
-    k.reason = "the rewritten kernel no longer compiles: " + m.error;
+    // Was it the rewriting, or does the original fail to generate code too?
+    clangfe::CompileRequest req;
+    req.source = original;
+    req.fileName = fileName;
+    req.options = compile;
+    const auto before = clangfe::compile(req);
+    k.stage = before.succeeded() ? Stage::Rewrite : Stage::Compile;
+    k.reason = before.succeeded() ? "the rewritten kernel no longer compiles: " + m.error
+                                  : "code generation failed: " + before.firstError();
     return;
   }
   for (const auto& s : m.spaces) {
-    // The unit holds one kernel; take its vector.
     if (s.kernels.empty()) {
       k.stage = Stage::Compile;
       k.reason = s.space->name + ": " + s.error;
       return;
     }
-    k.vectors.push_back(s.kernels.front());
+    k.vectors.push_back(s.kernels.front()); // the unit holds one kernel
   }
 }
 
@@ -88,9 +127,12 @@ KernelOutcome finishKernel(const std::string& name, const std::string& isolated,
                            const IngestOptions& options) {
   KernelOutcome k;
   k.name = name;
-  // 5. Reconstruct declarations nothing provides.
+  // 5. Reconstruct declarations nothing provides. 6. The compile that
+  //    succeeds is the compile check, and 7. its AST drives the rewriting.
   k.stage = Stage::Reconstruct;
-  const Reconstruction rec = reconstructDeclarations(isolated, fileName, options.compile, options.reconstruct);
+  IdentifierRewriter rewriter;
+  const Reconstruction rec =
+      reconstructDeclarations(isolated, fileName, options.compile, options.reconstruct, 8, &rewriter);
   k.compiledAsIs = rec.compiledAsIs;
   if (!rec.compiled) {
     k.reason = options.reconstruct ? "does not compile, even with reconstructed declarations: " + rec.firstError
@@ -99,32 +141,18 @@ KernelOutcome finishKernel(const std::string& name, const std::string& isolated,
   }
   k.reconstructed = rec.added;
   k.original = rec.prelude.empty() ? isolated : rec.prelude + "\n" + isolated;
-
-  // 6. Compile to IR; 7. rewrite identifiers on that compile's AST.
-  k.stage = Stage::Compile;
-  IdentifierRewriter rewriter;
-  clangfe::CompileRequest req;
-  req.source = k.original;
-  req.fileName = fileName;
-  req.options = options.compile;
-  req.observer = &rewriter;
-  const clangfe::CompileResult full = clangfe::compile(req);
-  if (!full.succeeded()) {
-    k.reason = "code generation failed: " + full.firstError();
-    return k;
-  }
   k.stage = Stage::Rewrite;
   if (!rewriter.ok()) {
     k.reason = "identifiers could not be rewritten (a user name inside a macro expansion)";
     return k;
   }
-  // 8. Format, then measure the text the corpus keeps: it must still compile.
+  // 8. Format, then measure the text the corpus keeps, down to -O1 IR.
   k.stage = Stage::Format;
   k.source = formatSource(rewriter.rewritten());
   k.dedupeHash = sha256Hex(foldWhitespace(k.source));
   k.family = templateFamily(k.source);
   k.tokens = countTokens(k.source);
-  measureInto(k, fileName, options.compile);
+  measureInto(k, k.original, fileName, options.compile);
   return k;
 }
 
@@ -151,7 +179,20 @@ FileOutcome processFile(const std::string& path, const std::string& sourceRoot, 
   pp.source = text;
   pp.fileName = path;
   pp.options = fileOptions.compile;
-  const clangfe::PreprocessResult pre = clangfe::preprocess(pp);
+  clangfe::PreprocessResult pre = clangfe::preprocess(pp);
+  // An include found neither beside the file nor in the -I dirs: look for it
+  // anywhere in the source tree, as a build system's include paths would.
+  static const std::regex notFound(R"('([^']+)' file not found)");
+  for (int retry = 0; retry < 8 && !pre.succeeded && !sourceRoot.empty(); ++retry) {
+    std::smatch m;
+    const std::string first = pre.firstError();
+    if (!std::regex_search(first, m, notFound)) break;
+    const std::string dirFound = findInTree(sourceRoot, m[1]);
+    if (dirFound.empty()) break;
+    pp.options.includeDirs.push_back(dirFound);
+    fileOptions.compile.includeDirs.push_back(dirFound);
+    pre = clangfe::preprocess(pp);
+  }
   f.includedFiles = pre.includedFiles;
   if (!pre.succeeded) {
     const std::string first = pre.firstError();

@@ -56,7 +56,7 @@ std::string corpusReport(const store::Workspace& ws, bool json) {
     std::size_t files = 0, filesOk = 0, found = 0, stored = 0, train = 0;
   };
   std::map<std::string, Pkg> pkgs;
-  for (const auto& r : ws.rows("SELECT package, count(*), sum(stage = 'isolate') FROM corpus_files GROUP BY package")) {
+  for (const auto& r : ws.rows("SELECT package, count(*), sum(stage = 'done') FROM corpus_files GROUP BY package")) {
     pkgs[r[0]].files = num(r[1]);
     pkgs[r[0]].filesOk = num(r[2]);
   }
@@ -128,10 +128,9 @@ std::string corpusReport(const store::Workspace& ws, bool json) {
     return out.str();
   }
   out << "Files: " << files << "\n";
+  if (fileStages.count("done")) out << "  with kernels: " << fileStages["done"] << "\n";
   for (Stage s : allStages())
-    if (fileStages.count(stageName(s)))
-      out << "  " << (s == Stage::Isolate ? "kernels found" : std::string("rejected at ") + stageName(s)) << ": "
-          << fileStages[stageName(s)] << "\n";
+    if (fileStages.count(stageName(s))) out << "  rejected at " << stageName(s) << ": " << fileStages[stageName(s)] << "\n";
   out << "Kernels found: " << found << "\n";
   for (Stage s : allStages())
     if (kernelStages.count(stageName(s)))

@@ -7,7 +7,10 @@
 
 namespace steerbench::corpus {
 
-std::string formatSource(const std::string& text) {
+std::string canonicalKeywords(const std::string& text);
+
+std::string formatSource(const std::string& input) {
+  const std::string text = canonicalKeywords(input);
   clang::format::FormatStyle style = clang::format::getLLVMStyle();
   style.ColumnLimit = 100;
   style.SortIncludes = clang::format::FormatStyle::SI_Never;
@@ -42,6 +45,7 @@ std::string foldWhitespace(const std::string& text) {
 #include <clang/Basic/LangOptions.h>
 #include <clang/Lex/Lexer.h>
 
+#include <map>
 #include <regex>
 #include <set>
 
@@ -66,6 +70,28 @@ template <class F> void forEachToken(const std::string& text, F&& f) {
   }
 }
 } // namespace
+
+/// One spelling for OpenCL's qualifiers: `__global` and `global` are the
+/// same keyword, so the corpus always uses the short one.
+std::string canonicalKeywords(const std::string& text) {
+  static const std::map<std::string, std::string> shortName = {
+      {"__kernel", "kernel"},       {"__global", "global"},         {"__local", "local"},
+      {"__constant", "constant"},   {"__private", "private"},       {"__read_only", "read_only"},
+      {"__write_only", "write_only"}, {"__read_write", "read_write"}};
+  std::string out;
+  std::size_t last = 0;
+  forEachToken(text, [&](const clang::Token& tok) {
+    if (tok.isNot(clang::tok::raw_identifier)) return;
+    auto it = shortName.find(tok.getRawIdentifier().str());
+    if (it == shortName.end()) return;
+    const std::size_t at = std::size_t(tok.getRawIdentifier().data() - text.data());
+    out.append(text, last, at - last);
+    out += it->second;
+    last = at + it->first.size();
+  });
+  out.append(text, last, std::string::npos);
+  return out;
+}
 
 unsigned countTokens(const std::string& text) {
   unsigned n = 0;

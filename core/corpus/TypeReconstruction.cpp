@@ -114,13 +114,15 @@ int arityAtFirstCall(const std::string& src, const std::string& name) {
 } // namespace
 
 Reconstruction reconstructDeclarations(const std::string& source, const std::string& name,
-                                       const clangfe::CompileOptions& options, bool enabled, int maxRounds) {
+                                       const clangfe::CompileOptions& options, bool enabled, int maxRounds,
+                                       clangfe::AstObserver* observer) {
   Reconstruction r;
   Model model;
   static const std::regex unknownType(R"(unknown type name '([A-Za-z_]\w*)')");
   static const std::regex undeclared(R"(use of undeclared identifier '([A-Za-z_]\w*)')");
   static const std::regex implicitFn(R"(implicit declaration of function '([A-Za-z_]\w*)')");
-  static const std::regex notStruct(R"(member reference (?:base )?type '([A-Za-z_]\w*)(?: \*)?'.* is not a (?:structure or union|pointer))");
+  static const std::regex notStruct(
+      R"(member reference (?:base )?type '(?:(?:__global|__local|__constant|__private|__generic|const|volatile) )*([A-Za-z_]\w*)(?: \*)?'.* is not a (?:structure or union|pointer))");
   static const std::regex noMember(R"(no member named '([A-Za-z_]\w*)' in '(?:struct )?([A-Za-z_]\w*)')");
   static const std::regex incompleteStruct(R"(incomplete (?:definition of )?type '(?:const )?struct ([A-Za-z_]\w*)')");
   static const std::regex paramType(R"(passing '([^']+)' to parameter of incompatible type 'float')");
@@ -132,6 +134,7 @@ Reconstruction reconstructDeclarations(const std::string& source, const std::str
     req.fileName = name;
     req.options = options;
     req.emitIR = false;
+    req.observer = observer;
     const clangfe::CompileResult c = clangfe::compile(req);
     if (c.succeeded()) {
       r.compiled = true;
@@ -140,7 +143,7 @@ Reconstruction reconstructDeclarations(const std::string& source, const std::str
       if (!prelude.empty()) r.added = model.lines();
       return r;
     }
-    if (round == 0) r.firstError = c.firstError();
+    r.firstError = c.firstError();
     if (!enabled) return r;
     const std::set<std::string> before = model.known();
     const std::size_t fieldsBefore = [&] {
@@ -170,6 +173,15 @@ Reconstruction reconstructDeclarations(const std::string& source, const std::str
           learn(n);
           const int arity = std::max(0, arityAtFirstCall(source, n));
           model.functions[n] = std::vector<std::string>(std::size_t(arity), "float");
+          changed = true;
+        }
+      } else if (std::regex_search(msg, m, undeclared) && arityAtFirstCall(source, m[1]) >= 0) {
+        // OpenCL has no implicit declarations: a call to an unknown function
+        // is an undeclared identifier followed by '('.
+        const std::string n = m[1];
+        if (!model.functions.count(n)) {
+          learn(n);
+          model.functions[n] = std::vector<std::string>(std::size_t(arityAtFirstCall(source, n)), "float");
           changed = true;
         }
       } else if (std::regex_search(msg, m, undeclared)) {

@@ -20,8 +20,10 @@ struct Reconstruction {
 
 /// Tries to make `source` compile (syntax and semantics, no IR) by adding
 /// inferred declarations, for up to `maxRounds` compile rounds. Thread-safe.
+/// `observer`, when given, watches every round's compile: after a success it
+/// has seen the AST of the unit that compiled (prelude included).
 [[nodiscard]] Reconstruction reconstructDeclarations(const std::string& source, const std::string& name,
                                                      const clangfe::CompileOptions& options, bool enabled = true,
-                                                     int maxRounds = 8);
+                                                     int maxRounds = 8, clangfe::AstObserver* observer = nullptr);
 
 } // namespace steerbench::corpus

@@ -48,7 +48,7 @@ CREATE TABLE corpus_files (
   content_hash TEXT NOT NULL,
   package      TEXT NOT NULL DEFAULT '',
   spec_hash    TEXT NOT NULL,                 -- the ingest options that processed it
-  stage        TEXT NOT NULL,                 -- where the file stopped: isolate = kernels found
+  stage        TEXT NOT NULL,                 -- done (kernels found), or the stage that rejected it
   reason       TEXT NOT NULL DEFAULT '',
   created_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
   UNIQUE (path, content_hash, spec_hash)
