@@ -165,6 +165,7 @@ int runCorpusIngest(const CommandLine& cl) {
   o.pipeline.compile = measureOptionsFrom(cl).compile;
   o.pipeline.limits.maxBytes = std::size_t(cl.unsignedValue("max-file-size", 1, 1024)) << 20;
   o.pipeline.reconstruct = !cl.has("no-reconstruct");
+  o.pipeline.maxTokens = cl.unsignedValue("max-tokens", 0, 1u << 30);
   o.jobs = cl.unsignedValue("jobs", 1, 256);
   o.referenceCsvs = cl.has("reference") ? cl.values("reference") : defaultReferences();
   if (cl.has("no-reference")) o.referenceCsvs.clear();
@@ -263,6 +264,7 @@ const std::vector<Command>& commands() {
                     false, cacheDir() + "/debian"});
          cl.option({"workspace", 'w', "FILE", "the workspace", false, defaultWorkspacePath()});
          cl.option({"no-reconstruct", 0, "", "turn off type and constant reconstruction"});
+         cl.option({"max-tokens", 0, "N", "reject isolated kernels longer than N tokens (0: no limit)", false, "8192"});
          cl.option({"reference", 0, "CSV", "hold out kernels that appear in this DevMap-layout CSV "
                                            "(default: ../shared's DevMap when present)", true});
          cl.option({"no-reference", 0, "", "hold nothing out"});

@@ -31,7 +31,8 @@ std::string specJson(const SourceInput& in, const IngestOptions& o) {
   std::string s = "{\"kind\":\"corpus-ingest\",\"app\":" + jsonString(kAppVersion) +
                   ",\"llvm\":" + jsonString(kLlvmVersion) + ",\"cl_std\":" + jsonString(o.compile.clStd) +
                   ",\"reconstruct\":" + (o.reconstruct ? "true" : "false") +
-                  ",\"max_bytes\":" + std::to_string(o.limits.maxBytes) + ",\"defines\":[";
+                  ",\"max_bytes\":" + std::to_string(o.limits.maxBytes) +
+                  ",\"max_tokens\":" + std::to_string(o.maxTokens) + ",\"defines\":[";
   std::vector<std::string> defines = o.compile.defines;
   defines.insert(defines.end(), in.defines.begin(), in.defines.end());
   for (std::size_t i = 0; i < defines.size(); ++i) s += (i ? "," : "") + jsonString(defines[i]);

@@ -127,6 +127,15 @@ KernelOutcome finishKernel(const std::string& name, const std::string& isolated,
                            const IngestOptions& options) {
   KernelOutcome k;
   k.name = name;
+  if (options.maxTokens) {
+    const unsigned tokens = countTokens(isolated);
+    if (tokens > options.maxTokens) {
+      k.stage = Stage::Isolate;
+      k.reason = "the isolated kernel has " + std::to_string(tokens) + " tokens, over the limit of " +
+                 std::to_string(options.maxTokens) + " (--max-tokens)";
+      return k;
+    }
+  }
   // 5. Reconstruct declarations nothing provides. 6. The compile that
   //    succeeds is the compile check, and 7. its AST drives the rewriting.
   k.stage = Stage::Reconstruct;

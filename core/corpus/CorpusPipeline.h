@@ -22,6 +22,10 @@ struct IngestOptions {
   clangfe::CompileOptions compile; ///< defines and include dirs (the source tree root is added per file)
   source::ReadLimits limits;
   bool reconstruct = true;         ///< stage 5 on or off (for comparisons)
+  /// Isolated kernels longer than this many tokens are rejected before they
+  /// are compiled: no model here reads sequences that long (BenchPress's
+  /// longest sample has 750 tokens), and compiling them dominates ingest.
+  unsigned maxTokens = 8192;
 };
 
 struct KernelOutcome {

@@ -39,7 +39,7 @@ std::string corpusReport(const store::Workspace& ws, bool json) {
     files += num(r[1]);
   }
   std::map<std::string, std::size_t> kernelStages;
-  std::size_t found = 0, asIs = 0, rescued = 0;
+  std::size_t found = 0, asIs = 0, rescued = 0, tooLong = 0;
   for (const auto& r : ws.rows("SELECT stage, count(*), sum(compiled_as_is), sum(reconstructed) FROM corpus_kernels "
                                "GROUP BY stage")) {
     kernelStages[r[0]] = num(r[1]);
@@ -47,6 +47,9 @@ std::string corpusReport(const store::Workspace& ws, bool json) {
     asIs += num(r[2]);
     rescued += num(r[3]);
   }
+  // Kernels rejected for their length never reach a compiler: leave them out of compile rates.
+  tooLong = num(ws.rows("SELECT count(*) FROM corpus_kernels WHERE stage = 'isolate'").at(0).at(0));
+  const std::size_t compiled = found - tooLong;
   std::map<std::string, std::size_t> roles;
   for (const auto& r : ws.rows("SELECT role, count(*) FROM kernels WHERE role != 'user' GROUP BY role"))
     roles[r[0]] = num(r[1]);
@@ -105,7 +108,7 @@ std::string corpusReport(const store::Workspace& ws, bool json) {
     out << "}, \"kernels_found\": " << found << ", \"kernel_stages\": {";
     first = true;
     for (const auto& [s, n] : kernelStages) out << (first ? "" : ", ") << jsonString(s) << ": " << n, first = false;
-    out << "}, \"compiled_without_reconstruction\": " << asIs << ", \"rescued_by_reconstruction\": " << rescued
+    out << "}, \"kernels_compiled\": " << compiled << ", \"compiled_without_reconstruction\": " << asIs << ", \"rescued_by_reconstruction\": " << rescued
         << ", \"unique_kernels\": " << unique << ", \"roles\": {";
     first = true;
     for (const auto& [s, n] : roles) out << (first ? "" : ", ") << jsonString(s) << ": " << n, first = false;
@@ -136,8 +139,9 @@ std::string corpusReport(const store::Workspace& ws, bool json) {
     if (kernelStages.count(stageName(s)))
       out << "  " << (s == Stage::Stored ? "stored" : s == Stage::Dedupe ? "duplicates" : std::string("rejected at ") + stageName(s))
           << ": " << kernelStages[stageName(s)] << "\n";
-  out << "Compile rate: " << pct(asIs, found) << " without reconstruction, " << pct(asIs + rescued, found)
-      << " with it (" << rescued << " kernels rescued)\n";
+  out << "Compile rate: " << pct(asIs, compiled) << " without reconstruction, " << pct(asIs + rescued, compiled)
+      << " with it (" << rescued << " kernels rescued), of the " << compiled
+      << " kernels short enough to compile\n";
   out << "Unique kernels: " << unique << " (train " << roles["train"] << ", held out as evaluation kernels "
       << roles["held_out"] << ", capped for balance " << roles["capped"] << ")\n";
   out << "\nPer package:            files  kernels   stored    train   share of train\n";

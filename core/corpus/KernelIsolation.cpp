@@ -117,16 +117,16 @@ void KernelIsolator::onTranslationUnit(clang::ASTContext& ast, bool) {
   }
 
   // 2. What each chunk refers to: through the AST, and by name. The names
-  //    matter because Clang folds some references away (a program-scope
-  //    sampler passed to read_image* becomes its initializer).
+  //    matter because Clang folds some references to program-scope
+  //    variables away (a sampler passed to read_image* becomes its initializer).
   std::vector<std::set<std::size_t>> deps(chunks.size());
   std::map<std::string, std::set<std::size_t>> declaredIn;
   for (const Piece& p : pieces) {
     const std::size_t c = chunkOf[p.decl];
-    if (const auto* nd = llvm::dyn_cast<NamedDecl>(p.decl); nd && nd->getIdentifier())
-      declaredIn[nd->getName().str()].insert(c);
-    if (const auto* ed = llvm::dyn_cast<EnumDecl>(p.decl))
-      for (const EnumConstantDecl* ec : ed->enumerators()) declaredIn[ec->getName().str()].insert(c);
+    // Only program-scope variables: references to functions and types are
+    // always in the AST, and matching every name would pull in too much.
+    if (const auto* vd = llvm::dyn_cast<VarDecl>(p.decl); vd && vd->getIdentifier())
+      declaredIn[vd->getName().str()].insert(c);
   }
   for (std::size_t c = 0; c < chunks.size(); ++c) {
     const llvm::StringRef slice = text.slice(chunks[c].begin, chunks[c].end);

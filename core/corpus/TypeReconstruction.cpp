@@ -111,6 +111,12 @@ int arityAtFirstCall(const std::string& src, const std::string& name) {
   return -1;
 }
 
+/// True when `name` is followed by a declarator somewhere (`name x`, `name *x`).
+bool usedAsType(const std::string& src, const std::string& name) {
+  const std::regex decl("(^|[^A-Za-z0-9_.>])" + name + "\\s*\\**\\s+\\**\\s*[A-Za-z_]\\w*\\s*([=;,\\[)])");
+  return std::regex_search(src, decl);
+}
+
 } // namespace
 
 Reconstruction reconstructDeclarations(const std::string& source, const std::string& name,
@@ -124,7 +130,8 @@ Reconstruction reconstructDeclarations(const std::string& source, const std::str
   static const std::regex notStruct(
       R"(member reference (?:base )?type '(?:(?:__global|__local|__constant|__private|__generic|const|volatile) )*([A-Za-z_]\w*)(?: \*)?'.* is not a (?:structure or union|pointer))");
   static const std::regex noMember(R"(no member named '([A-Za-z_]\w*)' in '(?:struct )?([A-Za-z_]\w*)')");
-  static const std::regex incompleteStruct(R"(incomplete (?:definition of )?type '(?:const )?struct ([A-Za-z_]\w*)')");
+  static const std::regex incompleteStruct(
+      R"(incomplete (?:definition of )?type '(?:(?:__global|__local|__constant|__private|__generic|const|volatile) )*struct ([A-Za-z_]\w*)')");
   static const std::regex paramType(R"(passing '([^']+)' to parameter of incompatible type 'float')");
 
   for (int round = 0; round < maxRounds; ++round) {
@@ -182,6 +189,14 @@ Reconstruction reconstructDeclarations(const std::string& source, const std::str
         if (!model.functions.count(n)) {
           learn(n);
           model.functions[n] = std::vector<std::string>(std::size_t(arityAtFirstCall(source, n)), "float");
+          changed = true;
+        }
+      } else if (std::regex_search(msg, m, undeclared) && usedAsType(source, m[1])) {
+        // `idx_t i = ...` at the start of a statement reads as an identifier.
+        const std::string n = m[1];
+        if (!model.known().count(n)) {
+          learn(n);
+          model.scalarTypedef[n] = scalarFor(n);
           changed = true;
         }
       } else if (std::regex_search(msg, m, undeclared)) {

@@ -4,7 +4,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QElapsedTimer>
 #include <QProcess>
+#include <QThread>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -200,6 +202,90 @@ private slots:
     QFile f(path);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(f.readAll(), QByteArray("precious notes\n"));
+  }
+
+  void corpusIngestAndStats() {
+    QTemporaryDir dir;
+    const QString ws = dir.filePath("c.sbw");
+    Run r = cli({"corpus", "ingest", "--no-reference", "-w", ws, kData + "/corpus/tree"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains("Unique kernels: 3") && r.out.contains("duplicates: 1"), qPrintable(r.out));
+    r = cli({"corpus", "ingest", "--no-reference", "-w", ws, kData + "/corpus/tree"});
+    QVERIFY2(r.out.contains("files: 5 (5 already ingested"), qPrintable(r.out));
+    r = cli({"corpus", "stats", "-w", ws, "--format", "json"});
+    QCOMPARE(r.exitCode, 0);
+    const QJsonObject stats = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(stats["unique_kernels"].toInt(), 3);
+    QCOMPARE(stats["kernels_found"].toInt(), 5);
+    r = cli({"corpus"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains("give a subcommand"));
+    r = cli({"corpus", "ingest", "-w", ws, dir.filePath("nowhere")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY(r.err.contains("no such file or folder"));
+    r = cli({"corpus", "stats", "-w", dir.filePath("none.sbw")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY(r.err.contains("no such workspace"));
+  }
+
+  void corpusIngestSurvivesKill9() {
+    QTemporaryDir dir;
+    // Enough distinct files to be killed in the middle of.
+    QDir().mkpath(dir.filePath("src"));
+    for (int i = 0; i < 60; ++i) {
+      QFile f(dir.filePath(QString("src/k%1.cl").arg(i, 3, 10, QChar('0'))));
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(QString("kernel void k%1(global float* a, global const float* b) {\n"
+                      "  int i = get_global_id(0);\n  a[i] = b[i] * %1.0f + (float)(i % %2);\n}\n")
+                  .arg(i)
+                  .arg(i + 2)
+                  .toUtf8());
+    }
+    const QString ws = dir.filePath("k.sbw");
+    const QStringList args{"corpus", "ingest", "--no-reference", "--jobs", "1", "-w", ws, dir.filePath("src")};
+    QProcess p;
+    p.start(STEERBENCH_CLI, args);
+    QVERIFY(p.waitForStarted());
+    // Kill it once some files are stored.
+    QElapsedTimer t;
+    t.start();
+    qint64 stored = 0;
+    while (t.elapsed() < 60000 && p.state() == QProcess::Running) {
+      QThread::msleep(50);
+      sqlite3* db = nullptr;
+      if (sqlite3_open_v2(ws.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+        sqlite3_stmt* st = nullptr;
+        if (sqlite3_prepare_v2(db, "SELECT count(*) FROM corpus_files", -1, &st, nullptr) == SQLITE_OK &&
+            sqlite3_step(st) == SQLITE_ROW)
+          stored = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+      }
+      sqlite3_close(db);
+      if (stored >= 5) break;
+    }
+    p.kill(); // SIGKILL
+    p.waitForFinished();
+    QVERIFY2(stored >= 5 && stored < 60, qPrintable(QString::number(stored)));
+    // Running again finishes the job, skipping what was stored.
+    const Run r = cli(args);
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains("already ingested"), qPrintable(r.out));
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open_v2(ws.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+    auto scalar = [&](const char* sql) {
+      sqlite3_stmt* st = nullptr;
+      QString v;
+      if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        v = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+      sqlite3_finalize(st);
+      return v;
+    };
+    QCOMPARE(scalar("PRAGMA integrity_check"), QString("ok"));
+    QCOMPARE(scalar("SELECT count(*) FROM corpus_files"), QString("60"));
+    QCOMPARE(scalar("SELECT count(*) FROM (SELECT dedupe_hash FROM kernels GROUP BY dedupe_hash HAVING count(*) > 1)"),
+             QString("0"));
+    QCOMPARE(scalar("SELECT count(*) FROM kernels"), QString("60"));
+    sqlite3_close(db);
   }
 
   void examplesRunAsTheMainJob() {

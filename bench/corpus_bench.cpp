@@ -1,0 +1,126 @@
+// The corpus acceptance figures: the Debian preset ingested from scratch
+// (time, counts per stage and per package, unique compiling kernels), and
+// type/constant reconstruction on and off, on the preset and on the 30+
+// reconstruction fixtures.
+//
+// Usage: bench-corpus [--debian-dir DIR] [--jobs N] [--fixtures-only] [--both]
+//   --both   also ingest the preset a second time with reconstruction off
+#include "corpus/CorpusIngest.h"
+#include "corpus/DebianPreset.h"
+#include "corpus/TypeReconstruction.h"
+#include "source/SourceFile.h"
+#include "store/Workspace.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <unistd.h>
+
+using namespace steerbench;
+namespace fs = std::filesystem;
+
+namespace {
+
+double seconds(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::size_t scalar(const store::Workspace& ws, const std::string& sql) {
+  const auto r = ws.rows(sql);
+  return r.empty() || r[0].empty() || r[0][0].empty() ? 0 : std::size_t(std::stoll(r[0][0]));
+}
+
+void fixtures() {
+  const std::string dir = STEERBENCH_SOURCE_DIR "/tests/data/corpus/reconstruct";
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".cl") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  std::size_t without = 0, with = 0;
+  std::printf("Reconstruction fixtures (%zu isolated kernels with undeclared typedefs, structs, macros, calls):\n",
+              files.size());
+  for (const auto& f : files) {
+    const std::string src = source::readSourceFile(f);
+    const auto off = corpus::reconstructDeclarations(src, f, {}, false);
+    const auto on = corpus::reconstructDeclarations(src, f, {});
+    without += off.compiled;
+    with += on.compiled;
+    std::printf("  %-28s %s", fs::path(f).filename().c_str(), on.compiled ? "rescued:" : "NOT rescued");
+    for (const auto& a : on.added) std::printf(" [%s]", a.c_str());
+    std::printf("\n");
+  }
+  std::printf("  compile rate without reconstruction: %zu/%zu = %.1f%%\n", without, files.size(),
+              100.0 * double(without) / double(files.size()));
+  std::printf("  compile rate with reconstruction:    %zu/%zu = %.1f%%\n", with, files.size(),
+              100.0 * double(with) / double(files.size()));
+  std::printf("  goal: reconstruction rescues at least half: %s\n\n", 2 * (with - without) >= files.size() ? "MET" : "NOT MET");
+}
+
+struct PresetRun {
+  double seconds = 0;
+  std::size_t found = 0, asIs = 0, rescued = 0, unique = 0, train = 0;
+};
+
+PresetRun ingestPreset(const std::string& wsPath, const std::string& debianDir, unsigned jobs, bool reconstruct,
+                       bool print) {
+  std::vector<std::string> missing;
+  const auto inputs = corpus::debianPresetSources(&missing, debianDir);
+  for (const auto& m : missing) std::printf("  (package %s not found: run scripts/fetch-debian-corpus)\n", m.c_str());
+  store::Workspace ws = store::Workspace::open(wsPath);
+  corpus::CorpusIngestOptions o;
+  o.jobs = jobs;
+  o.pipeline.reconstruct = reconstruct;
+  const std::string devmap = STEERBENCH_DEVMAP_DIR "/cgo17-amd.csv";
+  if (fs::exists(devmap)) o.referenceCsvs = {devmap};
+  const auto t0 = std::chrono::steady_clock::now();
+  (void)corpus::ingestCorpus(ws, inputs, o);
+  PresetRun r;
+  r.seconds = seconds(t0);
+  r.found = scalar(ws, "SELECT count(*) FROM corpus_kernels");
+  r.asIs = scalar(ws, "SELECT sum(compiled_as_is) FROM corpus_kernels");
+  r.rescued = scalar(ws, "SELECT sum(reconstructed) FROM corpus_kernels");
+  r.unique = scalar(ws, "SELECT count(*) FROM kernels WHERE role != 'user'");
+  r.train = scalar(ws, "SELECT count(*) FROM kernels WHERE role = 'train'");
+  if (print) std::printf("%s\n", corpus::corpusReport(ws, false).c_str());
+  return r;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  std::string debianDir;
+  unsigned jobs = engine::hardwareJobs();
+  bool fixturesOnly = false, both = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--debian-dir") && i + 1 < argc) debianDir = argv[++i];
+    else if (!std::strcmp(argv[i], "--jobs") && i + 1 < argc) jobs = unsigned(std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--fixtures-only")) fixturesOnly = true;
+    else if (!std::strcmp(argv[i], "--both")) both = true;
+    else {
+      std::fprintf(stderr, "usage: bench-corpus [--debian-dir DIR] [--jobs N] [--fixtures-only] [--both]\n");
+      return 2;
+    }
+  }
+  fixtures();
+  if (fixturesOnly) return 0;
+  const fs::path tmp = fs::temp_directory_path() / ("steerbench-bench-corpus-" + std::to_string(::getpid()));
+  fs::create_directories(tmp);
+  std::printf("Debian preset, fresh workspace, %u threads:\n", jobs);
+  const PresetRun on = ingestPreset((tmp / "on.sbw").string(), debianDir, jobs, true, true);
+  std::printf("Ingest time: %.0f s (%.1f min)\n", on.seconds, on.seconds / 60);
+  std::printf("Kernels found %zu; compile rate without reconstruction %.1f%%, with it %.1f%% (+%zu kernels)\n",
+              on.found, 100.0 * double(on.asIs) / double(on.found), 100.0 * double(on.asIs + on.rescued) / double(on.found),
+              on.rescued);
+  std::printf("Unique compiling kernels: %zu (%zu for training)\n", on.unique, on.train);
+  std::printf("Goal: >= 5,000 unique compiling kernels: %s; < 15 minutes on 2 cores: %s\n",
+              on.unique >= 5000 ? "MET" : "NOT MET", on.seconds < 900 ? "MET" : "NOT MET");
+  if (both) {
+    std::printf("\nDebian preset again, reconstruction off:\n");
+    const PresetRun off = ingestPreset((tmp / "off.sbw").string(), debianDir, jobs, false, false);
+    std::printf("Unique compiling kernels without reconstruction: %zu (with: %zu); time %.0f s\n", off.unique,
+                on.unique, off.seconds);
+  }
+  fs::remove_all(tmp);
+  return 0;
+}
