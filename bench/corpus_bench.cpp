@@ -59,7 +59,7 @@ void fixtures() {
 
 struct PresetRun {
   double seconds = 0;
-  std::size_t found = 0, asIs = 0, rescued = 0, unique = 0, train = 0;
+  std::size_t found = 0, compiled = 0, asIs = 0, rescued = 0, unique = 0, train = 0;
 };
 
 PresetRun ingestPreset(const std::string& wsPath, const std::string& debianDir, unsigned jobs, bool reconstruct,
@@ -78,6 +78,7 @@ PresetRun ingestPreset(const std::string& wsPath, const std::string& debianDir, 
   PresetRun r;
   r.seconds = seconds(t0);
   r.found = scalar(ws, "SELECT count(*) FROM corpus_kernels");
+  r.compiled = r.found - scalar(ws, "SELECT count(*) FROM corpus_kernels WHERE stage = 'isolate'");
   r.asIs = scalar(ws, "SELECT sum(compiled_as_is) FROM corpus_kernels");
   r.rescued = scalar(ws, "SELECT sum(reconstructed) FROM corpus_kernels");
   r.unique = scalar(ws, "SELECT count(*) FROM kernels WHERE role != 'user'");
@@ -109,9 +110,10 @@ int main(int argc, char** argv) {
   std::printf("Debian preset, fresh workspace, %u threads:\n", jobs);
   const PresetRun on = ingestPreset((tmp / "on.sbw").string(), debianDir, jobs, true, true);
   std::printf("Ingest time: %.0f s (%.1f min)\n", on.seconds, on.seconds / 60);
-  std::printf("Kernels found %zu; compile rate without reconstruction %.1f%%, with it %.1f%% (+%zu kernels)\n",
-              on.found, 100.0 * double(on.asIs) / double(on.found), 100.0 * double(on.asIs + on.rescued) / double(on.found),
-              on.rescued);
+  std::printf("Kernels found %zu, %zu short enough to compile; of those, compile rate without reconstruction "
+              "%.1f%%, with it %.1f%% (+%zu kernels)\n",
+              on.found, on.compiled, 100.0 * double(on.asIs) / double(on.compiled),
+              100.0 * double(on.asIs + on.rescued) / double(on.compiled), on.rescued);
   std::printf("Unique compiling kernels: %zu (%zu for training)\n", on.unique, on.train);
   std::printf("Goal: >= 5,000 unique compiling kernels: %s; < 15 minutes on 2 cores: %s\n",
               on.unique >= 5000 ? "MET" : "NOT MET", on.seconds < 900 ? "MET" : "NOT MET");

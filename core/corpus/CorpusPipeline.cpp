@@ -123,8 +123,23 @@ void measureInto(KernelOutcome& k, const std::string& original, const std::strin
 
 } // namespace
 
+namespace {
+KernelOutcome finishKernelIn(const std::string& name, const std::string& isolated, const std::string& fileName,
+                             const IngestOptions& options);
+} // namespace
+
 KernelOutcome finishKernel(const std::string& name, const std::string& isolated, const std::string& fileName,
                            const IngestOptions& options) {
+  KernelOutcome k = finishKernelIn(name, isolated, fileName, options);
+  // The file is recorded with the kernel: reasons read "12:3: error: ...".
+  for (std::size_t at; (at = k.reason.find(fileName + ":")) != std::string::npos;)
+    k.reason.erase(at, fileName.size() + 1);
+  return k;
+}
+
+namespace {
+KernelOutcome finishKernelIn(const std::string& name, const std::string& isolated, const std::string& fileName,
+                             const IngestOptions& options) {
   KernelOutcome k;
   k.name = name;
   if (options.maxTokens) {
@@ -164,6 +179,7 @@ KernelOutcome finishKernel(const std::string& name, const std::string& isolated,
   measureInto(k, k.original, fileName, options.compile);
   return k;
 }
+} // namespace
 
 FileOutcome processFile(const std::string& path, const std::string& sourceRoot, const IngestOptions& options) {
   FileOutcome f;

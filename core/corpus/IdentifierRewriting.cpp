@@ -69,10 +69,16 @@ private:
   bool inMain(SourceLocation loc, unsigned* offset) {
     if (loc.isInvalid()) return false;
     if (loc.isMacroID()) {
-      // A user name inside a macro expansion cannot be rewritten in place.
+      // A name passed as a macro argument (as_uint(x), from OpenCL's header)
+      // is written in the main file: rewrite it there. A name inside a
+      // macro's body cannot be rewritten in place.
       const SourceLocation spell = sm_.getSpellingLoc(loc);
-      if (sm_.isInMainFile(spell)) bad = true;
-      return false;
+      if (!sm_.isInMainFile(spell)) return false;
+      if (!sm_.isMacroArgExpansion(loc)) {
+        bad = true;
+        return false;
+      }
+      loc = spell;
     }
     if (!sm_.isInMainFile(loc)) return false;
     *offset = sm_.getFileOffset(loc);

@@ -235,13 +235,11 @@ Reconstruction reconstructDeclarations(const std::string& source, const std::str
           model.structTag[n];
           changed = true;
         }
-      } else if (std::regex_search(msg, m, paramType) && !d.file.empty()) {
-        // A pointer (or vector) passed where our guessed prototype says float:
-        // the note that follows points at the parameter in the prelude.
-        (void)m;
       }
     }
-    // Fix parameter types from "passing 'T' to parameter of incompatible type 'float'" + its note.
+    // A pointer (or vector) passed where a guessed prototype says float: the
+    // note after the error points at that parameter in the prelude; take the
+    // argument's type for it.
     for (std::size_t i = 0; i + 1 < c.diagnostics().size(); ++i) {
       const auto& d = c.diagnostics()[i];
       const auto& note = c.diagnostics()[i + 1];
@@ -260,8 +258,7 @@ Reconstruction reconstructDeclarations(const std::string& source, const std::str
         std::size_t index = 0;
         for (std::size_t k = open; k < col && k < declLine.size(); ++k)
           if (declLine[k] == ',') ++index;
-        std::string t = m[1];
-        if (auto aka = d.message.find("(aka '"); aka != std::string::npos) (void)aka;
+        const std::string t = m[1];
         if (index < params.size() && params[index] != t) {
           params[index] = t;
           changed = true;
