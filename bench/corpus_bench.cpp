@@ -47,14 +47,16 @@ void fixtures() {
     without += off.compiled;
     with += on.compiled;
     std::printf("  %-28s %s", fs::path(f).filename().c_str(), on.compiled ? "rescued:" : "NOT rescued");
-    for (const auto& a : on.added) std::printf(" [%s]", a.c_str());
+    for (const auto& a : on.added)
+      std::printf(" [%s]", a.c_str());
     std::printf("\n");
   }
   std::printf("  compile rate without reconstruction: %zu/%zu = %.1f%%\n", without, files.size(),
               100.0 * double(without) / double(files.size()));
   std::printf("  compile rate with reconstruction:    %zu/%zu = %.1f%%\n", with, files.size(),
               100.0 * double(with) / double(files.size()));
-  std::printf("  goal: reconstruction rescues at least half: %s\n\n", 2 * (with - without) >= files.size() ? "MET" : "NOT MET");
+  std::printf("  goal: reconstruction rescues at least half: %s\n\n",
+              2 * (with - without) >= files.size() ? "MET" : "NOT MET");
 }
 
 struct PresetRun {
@@ -66,7 +68,8 @@ PresetRun ingestPreset(const std::string& wsPath, const std::string& debianDir, 
                        bool print) {
   std::vector<std::string> missing;
   const auto inputs = corpus::debianPresetSources(&missing, debianDir);
-  for (const auto& m : missing) std::printf("  (package %s not found: run scripts/fetch-debian-corpus)\n", m.c_str());
+  for (const auto& m : missing)
+    std::printf("  (package %s not found: run scripts/fetch-debian-corpus)\n", m.c_str());
   store::Workspace ws = store::Workspace::open(wsPath);
   corpus::CorpusIngestOptions o;
   o.jobs = jobs;
@@ -94,10 +97,14 @@ int main(int argc, char** argv) {
   unsigned jobs = engine::hardwareJobs();
   bool fixturesOnly = false, both = false;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--debian-dir") && i + 1 < argc) debianDir = argv[++i];
-    else if (!std::strcmp(argv[i], "--jobs") && i + 1 < argc) jobs = unsigned(std::atoi(argv[++i]));
-    else if (!std::strcmp(argv[i], "--fixtures-only")) fixturesOnly = true;
-    else if (!std::strcmp(argv[i], "--both")) both = true;
+    if (!std::strcmp(argv[i], "--debian-dir") && i + 1 < argc)
+      debianDir = argv[++i];
+    else if (!std::strcmp(argv[i], "--jobs") && i + 1 < argc)
+      jobs = unsigned(std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--fixtures-only"))
+      fixturesOnly = true;
+    else if (!std::strcmp(argv[i], "--both"))
+      both = true;
     else {
       std::fprintf(stderr, "usage: bench-corpus [--debian-dir DIR] [--jobs N] [--fixtures-only] [--both]\n");
       return 2;

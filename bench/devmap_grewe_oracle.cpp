@@ -3,11 +3,11 @@
 //
 // Usage: bench-devmap-grewe [DEVMAP.csv] [--mismatches N]
 // Prints the match rates for the kernels that compile standalone and for all.
-#include "clang/OpenCLFrontend.h"
 #include "corpus/TypeReconstruction.h"
 #include "dataset/DevMap.h"
 #include "features/FeatureSpace.h"
 #include "features/Measurement.h"
+#include "clang/OpenCLFrontend.h"
 
 #include <cstdio>
 #include <cstring>
@@ -48,8 +48,10 @@ int main(int argc, char** argv) {
   std::string path = STEERBENCH_DEVMAP_DIR "/cgo17-amd.csv";
   int showMismatches = 1000;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--mismatches") && i + 1 < argc) showMismatches = std::atoi(argv[++i]);
-    else path = argv[i];
+    if (!std::strcmp(argv[i], "--mismatches") && i + 1 < argc)
+      showMismatches = std::atoi(argv[++i]);
+    else
+      path = argv[i];
   }
   std::vector<dataset::DevMapRow> rows;
   try {
@@ -60,7 +62,8 @@ int main(int argc, char** argv) {
   }
   // One entry per benchmark kernel (its data sets share the static features).
   std::map<std::string, const dataset::DevMapRow*> kernels;
-  for (const auto& r : rows) kernels.emplace(r.benchmark, &r);
+  for (const auto& r : rows)
+    kernels.emplace(r.benchmark, &r);
   std::printf("DevMap oracle: %s (%zu rows, %zu kernels)\n\n", path.c_str(), rows.size(), kernels.size());
 
   features::MeasureOptions opts;
@@ -133,19 +136,25 @@ int main(int argc, char** argv) {
       for (const auto& other : measured)
         if (&other != &me && other.kernel == me.kernel && sameAs(expect, other.got)) borrowed = other.bench;
     if (compiles) {
-      if (borrowed.empty()) compilingAdjusted.add(expect, got);
-      else ++joinErrors;
+      if (borrowed.empty())
+        compilingAdjusted.add(expect, got);
+      else
+        ++joinErrors;
     }
     all.add(expect, got);
     bool same = !got.empty();
-    for (int i = 0; same && i < 6; ++i) same = got[i] == expect[i];
+    for (int i = 0; same && i < 6; ++i)
+      same = got[i] == expect[i];
     if (!same) {
       std::string line = std::string(compiles ? "[compiles] " : "[errors]   ") + bench + ": ";
       for (int i = 0; i < 6; ++i) {
         char buf[96];
-        if (got.empty()) std::snprintf(buf, sizeof buf, "%s %g/-  ", kNames[i], expect[i]);
-        else if (got[i] != expect[i]) std::snprintf(buf, sizeof buf, "%s %g/%g  ", kNames[i], expect[i], got[i]);
-        else buf[0] = 0;
+        if (got.empty())
+          std::snprintf(buf, sizeof buf, "%s %g/-  ", kNames[i], expect[i]);
+        else if (got[i] != expect[i])
+          std::snprintf(buf, sizeof buf, "%s %g/%g  ", kNames[i], expect[i], got[i]);
+        else
+          buf[0] = 0;
         line += buf;
       }
       if (got.empty()) line += "(no vector: " + (me.error.empty() ? std::string("kernel not found") : me.error) + ")";
@@ -163,7 +172,8 @@ int main(int argc, char** argv) {
   std::printf("\n");
   all.print("All kernels");
   std::printf("\nMismatches (expected/got), %zu in all:\n", mismatches.size());
-  for (std::size_t i = 0; i < mismatches.size() && int(i) < showMismatches; ++i) std::printf("  %s\n", mismatches[i].c_str());
+  for (std::size_t i = 0; i < mismatches.size() && int(i) < showMismatches; ++i)
+    std::printf("  %s\n", mismatches[i].c_str());
   const double rate = compiling.kernels ? double(compiling.allSix) / compiling.kernels : 0;
   const double adjusted = compilingAdjusted.kernels ? double(compilingAdjusted.allSix) / compilingAdjusted.kernels : 0;
   std::printf("\nCompiling kernels whose oracle row holds another program's features: %d\n", joinErrors);

@@ -16,8 +16,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <spawn.h>
@@ -43,9 +43,15 @@ long spawnedCount(const std::string& path) {
   posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
   posix_spawn_file_actions_addclose(&fa, fds[0]);
   posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-  const char* argv[] = {kClang15Path, "-x", "cl", "-cl-std=CL1.2", "-target", "spir64-unknown-unknown", "-Xclang",
-                        "-finclude-default-header", "-Xclang", "-fdeclare-opencl-builtins", "-O1", "-S",
-                        "-emit-llvm", "-o", "-", path.c_str(), nullptr};
+  const char* argv[] = {kClang15Path, "-x",
+                        "cl",         "-cl-std=CL1.2",
+                        "-target",    "spir64-unknown-unknown",
+                        "-Xclang",    "-finclude-default-header",
+                        "-Xclang",    "-fdeclare-opencl-builtins",
+                        "-O1",        "-S",
+                        "-emit-llvm", "-o",
+                        "-",          path.c_str(),
+                        nullptr};
   pid_t pid;
   const int rc = posix_spawn(&pid, kClang15Path, &fa, nullptr, const_cast<char**>(argv), environ);
   posix_spawn_file_actions_destroy(&fa);
@@ -53,7 +59,8 @@ long spawnedCount(const std::string& path) {
   std::string text;
   char buf[65536];
   ssize_t n;
-  while ((n = read(fds[0], buf, sizeof buf)) > 0) text.append(buf, std::size_t(n));
+  while ((n = read(fds[0], buf, sizeof buf)) > 0)
+    text.append(buf, std::size_t(n));
   close(fds[0]);
   int status = 0;
   if (rc != 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
@@ -64,9 +71,12 @@ long spawnedCount(const std::string& path) {
     std::size_t end = text.find('\n', pos);
     if (end == std::string::npos) end = text.size();
     const std::string_view line(text.data() + pos, end - pos);
-    if (line.rfind("define ", 0) == 0) inFunction = true;
-    else if (line.rfind("}", 0) == 0) inFunction = false;
-    else if (inFunction && line.rfind("  ", 0) == 0 && line.size() > 2 && line[2] != ';') ++count;
+    if (line.rfind("define ", 0) == 0)
+      inFunction = true;
+    else if (line.rfind("}", 0) == 0)
+      inFunction = false;
+    else if (inFunction && line.rfind("  ", 0) == 0 && line.size() > 2 && line[2] != ';')
+      ++count;
     pos = end + 1;
   }
   return count;
@@ -85,12 +95,18 @@ int main(int argc, char** argv) {
   std::string devmap = STEERBENCH_DEVMAP_DIR "/cgo17-amd.csv";
   std::string only; // "in-process" or "spawned", for profiling one path
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--kernels") && i + 1 < argc) target = std::size_t(std::atol(argv[++i]));
-    else if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = std::max(1, std::atoi(argv[++i]));
-    else if (!std::strcmp(argv[i], "--devmap") && i + 1 < argc) devmap = argv[++i];
-    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+    if (!std::strcmp(argv[i], "--kernels") && i + 1 < argc)
+      target = std::size_t(std::atol(argv[++i]));
+    else if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc)
+      repeats = std::max(1, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--devmap") && i + 1 < argc)
+      devmap = argv[++i];
+    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
+      only = argv[++i];
     else {
-      std::fprintf(stderr, "usage: bench-throughput [--kernels N] [--repeats R] [--devmap FILE.csv] [--only in-process|spawned]\n");
+      std::fprintf(
+          stderr,
+          "usage: bench-throughput [--kernels N] [--repeats R] [--devmap FILE.csv] [--only in-process|spawned]\n");
       return 2;
     }
   }
@@ -102,7 +118,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   features::MeasureOptions opts;
-  for (const auto& s : features::featureSpaces()) opts.spaces.push_back(&s);
+  for (const auto& s : features::featureSpaces())
+    opts.spaces.push_back(&s);
 
   std::set<std::string> seen;
   std::vector<std::string> devmapSources;
@@ -125,7 +142,8 @@ int main(int argc, char** argv) {
     for (const auto& src : candidates)
       if (features::measureSource(src, "k.cl", opts).ok()) distinct.push_back(src);
     std::vector<std::size_t> order;
-    while (order.size() < target) order.push_back(order.size() % distinct.size());
+    while (order.size() < target)
+      order.push_back(order.size() % distinct.size());
     char tmpl[] = "/tmp/steerbench-bench-XXXXXX";
     const std::string dir = mkdtemp(tmpl);
     std::vector<std::string> paths;
@@ -175,14 +193,16 @@ int main(int argc, char** argv) {
       }
       const double inProcess = inRates.empty() ? 0 : median(inRates);
       const double spawned = spRates.empty() ? 0 : median(spRates);
-      std::printf("  %-8u %14.1f %14.1f %7.1fx\n", threads, inProcess, spawned, spawned > 0 ? inProcess / spawned : 0.0);
+      std::printf("  %-8u %14.1f %14.1f %7.1fx\n", threads, inProcess, spawned,
+                  spawned > 0 ? inProcess / spawned : 0.0);
       if (failures) std::printf("    (%zu failures!)\n", failures.load());
       if (threads == 1 && only.empty())
         std::printf("    goal on one thread: >= 300 kernels/s in process: %s; >= 6x the spawned path: %s\n",
                     inProcess >= 300 ? "MET" : "NOT MET", inProcess / spawned >= 6 ? "MET" : "NOT MET");
       if (cores == 1) break;
     }
-    for (const auto& p : paths) std::remove(p.c_str());
+    for (const auto& p : paths)
+      std::remove(p.c_str());
     rmdir(dir.c_str());
   };
   runSet("DevMap kernel sources", devmapSources);

@@ -110,12 +110,16 @@ std::string CommandLine::help() const {
   h += "\nOptions:\n";
   for (const auto& s : specs_) {
     std::string left = "  ";
-    if (s.shortName) left += std::string("-") + s.shortName + ", ";
-    else left += "    ";
+    if (s.shortName)
+      left += std::string("-") + s.shortName + ", ";
+    else
+      left += "    ";
     left += "--" + s.name;
     if (!s.valueName.empty()) left += " " + s.valueName;
-    if (left.size() < 30) left.resize(30, ' ');
-    else left += "\n" + std::string(30, ' ');
+    if (left.size() < 30)
+      left.resize(30, ' ');
+    else
+      left += "\n" + std::string(30, ' ');
     h += left + s.help;
     if (!s.defaultValue.empty()) h += " (default: " + s.defaultValue + ")";
     if (s.repeatable) h += " [repeatable]";

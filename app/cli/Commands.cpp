@@ -35,7 +35,8 @@ features::MeasureOptions measureOptionsFrom(const CommandLine& cl) {
   const std::string std = cl.value("cl-std");
   static const char* known[] = {"CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0"};
   bool ok = false;
-  for (const char* k : known) ok = ok || std == k;
+  for (const char* k : known)
+    ok = ok || std == k;
   if (!ok) throw UsageError("--cl-std must be one of CL1.0, CL1.1, CL1.2, CL2.0, CL3.0, not '" + std + "'");
   o.compile.clStd = std;
   o.compile.defines = cl.values("define");
@@ -53,7 +54,8 @@ std::vector<std::string> inputFiles(const CommandLine& cl) {
 std::function<void(std::size_t, std::size_t)> terminalProgress(std::size_t total) {
   if (total < 20 || !isatty(STDERR_FILENO)) return {};
   return [](std::size_t done, std::size_t all) {
-    if (done == all || done % 10 == 0) std::cerr << "\r[" << done << "/" << all << "]" << (done == all ? "\n" : "") << std::flush;
+    if (done == all || done % 10 == 0)
+      std::cerr << "\r[" << done << "/" << all << "]" << (done == all ? "\n" : "") << std::flush;
   };
 }
 
@@ -68,7 +70,8 @@ int runCompile(const CommandLine& cl) {
   const auto results = engine::runFeatureJob(inputFiles(cl), job);
   int failed = 0;
   for (const auto& m : results) {
-    for (const auto& d : m.diagnostics) std::cerr << clangfe::formatDiagnostic(d) << "\n";
+    for (const auto& d : m.diagnostics)
+      std::cerr << clangfe::formatDiagnostic(d) << "\n";
     if (m.errorCount > m.diagnostics.size() && m.errorCount > 0)
       std::cerr << m.path << ": (" << m.errorCount << " errors in all; only the first are shown)\n";
     if (m.ok()) {
@@ -78,8 +81,7 @@ int runCompile(const CommandLine& cl) {
       std::cout << m.path << ": FAILED: " << m.error << "\n";
     }
   }
-  if (results.size() > 1)
-    std::cout << (results.size() - failed) << " of " << results.size() << " files compiled\n";
+  if (results.size() > 1) std::cout << (results.size() - failed) << " of " << results.size() << " files compiled\n";
   if (interrupt.token().cancelled()) std::cerr << "interrupted\n";
   return failed ? 1 : 0;
 }
@@ -87,7 +89,8 @@ int runCompile(const CommandLine& cl) {
 std::vector<const features::FeatureSpace*> spacesFrom(const std::string& s) {
   std::vector<const features::FeatureSpace*> out;
   if (s == "all") {
-    for (const auto& sp : features::featureSpaces()) out.push_back(&sp);
+    for (const auto& sp : features::featureSpaces())
+      out.push_back(&sp);
     return out;
   }
   std::size_t start = 0;
@@ -133,8 +136,10 @@ int runFeatures(const CommandLine& cl) {
       ++failed;
       std::cerr << "steerbench-cli features: " << m.error << "\n";
     }
-  if (format == "csv") writeFeatureCsv(std::cout, results, job.measure.spaces, out);
-  else writeFeatureJson(std::cout, results, job.measure.spaces, out);
+  if (format == "csv")
+    writeFeatureCsv(std::cout, results, job.measure.spaces, out);
+  else
+    writeFeatureJson(std::cout, results, job.measure.spaces, out);
   if (ws)
     std::cerr << "stored " << (results.size() - failed) << " of " << results.size() << " files in " << ws->path()
               << "\n";
@@ -181,7 +186,8 @@ int runCorpusIngest(const CommandLine& cl) {
     std::vector<std::string> missing;
     inputs = corpus::debianPresetSources(&missing, cl.value("debian-dir"));
     for (const auto& m : missing)
-      std::cerr << "warning: Debian package " << m << " is neither installed nor unpacked; run scripts/setup run "
+      std::cerr << "warning: Debian package " << m
+                << " is neither installed nor unpacked; run scripts/setup run "
                    "(or scripts/fetch-debian-corpus) to get it\n";
   }
   for (const auto& p : cl.positionals()) {
@@ -193,8 +199,9 @@ int runCorpusIngest(const CommandLine& cl) {
   const std::string wsPath = workspacePathFrom(cl);
   store::Workspace ws = store::Workspace::open(wsPath);
   std::cerr << "Ingesting " << inputs.size() << " files into " << wsPath << " on " << o.jobs << " threads"
-            << (o.referenceCsvs.empty() ? "" : ", holding out kernels of " + std::to_string(o.referenceCsvs.size()) +
-                                                   " reference CSV(s)")
+            << (o.referenceCsvs.empty()
+                    ? ""
+                    : ", holding out kernels of " + std::to_string(o.referenceCsvs.size()) + " reference CSV(s)")
             << "\n";
   ProgressBar bar("ingest");
   o.progress = [&](std::size_t done, std::size_t total) { bar.update(done, total); };
@@ -203,7 +210,8 @@ int runCorpusIngest(const CommandLine& cl) {
   const auto s = corpus::ingestCorpus(ws, inputs, o);
   std::cout << "files: " << s.files << " (" << s.skipped << " already ingested, " << s.filesRejected
             << " rejected)\nkernels found: " << s.kernelsFound << ", rejected: " << s.kernelsRejected << "\n";
-  for (const auto& [stage, n] : s.rejectedAt) std::cout << "  rejected at " << stage << ": " << n << "\n";
+  for (const auto& [stage, n] : s.rejectedAt)
+    std::cout << "  rejected at " << stage << ": " << n << "\n";
   std::cout << "\n" << corpus::corpusReport(ws, false);
   if (s.cancelled) {
     std::cerr << "interrupted: the files done so far are stored; run the same command again to go on\n";
@@ -246,8 +254,9 @@ const std::vector<Command>& commands() {
          cl.option({"workspace", 'w', "FILE", "also store kernels and vectors in this workspace (created if missing)"});
          cl.option({"transfer", 0, "BYTES", "host-device bytes; with --wgsize adds Grewe's F1 and F3 columns"});
          cl.option({"wgsize", 0, "N", "local work size; with --transfer adds F1 and F3"});
-         cl.option({"allow-errors", 0, "", "also print Grewe vectors measured on the AST Clang recovers from "
-                                            "files with errors, flagged in a from_errors column"});
+         cl.option({"allow-errors", 0, "",
+                    "also print Grewe vectors measured on the AST Clang recovers from "
+                    "files with errors, flagged in a from_errors column"});
          addCompileOptions(cl);
          return cl;
        },
@@ -260,16 +269,18 @@ const std::vector<Command>& commands() {
                         "format, dedupe, store. Files already ingested with the same options are skipped,\n"
                         "so an interrupted run goes on where it stopped. Bad files are counted, never fatal.");
          cl.option({"preset", 0, "NAME", "also ingest a preset: debian (the OpenCL code Debian packages ship)"});
-         cl.option({"debian-dir", 0, "DIR", "where scripts/fetch-debian-corpus unpacked packages",
-                    false, cacheDir() + "/debian"});
+         cl.option({"debian-dir", 0, "DIR", "where scripts/fetch-debian-corpus unpacked packages", false,
+                    cacheDir() + "/debian"});
          cl.option({"workspace", 'w', "FILE", "the workspace", false, defaultWorkspacePath()});
          cl.option({"no-reconstruct", 0, "", "turn off type and constant reconstruction"});
          cl.option({"max-tokens", 0, "N", "reject isolated kernels longer than N tokens (0: no limit)", false, "8192"});
-         cl.option({"reference", 0, "CSV", "hold out kernels that appear in this DevMap-layout CSV "
-                                           "(default: ../shared's DevMap when present)", true});
+         cl.option({"reference", 0, "CSV",
+                    "hold out kernels that appear in this DevMap-layout CSV "
+                    "(default: ../shared's DevMap when present)",
+                    true});
          cl.option({"no-reference", 0, "", "hold nothing out"});
-         cl.option({"family-cap", 0, "N", "at most N kernels of one template family in training (0: no cap)",
-                    false, "32"});
+         cl.option(
+             {"family-cap", 0, "N", "at most N kernels of one template family in training (0: no cap)", false, "32"});
          cl.option({"max-package-share", 0, "F", "no package above this share of the training corpus", false, "0.5"});
          addCompileOptions(cl);
          return cl;
@@ -277,8 +288,10 @@ const std::vector<Command>& commands() {
        runCorpusIngest},
       {"corpus stats", "report what the corpus holds, stage by stage",
        [] {
-         CommandLine cl("corpus stats", "Report the corpus: counts per stage and package, compile rates with and\n"
-                                        "without reconstruction, token lengths, Grewe features, families.", "", "");
+         CommandLine cl("corpus stats",
+                        "Report the corpus: counts per stage and package, compile rates with and\n"
+                        "without reconstruction, token lengths, Grewe features, families.",
+                        "", "");
          cl.option({"workspace", 'w', "FILE", "the workspace", false, defaultWorkspacePath()});
          cl.option({"format", 'f', "FORMAT", "text or json", false, "text"});
          return cl;

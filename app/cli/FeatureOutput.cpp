@@ -54,7 +54,8 @@ void writeFeatureCsv(std::ostream& out, const std::vector<features::FileMeasurem
   const bool prefixed = spaces.size() > 1;
   out << "file,kernel";
   for (const auto* s : spaces) {
-    for (const auto& d : s->dimensions) out << "," << csvField(prefixed ? s->name + "." + d : d);
+    for (const auto& d : s->dimensions)
+      out << "," << csvField(prefixed ? s->name + "." + d : d);
     if (withDerived(options, s)) out << (prefixed ? ",grewe.F1,grewe.F3" : ",F1,F3");
   }
   if (options.allowErrors) out << ",from_errors";
@@ -62,7 +63,8 @@ void writeFeatureCsv(std::ostream& out, const std::vector<features::FileMeasurem
   for (const auto& r : rowsOf(results, options.allowErrors)) {
     out << csvField(r.file->path) << "," << csvField(r.kernel);
     for (std::size_t i = 0; i < spaces.size(); ++i) {
-      for (double v : r.vectors[i]->values) out << "," << formatNumber(v);
+      for (double v : r.vectors[i]->values)
+        out << "," << formatNumber(v);
       if (withDerived(options, spaces[i])) {
         auto [f1, f3] = derived(r.vectors[i]->values, options);
         out << "," << formatNumber(f1) << "," << formatNumber(f3);
@@ -78,8 +80,8 @@ void writeFeatureJson(std::ostream& out, const std::vector<features::FileMeasure
   out << "[";
   bool first = true;
   for (const auto& r : rowsOf(results, options.allowErrors)) {
-    out << (first ? "\n" : ",\n") << "  {\"file\": " << jsonString(r.file->path) << ", \"kernel\": "
-        << jsonString(r.kernel) << ", \"from_errors\": " << (r.fromErrors ? "true" : "false");
+    out << (first ? "\n" : ",\n") << "  {\"file\": " << jsonString(r.file->path)
+        << ", \"kernel\": " << jsonString(r.kernel) << ", \"from_errors\": " << (r.fromErrors ? "true" : "false");
     first = false;
     for (std::size_t i = 0; i < spaces.size(); ++i) {
       const auto* s = spaces[i];

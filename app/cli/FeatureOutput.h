@@ -10,8 +10,8 @@
 namespace steerbench::cli {
 
 struct OutputOptions {
-  bool allowErrors = false;        ///< print vectors measured on recovered ASTs, flagged
-  std::optional<double> transfer;  ///< with wgsize: add Grewe F1 and F3
+  bool allowErrors = false;       ///< print vectors measured on recovered ASTs, flagged
+  std::optional<double> transfer; ///< with wgsize: add Grewe F1 and F3
   std::optional<double> wgsize;
 };
 

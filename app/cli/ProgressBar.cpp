@@ -23,8 +23,10 @@ void ProgressBar::update(std::size_t done, std::size_t total) {
   std::snprintf(line, sizeof line, "%s [%s%s] %zu/%zu %.1f/s ETA %dm%02ds", label_.c_str(),
                 std::string(std::size_t(filled), '#').c_str(), std::string(std::size_t(width - filled), '.').c_str(),
                 done, total, rate, int(eta) / 60, int(eta) % 60);
-  if (tty_) std::fprintf(stderr, "\r%s\033[K%s", line, last ? "\n" : "");
-  else std::fprintf(stderr, "%s\n", line);
+  if (tty_)
+    std::fprintf(stderr, "\r%s\033[K%s", line, last ? "\n" : "");
+  else
+    std::fprintf(stderr, "%s\n", line);
   std::fflush(stderr);
 }
 

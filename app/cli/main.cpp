@@ -30,7 +30,8 @@ void printOverview() {
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    if (args.size() >= 2 && args[0] == "help") args = {args[1], "--help"};
+    if (args.size() >= 2 && args[0] == "help")
+      args = {args[1], "--help"};
     else {
       printOverview();
       return args.empty() ? 2 : 0;

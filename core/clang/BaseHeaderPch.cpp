@@ -41,7 +41,8 @@ private:
 
 std::shared_ptr<const BaseHeaderPch> build(const std::vector<std::string>& cc1Args, const std::string& path) {
   std::vector<const char*> argv;
-  for (const auto& a : cc1Args) argv.push_back(a.c_str());
+  for (const auto& a : cc1Args)
+    argv.push_back(a.c_str());
   argv.push_back(kPchMain);
   auto invocation = std::make_shared<clang::CompilerInvocation>();
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> opts(new clang::DiagnosticOptions());
@@ -49,8 +50,8 @@ std::shared_ptr<const BaseHeaderPch> build(const std::vector<std::string>& cc1Ar
   clang::DiagnosticsEngine diags(new clang::DiagnosticIDs(), opts, &ignore, false);
   if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, diags)) return nullptr;
   invocation->getFrontendOpts().Inputs.clear();
-  invocation->getFrontendOpts().Inputs.emplace_back(kPchMain, clang::InputKind(clang::Language::OpenCL,
-                                                                               clang::InputKind::Source, true));
+  invocation->getFrontendOpts().Inputs.emplace_back(
+      kPchMain, clang::InputKind(clang::Language::OpenCL, clang::InputKind::Source, true));
   invocation->getFrontendOpts().ProgramAction = clang::frontend::GeneratePCH;
 
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();

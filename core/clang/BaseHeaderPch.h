@@ -15,8 +15,8 @@ class FileSystem;
 namespace steerbench::clangfe {
 
 struct BaseHeaderPch {
-  std::string path;                 ///< where compiles find it in `fileSystem`
-  std::string bytes;                ///< the serialized AST
+  std::string path;  ///< where compiles find it in `fileSystem`
+  std::string bytes; ///< the serialized AST
 };
 
 /// The PCH for `cc1Args` (the compile's arguments, without its input file),

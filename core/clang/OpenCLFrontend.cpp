@@ -22,8 +22,8 @@
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/IR/LLVMContext.h>
-#include <llvm/Support/CrashRecoveryContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/CrashRecoveryContext.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <algorithm>
@@ -131,10 +131,12 @@ public:
         auto it = std::find(stack_.begin(), stack_.end(), name);
         if (it != stack_.end()) {
           std::string chain;
-          for (auto j = it; j != stack_.end(); ++j) chain += *j + " -> ";
+          for (auto j = it; j != stack_.end(); ++j)
+            chain += *j + " -> ";
           chain += name;
-          unsigned id = diags_.getCustomDiagID(clang::DiagnosticsEngine::Fatal,
-                                               "include cycle: %0; add an include guard or remove one of the #includes");
+          unsigned id =
+              diags_.getCustomDiagID(clang::DiagnosticsEngine::Fatal,
+                                     "include cycle: %0; add an include guard or remove one of the #includes");
           diags_.Report(loc, id) << chain;
           reported_ = true;
         }
@@ -246,8 +248,10 @@ std::vector<std::string> buildArguments(const CompileRequest& req, bool defaultH
   // (see `clang-15 -###`), so the in-process IR is the IR the driver makes.
   // Left out: C++-only and debug-info flags, and -fgnuc-version=4.2.1, which
   // only defines the __GNUC__ macros and made every compile 20% slower.
-  std::vector<std::string> args = {"-triple", "spir64-unknown-unknown",
-                                   "-x", "cl",
+  std::vector<std::string> args = {"-triple",
+                                   "spir64-unknown-unknown",
+                                   "-x",
+                                   "cl",
                                    "-cl-std=" + req.options.clStd,
                                    "-fdeclare-opencl-builtins",
                                    "-O1",
@@ -256,18 +260,24 @@ std::vector<std::string> buildArguments(const CompileRequest& req, bool defaultH
                                    "-clear-ast-before-backend",
                                    "-disable-llvm-verifier",
                                    "-discard-value-names",
-                                   "-mrelocation-model", "static",
+                                   "-mrelocation-model",
+                                   "static",
                                    "-mframe-pointer=all",
                                    "-fmath-errno",
                                    "-ffp-contract=on",
                                    "-fno-rounding-math",
-                                   "-resource-dir", resourceDir,
-                                   "-internal-isystem", resourceDir + "/include",
-                                   "-ferror-limit", std::to_string(req.options.errorLimit),
+                                   "-resource-dir",
+                                   resourceDir,
+                                   "-internal-isystem",
+                                   resourceDir + "/include",
+                                   "-ferror-limit",
+                                   std::to_string(req.options.errorLimit),
                                    "-fno-caret-diagnostics"};
   if (defaultHeader) args.push_back("-finclude-default-header");
-  for (const auto& d : req.options.defines) args.push_back("-D" + d);
-  for (const auto& i : req.options.includeDirs) args.push_back("-I" + i);
+  for (const auto& d : req.options.defines)
+    args.push_back("-D" + d);
+  for (const auto& i : req.options.includeDirs)
+    args.push_back("-I" + i);
   args.push_back(req.fileName);
   return args;
 }
@@ -298,10 +308,11 @@ PreprocessResult preprocess(const CompileRequest& req) {
   const std::vector<std::string> args = buildArguments(req, /*defaultHeader=*/false);
   {
     std::vector<const char*> argv;
-    for (const auto& a : args) argv.push_back(a.c_str());
+    for (const auto& a : args)
+      argv.push_back(a.c_str());
     llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> opts(new clang::DiagnosticOptions());
-    clang::DiagnosticsEngine argDiags(llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs>(new clang::DiagnosticIDs()),
-                                      opts, &collector, false);
+    clang::DiagnosticsEngine argDiags(llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs>(new clang::DiagnosticIDs()), opts,
+                                      &collector, false);
     if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, argDiags) || argDiags.hasErrorOccurred()) {
       result.diagnostics = std::move(collector.out);
       return result;
@@ -341,10 +352,11 @@ CompileResult compile(const CompileRequest& req) {
   {
     std::vector<const char*> argv;
     argv.reserve(args.size());
-    for (const auto& a : args) argv.push_back(a.c_str());
+    for (const auto& a : args)
+      argv.push_back(a.c_str());
     llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> opts(new clang::DiagnosticOptions());
-    clang::DiagnosticsEngine argDiags(llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs>(new clang::DiagnosticIDs()),
-                                      opts, &collector, /*ShouldOwnClient=*/false);
+    clang::DiagnosticsEngine argDiags(llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs>(new clang::DiagnosticIDs()), opts,
+                                      &collector, /*ShouldOwnClient=*/false);
     if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, argDiags) || argDiags.hasErrorOccurred()) {
       result.diagnostics_ = std::move(collector.out);
       result.errorCount_ = std::max(1u, collector.getNumErrors());
@@ -386,8 +398,8 @@ CompileResult compile(const CompileRequest& req) {
 
   if (req.emitIR) {
     result.context_ = std::make_unique<llvm::LLVMContext>();
-    auto* action = new SteerbenchAction<clang::EmitLLVMOnlyAction>(result.kernels_, req.observer,
-                                                                   result.context_.get());
+    auto* action =
+        new SteerbenchAction<clang::EmitLLVMOnlyAction>(result.kernels_, req.observer, result.context_.get());
     if (!runSafely([&] { ci.ExecuteAction(*action); })) return crashed();
     if (!ci.getDiagnostics().hasErrorOccurred()) result.module_ = action->takeModule();
     delete action;

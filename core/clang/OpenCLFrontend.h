@@ -54,11 +54,11 @@ public:
 };
 
 struct CompileRequest {
-  std::string source;               ///< OpenCL C text (already read and checked)
+  std::string source;                ///< OpenCL C text (already read and checked)
   std::string fileName = "input.cl"; ///< used in diagnostics and to resolve #include "..."
   CompileOptions options;
-  bool emitIR = true;               ///< also generate LLVM IR for spir64 at -O1
-  AstObserver* observer = nullptr;  ///< optional; borrowed for the call only
+  bool emitIR = true;              ///< also generate LLVM IR for spir64 at -O1
+  AstObserver* observer = nullptr; ///< optional; borrowed for the call only
 };
 
 /// The outcome of one compile. Owns the IR module and its context.
@@ -95,7 +95,7 @@ private:
 /// The outcome of preprocessing: the expanded text, or diagnostics.
 struct PreprocessResult {
   bool succeeded = false;
-  std::string text;                      ///< macros expanded, comments and dead code gone, no line markers
+  std::string text; ///< macros expanded, comments and dead code gone, no line markers
   std::vector<Diagnostic> diagnostics;
   std::vector<std::string> includedFiles; ///< every file #included, in order (first time each)
   [[nodiscard]] std::string firstError() const;

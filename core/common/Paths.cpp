@@ -11,8 +11,14 @@ std::string xdg(const char* var, const char* fallback) {
 }
 } // namespace
 
-std::string dataDir() { return xdg("XDG_DATA_HOME", ".local/share"); }
-std::string cacheDir() { return xdg("XDG_CACHE_HOME", ".cache"); }
-std::string defaultWorkspacePath() { return dataDir() + "/default.sbw"; }
+std::string dataDir() {
+  return xdg("XDG_DATA_HOME", ".local/share");
+}
+std::string cacheDir() {
+  return xdg("XDG_CACHE_HOME", ".cache");
+}
+std::string defaultWorkspacePath() {
+  return dataDir() + "/default.sbw";
+}
 
 } // namespace steerbench

@@ -35,25 +35,29 @@ std::string specJson(const SourceInput& in, const IngestOptions& o) {
                   ",\"max_tokens\":" + std::to_string(o.maxTokens) + ",\"defines\":[";
   std::vector<std::string> defines = o.compile.defines;
   defines.insert(defines.end(), in.defines.begin(), in.defines.end());
-  for (std::size_t i = 0; i < defines.size(); ++i) s += (i ? "," : "") + jsonString(defines[i]);
+  for (std::size_t i = 0; i < defines.size(); ++i)
+    s += (i ? "," : "") + jsonString(defines[i]);
   s += "],\"include_dirs\":[";
   std::vector<std::string> dirs = o.compile.includeDirs;
   dirs.insert(dirs.end(), in.includeDirs.begin(), in.includeDirs.end());
-  for (std::size_t i = 0; i < dirs.size(); ++i) s += (i ? "," : "") + jsonString(dirs[i]);
+  for (std::size_t i = 0; i < dirs.size(); ++i)
+    s += (i ? "," : "") + jsonString(dirs[i]);
   s += "]}";
   return s;
 }
 
 std::string flagsText(const IngestOptions& o, const SourceInput& in) {
   std::string s = "-cl-std=" + o.compile.clStd;
-  for (const auto& d : o.compile.defines) s += " -D" + d;
-  for (const auto& d : in.defines) s += " -D" + d;
+  for (const auto& d : o.compile.defines)
+    s += " -D" + d;
+  for (const auto& d : in.defines)
+    s += " -D" + d;
   return s;
 }
 
 /// Dedupe hashes of the reference (evaluation) kernels, after the same pipeline.
-std::set<std::string> referenceHashes(const std::vector<std::string>& csvs, const IngestOptions& options,
-                                      unsigned jobs, std::size_t* count) {
+std::set<std::string> referenceHashes(const std::vector<std::string>& csvs, const IngestOptions& options, unsigned jobs,
+                                      std::size_t* count) {
   std::vector<std::string> sources;
   std::set<std::string> seen;
   for (const auto& csv : csvs)
@@ -125,7 +129,8 @@ IngestSummary ingestCorpus(store::Workspace& ws, const std::vector<SourceInput>&
     }
     todo.push_back(std::move(t));
   }
-  for (const auto& [json, hash] : specs) (void)ws.putSpec(json);
+  for (const auto& [json, hash] : specs)
+    (void)ws.putSpec(json);
 
   const std::size_t batch = std::max<std::size_t>(8, std::size_t(options.jobs) * 4);
   std::size_t done = 0;
@@ -154,12 +159,12 @@ IngestSummary ingestCorpus(store::Workspace& ws, const std::vector<SourceInput>&
       const Todo& t = todo[start + i];
       FileOutcome& f = outcomes[i];
       ws.transaction([&] {
-        store::CorpusFileRecord rec{t.input->path, t.contentHash, t.input->package, t.specHash,
-                                    f.ok() ? "done" : stageName(f.stage), f.reason};
+        store::CorpusFileRecord rec{
+            t.input->path, t.contentHash, t.input->package, t.specHash, f.ok() ? "done" : stageName(f.stage), f.reason};
         const std::int64_t fileId = ws.addCorpusFile(rec);
         for (auto& k : f.kernels) {
-          store::CorpusKernelRecord kr{k.name, stageName(k.stage), k.reason, k.compiledAsIs,
-                                       !k.compiledAsIs && !k.reconstructed.empty(), 0};
+          store::CorpusKernelRecord kr{
+              k.name, stageName(k.stage), k.reason, k.compiledAsIs, !k.compiledAsIs && !k.reconstructed.empty(), 0};
           if (k.ready()) {
             if (const std::int64_t existing = ws.kernelByDedupeHash(k.dedupeHash)) {
               kr.stage = stageName(Stage::Dedupe);
@@ -177,7 +182,8 @@ IngestSummary ingestCorpus(store::Workspace& ws, const std::vector<SourceInput>&
               kernel.dedupeHash = k.dedupeHash;
               kernel.family = k.family;
               kernel.original = k.original;
-              for (const auto& line : k.reconstructed) kernel.reconstructed += line + "\n";
+              for (const auto& line : k.reconstructed)
+                kernel.reconstructed += line + "\n";
               kernel.tokens = k.tokens;
               kr.kernelId = ws.addKernel(kernel);
               kr.stage = stageName(Stage::Stored);

@@ -45,10 +45,13 @@ void applyFileBuildOptions(const std::string& text, const std::string& fileDir, 
   if (!std::regex_search(text, m, line)) return;
   std::istringstream in(m[1].str());
   std::vector<std::string> words;
-  for (std::string w; in >> w;) words.push_back(w);
+  for (std::string w; in >> w;)
+    words.push_back(w);
   for (std::size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
-    auto value = [&](std::size_t prefix) { return w.size() > prefix ? w.substr(prefix) : (i + 1 < words.size() ? words[++i] : ""); };
+    auto value = [&](std::size_t prefix) {
+      return w.size() > prefix ? w.substr(prefix) : (i + 1 < words.size() ? words[++i] : "");
+    };
     if (w.rfind("-D", 0) == 0) {
       const std::string d = value(2);
       if (!d.empty()) options.defines.push_back(d);
@@ -97,7 +100,8 @@ void measureInto(KernelOutcome& k, const std::string& original, const std::strin
                  const clangfe::CompileOptions& compile) {
   features::MeasureOptions mo;
   mo.compile = compile;
-  for (const auto& s : features::featureSpaces()) mo.spaces.push_back(&s);
+  for (const auto& s : features::featureSpaces())
+    mo.spaces.push_back(&s);
   const auto m = features::measureSource(k.source, fileName, mo);
   if (!m.ok() || m.kernels.empty()) {
     // Was it the rewriting, or does the original fail to generate code too?
@@ -221,9 +225,9 @@ FileOutcome processFile(const std::string& path, const std::string& sourceRoot, 
   f.includedFiles = pre.includedFiles;
   if (!pre.succeeded) {
     const std::string first = pre.firstError();
-    const bool includeProblem =
-        first.find("file not found") != std::string::npos || first.find("include cycle") != std::string::npos ||
-        first.find("nested too deeply") != std::string::npos;
+    const bool includeProblem = first.find("file not found") != std::string::npos ||
+                                first.find("include cycle") != std::string::npos ||
+                                first.find("nested too deeply") != std::string::npos;
     f.stage = includeProblem ? Stage::Include : Stage::Preprocess;
     f.reason = first;
     return f;

@@ -3,9 +3,9 @@
 // format. Deduplication and storage happen in the ingest job.
 #pragma once
 
-#include "clang/OpenCLFrontend.h"
 #include "features/FeatureSpace.h"
 #include "source/SourceFile.h"
+#include "clang/OpenCLFrontend.h"
 
 #include <string>
 #include <vector>
@@ -21,7 +21,7 @@ enum class Stage { Read, Include, Preprocess, Isolate, Reconstruct, Compile, Rew
 struct IngestOptions {
   clangfe::CompileOptions compile; ///< defines and include dirs (the source tree root is added per file)
   source::ReadLimits limits;
-  bool reconstruct = true;         ///< stage 5 on or off (for comparisons)
+  bool reconstruct = true; ///< stage 5 on or off (for comparisons)
   /// Isolated kernels longer than this many tokens are rejected before they
   /// are compiled: no model here reads sequences that long (BenchPress's
   /// longest sample has 750 tokens), and compiling them dominates ingest.
@@ -29,15 +29,15 @@ struct IngestOptions {
 };
 
 struct KernelOutcome {
-  std::string name;          ///< the kernel's original name
-  Stage stage = Stage::Isolate; ///< where it stopped; Format when ready to store
-  std::string reason;        ///< why it stopped
-  bool compiledAsIs = false; ///< compiled without reconstruction
+  std::string name;                       ///< the kernel's original name
+  Stage stage = Stage::Isolate;           ///< where it stopped; Format when ready to store
+  std::string reason;                     ///< why it stopped
+  bool compiledAsIs = false;              ///< compiled without reconstruction
   std::vector<std::string> reconstructed; ///< declarations reconstruction added
-  std::string original;      ///< the isolated unit, before rewriting (with reconstructed declarations)
-  std::string source;        ///< rewritten and formatted: what the corpus keeps
-  std::string dedupeHash;    ///< sha256 of `source` with whitespace folded
-  std::string family;        ///< template family (near-duplicates)
+  std::string original;                   ///< the isolated unit, before rewriting (with reconstructed declarations)
+  std::string source;                     ///< rewritten and formatted: what the corpus keeps
+  std::string dedupeHash;                 ///< sha256 of `source` with whitespace folded
+  std::string family;                     ///< template family (near-duplicates)
   unsigned tokens = 0;
   std::vector<features::KernelVector> vectors; ///< one per feature space, registry order
   [[nodiscard]] bool ready() const { return stage == Stage::Format; }
@@ -45,7 +45,7 @@ struct KernelOutcome {
 
 struct FileOutcome {
   std::string path;
-  std::string contentHash; ///< sha256 of the file's bytes (empty if unreadable)
+  std::string contentHash;   ///< sha256 of the file's bytes (empty if unreadable)
   Stage stage = Stage::Read; ///< where the file stopped; Isolate when kernels were found
   std::string reason;
   std::vector<std::string> includedFiles;

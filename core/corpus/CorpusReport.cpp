@@ -14,7 +14,9 @@
 namespace steerbench::corpus {
 namespace {
 
-std::size_t num(const std::string& s) { return s.empty() ? 0 : std::size_t(std::stoll(s)); }
+std::size_t num(const std::string& s) {
+  return s.empty() ? 0 : std::size_t(std::stoll(s));
+}
 
 double quantile(std::vector<double> v, double q) {
   if (v.empty()) return 0;
@@ -54,7 +56,8 @@ std::string corpusReport(const store::Workspace& ws, bool json) {
   for (const auto& r : ws.rows("SELECT role, count(*) FROM kernels WHERE role != 'user' GROUP BY role"))
     roles[r[0]] = num(r[1]);
   std::size_t unique = 0;
-  for (const auto& [role, n] : roles) unique += n;
+  for (const auto& [role, n] : roles)
+    unique += n;
   struct Pkg {
     std::size_t files = 0, filesOk = 0, found = 0, stored = 0, train = 0;
   };
@@ -74,7 +77,8 @@ std::string corpusReport(const store::Workspace& ws, bool json) {
     train += num(r[1]);
   }
   std::vector<double> tokens;
-  for (const auto& r : ws.rows("SELECT tokens FROM kernels WHERE role != 'user'")) tokens.push_back(double(num(r[0])));
+  for (const auto& r : ws.rows("SELECT tokens FROM kernels WHERE role != 'user'"))
+    tokens.push_back(double(num(r[0])));
   // Grewe distributions over the stored corpus.
   const char* dims[] = {"comp", "rational", "mem", "localmem", "coalesced", "atomic"};
   std::vector<std::vector<double>> grewe(6);
@@ -82,7 +86,8 @@ std::string corpusReport(const store::Workspace& ws, bool json) {
                                "WHERE f.space = 'grewe' AND k.role != 'user'")) {
     const std::string& hex = r[0];
     std::vector<unsigned char> bytes(hex.size() / 2);
-    for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = (unsigned char)std::stoi(hex.substr(2 * i, 2), nullptr, 16);
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+      bytes[i] = (unsigned char)std::stoi(hex.substr(2 * i, 2), nullptr, 16);
     for (std::size_t d = 0; d < 6 && (d + 1) * 8 <= bytes.size(); ++d) {
       double v;
       std::memcpy(&v, bytes.data() + d * 8, 8);
@@ -104,14 +109,17 @@ std::string corpusReport(const store::Workspace& ws, bool json) {
   if (json) {
     out << "{\"files\": " << files << ", \"file_stages\": {";
     bool first = true;
-    for (const auto& [s, n] : fileStages) out << (first ? "" : ", ") << jsonString(s) << ": " << n, first = false;
+    for (const auto& [s, n] : fileStages)
+      out << (first ? "" : ", ") << jsonString(s) << ": " << n, first = false;
     out << "}, \"kernels_found\": " << found << ", \"kernel_stages\": {";
     first = true;
-    for (const auto& [s, n] : kernelStages) out << (first ? "" : ", ") << jsonString(s) << ": " << n, first = false;
-    out << "}, \"kernels_compiled\": " << compiled << ", \"compiled_without_reconstruction\": " << asIs << ", \"rescued_by_reconstruction\": " << rescued
-        << ", \"unique_kernels\": " << unique << ", \"roles\": {";
+    for (const auto& [s, n] : kernelStages)
+      out << (first ? "" : ", ") << jsonString(s) << ": " << n, first = false;
+    out << "}, \"kernels_compiled\": " << compiled << ", \"compiled_without_reconstruction\": " << asIs
+        << ", \"rescued_by_reconstruction\": " << rescued << ", \"unique_kernels\": " << unique << ", \"roles\": {";
     first = true;
-    for (const auto& [s, n] : roles) out << (first ? "" : ", ") << jsonString(s) << ": " << n, first = false;
+    for (const auto& [s, n] : roles)
+      out << (first ? "" : ", ") << jsonString(s) << ": " << n, first = false;
     out << "}, \"packages\": {";
     first = true;
     for (const auto& [p, v] : pkgs) {
@@ -119,13 +127,14 @@ std::string corpusReport(const store::Workspace& ws, bool json) {
           << ", \"kernels_found\": " << v.found << ", \"stored\": " << v.stored << ", \"train\": " << v.train << "}";
       first = false;
     }
-    out << "}, \"tokens\": {\"min\": " << formatNumber(quantile(tokens, 0)) << ", \"median\": "
-        << formatNumber(quantile(tokens, 0.5)) << ", \"p90\": " << formatNumber(quantile(tokens, 0.9))
-        << ", \"max\": " << formatNumber(quantile(tokens, 1)) << "}, \"grewe\": {";
+    out << "}, \"tokens\": {\"min\": " << formatNumber(quantile(tokens, 0))
+        << ", \"median\": " << formatNumber(quantile(tokens, 0.5))
+        << ", \"p90\": " << formatNumber(quantile(tokens, 0.9)) << ", \"max\": " << formatNumber(quantile(tokens, 1))
+        << "}, \"grewe\": {";
     for (int d = 0; d < 6; ++d)
       out << (d ? ", " : "") << jsonString(dims[d]) << ": {\"median\": " << formatNumber(quantile(grewe[d], 0.5))
-          << ", \"p90\": " << formatNumber(quantile(grewe[d], 0.9)) << ", \"max\": " << formatNumber(quantile(grewe[d], 1))
-          << "}";
+          << ", \"p90\": " << formatNumber(quantile(grewe[d], 0.9))
+          << ", \"max\": " << formatNumber(quantile(grewe[d], 1)) << "}";
     out << "}, \"families\": " << families << ", \"families_with_near_duplicates\": " << familiesShared
         << ", \"largest_family\": " << largestFamily << "}\n";
     return out.str();
@@ -133,15 +142,18 @@ std::string corpusReport(const store::Workspace& ws, bool json) {
   out << "Files: " << files << "\n";
   if (fileStages.count("done")) out << "  with kernels: " << fileStages["done"] << "\n";
   for (Stage s : allStages())
-    if (fileStages.count(stageName(s))) out << "  rejected at " << stageName(s) << ": " << fileStages[stageName(s)] << "\n";
+    if (fileStages.count(stageName(s)))
+      out << "  rejected at " << stageName(s) << ": " << fileStages[stageName(s)] << "\n";
   out << "Kernels found: " << found << "\n";
   for (Stage s : allStages())
     if (kernelStages.count(stageName(s)))
-      out << "  " << (s == Stage::Stored ? "stored" : s == Stage::Dedupe ? "duplicates" : std::string("rejected at ") + stageName(s))
+      out << "  "
+          << (s == Stage::Stored   ? "stored"
+              : s == Stage::Dedupe ? "duplicates"
+                                   : std::string("rejected at ") + stageName(s))
           << ": " << kernelStages[stageName(s)] << "\n";
   out << "Compile rate: " << pct(asIs, compiled) << " without reconstruction, " << pct(asIs + rescued, compiled)
-      << " with it (" << rescued << " kernels rescued), of the " << compiled
-      << " kernels short enough to compile\n";
+      << " with it (" << rescued << " kernels rescued), of the " << compiled << " kernels short enough to compile\n";
   out << "Unique kernels: " << unique << " (train " << roles["train"] << ", held out as evaluation kernels "
       << roles["held_out"] << ", capped for balance " << roles["capped"] << ")\n";
   out << "\nPer package:            files  kernels   stored    train   share of train\n";
@@ -156,9 +168,11 @@ std::string corpusReport(const store::Workspace& ws, bool json) {
       << formatNumber(quantile(tokens, 1)) << "\n";
   // A small text histogram of token lengths, log2 buckets.
   std::map<int, std::size_t> hist;
-  for (double t : tokens) ++hist[t < 1 ? 0 : int(std::log2(t))];
+  for (double t : tokens)
+    ++hist[t < 1 ? 0 : int(std::log2(t))];
   std::size_t peak = 1;
-  for (const auto& [b, n] : hist) peak = std::max(peak, n);
+  for (const auto& [b, n] : hist)
+    peak = std::max(peak, n);
   for (const auto& [b, n] : hist) {
     char label[40];
     std::snprintf(label, sizeof label, "  %6d-%-6d ", 1 << b, (2 << b) - 1);
@@ -172,7 +186,8 @@ std::string corpusReport(const store::Workspace& ws, bool json) {
       << " have near-duplicates; the largest has " << largestFamily << " kernels\n";
   if (!topReasons.empty()) {
     out << "\nMost common rejections:\n";
-    for (const auto& r : topReasons) out << "  " << r[2] << " x [" << r[0] << "] " << r[1] << "\n";
+    for (const auto& r : topReasons)
+      out << "  " << r[2] << " x [" << r[0] << "] " << r[1] << "\n";
   }
   return out.str();
 }

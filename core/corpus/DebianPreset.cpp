@@ -12,14 +12,18 @@ const std::vector<DebianPackage>& debianPackages() {
   // hashcat compiles each kernel with its own -D set (host code: build_opts);
   // these are the values for a generic OpenCL device.
   static const std::vector<std::string> hashcatDefines = {
-      "KERNEL_STATIC", "XM2S(x)=#x", "M2S(x)=XM2S(x)", "LOCAL_MEM_TYPE=2", "VENDOR_ID=8", "CUDA_ARCH=0",
-      "HAS_ADD=0", "HAS_ADDC=0", "HAS_SUB=0", "HAS_SUBC=0", "HAS_VADD=0", "HAS_VADDC=0", "HAS_VADD_CO=0",
-      "HAS_VADDC_CO=0", "HAS_VSUB=0", "HAS_VSUBB=0", "HAS_VSUB_CO=0", "HAS_VSUBB_CO=0", "HAS_VPERM=0",
-      "HAS_VADD3=0", "HAS_VBFE=0", "HAS_BFE=0", "HAS_LOP3=0", "HAS_MOV64=0", "HAS_PRMT=0", "VECT_SIZE=1",
-      "DEVICE_TYPE=2", "DGST_R0=0", "DGST_R1=3", "DGST_R2=2", "DGST_R3=1", "DGST_ELEM=4", "KERN_TYPE=0",
-      "ATTACK_EXEC=11", "ATTACK_KERN=0", "ATTACK_MODE=0"};
+      "KERNEL_STATIC", "XM2S(x)=#x",     "M2S(x)=XM2S(x)", "LOCAL_MEM_TYPE=2", "VENDOR_ID=8",   "CUDA_ARCH=0",
+      "HAS_ADD=0",     "HAS_ADDC=0",     "HAS_SUB=0",      "HAS_SUBC=0",       "HAS_VADD=0",    "HAS_VADDC=0",
+      "HAS_VADD_CO=0", "HAS_VADDC_CO=0", "HAS_VSUB=0",     "HAS_VSUBB=0",      "HAS_VSUB_CO=0", "HAS_VSUBB_CO=0",
+      "HAS_VPERM=0",   "HAS_VADD3=0",    "HAS_VBFE=0",     "HAS_BFE=0",        "HAS_LOP3=0",    "HAS_MOV64=0",
+      "HAS_PRMT=0",    "VECT_SIZE=1",    "DEVICE_TYPE=2",  "DGST_R0=0",        "DGST_R1=3",     "DGST_R2=2",
+      "DGST_R3=1",     "DGST_ELEM=4",    "KERN_TYPE=0",    "ATTACK_EXEC=11",   "ATTACK_KERN=0", "ATTACK_MODE=0"};
   static const std::vector<DebianPackage> packages = {
-      {"piglit", "MIT", {"usr/lib/x86_64-linux-gnu/piglit/tests/cl", "usr/lib/x86_64-linux-gnu/piglit/generated_tests/cl"}, {}, {}},
+      {"piglit",
+       "MIT",
+       {"usr/lib/x86_64-linux-gnu/piglit/tests/cl", "usr/lib/x86_64-linux-gnu/piglit/generated_tests/cl"},
+       {},
+       {}},
       {"hashcat-data", "Expat", {"usr/share/hashcat/OpenCL"}, hashcatDefines, {"usr/share/hashcat/OpenCL"}},
       {"darktable", "GPL-3+", {"usr/share/darktable/kernels"}, {}, {}},
       {"ufo-filters-data", "LGPL-3+", {"usr/share/ufo"}, {}, {}},
@@ -60,7 +64,8 @@ std::vector<SourceInput> debianPresetSources(std::vector<std::string>* missing, 
         in.package = p.name;
         in.license = p.license;
         in.defines = p.defines;
-        for (const auto& inc : p.includeDirs) in.includeDirs.push_back(prefix + inc);
+        for (const auto& inc : p.includeDirs)
+          in.includeDirs.push_back(prefix + inc);
         if (p.name == "hashcat-data") in.defines.push_back("INCLUDE_PATH=" + prefix + p.includeDirs[0]);
         out.push_back(std::move(in));
       }

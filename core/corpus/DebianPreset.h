@@ -13,8 +13,8 @@ namespace steerbench::corpus {
 struct DebianPackage {
   std::string name;
   std::string license;
-  std::vector<std::string> dirs;    ///< folders under the package root holding its .cl files
-  std::vector<std::string> defines; ///< the package's own build flags
+  std::vector<std::string> dirs;        ///< folders under the package root holding its .cl files
+  std::vector<std::string> defines;     ///< the package's own build flags
   std::vector<std::string> includeDirs; ///< relative to the package root
 };
 

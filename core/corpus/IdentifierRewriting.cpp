@@ -37,7 +37,7 @@ public:
     unsigned firstOffset;
     bool function;
   };
-  std::map<const Decl*, Target> targets;            // canonical decl -> target
+  std::map<const Decl*, Target> targets;              // canonical decl -> target
   std::vector<std::pair<unsigned, const Decl*>> uses; // offset of a name -> canonical decl
   bool bad = false;
 
@@ -96,12 +96,14 @@ void IdentifierRewriter::onTranslationUnit(clang::ASTContext& ast, bool hasError
   const SourceManager& sm = ast.getSourceManager();
   const llvm::StringRef text = sm.getBufferData(sm.getMainFileID());
   Collector c(sm);
-  for (Decl* d : ast.getTranslationUnitDecl()->noload_decls()) c.TraverseDecl(d);
+  for (Decl* d : ast.getTranslationUnitDecl()->noload_decls())
+    c.TraverseDecl(d);
   if (c.bad) return;
 
   // Names the unit uses for anything that is not renamed stay reserved.
   std::set<std::string> renamedOld;
-  for (const auto& [canon, t] : c.targets) renamedOld.insert(t.decl->getNameAsString());
+  for (const auto& [canon, t] : c.targets)
+    renamedOld.insert(t.decl->getNameAsString());
   std::set<std::string> reserved;
   {
     Lexer lex(sm.getLocForStartOfFile(sm.getMainFileID()), ast.getLangOpts(), text.begin(), text.begin(), text.end());
@@ -120,13 +122,15 @@ void IdentifierRewriter::onTranslationUnit(clang::ASTContext& ast, bool hasError
   };
 
   std::vector<const Collector::Target*> order;
-  for (const auto& [canon, t] : c.targets) order.push_back(&t);
+  for (const auto& [canon, t] : c.targets)
+    order.push_back(&t);
   std::sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->firstOffset < b->firstOffset; });
   std::map<const Decl*, std::string> newName;
   std::size_t nextVar = 0, nextFn = 0;
   for (const auto* t : order) {
     std::string n;
-    do n = sequenceName(t->function ? nextFn++ : nextVar++, t->function);
+    do
+      n = sequenceName(t->function ? nextFn++ : nextVar++, t->function);
     while (!usable(n));
     newName[t->decl->getCanonicalDecl()] = n;
     if (t->function) functions_.emplace_back(t->decl->getNameAsString(), n);

@@ -59,17 +59,22 @@ private:
     if (!d) return;
     refs.insert(d);
     if (const auto* fd = llvm::dyn_cast<FunctionDecl>(d))
-      for (const FunctionDecl* r : fd->redecls()) refs.insert(r);
+      for (const FunctionDecl* r : fd->redecls())
+        refs.insert(r);
     if (const auto* td = llvm::dyn_cast<TagDecl>(d))
-      for (const TagDecl* r : td->redecls()) refs.insert(r);
+      for (const TagDecl* r : td->redecls())
+        refs.insert(r);
   }
   void addType(QualType t) {
     for (int guard = 0; guard < 16 && !t.isNull(); ++guard) {
       if (const auto* tt = t->getAs<TypedefType>()) add(tt->getDecl());
       if (const auto* tag = t->getAsTagDecl()) add(tag);
-      if (t->isPointerType()) t = t->getPointeeType();
-      else if (t->isArrayType()) t = QualType(t->getPointeeOrArrayElementType(), 0);
-      else break;
+      if (t->isPointerType())
+        t = t->getPointeeType();
+      else if (t->isArrayType())
+        t = QualType(t->getPointeeOrArrayElementType(), 0);
+      else
+        break;
     }
   }
 };
@@ -100,7 +105,8 @@ void KernelIsolator::onTranslationUnit(clang::ASTContext& ast, bool) {
     if (end < begin || end > text.size()) continue;
     // Take the ';' that ends a declaration.
     unsigned k = end;
-    while (k < text.size() && (text[k] == ' ' || text[k] == '\t' || text[k] == '\n' || text[k] == '\r')) ++k;
+    while (k < text.size() && (text[k] == ' ' || text[k] == '\t' || text[k] == '\n' || text[k] == '\r'))
+      ++k;
     if (k < text.size() && text[k] == ';') end = k + 1;
     pieces.push_back({d, begin, end});
   }
@@ -111,8 +117,10 @@ void KernelIsolator::onTranslationUnit(clang::ASTContext& ast, bool) {
   std::vector<Chunk> chunks;
   std::map<const Decl*, std::size_t> chunkOf;
   for (const Piece& p : pieces) {
-    if (chunks.empty() || p.begin >= chunks.back().end) chunks.push_back({p.begin, p.end});
-    else chunks.back().end = std::max(chunks.back().end, p.end);
+    if (chunks.empty() || p.begin >= chunks.back().end)
+      chunks.push_back({p.begin, p.end});
+    else
+      chunks.back().end = std::max(chunks.back().end, p.end);
     chunkOf[p.decl] = chunks.size() - 1;
   }
 
@@ -172,7 +180,8 @@ void KernelIsolator::onTranslationUnit(clang::ASTContext& ast, bool) {
       const std::size_t c = todo.back();
       todo.pop_back();
       if (!keep.insert(c).second) continue;
-      for (std::size_t d : deps[c]) todo.push_back(d);
+      for (std::size_t d : deps[c])
+        todo.push_back(d);
     }
     // Other kernels are not helpers: a kernel calling another keeps it, but
     // a chunk that only holds another kernel's prototype is left out.

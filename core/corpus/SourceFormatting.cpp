@@ -75,8 +75,8 @@ template <class F> void forEachToken(const std::string& text, F&& f) {
 /// same keyword, so the corpus always uses the short one.
 std::string canonicalKeywords(const std::string& text) {
   static const std::map<std::string, std::string> shortName = {
-      {"__kernel", "kernel"},       {"__global", "global"},         {"__local", "local"},
-      {"__constant", "constant"},   {"__private", "private"},       {"__read_only", "read_only"},
+      {"__kernel", "kernel"},         {"__global", "global"},        {"__local", "local"},
+      {"__constant", "constant"},     {"__private", "private"},      {"__read_only", "read_only"},
       {"__write_only", "write_only"}, {"__read_write", "read_write"}};
   std::string out;
   std::size_t last = 0;
@@ -109,13 +109,16 @@ std::string templateFamily(const std::string& text) {
           "(unsigned|signed|u?char|u?short|u?int|u?long|half|float|double|bool|size_t|ptrdiff_t)([0-9]+)?");
       const std::string name = tok.getRawIdentifier().str();
       static const std::set<std::string> keywords = {
-          "if", "else", "for", "while", "do", "switch", "case", "default", "break", "continue", "return",
-          "goto", "struct", "union", "enum", "typedef", "const", "volatile", "restrict", "static", "inline",
-          "kernel", "__kernel", "global", "__global", "local", "__local", "constant", "__constant", "private",
-          "__private", "void", "sizeof"};
-      if (std::regex_match(name, typeName)) skeleton += "T ";
-      else if (keywords.count(name)) skeleton += name + " ";
-      else skeleton += "I ";
+          "if",       "else",       "for",     "while",     "do",       "switch", "case",     "default", "break",
+          "continue", "return",     "goto",    "struct",    "union",    "enum",   "typedef",  "const",   "volatile",
+          "restrict", "static",     "inline",  "kernel",    "__kernel", "global", "__global", "local",   "__local",
+          "constant", "__constant", "private", "__private", "void",     "sizeof"};
+      if (std::regex_match(name, typeName))
+        skeleton += "T ";
+      else if (keywords.count(name))
+        skeleton += name + " ";
+      else
+        skeleton += "I ";
       break;
     }
     case clang::tok::numeric_constant: skeleton += "N "; break;

@@ -12,7 +12,8 @@ namespace {
 /// A guess at a scalar type from an identifier's spelling (FLOAT_T, uint_t, idx_t, ...).
 std::string scalarFor(const std::string& name) {
   std::string n;
-  for (char c : name) n += char(std::tolower(static_cast<unsigned char>(c)));
+  for (char c : name)
+    n += char(std::tolower(static_cast<unsigned char>(c)));
   auto has = [&](const char* s) { return n.find(s) != std::string::npos; };
   if (has("double") || has("f64") || has("dbl")) return "double";
   if (has("half") || has("f16")) return "half";
@@ -27,13 +28,13 @@ std::string scalarFor(const std::string& name) {
 
 /// What reconstruction has inferred so far; renders as a prelude.
 struct Model {
-  std::vector<std::string> order; // names in the order first inferred
-  std::map<std::string, std::string> scalarTypedef;                          // name -> scalar
-  std::map<std::string, std::vector<std::string>> structTypedef;            // typedef struct { fields } name
-  std::map<std::string, std::vector<std::string>> structTag;                // struct name { fields }
-  std::set<std::string> constants;                                          // enum { NAME = 16 }
-  std::set<std::string> samplers;                                           // constant sampler_t NAME
-  std::map<std::string, std::vector<std::string>> functions;                // name -> parameter types
+  std::vector<std::string> order;                                // names in the order first inferred
+  std::map<std::string, std::string> scalarTypedef;              // name -> scalar
+  std::map<std::string, std::vector<std::string>> structTypedef; // typedef struct { fields } name
+  std::map<std::string, std::vector<std::string>> structTag;     // struct name { fields }
+  std::set<std::string> constants;                               // enum { NAME = 16 }
+  std::set<std::string> samplers;                                // constant sampler_t NAME
+  std::map<std::string, std::vector<std::string>> functions;     // name -> parameter types
   std::set<std::string> known() const {
     std::set<std::string> k(order.begin(), order.end());
     return k;
@@ -43,7 +44,8 @@ struct Model {
     std::string out;
     auto fields = [](const std::vector<std::string>& fs) {
       std::string f;
-      for (const auto& x : fs) f += " float " + x + ";";
+      for (const auto& x : fs)
+        f += " float " + x + ";";
       if (fs.empty()) f = " int _unused;";
       return f;
     };
@@ -65,7 +67,8 @@ struct Model {
     for (const auto& n : order) {
       if (auto it = functions.find(n); it != functions.end()) {
         out += "float " + n + "(";
-        for (std::size_t i = 0; i < it->second.size(); ++i) out += (i ? ", " : "") + it->second[i];
+        for (std::size_t i = 0; i < it->second.size(); ++i)
+          out += (i ? ", " : "") + it->second[i];
         if (it->second.empty()) out += "void";
         out += ");\n";
       }
@@ -92,17 +95,21 @@ int arityAtFirstCall(const std::string& src, const std::string& name) {
   while ((pos = src.find(name, pos)) != std::string::npos) {
     const bool startOk = pos == 0 || !(std::isalnum(static_cast<unsigned char>(src[pos - 1])) || src[pos - 1] == '_');
     std::size_t q = pos + name.size();
-    while (q < src.size() && std::isspace(static_cast<unsigned char>(src[q]))) ++q;
+    while (q < src.size() && std::isspace(static_cast<unsigned char>(src[q])))
+      ++q;
     if (startOk && q < src.size() && src[q] == '(') {
       int depth = 0, commas = 0;
       bool any = false;
       for (std::size_t i = q; i < src.size(); ++i) {
         const char c = src[i];
-        if (c == '(' || c == '[' || c == '{') ++depth;
+        if (c == '(' || c == '[' || c == '{')
+          ++depth;
         else if (c == ')' || c == ']' || c == '}') {
           if (--depth == 0) return any ? commas + 1 : 0;
-        } else if (c == ',' && depth == 1) ++commas;
-        else if (depth >= 1 && !std::isspace(static_cast<unsigned char>(c))) any = true;
+        } else if (c == ',' && depth == 1)
+          ++commas;
+        else if (depth >= 1 && !std::isspace(static_cast<unsigned char>(c)))
+          any = true;
       }
       return -1;
     }
@@ -155,8 +162,10 @@ Reconstruction reconstructDeclarations(const std::string& source, const std::str
     const std::set<std::string> before = model.known();
     const std::size_t fieldsBefore = [&] {
       std::size_t n = 0;
-      for (const auto& [k, v] : model.structTypedef) n += v.size();
-      for (const auto& [k, v] : model.structTag) n += v.size();
+      for (const auto& [k, v] : model.structTypedef)
+        n += v.size();
+      for (const auto& [k, v] : model.structTag)
+        n += v.size();
       return n;
     }();
     bool changed = false;
@@ -204,7 +213,8 @@ Reconstruction reconstructDeclarations(const std::string& source, const std::str
         if (!model.known().count(n)) {
           learn(n);
           std::string lower;
-          for (char ch : n) lower += char(std::tolower(static_cast<unsigned char>(ch)));
+          for (char ch : n)
+            lower += char(std::tolower(static_cast<unsigned char>(ch)));
           // An integer where a sampler is expected trips Clang 15: declare a sampler.
           if (lower.find("sampler") != std::string::npos || lower.find("smp") != std::string::npos)
             model.samplers.insert(n);
@@ -266,8 +276,10 @@ Reconstruction reconstructDeclarations(const std::string& source, const std::str
       }
     }
     std::size_t fieldsAfter = 0;
-    for (const auto& [k, v] : model.structTypedef) fieldsAfter += v.size();
-    for (const auto& [k, v] : model.structTag) fieldsAfter += v.size();
+    for (const auto& [k, v] : model.structTypedef)
+      fieldsAfter += v.size();
+    for (const auto& [k, v] : model.structTag)
+      fieldsAfter += v.size();
     if (!changed && model.known() == before && fieldsAfter == fieldsBefore) break;
   }
   return r;

@@ -51,9 +51,7 @@ std::vector<CsvRow> parseCsv(std::string_view text, const std::string& name) {
       field.clear();
       fieldStarted = false;
       break;
-    default:
-      field += c;
-      fieldStarted = true;
+    default: field += c; fieldStarted = true;
     }
   }
   if (quoted)

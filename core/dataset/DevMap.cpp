@@ -12,14 +12,16 @@ std::vector<DevMapRow> readDevMap(const std::string& path) {
   const auto rows = readCsvFile(path);
   if (rows.empty()) throw InputError(path + ": the CSV is empty; expected a DevMap header row");
   std::map<std::string, std::size_t> col;
-  for (std::size_t i = 0; i < rows[0].size(); ++i) col[rows[0][i]] = i;
-  const char* required[] = {"benchmark", "dataset", "comp",   "rational",    "mem",         "localmem", "coalesced",
-                            "atomic",    "transfer", "wgsize", "oracle", "runtime_cpu", "runtime_gpu", "src"};
+  for (std::size_t i = 0; i < rows[0].size(); ++i)
+    col[rows[0][i]] = i;
+  const char* required[] = {"benchmark", "dataset",  "comp",   "rational", "mem",         "localmem",    "coalesced",
+                            "atomic",    "transfer", "wgsize", "oracle",   "runtime_cpu", "runtime_gpu", "src"};
   for (const char* r : required)
     if (!col.count(r))
-      throw InputError(path + ": missing column '" + r + "'; a DevMap-layout CSV needs: benchmark, dataset, comp, "
-                              "rational, mem, localmem, coalesced, atomic, transfer, wgsize, oracle, runtime_cpu, "
-                              "runtime_gpu, src");
+      throw InputError(path + ": missing column '" + r +
+                       "'; a DevMap-layout CSV needs: benchmark, dataset, comp, "
+                       "rational, mem, localmem, coalesced, atomic, transfer, wgsize, oracle, runtime_cpu, "
+                       "runtime_gpu, src");
   std::vector<DevMapRow> out;
   for (std::size_t r = 1; r < rows.size(); ++r) {
     const auto& row = rows[r];

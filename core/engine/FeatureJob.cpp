@@ -11,9 +11,10 @@
 namespace steerbench::engine {
 
 std::string featureSpecJson(const features::MeasureOptions& options) {
-  std::string s = "{\"app\":" + jsonString(kAppVersion) + ",\"llvm\":" + jsonString(kLlvmVersion) +
-                  ",\"triple\":\"spir64-unknown-unknown\",\"opt\":\"-O1\",\"cl_std\":" +
-                  jsonString(options.compile.clStd) + ",\"defines\":[";
+  std::string s =
+      "{\"app\":" + jsonString(kAppVersion) + ",\"llvm\":" + jsonString(kLlvmVersion) +
+      ",\"triple\":\"spir64-unknown-unknown\",\"opt\":\"-O1\",\"cl_std\":" + jsonString(options.compile.clStd) +
+      ",\"defines\":[";
   for (std::size_t i = 0; i < options.compile.defines.size(); ++i)
     s += (i ? "," : "") + jsonString(options.compile.defines[i]);
   s += "],\"include_dirs\":[";
@@ -27,8 +28,10 @@ namespace {
 
 std::string flagsText(const clangfe::CompileOptions& o) {
   std::string s = "-cl-std=" + o.clStd;
-  for (const auto& d : o.defines) s += " -D" + d;
-  for (const auto& i : o.includeDirs) s += " -I" + i;
+  for (const auto& d : o.defines)
+    s += " -D" + d;
+  for (const auto& i : o.includeDirs)
+    s += " -I" + i;
   return s;
 }
 

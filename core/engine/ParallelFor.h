@@ -21,7 +21,9 @@ private:
 };
 
 /// The number of hardware threads, at least 1.
-[[nodiscard]] inline unsigned hardwareJobs() { return std::max(1u, std::thread::hardware_concurrency()); }
+[[nodiscard]] inline unsigned hardwareJobs() {
+  return std::max(1u, std::thread::hardware_concurrency());
+}
 
 /// Calls fn(i) for i in [0, n) on up to `jobs` threads (the caller's included).
 /// Items are handed out in order; fn must be safe to call concurrently for
@@ -44,11 +46,14 @@ template <class Fn> void parallelFor(std::size_t n, unsigned jobs, Fn&& fn, cons
       }
     }
   };
-  const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(std::max(1u, jobs), std::max<std::size_t>(n, 1)));
+  const unsigned threads =
+      static_cast<unsigned>(std::min<std::size_t>(std::max(1u, jobs), std::max<std::size_t>(n, 1)));
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+  for (unsigned t = 1; t < threads; ++t)
+    pool.emplace_back(worker);
   worker();
-  for (auto& t : pool) t.join();
+  for (auto& t : pool)
+    t.join();
   if (error) std::rethrow_exception(error);
 }
 

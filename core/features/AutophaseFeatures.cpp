@@ -14,12 +14,63 @@ namespace {
 
 // Vector positions, in FEATURES.md order.
 enum Dim {
-  BBNumArgsHi, BBNumArgsLo, onePred, onePredOneSuc, onePredTwoSuc, oneSuccessor, twoPred, twoPredOneSuc,
-  twoEach, twoSuccessor, morePreds, BB03Phi, BBHiPhi, BBNoPhi, BeginPhi, BranchCount, returnInt,
-  CriticalCount, NumEdges, const32Bit, const64Bit, numConstZeroes, numConstOnes, UncondBranches,
-  binaryConstArg, AShr, Add, Alloca, And, BlockMid, BlockLow, BitCast, Br, Call, GetElementPtr, ICmp,
-  LShr, Load, Mul, Or, PHI, Ret, SExt, Select, Shl, Store, Sub, Trunc, Xor, ZExt, TotalBlocks,
-  TotalInsts, TotalMemInst, TotalFuncs, ArgsPhi, testUnary, kDimCount
+  BBNumArgsHi,
+  BBNumArgsLo,
+  onePred,
+  onePredOneSuc,
+  onePredTwoSuc,
+  oneSuccessor,
+  twoPred,
+  twoPredOneSuc,
+  twoEach,
+  twoSuccessor,
+  morePreds,
+  BB03Phi,
+  BBHiPhi,
+  BBNoPhi,
+  BeginPhi,
+  BranchCount,
+  returnInt,
+  CriticalCount,
+  NumEdges,
+  const32Bit,
+  const64Bit,
+  numConstZeroes,
+  numConstOnes,
+  UncondBranches,
+  binaryConstArg,
+  AShr,
+  Add,
+  Alloca,
+  And,
+  BlockMid,
+  BlockLow,
+  BitCast,
+  Br,
+  Call,
+  GetElementPtr,
+  ICmp,
+  LShr,
+  Load,
+  Mul,
+  Or,
+  PHI,
+  Ret,
+  SExt,
+  Select,
+  Shl,
+  Store,
+  Sub,
+  Trunc,
+  Xor,
+  ZExt,
+  TotalBlocks,
+  TotalInsts,
+  TotalMemInst,
+  TotalFuncs,
+  ArgsPhi,
+  testUnary,
+  kDimCount
 };
 static_assert(kDimCount == 56, "Autophase has 56 dimensions");
 
@@ -74,15 +125,24 @@ void countBlock(const llvm::BasicBlock& bb, std::vector<double>& v) {
   }
   // Every terminator use counts, duplicates included (as CompilerGym's pred_begin walk).
   const auto nPred = static_cast<unsigned>(std::distance(llvm::pred_begin(&bb), llvm::pred_end(&bb)));
-  if (nSucc == 1) v[oneSuccessor] += 1;
-  else if (nSucc == 2) v[twoSuccessor] += 1;
-  if (nPred == 1) v[onePred] += 1;
-  else if (nPred == 2) v[twoPred] += 1;
-  else if (nPred > 2) v[morePreds] += 1;
-  if (nPred == 1 && nSucc == 1) v[onePredOneSuc] += 1;
-  else if (nPred == 2 && nSucc == 1) v[twoPredOneSuc] += 1;
-  else if (nPred == 1 && nSucc == 2) v[onePredTwoSuc] += 1;
-  else if (nPred == 2 && nSucc == 2) v[twoEach] += 1;
+  if (nSucc == 1)
+    v[oneSuccessor] += 1;
+  else if (nSucc == 2)
+    v[twoSuccessor] += 1;
+  if (nPred == 1)
+    v[onePred] += 1;
+  else if (nPred == 2)
+    v[twoPred] += 1;
+  else if (nPred > 2)
+    v[morePreds] += 1;
+  if (nPred == 1 && nSucc == 1)
+    v[onePredOneSuc] += 1;
+  else if (nPred == 2 && nSucc == 1)
+    v[twoPredOneSuc] += 1;
+  else if (nPred == 1 && nSucc == 2)
+    v[onePredTwoSuc] += 1;
+  else if (nPred == 2 && nSucc == 2)
+    v[twoEach] += 1;
 
   unsigned n = 0, phis = 0, phiArgs = 0;
   bool first = true;
@@ -98,10 +158,14 @@ void countBlock(const llvm::BasicBlock& bb, std::vector<double>& v) {
     for (const llvm::Use& use : inst.operands()) {
       if (const auto* c = llvm::dyn_cast<llvm::ConstantInt>(use.get())) {
         const unsigned width = c->getBitWidth();
-        if (width == 32) v[const32Bit] += 1;
-        else if (width == 64) v[const64Bit] += 1;
-        if (c->isOne()) v[numConstOnes] += 1;
-        else if (c->isZero()) v[numConstZeroes] += 1;
+        if (width == 32)
+          v[const32Bit] += 1;
+        else if (width == 64)
+          v[const64Bit] += 1;
+        if (c->isOne())
+          v[numConstOnes] += 1;
+        else if (c->isZero())
+          v[numConstZeroes] += 1;
       }
     }
     if (const auto* call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
@@ -122,26 +186,81 @@ void countBlock(const llvm::BasicBlock& bb, std::vector<double>& v) {
     first = false;
     ++n;
   }
-  if (phis == 0) v[BBNoPhi] += 1;
-  else if (phis <= 3) v[BB03Phi] += 1;
-  else v[BBHiPhi] += 1;
-  if (phiArgs > 5) v[BBNumArgsHi] += 1;
-  else if (phiArgs >= 1) v[BBNumArgsLo] += 1;
-  if (n < 15) v[BlockLow] += 1;
-  else if (n <= 500) v[BlockMid] += 1;
+  if (phis == 0)
+    v[BBNoPhi] += 1;
+  else if (phis <= 3)
+    v[BB03Phi] += 1;
+  else
+    v[BBHiPhi] += 1;
+  if (phiArgs > 5)
+    v[BBNumArgsHi] += 1;
+  else if (phiArgs >= 1)
+    v[BBNumArgsLo] += 1;
+  if (n < 15)
+    v[BlockLow] += 1;
+  else if (n <= 500)
+    v[BlockMid] += 1;
 }
 
 } // namespace
 
 const std::vector<std::string>& autophaseDimensions() {
-  static const std::vector<std::string> dims = {
-      "BBNumArgsHi", "BBNumArgsLo", "onePred", "onePredOneSuc", "onePredTwoSuc", "oneSuccessor", "twoPred",
-      "twoPredOneSuc", "twoEach", "twoSuccessor", "morePreds", "BB03Phi", "BBHiPhi", "BBNoPhi", "BeginPhi",
-      "BranchCount", "returnInt", "CriticalCount", "NumEdges", "const32Bit", "const64Bit", "numConstZeroes",
-      "numConstOnes", "UncondBranches", "binaryConstArg", "AShr", "Add", "Alloca", "And", "BlockMid",
-      "BlockLow", "BitCast", "Br", "Call", "GetElementPtr", "ICmp", "LShr", "Load", "Mul", "Or", "PHI",
-      "Ret", "SExt", "Select", "Shl", "Store", "Sub", "Trunc", "Xor", "ZExt", "TotalBlocks", "TotalInsts",
-      "TotalMemInst", "TotalFuncs", "ArgsPhi", "testUnary"};
+  static const std::vector<std::string> dims = {"BBNumArgsHi",
+                                                "BBNumArgsLo",
+                                                "onePred",
+                                                "onePredOneSuc",
+                                                "onePredTwoSuc",
+                                                "oneSuccessor",
+                                                "twoPred",
+                                                "twoPredOneSuc",
+                                                "twoEach",
+                                                "twoSuccessor",
+                                                "morePreds",
+                                                "BB03Phi",
+                                                "BBHiPhi",
+                                                "BBNoPhi",
+                                                "BeginPhi",
+                                                "BranchCount",
+                                                "returnInt",
+                                                "CriticalCount",
+                                                "NumEdges",
+                                                "const32Bit",
+                                                "const64Bit",
+                                                "numConstZeroes",
+                                                "numConstOnes",
+                                                "UncondBranches",
+                                                "binaryConstArg",
+                                                "AShr",
+                                                "Add",
+                                                "Alloca",
+                                                "And",
+                                                "BlockMid",
+                                                "BlockLow",
+                                                "BitCast",
+                                                "Br",
+                                                "Call",
+                                                "GetElementPtr",
+                                                "ICmp",
+                                                "LShr",
+                                                "Load",
+                                                "Mul",
+                                                "Or",
+                                                "PHI",
+                                                "Ret",
+                                                "SExt",
+                                                "Select",
+                                                "Shl",
+                                                "Store",
+                                                "Sub",
+                                                "Trunc",
+                                                "Xor",
+                                                "ZExt",
+                                                "TotalBlocks",
+                                                "TotalInsts",
+                                                "TotalMemInst",
+                                                "TotalFuncs",
+                                                "ArgsPhi",
+                                                "testUnary"};
   return dims;
 }
 
@@ -149,7 +268,8 @@ std::vector<double> autophaseCounts(const std::vector<const llvm::Function*>& fu
   std::vector<double> v(kDimCount, 0.0);
   for (const llvm::Function* f : functions) {
     v[TotalFuncs] += 1; // declarations too, as CompilerGym does
-    for (const llvm::BasicBlock& bb : *f) countBlock(bb, v);
+    for (const llvm::BasicBlock& bb : *f)
+      countBlock(bb, v);
   }
   return v;
 }

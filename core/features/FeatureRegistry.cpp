@@ -1,12 +1,12 @@
 // The registry of feature spaces and the distances between their vectors.
 #include "features/FeatureSpace.h"
 
-#include "clang/OpenCLFrontend.h"
 #include "common/Error.h"
 #include "features/AutophaseFeatures.h"
 #include "features/GreweFeatures.h"
 #include "features/InstCountFeatures.h"
 #include "features/IrFunctions.h"
+#include "clang/OpenCLFrontend.h"
 
 #include <cmath>
 #include <limits>
@@ -33,10 +33,10 @@ template <std::vector<double> (*Count)(const std::vector<const llvm::Function*>&
 class IrExtractor : public Extractor {
 public:
   std::vector<KernelVector> finish(const clangfe::CompileResult& unit) override {
-    if (!unit.module())
-      throw InputError("the IR feature spaces need a kernel that compiles: " + unit.firstError());
+    if (!unit.module()) throw InputError("the IR feature spaces need a kernel that compiles: " + unit.firstError());
     std::vector<KernelVector> out;
-    for (const auto& k : unit.kernelNames()) out.push_back({k, Count(functionsOfKernel(*unit.module(), k)), false});
+    for (const auto& k : unit.kernelNames())
+      out.push_back({k, Count(functionsOfKernel(*unit.module(), k)), false});
     return out;
   }
 };
@@ -73,8 +73,8 @@ const FeatureSpace& featureSpace(const std::string& name) {
 
 double distance(const std::vector<double>& a, const std::vector<double>& b, const std::vector<double>& scale) {
   if (a.size() != b.size() || (!scale.empty() && scale.size() != a.size()))
-    throw std::invalid_argument("distance: vectors of different dimensions (" + std::to_string(a.size()) +
-                                " vs " + std::to_string(b.size()) + ")");
+    throw std::invalid_argument("distance: vectors of different dimensions (" + std::to_string(a.size()) + " vs " +
+                                std::to_string(b.size()) + ")");
   double sum = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
     const double d = (a[i] - b[i]) * (scale.empty() ? 1.0 : scale[i]);

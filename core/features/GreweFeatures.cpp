@@ -12,8 +12,8 @@
 namespace steerbench::features {
 
 const std::vector<std::string>& greweDimensions() {
-  static const std::vector<std::string> dims = {"comp", "rational", "mem", "localmem",
-                                                "coalesced", "atomic", "F2", "F4"};
+  static const std::vector<std::string> dims = {"comp",      "rational", "mem", "localmem",
+                                                "coalesced", "atomic",   "F2",  "F4"};
   return dims;
 }
 
@@ -50,21 +50,53 @@ GreweCounts& operator+=(GreweCounts& a, const GreweCounts& b) {
 // atom_* extension spellings do not count: DevMap's parboil bfs uses them and
 // has atomic = 0.
 bool isAtomicBuiltin(llvm::StringRef name) {
-  static const std::set<std::string, std::less<>> names = {
-      "atomic_add", "atomic_sub", "atomic_xchg", "atomic_inc", "atomic_dec", "atomic_cmpxchg", "atomic_min",
-      "atomic_max", "atomic_and", "atomic_or", "atomic_xor", "atomic_init", "atomic_store",
-      "atomic_store_explicit", "atomic_load", "atomic_load_explicit", "atomic_exchange",
-      "atomic_exchange_explicit", "atomic_compare_exchange_strong", "atomic_compare_exchange_strong_explicit",
-      "atomic_compare_exchange_weak", "atomic_compare_exchange_weak_explicit", "atomic_fetch_add",
-      "atomic_fetch_add_explicit", "atomic_fetch_sub", "atomic_fetch_sub_explicit", "atomic_fetch_or",
-      "atomic_fetch_or_explicit", "atomic_fetch_xor", "atomic_fetch_xor_explicit", "atomic_fetch_and",
-      "atomic_fetch_and_explicit", "atomic_fetch_min", "atomic_fetch_min_explicit", "atomic_fetch_max",
-      "atomic_fetch_max_explicit", "atomic_flag_test_and_set", "atomic_flag_test_and_set_explicit",
-      "atomic_flag_clear", "atomic_flag_clear_explicit", "atomic_work_item_fence"};
+  static const std::set<std::string, std::less<>> names = {"atomic_add",
+                                                           "atomic_sub",
+                                                           "atomic_xchg",
+                                                           "atomic_inc",
+                                                           "atomic_dec",
+                                                           "atomic_cmpxchg",
+                                                           "atomic_min",
+                                                           "atomic_max",
+                                                           "atomic_and",
+                                                           "atomic_or",
+                                                           "atomic_xor",
+                                                           "atomic_init",
+                                                           "atomic_store",
+                                                           "atomic_store_explicit",
+                                                           "atomic_load",
+                                                           "atomic_load_explicit",
+                                                           "atomic_exchange",
+                                                           "atomic_exchange_explicit",
+                                                           "atomic_compare_exchange_strong",
+                                                           "atomic_compare_exchange_strong_explicit",
+                                                           "atomic_compare_exchange_weak",
+                                                           "atomic_compare_exchange_weak_explicit",
+                                                           "atomic_fetch_add",
+                                                           "atomic_fetch_add_explicit",
+                                                           "atomic_fetch_sub",
+                                                           "atomic_fetch_sub_explicit",
+                                                           "atomic_fetch_or",
+                                                           "atomic_fetch_or_explicit",
+                                                           "atomic_fetch_xor",
+                                                           "atomic_fetch_xor_explicit",
+                                                           "atomic_fetch_and",
+                                                           "atomic_fetch_and_explicit",
+                                                           "atomic_fetch_min",
+                                                           "atomic_fetch_min_explicit",
+                                                           "atomic_fetch_max",
+                                                           "atomic_fetch_max_explicit",
+                                                           "atomic_flag_test_and_set",
+                                                           "atomic_flag_test_and_set_explicit",
+                                                           "atomic_flag_clear",
+                                                           "atomic_flag_clear_explicit",
+                                                           "atomic_work_item_fence"};
   return names.count(name) != 0;
 }
 
-bool isExpensiveMath(llvm::StringRef name) { return name == "exp" || name == "log" || name == "sqrt"; }
+bool isExpensiveMath(llvm::StringRef name) {
+  return name == "exp" || name == "log" || name == "sqrt";
+}
 
 /// The reference tests address spaces on the printed type, so a typedef'd
 /// pointer hides its address space; `global` prints as `__global`.
@@ -72,7 +104,9 @@ bool typeMentions(QualType t, const char* space) {
   return !t.isNull() && t.getAsString().find(space) != std::string::npos;
 }
 
-bool isIntegerLiteralNode(const Stmt* e) { return e && llvm::isa<IntegerLiteral>(e); }
+bool isIntegerLiteralNode(const Stmt* e) {
+  return e && llvm::isa<IntegerLiteral>(e);
+}
 
 bool isLiteralZeroOrOne(const Stmt* e) {
   const auto* lit = llvm::dyn_cast_or_null<IntegerLiteral>(e);

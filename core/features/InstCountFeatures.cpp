@@ -92,7 +92,8 @@ static_assert(kDims == 70, "InstCount has 70 dimensions");
 const std::unordered_map<unsigned, int>& opcodeIndex() {
   static const auto map = [] {
     std::unordered_map<unsigned, int> m;
-    for (unsigned i = 0; i < kDims - kFixed; ++i) m.emplace(kOpcodes[i].opcode, int(kFixed + i));
+    for (unsigned i = 0; i < kDims - kFixed; ++i)
+      m.emplace(kOpcodes[i].opcode, int(kFixed + i));
     return m;
   }();
   return map;
@@ -103,7 +104,8 @@ const std::unordered_map<unsigned, int>& opcodeIndex() {
 const std::vector<std::string>& instCountDimensions() {
   static const auto dims = [] {
     std::vector<std::string> d = {"TotalInsts", "TotalBlocks", "TotalFuncs"};
-    for (const auto& o : kOpcodes) d.emplace_back(o.name);
+    for (const auto& o : kOpcodes)
+      d.emplace_back(o.name);
     return d;
   }();
   return dims;

@@ -25,7 +25,8 @@ FileMeasurement measureSource(std::string source, const std::string& name, const
   struct FanOut : clangfe::AstObserver {
     std::vector<clangfe::AstObserver*> targets;
     void onTranslationUnit(clang::ASTContext& ast, bool hasErrors) override {
-      for (auto* t : targets) t->onTranslationUnit(ast, hasErrors);
+      for (auto* t : targets)
+        t->onTranslationUnit(ast, hasErrors);
     }
   } fanOut;
   for (auto& e : extractors)

@@ -1,9 +1,9 @@
 // Measuring files: read, compile once, and extract every requested space.
 #pragma once
 
-#include "clang/OpenCLFrontend.h"
 #include "features/FeatureSpace.h"
 #include "source/SourceFile.h"
+#include "clang/OpenCLFrontend.h"
 
 #include <string>
 #include <vector>

@@ -60,11 +60,9 @@ std::size_t firstInvalidUtf8(std::string_view text) {
     } else {
       return i;
     }
-    if (i + len > n)
-      return i;
+    if (i + len > n) return i;
     for (std::size_t k = 1; k < len; ++k) {
-      if ((s[i + k] & 0xC0) != 0x80)
-        return i;
+      if ((s[i + k] & 0xC0) != 0x80) return i;
       cp = (cp << 6) | (s[i + k] & 0x3F);
     }
     // Overlong forms, surrogates and values past U+10FFFF are invalid.
@@ -88,36 +86,30 @@ void checkSourceText(std::string_view text, const std::string& name, const ReadL
       blank = false;
       break;
     }
-  if (blank)
-    throw InputError(name + ": file is empty; there is no OpenCL code in it");
+  if (blank) throw InputError(name + ": file is empty; there is no OpenCL code in it");
   if (auto nul = text.find('\0'); nul != std::string_view::npos) {
     auto [line, col] = lineAndColumn(text, nul);
-    throw InputError(name + ": this is a binary file, not OpenCL C source (a NUL byte at line " +
-                     std::to_string(line) + ", column " + std::to_string(col) +
-                     "); pass .cl text files only");
+    throw InputError(name + ": this is a binary file, not OpenCL C source (a NUL byte at line " + std::to_string(line) +
+                     ", column " + std::to_string(col) + "); pass .cl text files only");
   }
   if (auto bad = firstInvalidUtf8(text); bad != std::string_view::npos) {
     auto [line, col] = lineAndColumn(text, bad);
-    throw InputError(name + ": not valid UTF-8 text (an invalid byte sequence at line " +
-                     std::to_string(line) + ", column " + std::to_string(col) +
-                     "); convert the file to UTF-8, e.g. with iconv");
+    throw InputError(name + ": not valid UTF-8 text (an invalid byte sequence at line " + std::to_string(line) +
+                     ", column " + std::to_string(col) + "); convert the file to UTF-8, e.g. with iconv");
   }
 }
 
 std::string readSourceFile(const std::string& path, const ReadLimits& limits) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
-    throw InputError(path + ": cannot read the file (" + std::strerror(errno) + ")");
-  if (S_ISDIR(st.st_mode))
-    throw InputError(path + ": is a folder, not a source file");
+  if (::stat(path.c_str(), &st) != 0) throw InputError(path + ": cannot read the file (" + std::strerror(errno) + ")");
+  if (S_ISDIR(st.st_mode)) throw InputError(path + ": is a folder, not a source file");
   if (static_cast<std::size_t>(st.st_size) > limits.maxBytes)
     throw InputError(path + ": file is too large (" + humanBytes(st.st_size) + ", the limit is " +
                      humanBytes(limits.maxBytes) +
                      "); OpenCL kernels are rarely over a few hundred KB. Split it, or raise the "
                      "limit with --max-file-size if it really is source code");
   std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw InputError(path + ": cannot open the file (" + std::strerror(errno) + ")");
+  if (!in) throw InputError(path + ": cannot open the file (" + std::strerror(errno) + ")");
   std::string text;
   text.resize(static_cast<std::size_t>(st.st_size));
   in.read(text.data(), static_cast<std::streamsize>(text.size()));

@@ -159,7 +159,9 @@ void validateExisting(const std::string& path, off_t size) {
 } // namespace
 
 Workspace::Workspace(std::string path) : path_(std::move(path)) {}
-Workspace::Workspace(Workspace&& o) noexcept : path_(std::move(o.path_)), db_(o.db_) { o.db_ = nullptr; }
+Workspace::Workspace(Workspace&& o) noexcept : path_(std::move(o.path_)), db_(o.db_) {
+  o.db_ = nullptr;
+}
 Workspace& Workspace::operator=(Workspace&& o) noexcept {
   if (this != &o) {
     if (db_) sqlite3_close(db_);
@@ -173,7 +175,9 @@ Workspace::~Workspace() {
   if (db_) sqlite3_close(db_);
 }
 
-int Workspace::currentSchemaVersion() { return static_cast<int>(migrations().size()); }
+int Workspace::currentSchemaVersion() {
+  return static_cast<int>(migrations().size());
+}
 
 void Workspace::fail(const std::string& what, int rc) const {
   throw WorkspaceError(path_ + ": " + what + ": " + describeRc(rc));
@@ -189,8 +193,12 @@ void Workspace::exec(const char* sql) {
   }
 }
 
-void Workspace::begin() { exec("BEGIN IMMEDIATE"); }
-void Workspace::commit() { exec("COMMIT"); }
+void Workspace::begin() {
+  exec("BEGIN IMMEDIATE");
+}
+void Workspace::commit() {
+  exec("COMMIT");
+}
 void Workspace::rollback() {
   if (!sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
 }
@@ -259,8 +267,8 @@ std::optional<KernelRecord> Workspace::kernel(std::int64_t id) const {
     if (st.lastRc != SQLITE_OK) fail("cannot read kernel", st.lastRc);
     return std::nullopt;
   }
-  return KernelRecord{st.integer(0), st.text(1),  st.text(2),  st.text(3),  st.text(4),  st.text(5),  st.text(6),
-                      st.text(7),    st.text(8),  st.text(9),  st.text(10), st.text(11), st.text(12), st.integer(13)};
+  return KernelRecord{st.integer(0), st.text(1), st.text(2), st.text(3),  st.text(4),  st.text(5),  st.text(6),
+                      st.text(7),    st.text(8), st.text(9), st.text(10), st.text(11), st.text(12), st.integer(13)};
 }
 
 std::int64_t Workspace::kernelCount() const {
@@ -314,8 +322,9 @@ std::int64_t Workspace::addCorpusFile(const CorpusFileRecord& f) {
 }
 
 void Workspace::addCorpusKernel(std::int64_t fileId, const CorpusKernelRecord& k) {
-  Statement st(db_, "INSERT INTO corpus_kernels(file_id, name, stage, reason, compiled_as_is, reconstructed, kernel_id) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)");
+  Statement st(db_,
+               "INSERT INTO corpus_kernels(file_id, name, stage, reason, compiled_as_is, reconstructed, kernel_id) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?)");
   st.bind(1, fileId).bind(2, k.name).bind(3, k.stage).bind(4, k.reason);
   st.bind(5, std::int64_t(k.compiledAsIs)).bind(6, std::int64_t(k.reconstructed));
   if (k.kernelId) st.bind(7, k.kernelId);
@@ -350,7 +359,8 @@ std::vector<std::vector<std::string>> Workspace::rows(const std::string& sql) co
   std::vector<std::vector<std::string>> out;
   while (st.step()) {
     std::vector<std::string> row;
-    for (int i = 0; i < st.columns(); ++i) row.push_back(st.text(i));
+    for (int i = 0; i < st.columns(); ++i)
+      row.push_back(st.text(i));
     out.push_back(std::move(row));
   }
   if (st.lastRc != SQLITE_OK) fail("query failed", st.lastRc);

@@ -22,7 +22,7 @@ struct KernelRecord {
   std::string originFile;  ///< where it came from
   std::string package;     ///< e.g. a Debian package, or empty
   std::string license;
-  std::string flags;       ///< compile flags used, as text
+  std::string flags; ///< compile flags used, as text
   // Corpus fields (schema 2).
   std::string role = "user"; ///< user, train, held_out (matches an evaluation kernel), capped (balance)
   std::string dedupeHash;

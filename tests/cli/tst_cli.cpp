@@ -1,13 +1,13 @@
 // steerbench-cli, end to end: commands, outputs, exit codes, and bad input.
 #include <QCryptographicHash>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QElapsedTimer>
 #include <QProcess>
-#include <QThread>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QtTest>
 
 #include <sqlite3.h>
@@ -137,15 +137,24 @@ private slots:
   void badInputIsIsolated_data() {
     QTest::addColumn<QString>("bad");
     QTest::addColumn<QString>("message");
-    QTest::newRow("empty") << "empty.cl" << "file is empty";
-    QTest::newRow("binary") << "binary.cl" << "binary file";
-    QTest::newRow("invalid UTF-8") << "latin1.cl" << "not valid UTF-8";
-    QTest::newRow("no kernel") << "no_kernel.cl" << "no kernel function found";
-    QTest::newRow("syntax errors") << "syntax_error.cl" << "does not compile";
-    QTest::newRow("missing include") << "missing_include.cl" << "'does_not_exist.h' file not found";
-    QTest::newRow("include cycle") << "include_cycle.cl" << "include cycle";
-    QTest::newRow("huge") << "@huge" << "too large";
-    QTest::newRow("error flood") << "@flood" << "errors); first:";
+    QTest::newRow("empty") << "empty.cl"
+                           << "file is empty";
+    QTest::newRow("binary") << "binary.cl"
+                            << "binary file";
+    QTest::newRow("invalid UTF-8") << "latin1.cl"
+                                   << "not valid UTF-8";
+    QTest::newRow("no kernel") << "no_kernel.cl"
+                               << "no kernel function found";
+    QTest::newRow("syntax errors") << "syntax_error.cl"
+                                   << "does not compile";
+    QTest::newRow("missing include") << "missing_include.cl"
+                                     << "'does_not_exist.h' file not found";
+    QTest::newRow("include cycle") << "include_cycle.cl"
+                                   << "include cycle";
+    QTest::newRow("huge") << "@huge"
+                          << "too large";
+    QTest::newRow("error flood") << "@flood"
+                                 << "errors); first:";
   }
   void badInputIsIsolated() {
     QFETCH(QString, bad);
@@ -157,13 +166,15 @@ private slots:
       QFile f(badPath);
       QVERIFY(f.open(QIODevice::WriteOnly));
       const QByteArray line(99, 'x');
-      for (int i = 0; i < 20 * 1024 * 1024 / 100; ++i) f.write("//" + line.left(97) + "\n");
+      for (int i = 0; i < 20 * 1024 * 1024 / 100; ++i)
+        f.write("//" + line.left(97) + "\n");
     } else if (bad == "@flood") {
       badPath = dir.filePath("flood.cl");
       QFile f(badPath);
       QVERIFY(f.open(QIODevice::WriteOnly));
       f.write("kernel void k(global int* a) {\n");
-      for (int i = 0; i < 3000; ++i) f.write("  a[0] = nope" + QByteArray::number(i) + ";\n");
+      for (int i = 0; i < 3000; ++i)
+        f.write("  a[0] = nope" + QByteArray::number(i) + ";\n");
       f.write("}\n");
     }
     const QString good1 = kData + "/kernels/k01_copy.cl";

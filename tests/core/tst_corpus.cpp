@@ -64,9 +64,9 @@ private slots:
     QVERIFY(amplify->original.find("kGain") != std::string::npos);
     QVERIFY(amplify->original.find("sq(") == std::string::npos);
     QVERIFY(amplify->original.find("BLOCK") == std::string::npos);
-    QVERIFY(amplify->original.find("0.0f") == std::string::npos); // dead branch gone
+    QVERIFY(amplify->original.find("0.0f") == std::string::npos);           // dead branch gone
     QVERIFY(energy->original.find("squares a value") == std::string::npos); // comments gone
-    QCOMPARE(energy->vectors.size(), std::size_t(3)); // grewe, instcount, autophase
+    QCOMPARE(energy->vectors.size(), std::size_t(3));                       // grewe, instcount, autophase
     QVERIFY(energy->tokens > 10);
   }
 
@@ -83,7 +83,7 @@ private slots:
     QVERIFY2(foldWhitespace(amplify->source) == foldWhitespace(expected), amplify->source.c_str());
     const KernelOutcome* energy = kernelNamed(f, "energy");
     QVERIFY(energy->source.find("float A(float a)") != std::string::npos); // the helper
-    QVERIFY(energy->source.find("kernel void B(") != std::string::npos);  // the kernel
+    QVERIFY(energy->source.find("kernel void B(") != std::string::npos);   // the kernel
     QVERIFY(energy->source.find(".x") != std::string::npos);               // fields keep their names
   }
 
@@ -139,7 +139,8 @@ private slots:
     {
       std::ofstream big(dir.filePath("huge.cl").toStdString());
       const std::string line(99, '/');
-      for (int i = 0; i < 50 * 1024 * 1024 / 100; ++i) big << line << "\n";
+      for (int i = 0; i < 50 * 1024 * 1024 / 100; ++i)
+        big << line << "\n";
     }
     QVERIFY(QFile::copy(STEERBENCH_TEST_DATA "/bad/include_cycle.cl", dir.filePath("include_cycle.cl")));
     QVERIFY(QFile::copy(STEERBENCH_TEST_DATA "/bad/cycle_a.h", dir.filePath("cycle_a.h")));
@@ -162,7 +163,8 @@ private slots:
     QVERIFY2(reasonOf("binary.cl").startsWith("read: ") && reasonOf("binary.cl").contains("binary file"),
              qPrintable(reasonOf("binary.cl")));
     QVERIFY2(reasonOf("huge.cl").contains("too large"), qPrintable(reasonOf("huge.cl")));
-    QVERIFY2(reasonOf("include_cycle.cl").startsWith("include: ") && reasonOf("include_cycle.cl").contains("include cycle"),
+    QVERIFY2(reasonOf("include_cycle.cl").startsWith("include: ") &&
+                 reasonOf("include_cycle.cl").contains("include cycle"),
              qPrintable(reasonOf("include_cycle.cl")));
     QVERIFY2(reasonOf("header_only.cl").contains("no kernel"), qPrintable(reasonOf("header_only.cl")));
     const auto broken = ws.rows("SELECT k.stage, k.reason FROM corpus_kernels k JOIN corpus_files f ON f.id = "

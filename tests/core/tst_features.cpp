@@ -26,7 +26,8 @@ const QString kData = STEERBENCH_TEST_DATA;
 
 features::MeasureOptions allSpaces() {
   features::MeasureOptions o;
-  for (const auto& s : featureSpaces()) o.spaces.push_back(&s);
+  for (const auto& s : featureSpaces())
+    o.spaces.push_back(&s);
   return o;
 }
 
@@ -53,9 +54,9 @@ QStringList fixtureFiles() {
 /// Returns, per kernel, the vector over that kernel plus every non-kernel function.
 std::map<std::string, std::vector<double>> textInstCount(const QString& file) {
   QProcess clang;
-  clang.start(kClang15Path, {"-x", "cl", "-cl-std=CL1.2", "-target", "spir64-unknown-unknown", "-Xclang",
-                             "-finclude-default-header", "-Xclang", "-fdeclare-opencl-builtins", "-O1", "-S",
-                             "-emit-llvm", "-o", "-", file});
+  clang.start(kClang15Path,
+              {"-x", "cl", "-cl-std=CL1.2", "-target", "spir64-unknown-unknown", "-Xclang", "-finclude-default-header",
+               "-Xclang", "-fdeclare-opencl-builtins", "-O1", "-S", "-emit-llvm", "-o", "-", file});
   if (!clang.waitForFinished(60000) || clang.exitCode() != 0)
     qFatal("clang-15 failed on %s: %s", qPrintable(file), clang.readAllStandardError().constData());
   const QStringList lines = QString::fromUtf8(clang.readAllStandardOutput()).split('\n');
@@ -105,7 +106,8 @@ std::map<std::string, std::vector<double>> textInstCount(const QString& file) {
     std::vector<double> v(dims.size(), 0);
     for (const auto& f : fns)
       if (&f == &k || !f.kernel)
-        for (std::size_t i = 0; i < v.size(); ++i) v[i] += f.counts[i];
+        for (std::size_t i = 0; i < v.size(); ++i)
+          v[i] += f.counts[i];
     out[k.name] = v;
   }
   return out;
@@ -165,13 +167,15 @@ private slots:
     for (std::size_t i = 0; i < dims.size(); ++i) {
       const double want = expected.value(QString::fromStdString(dims[i])).toDouble(0.0);
       if (std::fabs(v->values[i] - want) > 1e-9)
-        QFAIL(qPrintable(QString("%1: got %2, expected %3").arg(QString::fromStdString(dims[i])).arg(v->values[i]).arg(want)));
+        QFAIL(qPrintable(
+            QString("%1: got %2, expected %3").arg(QString::fromStdString(dims[i])).arg(v->values[i]).arg(want)));
     }
   }
 
   void instCountMatchesClangText_data() {
     QTest::addColumn<QString>("file");
-    for (const QString& f : fixtureFiles()) QTest::newRow(qPrintable(f)) << f;
+    for (const QString& f : fixtureFiles())
+      QTest::newRow(qPrintable(f)) << f;
   }
   void instCountMatchesClangText() {
     QFETCH(QString, file);
@@ -216,7 +220,7 @@ private slots:
       QCOMPARE(A("PHI"), C("PHI"));
       QCOMPARE(A("ArgsPhi") >= A("PHI"), true);
       QCOMPARE(A("NumEdges"), A("oneSuccessor") + 2 * A("twoSuccessor")); // no switches in the fixtures
-      QVERIFY(A("TotalFuncs") >= C("TotalFuncs")); // Autophase also counts declarations
+      QVERIFY(A("TotalFuncs") >= C("TotalFuncs"));                        // Autophase also counts declarations
     }
   }
 

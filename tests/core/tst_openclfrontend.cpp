@@ -33,7 +33,8 @@ CompileRequest requestFor(const std::string& relative) {
 unsigned instructionCount(const llvm::Module& m) {
   unsigned n = 0;
   for (const auto& f : m)
-    for (const auto& bb : f) n += static_cast<unsigned>(bb.size());
+    for (const auto& bb : f)
+      n += static_cast<unsigned>(bb.size());
   return n;
 }
 
@@ -67,7 +68,8 @@ private slots:
     // -O1 turned the loop's allocas into phis: no alloca survives.
     for (const auto& f : *r.module())
       for (const auto& bb : f)
-        for (const auto& inst : bb) QVERIFY(std::string(inst.getOpcodeName()) != "alloca");
+        for (const auto& inst : bb)
+          QVERIFY(std::string(inst.getOpcodeName()) != "alloca");
   }
 
   void syntaxOnlySkipsIR() {
@@ -122,7 +124,8 @@ private slots:
     CompileRequest req;
     req.fileName = "many_errors.cl";
     std::string src = "kernel void k(global int* a) {\n";
-    for (int i = 0; i < 5000; ++i) src += "  a[0] = undeclared_" + std::to_string(i) + ";\n";
+    for (int i = 0; i < 5000; ++i)
+      src += "  a[0] = undeclared_" + std::to_string(i) + ";\n";
     src += "}\n";
     req.source = src;
     QElapsedTimer t;
@@ -175,9 +178,11 @@ private slots:
     const char* files[] = {"kernels/k01_copy.cl", "kernels/k05_loop.cl", "kernels/k07_math.cl",
                            "kernels/k11_local_2d.cl"};
     std::vector<unsigned> expected;
-    for (const char* f : files) expected.push_back(instructionCount(*compile(requestFor(f)).module()));
+    for (const char* f : files)
+      expected.push_back(instructionCount(*compile(requestFor(f)).module()));
     std::vector<CompileRequest> requests;
-    for (const char* f : files) requests.push_back(requestFor(f));
+    for (const char* f : files)
+      requests.push_back(requestFor(f));
     std::atomic<int> mismatches{0}, done{0};
     std::vector<std::thread> threads;
     for (int t = 0; t < 4; ++t)
@@ -189,7 +194,8 @@ private slots:
           ++done;
         }
       });
-    for (auto& th : threads) th.join();
+    for (auto& th : threads)
+      th.join();
     QCOMPARE(done.load(), 48);
     QCOMPARE(mismatches.load(), 0);
   }

@@ -27,7 +27,8 @@ std::string readText(const QString& path) {
 
 /// Bytes per element of an OpenCL type name such as "float4*" or "uint".
 std::size_t elementSize(std::string type) {
-  while (!type.empty() && (type.back() == '*' || type.back() == ' ')) type.pop_back();
+  while (!type.empty() && (type.back() == '*' || type.back() == ' '))
+    type.pop_back();
   std::size_t width = 1;
   std::size_t digits = type.find_first_of("0123456789");
   if (digits != std::string::npos) {
@@ -36,9 +37,12 @@ std::size_t elementSize(std::string type) {
     type = type.substr(0, digits);
   }
   std::size_t base = 4;
-  if (type == "char" || type == "uchar") base = 1;
-  else if (type == "short" || type == "ushort" || type == "half") base = 2;
-  else if (type == "long" || type == "ulong" || type == "double") base = 8;
+  if (type == "char" || type == "uchar")
+    base = 1;
+  else if (type == "short" || type == "ushort" || type == "half")
+    base = 2;
+  else if (type == "long" || type == "ulong" || type == "double")
+    base = 8;
   return base * width;
 }
 
@@ -106,7 +110,8 @@ struct Device {
           const float v = float(i % 17) * 0.25f + 1.0f;
           std::memcpy(init.data() + 4 * i, &v, 4);
         }
-        for (std::size_t i = 0; i < init.size() && !floating; i += elem) init[i] = (unsigned char)(i / elem % 13);
+        for (std::size_t i = 0; i < init.size() && !floating; i += elem)
+          init[i] = (unsigned char)(i / elem % 13);
         cl_mem b = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, init.size(), init.data(), &err);
         buffers.push_back(b);
         sizes.push_back(init.size());

@@ -21,10 +21,14 @@ private slots:
   void refusesBadFiles_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("empty") << "empty.cl" << "file is empty";
-    QTest::newRow("binary") << "binary.cl" << "binary file";
-    QTest::newRow("invalid UTF-8") << "latin1.cl" << "not valid UTF-8";
-    QTest::newRow("missing") << "no_such_file.cl" << "cannot read";
+    QTest::newRow("empty") << "empty.cl"
+                           << "file is empty";
+    QTest::newRow("binary") << "binary.cl"
+                            << "binary file";
+    QTest::newRow("invalid UTF-8") << "latin1.cl"
+                                   << "not valid UTF-8";
+    QTest::newRow("missing") << "no_such_file.cl"
+                             << "cannot read";
   }
   void refusesBadFiles() {
     QFETCH(QString, file);
@@ -46,7 +50,8 @@ private slots:
     {
       std::ofstream out(path);
       const std::string line = "// padding padding padding padding padding padding padding padding padding\n";
-      for (std::size_t written = 0; written < (20u << 20); written += line.size()) out << line;
+      for (std::size_t written = 0; written < (20u << 20); written += line.size())
+        out << line;
     }
     try {
       (void)source::readSourceFile(path);

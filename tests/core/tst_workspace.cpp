@@ -177,7 +177,8 @@ private slots:
     QByteArray bytes = f.readAll();
     QVERIFY(bytes.size() > 8192);
     // Scribble over the second page onwards (the first keeps the header valid).
-    for (int i = 4096; i < bytes.size(); i += 7) bytes[i] = char(0xA5 ^ i);
+    for (int i = 4096; i < bytes.size(); i += 7)
+      bytes[i] = char(0xA5 ^ i);
     f.seek(0);
     f.write(bytes);
     f.close();
