@@ -64,6 +64,8 @@ struct PresetRun {
   std::size_t found = 0, compiled = 0, asIs = 0, rescued = 0, unique = 0, train = 0;
 };
 
+unsigned gMaxTokens = corpus::IngestOptions{}.maxTokens;
+
 PresetRun ingestPreset(const std::string& wsPath, const std::string& debianDir, unsigned jobs, bool reconstruct,
                        bool print) {
   std::vector<std::string> missing;
@@ -74,6 +76,7 @@ PresetRun ingestPreset(const std::string& wsPath, const std::string& debianDir, 
   corpus::CorpusIngestOptions o;
   o.jobs = jobs;
   o.pipeline.reconstruct = reconstruct;
+  o.pipeline.maxTokens = gMaxTokens;
   const std::string devmap = STEERBENCH_DEVMAP_DIR "/cgo17-amd.csv";
   if (fs::exists(devmap)) o.referenceCsvs = {devmap};
   const auto t0 = std::chrono::steady_clock::now();
@@ -105,8 +108,10 @@ int main(int argc, char** argv) {
       fixturesOnly = true;
     else if (!std::strcmp(argv[i], "--both"))
       both = true;
+    else if (!std::strcmp(argv[i], "--max-tokens") && i + 1 < argc)
+      gMaxTokens = unsigned(std::atoi(argv[++i]));
     else {
-      std::fprintf(stderr, "usage: bench-corpus [--debian-dir DIR] [--jobs N] [--fixtures-only] [--both]\n");
+      std::fprintf(stderr, "usage: bench-corpus [--debian-dir DIR] [--jobs N] [--max-tokens N] [--fixtures-only] [--both]\n");
       return 2;
     }
   }
@@ -114,7 +119,7 @@ int main(int argc, char** argv) {
   if (fixturesOnly) return 0;
   const fs::path tmp = fs::temp_directory_path() / ("steerbench-bench-corpus-" + std::to_string(::getpid()));
   fs::create_directories(tmp);
-  std::printf("Debian preset, fresh workspace, %u threads:\n", jobs);
+  std::printf("Debian preset, fresh workspace, %u threads, kernels up to %u tokens:\n", jobs, gMaxTokens);
   const PresetRun on = ingestPreset((tmp / "on.sbw").string(), debianDir, jobs, true, true);
   std::printf("Ingest time: %.0f s (%.1f min)\n", on.seconds, on.seconds / 60);
   std::printf("Kernels found %zu, %zu short enough to compile; of those, compile rate without reconstruction "

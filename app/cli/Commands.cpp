@@ -273,7 +273,7 @@ const std::vector<Command>& commands() {
                     cacheDir() + "/debian"});
          cl.option({"workspace", 'w', "FILE", "the workspace", false, defaultWorkspacePath()});
          cl.option({"no-reconstruct", 0, "", "turn off type and constant reconstruction"});
-         cl.option({"max-tokens", 0, "N", "reject isolated kernels longer than N tokens (0: no limit)", false, "8192"});
+         cl.option({"max-tokens", 0, "N", "reject isolated kernels longer than N tokens (0: no limit)", false, "12288"});
          cl.option({"reference", 0, "CSV",
                     "hold out kernels that appear in this DevMap-layout CSV "
                     "(default: ../shared's DevMap when present)",

@@ -25,7 +25,7 @@ struct IngestOptions {
   /// Isolated kernels longer than this many tokens are rejected before they
   /// are compiled: no model here reads sequences that long (BenchPress's
   /// longest sample has 750 tokens), and compiling them dominates ingest.
-  unsigned maxTokens = 8192;
+  unsigned maxTokens = 12288;
 };
 
 struct KernelOutcome {

@@ -2,7 +2,11 @@
 
 #include "common/Paths.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
 
 namespace fs = std::filesystem;
 
@@ -33,10 +37,66 @@ const std::vector<DebianPackage>& debianPackages() {
       {"python3-xrt", "Expat", {"usr/lib/python3/dist-packages/xrt"}, {}, {}},
       {"wings3d", "Tcl", {"usr/lib/erlang/lib"}, {}, {}},
       {"qgis-common", "GPL-2+", {"usr/share/qgis/resources/opencl_programs"}, {}, {}},
-      {"mandelbulber2-data", "GPL-3+", {"usr/share/mandelbulber2/opencl"}, {}, {"usr/share/mandelbulber2/opencl"}},
+      // Assembled: see assembleMandelbulber.
+      {"mandelbulber2-data", "GPL-3+", {"usr/share/mandelbulber2/opencl"}, {"OPENCL_KERNEL_CODE"},
+       {"usr/share/mandelbulber2/opencl"}},
   };
   return packages;
 }
+
+namespace {
+
+/// mandelbulber2's kernels do not exist as files: its host program builds
+/// each one from the OpenCL headers, the formula the user picked, and an
+/// engine. We build the same unit for every formula with the fast engine: a
+/// small file of #include lines (written under cacheDir()), compiled with
+/// -DOPENCL_KERNEL_CODE -DFORMULA_ITER_0=<the formula's function>.
+std::vector<SourceInput> assembleMandelbulber(const std::string& prefix, const DebianPackage& p) {
+  std::vector<SourceInput> out;
+  const std::string opencl = prefix + "usr/share/mandelbulber2/opencl";
+  const std::string formulas = prefix + "usr/share/mandelbulber2/formula/opencl";
+  std::error_code ec;
+  if (!fs::is_directory(formulas, ec) || !fs::is_regular_file(opencl + "/engines/fast_engine.cl", ec)) return out;
+  const std::string dir = cacheDir() + "/assembled/mandelbulber2-data";
+  fs::create_directories(dir, ec);
+  static const std::regex iteration(R"((?:^|\n)\s*(?:REAL4|float4|double4)\s+(\w+Iteration)\s*\()");
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(formulas, ec))
+    if (e.path().extension() == ".cl") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    std::ifstream in(f);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::smatch m;
+    const std::string body = text.str();
+    if (!std::regex_search(body, m, iteration)) continue;
+    std::string unit = "// Assembled by Steerbench as mandelbulber2 assembles its kernels: headers, one formula, the "
+                       "fast engine.\n#include \"cl_kernel_include_headers.h\"\n";
+    for (const char* h : {"object_type_cl.h", "object_data_cl.h", "primitives_cl.h", "render_data_cl.h"})
+      unit += std::string("#include \"") + h + "\"\n";
+    unit += "#include \"" + f.string() + "\"\n";
+    for (const char* e : {"basic_foldings", "orbit_trap_shape", "primitives", "compute_fractal", "calculate_distance",
+                          "normal_vector", "stereo", "projection_3d", "fast_engine"})
+      unit += "#include \"" + opencl + "/engines/" + e + ".cl\"\n";
+    const std::string path = dir + "/" + f.stem().string() + ".cl";
+    std::string existing;
+    {
+      std::ifstream old(path);
+      std::stringstream ss;
+      ss << old.rdbuf();
+      existing = ss.str();
+    }
+    if (existing != unit) std::ofstream(path) << unit;
+    SourceInput input{path, opencl, p.name, p.license, p.defines, {opencl}};
+    input.defines.push_back("FORMULA_ITER_0=" + m[1].str());
+    input.defines.push_back("ANALYTIC_DE"); // the host picks the distance estimator per formula
+    out.push_back(std::move(input));
+  }
+  return out;
+}
+
+} // namespace
 
 std::string debianPackageRoot(const DebianPackage& p, const std::string& unpackedRoot) {
   std::error_code ec;
@@ -57,6 +117,11 @@ std::vector<SourceInput> debianPresetSources(std::vector<std::string>* missing, 
       continue;
     }
     const std::string prefix = root == "/" ? "/" : root + "/";
+    if (p.name == "mandelbulber2-data") {
+      auto assembled = assembleMandelbulber(prefix, p);
+      out.insert(out.end(), assembled.begin(), assembled.end());
+      continue;
+    }
     for (const auto& d : p.dirs) {
       std::error_code ec;
       if (!fs::is_directory(prefix + d, ec)) continue;

@@ -25,7 +25,9 @@ struct DebianPackage {
 /// copy under `unpackedRoot`/<name> (default: cacheDir()/debian). Empty when neither.
 [[nodiscard]] std::string debianPackageRoot(const DebianPackage& p, const std::string& unpackedRoot = "");
 
-/// Every .cl file of every package found; `missing` lists packages not found.
+/// Every .cl file of every package found (mandelbulber2's kernels are
+/// assembled from its fragments, one per formula); `missing` lists packages
+/// not found.
 [[nodiscard]] std::vector<SourceInput> debianPresetSources(std::vector<std::string>* missing,
                                                            const std::string& unpackedRoot = "");
 

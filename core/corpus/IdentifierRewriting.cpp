@@ -43,7 +43,10 @@ public:
 
   bool VisitNamedDecl(NamedDecl* d) {
     const bool isFunction = llvm::isa<FunctionDecl>(d);
-    const bool isValue = llvm::isa<VarDecl>(d) || llvm::isa<EnumConstantDecl>(d);
+    // Enum constants keep their names: like the macros the preprocessor
+    // expanded, they can be used where the AST keeps only their value
+    // (reqd_work_group_size(N, 1, 1)), so their uses cannot all be renamed.
+    const bool isValue = llvm::isa<VarDecl>(d);
     if (!isFunction && !isValue) return true;
     if (!d->getIdentifier() || d->getName().empty()) return true;
     // Clang folds a sampler variable's uses into its initializer, so they

@@ -9,7 +9,7 @@
 namespace steerbench::corpus {
 
 /// Watches the compile of a unit and computes its rewritten text: every
-/// variable, parameter and enum constant declared in the main file is
+/// variable and parameter declared in the main file is
 /// renamed a, b, ..., z, aa, ... and every function A, B, ..., in order of
 /// first declaration, skipping names the unit already uses for anything
 /// else and keywords. One per compile.
