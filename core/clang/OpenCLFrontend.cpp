@@ -299,28 +299,37 @@ Diagnostic crashDiagnostic(const std::string& file) {
           "the compiler crashed on this input (a bug in Clang 15); the input was skipped, nothing else is affected"};
 }
 
+/// The invocation for `args`, with the request's source fed from memory
+/// under its real name (so #include "x.h" resolves relative to its folder);
+/// nullptr when the arguments are invalid (reported to `collector`).
+std::shared_ptr<clang::CompilerInvocation> makeInvocation(const std::vector<std::string>& args,
+                                                          const CompileRequest& req, CollectingConsumer& collector) {
+  auto invocation = std::make_shared<clang::CompilerInvocation>();
+  std::vector<const char*> argv;
+  argv.reserve(args.size());
+  for (const auto& a : args)
+    argv.push_back(a.c_str());
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> opts(new clang::DiagnosticOptions());
+  clang::DiagnosticsEngine argDiags(llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs>(new clang::DiagnosticIDs()), opts,
+                                    &collector, /*ShouldOwnClient=*/false);
+  if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, argDiags) || argDiags.hasErrorOccurred())
+    return nullptr;
+  invocation->getPreprocessorOpts().addRemappedFile(
+      req.fileName, llvm::MemoryBuffer::getMemBufferCopy(req.source, req.fileName).release());
+  invocation->getPreprocessorOpts().RetainRemappedFileBuffers = false;
+  return invocation;
+}
+
 } // namespace
 
 PreprocessResult preprocess(const CompileRequest& req) {
   PreprocessResult result;
   CollectingConsumer collector(req.options.maxDiagnostics);
-  auto invocation = std::make_shared<clang::CompilerInvocation>();
-  const std::vector<std::string> args = buildArguments(req, /*defaultHeader=*/false);
-  {
-    std::vector<const char*> argv;
-    for (const auto& a : args)
-      argv.push_back(a.c_str());
-    llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> opts(new clang::DiagnosticOptions());
-    clang::DiagnosticsEngine argDiags(llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs>(new clang::DiagnosticIDs()), opts,
-                                      &collector, false);
-    if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, argDiags) || argDiags.hasErrorOccurred()) {
-      result.diagnostics = std::move(collector.out);
-      return result;
-    }
+  const auto invocation = makeInvocation(buildArguments(req, /*defaultHeader=*/false), req, collector);
+  if (!invocation) {
+    result.diagnostics = std::move(collector.out);
+    return result;
   }
-  invocation->getPreprocessorOpts().addRemappedFile(
-      req.fileName, llvm::MemoryBuffer::getMemBufferCopy(req.source, req.fileName).release());
-  invocation->getPreprocessorOpts().RetainRemappedFileBuffers = false;
   invocation->getFrontendOpts().ProgramAction = clang::frontend::PrintPreprocessedInput;
   auto instance = std::make_unique<clang::CompilerInstance>();
   clang::CompilerInstance& ci = *instance;
@@ -345,31 +354,18 @@ CompileResult compile(const CompileRequest& req) {
   CompileResult result;
   CollectingConsumer collector(req.options.maxDiagnostics);
 
-  auto invocation = std::make_shared<clang::CompilerInvocation>();
   const std::vector<std::string> args = buildArguments(req);
   std::shared_ptr<const BaseHeaderPch> pch;
-  if (req.options.precompiledBaseHeader) pch = basePchFor({args.begin(), args.end() - 1});
-  {
-    std::vector<const char*> argv;
-    argv.reserve(args.size());
-    for (const auto& a : args)
-      argv.push_back(a.c_str());
-    llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> opts(new clang::DiagnosticOptions());
-    clang::DiagnosticsEngine argDiags(llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs>(new clang::DiagnosticIDs()), opts,
-                                      &collector, /*ShouldOwnClient=*/false);
-    if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, argDiags) || argDiags.hasErrorOccurred()) {
-      result.diagnostics_ = std::move(collector.out);
-      result.errorCount_ = std::max(1u, collector.getNumErrors());
-      if (result.diagnostics_.empty())
-        result.diagnostics_.push_back({"", 0, 0, Severity::Error, "invalid compiler options"});
-      return result;
-    }
+  if (req.options.precompiledBaseHeader)
+    pch = basePchFor({args.begin(), args.end() - 1});
+  const auto invocation = makeInvocation(args, req, collector);
+  if (!invocation) {
+    result.diagnostics_ = std::move(collector.out);
+    result.errorCount_ = std::max(1u, collector.getNumErrors());
+    if (result.diagnostics_.empty())
+      result.diagnostics_.push_back({"", 0, 0, Severity::Error, "invalid compiler options"});
+    return result;
   }
-  // Feed the source from memory under its real name, so #include "x.h"
-  // resolves relative to the file's folder.
-  invocation->getPreprocessorOpts().addRemappedFile(
-      req.fileName, llvm::MemoryBuffer::getMemBufferCopy(req.source, req.fileName).release());
-  invocation->getPreprocessorOpts().RetainRemappedFileBuffers = false;
   invocation->getFrontendOpts().DisableFree = false;
 
   if (pch) {

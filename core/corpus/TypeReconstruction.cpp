@@ -159,15 +159,6 @@ Reconstruction reconstructDeclarations(const std::string& source, const std::str
     }
     r.firstError = c.firstError();
     if (!enabled) return r;
-    const std::set<std::string> before = model.known();
-    const std::size_t fieldsBefore = [&] {
-      std::size_t n = 0;
-      for (const auto& [k, v] : model.structTypedef)
-        n += v.size();
-      for (const auto& [k, v] : model.structTag)
-        n += v.size();
-      return n;
-    }();
     bool changed = false;
     auto learn = [&](const std::string& n) {
       if (std::find(model.order.begin(), model.order.end(), n) == model.order.end()) model.order.push_back(n);
@@ -275,12 +266,7 @@ Reconstruction reconstructDeclarations(const std::string& source, const std::str
         }
       }
     }
-    std::size_t fieldsAfter = 0;
-    for (const auto& [k, v] : model.structTypedef)
-      fieldsAfter += v.size();
-    for (const auto& [k, v] : model.structTag)
-      fieldsAfter += v.size();
-    if (!changed && model.known() == before && fieldsAfter == fieldsBefore) break;
+    if (!changed) break; // every inference sets `changed`: nothing new to try
   }
   return r;
 }
