@@ -155,16 +155,6 @@ std::string workspacePathFrom(const CommandLine& cl) {
   return path;
 }
 
-/// The DevMap CSVs next to the source tree, when ../shared is there.
-std::vector<std::string> defaultReferences() {
-  std::vector<std::string> out;
-  for (const char* f : {"cgo17-amd.csv"}) {
-    const std::string p = std::string(STEERBENCH_DEVMAP_DIR) + "/" + f;
-    if (std::filesystem::exists(p)) out.push_back(p);
-  }
-  return out;
-}
-
 int runCorpusIngest(const CommandLine& cl) {
   corpus::CorpusIngestOptions o;
   o.pipeline.compile = measureOptionsFrom(cl).compile;
@@ -172,7 +162,7 @@ int runCorpusIngest(const CommandLine& cl) {
   o.pipeline.reconstruct = !cl.has("no-reconstruct");
   o.pipeline.maxTokens = cl.unsignedValue("max-tokens", 0, 1u << 30);
   o.jobs = cl.unsignedValue("jobs", 1, 256);
-  o.referenceCsvs = cl.has("reference") ? cl.values("reference") : defaultReferences();
+  o.referenceCsvs = cl.has("reference") ? cl.values("reference") : corpus::defaultReferenceCsvs();
   if (cl.has("no-reference")) o.referenceCsvs.clear();
   o.balance.familyCap = cl.unsignedValue("family-cap", 0, 1000000);
   const double share = std::atof(cl.value("max-package-share").c_str());

@@ -1,5 +1,9 @@
 #include "common/Paths.h"
 
+#include "common/Version.h"
+
+#include <filesystem>
+
 #include <cstdlib>
 
 namespace steerbench {
@@ -19,6 +23,12 @@ std::string cacheDir() {
 }
 std::string defaultWorkspacePath() {
   return dataDir() + "/default.sbw";
+}
+std::string devmapDir() {
+  std::error_code ec;
+  if (const char* env = std::getenv("STEERBENCH_DEVMAP_DIR"); env && *env)
+    return std::filesystem::is_directory(env, ec) ? std::string(env) : std::string();
+  return std::filesystem::is_directory(kDevMapDir, ec) ? std::string(kDevMapDir) : std::string();
 }
 
 } // namespace steerbench

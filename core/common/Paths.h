@@ -12,4 +12,7 @@ namespace steerbench {
 /// The default workspace: dataDir()/default.sbw.
 [[nodiscard]] std::string defaultWorkspacePath();
 
+/// The folder of the DevMap reference CSVs: $STEERBENCH_DEVMAP_DIR, else the
+/// source checkout's ../shared/data/devmap. Empty when neither exists.
+[[nodiscard]] std::string devmapDir();
 } // namespace steerbench

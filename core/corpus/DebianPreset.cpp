@@ -139,4 +139,12 @@ std::vector<SourceInput> debianPresetSources(std::vector<std::string>* missing, 
   return out;
 }
 
+std::vector<std::string> defaultReferenceCsvs() {
+  std::vector<std::string> out;
+  const std::string dir = devmapDir();
+  std::error_code ec;
+  if (!dir.empty() && std::filesystem::exists(dir + "/cgo17-amd.csv", ec)) out.push_back(dir + "/cgo17-amd.csv");
+  return out;
+}
+
 } // namespace steerbench::corpus

@@ -31,4 +31,8 @@ struct DebianPackage {
 [[nodiscard]] std::vector<SourceInput> debianPresetSources(std::vector<std::string>* missing,
                                                            const std::string& unpackedRoot = "");
 
+/// The reference CSVs whose kernels the default corpus holds out of training:
+/// DevMap's cgo17-amd.csv when devmapDir() finds it, else none.
+[[nodiscard]] std::vector<std::string> defaultReferenceCsvs();
+
 } // namespace steerbench::corpus

@@ -305,6 +305,17 @@ std::int64_t Workspace::featureCount(const std::string& space) const {
   return st.step() ? st.integer(0) : 0;
 }
 
+std::vector<FeatureRow> Workspace::featureRows(const std::string& space, int spaceVersion) const {
+  Statement st(db_, "SELECT k.id, k.name, k.role, f.vals FROM feature_vectors f JOIN kernels k ON k.id = f.kernel_id "
+                    "WHERE f.space = ? AND f.space_version = ? ORDER BY k.id");
+  st.bind(1, space).bind(2, std::int64_t(spaceVersion));
+  std::vector<FeatureRow> out;
+  while (st.step())
+    out.push_back(FeatureRow{st.integer(0), st.text(1), st.text(2), st.doubles(3)});
+  if (st.lastRc != SQLITE_OK) fail("cannot read the " + space + " vectors", st.lastRc);
+  return out;
+}
+
 bool Workspace::corpusFileDone(const std::string& path, const std::string& contentHash,
                                const std::string& specHash) const {
   Statement st(db_, "SELECT 1 FROM corpus_files WHERE path = ? AND content_hash = ? AND spec_hash = ?");

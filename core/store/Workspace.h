@@ -51,6 +51,14 @@ struct FeatureRecord {
   std::string spec; ///< JSON: what produced it (app version, options)
 };
 
+/// One kernel's vector in a space, with what the plot and lists need.
+struct FeatureRow {
+  std::int64_t kernelId = 0;
+  std::string name;
+  std::string role;
+  std::vector<double> values;
+};
+
 class Workspace {
 public:
   enum class Mode { OpenOrCreate, OpenExisting };
@@ -93,6 +101,8 @@ public:
   [[nodiscard]] std::optional<FeatureRecord> features(std::int64_t kernelId, const std::string& space,
                                                       int spaceVersion) const;
   [[nodiscard]] std::int64_t featureCount(const std::string& space) const;
+  /// Every kernel's vector in one space and version, by kernel id.
+  [[nodiscard]] std::vector<FeatureRow> featureRows(const std::string& space, int spaceVersion) const;
 
   // --- corpus ---------------------------------------------------------
   /// True when this file, with these bytes, was already ingested with this spec.
