@@ -45,6 +45,7 @@ FeatureTable loadReferenceTable(const std::string& csvPath, const features::Feat
       t.names.push_back(r->benchmark);
       t.groups.emplace_back("reference");
       t.rows.push_back({r->comp, r->rational, r->mem, r->localmem, r->coalesced, r->atomic, f2, f4});
+      t.sources.push_back(r->src);
     }
     return t;
   }
@@ -75,6 +76,7 @@ FeatureTable loadReferenceTable(const std::string& csvPath, const features::Feat
     t.names.push_back(rows[i]->benchmark);
     t.groups.emplace_back("reference");
     t.rows.push_back(std::move(vec[i]));
+    t.sources.push_back(rows[i]->src);
   }
   return t;
 }

@@ -24,6 +24,7 @@ struct FeatureTable {
   std::vector<std::string> names;        ///< kernel name, or the benchmark of a reference row
   std::vector<std::string> groups;       ///< kernel role (train, capped, held_out, user) or "reference"
   std::vector<std::vector<double>> rows; ///< one vector per entry
+  std::vector<std::string> sources;      ///< reference rows: the kernel's source (empty for workspace rows)
   std::size_t skipped = 0;               ///< reference rows that could not be measured in this space
 
   [[nodiscard]] std::size_t size() const { return rows.size(); }

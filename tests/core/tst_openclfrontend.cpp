@@ -105,6 +105,18 @@ private slots:
     QVERIFY(QString::fromStdString(formatDiagnostic(d)).contains("syntax_error.cl:2:"));
   }
 
+  void compilerCrashIsReportedAndContained() {
+    // A real Clang 15 crash (a segfault in Sema); the process lives on and the next compile works.
+    CompileResult r = compile(requestFor("bad/compiler_crash.cl"));
+    QVERIFY(!r.succeeded());
+    QVERIFY(r.errorCount() >= 1);
+    bool said = false;
+    for (const auto& d : r.diagnostics())
+      said = said || d.message.find("compiler crashed") != std::string::npos;
+    QVERIFY(said);
+    QVERIFY(compile(requestFor("kernels/k01_copy.cl")).succeeded());
+  }
+
   void missingIncludeIsFatal() {
     CompileResult r = compile(requestFor("bad/missing_include.cl"));
     QVERIFY(!r.succeeded());

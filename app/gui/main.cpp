@@ -1,0 +1,72 @@
+// steerbench: the workbench GUI. Opens a workspace (the default one unless a
+// path is given) in the main window.
+#include "MainWindow.h"
+
+#include "common/Version.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QTimer>
+#include <QTranslator>
+
+int main(int argc, char** argv) {
+  QApplication::setHighDpiScaleFactorRoundingPolicy(Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
+  QApplication app(argc, argv);
+  QApplication::setApplicationName(QStringLiteral("steerbench"));
+  QApplication::setOrganizationName(QStringLiteral("steerbench"));
+  QApplication::setApplicationDisplayName(QStringLiteral("Steerbench"));
+  QApplication::setApplicationVersion(QString::fromUtf8(steerbench::kAppVersion));
+  QApplication::setDesktopFileName(QStringLiteral("steerbench"));
+
+  QTranslator qtTranslator, appTranslator;
+  if (qtTranslator.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
+                        QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+    QApplication::installTranslator(&qtTranslator);
+  if (appTranslator.load(QLocale(), QStringLiteral("steerbench"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+    QApplication::installTranslator(&appTranslator);
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QApplication::translate(
+      "main", "Steerbench workbench: explore a feature space, pick targets, read and edit OpenCL kernels."));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument(QStringLiteral("workspace"),
+                               QApplication::translate("main", "Workspace to open (default: the default workspace, "
+                                                               "built from Debian's OpenCL code on first run)."),
+                               QStringLiteral("[workspace]"));
+  QCommandLineOption screenshot(
+      QStringLiteral("screenshot"),
+      QApplication::translate("main", "Once the workspace is plotted and the engine is idle, save the main window "
+                                      "as PNG to <file> and quit."),
+      QStringLiteral("file"));
+  parser.addOption(screenshot);
+  parser.process(app);
+
+  steerbench::ui::MainWindow window;
+  window.show();
+  const QStringList args = parser.positionalArguments();
+  if (args.isEmpty())
+    window.openDefaultWorkspace();
+  else
+    window.openWorkspace(QDir::current().absoluteFilePath(args.front()));
+
+  if (parser.isSet(screenshot)) {
+    const QString path = parser.value(screenshot);
+    auto* poll = new QTimer(&window);
+    QObject::connect(poll, &QTimer::timeout, &window, [&window, path, poll] {
+      if (window.busy() || window.workspacePath().isEmpty()) return;
+      poll->stop();
+      const bool ok = window.grab().save(path);
+      QApplication::exit(ok ? 0 : 1);
+    });
+    QObject::connect(&window, &steerbench::ui::MainWindow::errorShown, &window,
+                     [](const QString& title, const QString& text) {
+                       qWarning("%s: %s", qPrintable(title), qPrintable(text));
+                     });
+    poll->start(250);
+  }
+  return app.exec();
+}

@@ -1,0 +1,24 @@
+// What the engine thread owns: the open workspace (the one writer) and
+// caches of what it read. Touched only on the engine thread.
+#pragma once
+
+#include "engine/FeatureTable.h"
+#include "store/Workspace.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace steerbench::ui {
+
+struct EngineState {
+  std::unique_ptr<store::Workspace> workspace;
+  /// Reference layers by (CSV path, space), measured once.
+  std::map<std::pair<std::string, std::string>, engine::FeatureTable> references;
+
+  /// The open workspace; throws WorkspaceError when none is open.
+  store::Workspace& ws();
+};
+
+} // namespace steerbench::ui

@@ -1,0 +1,482 @@
+#include "FeaturePlot.h"
+
+#include <QApplication>
+#include <QChart>
+#include <QContextMenuEvent>
+#include <QFile>
+#include <QGuiApplication>
+#include <QImageWriter>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
+#include <QPainter>
+#include <QRubberBand>
+#include <QScatterSeries>
+#include <QSvgGenerator>
+#include <QToolTip>
+#include <QValueAxis>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace steerbench::ui {
+namespace {
+
+using Layer = FeaturePlot::Layer;
+
+QString layerName(Layer l) {
+  switch (l) {
+  case Layer::Corpus: return FeaturePlot::tr("Corpus kernels");
+  case Layer::User: return FeaturePlot::tr("Your kernels");
+  case Layer::Reference: return FeaturePlot::tr("Reference benchmarks");
+  case Layer::Evaluated: return FeaturePlot::tr("Evaluated kernel");
+  case Layer::Target: return FeaturePlot::tr("Target");
+  }
+  return {};
+}
+
+bool bigLayer(Layer l) { return l == Layer::Corpus || l == Layer::User || l == Layer::Reference; }
+
+} // namespace
+
+FeaturePlot::FeaturePlot(QWidget* parent) : QChartView(new QChart, parent) {
+  setRenderHint(QPainter::Antialiasing, false);
+  setRubberBand(QChartView::NoRubberBand);
+  setDragMode(QGraphicsView::NoDrag);
+  setMouseTracking(true);
+  setFocusPolicy(Qt::StrongFocus);
+  chart()->legend()->setAlignment(Qt::AlignBottom);
+  chart()->setAnimationOptions(QChart::NoAnimation);
+  axisX_ = new QValueAxis;
+  axisY_ = new QValueAxis;
+  chart()->addAxis(axisX_, Qt::AlignBottom);
+  chart()->addAxis(axisY_, Qt::AlignLeft);
+  band_ = new QRubberBand(QRubberBand::Rectangle, viewport());
+  useGl_ = openGlAvailable();
+  rebuild();
+}
+
+bool FeaturePlot::openGlAvailable() {
+  static const bool available = [] {
+    const QString platform = QGuiApplication::platformName();
+    if (platform != QLatin1String("xcb") && !platform.startsWith(QLatin1String("wayland"))) return false;
+    QOpenGLContext context;
+    if (!context.create()) return false;
+    QOffscreenSurface surface;
+    surface.create();
+    const bool ok = surface.isValid() && context.makeCurrent(&surface);
+    if (ok) context.doneCurrent();
+    return ok;
+  }();
+  return available;
+}
+
+void FeaturePlot::setOpenGlAllowed(bool allowed) {
+  glAllowed_ = allowed;
+  const bool gl = allowed && openGlAvailable();
+  if (gl == useGl_) return;
+  useGl_ = gl;
+  rebuild();
+}
+
+void FeaturePlot::setTables(engine::FeatureTable workspace, engine::FeatureTable reference,
+                            std::optional<features::Pca> pca, const QString& fitNote) {
+  const bool sameSpace = workspace.space == workspace_.space && workspace.dimensions == workspace_.dimensions;
+  workspace_ = std::move(workspace);
+  reference_ = std::move(reference);
+  pca_ = std::move(pca);
+  fitNote_ = fitNote;
+  if (!sameSpace) {
+    evaluated_.reset();
+    target_.reset();
+  }
+  const int dims = int(workspace_.dimensions.size());
+  if (dimX_ >= dims || dimY_ >= dims || (!pca_ && dimX_ < 0)) {
+    dimX_ = pca_ ? -1 : 0;
+    dimY_ = pca_ ? -1 : std::min(1, dims - 1);
+  }
+  rebuild();
+}
+
+void FeaturePlot::setAxes(int dimX, int dimY) {
+  if (dimX < 0 && !pca_) return;
+  dimX_ = dimX < 0 ? -1 : dimX;
+  dimY_ = dimX < 0 ? -1 : dimY;
+  rebuild();
+}
+
+void FeaturePlot::setLayerVisible(Layer layer, bool visible) {
+  visible_[std::size_t(layer)] = visible;
+  if (auto* s = series_[std::size_t(layer)]) s->setVisible(visible);
+}
+
+void FeaturePlot::setEvaluated(const std::optional<std::vector<double>>& vector) {
+  evaluated_ = vector;
+  fillLayer(Layer::Evaluated);
+}
+
+void FeaturePlot::setTargetVector(const std::optional<std::vector<double>>& vector) {
+  target_ = vector;
+  fillLayer(Layer::Target);
+}
+
+void FeaturePlot::setDarkTheme(bool dark) {
+  if (dark == dark_) return;
+  dark_ = dark;
+  rebuild();
+}
+
+std::optional<QPointF> FeaturePlot::project(const std::vector<double>& v) const {
+  if (v.size() != workspace_.dimensions.size() || v.empty()) return std::nullopt;
+  if (dimX_ < 0) {
+    if (!pca_) return std::nullopt;
+    const auto p = pca_->transform(v);
+    return QPointF(p[0], p.size() > 1 ? p[1] : 0.0);
+  }
+  return QPointF(v[std::size_t(dimX_)], v[std::size_t(dimY_)]);
+}
+
+void FeaturePlot::fillLayer(Layer layer) {
+  const auto i = std::size_t(layer);
+  LayerData d;
+  auto add = [&](const std::vector<double>& v, int row) {
+    if (auto p = project(v)) {
+      d.points.push_back(*p);
+      d.rows.push_back(row);
+    }
+  };
+  int total = 0;
+  if (layer == Layer::Corpus || layer == Layer::User || layer == Layer::Reference) {
+    const auto& t = layer == Layer::Reference ? reference_ : workspace_;
+    std::vector<int> rows;
+    for (int r = 0; r < int(t.size()); ++r) {
+      const bool user = t.groups[std::size_t(r)] == "user";
+      if (layer == Layer::Reference || (layer == Layer::User) == user) rows.push_back(r);
+    }
+    total = int(rows.size());
+    const int stride = useGl_ ? 1 : std::max(1, (total + kRasterPointCap - 1) / kRasterPointCap);
+    for (int k = 0; k < total; k += stride)
+      add(t.rows[std::size_t(rows[std::size_t(k)])], rows[std::size_t(k)]);
+  } else {
+    const auto& v = layer == Layer::Evaluated ? evaluated_ : target_;
+    if (v) add(*v, 0), total = 1;
+  }
+  totals_[i] = total;
+  data_[i] = std::move(d);
+  if (series_[i]) {
+    series_[i]->replace(data_[i].points);
+    series_[i]->setName(layerName(layer) + QStringLiteral(" (%1)").arg(total));
+  }
+  updateTitle();
+}
+
+void FeaturePlot::rebuild() {
+  for (auto*& s : series_) {
+    if (s) {
+      chart()->removeSeries(s);
+      delete s;
+      s = nullptr;
+    }
+  }
+  chart()->setTheme(dark_ ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+  const QColor colors[kLayers] = {QColor(70, 130, 200), QColor(240, 150, 30), QColor(40, 170, 90),
+                                  QColor(200, 60, 200), QColor(220, 40, 40)};
+  for (int l = 0; l < kLayers; ++l) {
+    auto* s = new QScatterSeries;
+    const auto layer = Layer(l);
+    s->setColor(colors[l]);
+    s->setBorderColor(bigLayer(layer) ? colors[l] : (dark_ ? Qt::white : Qt::black));
+    s->setMarkerSize(layer == Layer::Corpus ? 5 : layer == Layer::Target || layer == Layer::Evaluated ? 16 : 8);
+    if (layer == Layer::Reference) s->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+    if (layer == Layer::Target) s->setMarkerShape(QScatterSeries::MarkerShapeStar);
+    if (layer == Layer::Evaluated) s->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
+    if (bigLayer(layer)) s->setUseOpenGL(useGl_);
+    chart()->addSeries(s);
+    s->attachAxis(axisX_);
+    s->attachAxis(axisY_);
+    s->setVisible(visible_[std::size_t(l)]);
+    series_[std::size_t(l)] = s;
+  }
+  for (int l = 0; l < kLayers; ++l)
+    fillLayer(Layer(l));
+  // Home view: the data's bounds plus a margin.
+  double x0 = std::numeric_limits<double>::max(), x1 = -x0, y0 = x0, y1 = -x0;
+  for (const auto& d : data_)
+    for (const auto& p : d.points) {
+      x0 = std::min(x0, p.x()), x1 = std::max(x1, p.x());
+      y0 = std::min(y0, p.y()), y1 = std::max(y1, p.y());
+    }
+  if (x0 > x1) x0 = -1, x1 = 1, y0 = -1, y1 = 1;
+  const double mx = std::max(1e-6, (x1 - x0) * 0.05), my = std::max(1e-6, (y1 - y0) * 0.05);
+  home_ = QRectF(QPointF(x0 - mx, y0 - my), QPointF(x1 + mx, y1 + my));
+  const auto& dims = workspace_.dimensions;
+  if (dimX_ < 0) {
+    axisX_->setTitleText(pca_ ? tr("PC1 (%1% of variance)").arg(pca_->explainedVariance(0) * 100, 0, 'f', 1) : QString());
+    axisY_->setTitleText(pca_ && pca_->components() > 1
+                             ? tr("PC2 (%1% of variance)").arg(pca_->explainedVariance(1) * 100, 0, 'f', 1)
+                             : QString());
+  } else {
+    axisX_->setTitleText(QString::fromStdString(dims.at(std::size_t(dimX_))));
+    axisY_->setTitleText(QString::fromStdString(dims.at(std::size_t(dimY_))));
+  }
+  resetZoom();
+  updateTitle();
+}
+
+void FeaturePlot::updateTitle() {
+  const QString space = QString::fromStdString(workspace_.space);
+  QString title = dimX_ < 0 ? tr("%1 space, PCA-2 fitted on %2").arg(space, fitNote_)
+                            : tr("%1 space, raw dimensions").arg(space);
+  int shown = 0, total = 0;
+  for (int l = 0; l < kLayers; ++l)
+    shown += int(data_[std::size_t(l)].points.size()), total += totals_[std::size_t(l)];
+  if (shown < total) title += tr(" (raster: showing %1 of %2 points)").arg(shown).arg(total);
+  chart()->setTitle(title);
+}
+
+int FeaturePlot::shownPoints() const {
+  int n = 0;
+  for (const auto& d : data_)
+    n += int(d.points.size());
+  return n;
+}
+
+std::int64_t FeaturePlot::kernelId(const PointRef& p) const {
+  if (p.layer != Layer::Corpus && p.layer != Layer::User) return 0;
+  return p.row >= 0 && p.row < int(workspace_.ids.size()) ? workspace_.ids[std::size_t(p.row)] : 0;
+}
+
+std::vector<double> FeaturePlot::vectorOf(const PointRef& p) const {
+  switch (p.layer) {
+  case Layer::Corpus:
+  case Layer::User: return workspace_.rows.at(std::size_t(p.row));
+  case Layer::Reference: return reference_.rows.at(std::size_t(p.row));
+  case Layer::Evaluated: return evaluated_.value_or(std::vector<double>{});
+  case Layer::Target: return target_.value_or(std::vector<double>{});
+  }
+  return {};
+}
+
+QString FeaturePlot::describe(const PointRef& p) const {
+  QString head;
+  if (p.layer == Layer::Corpus || p.layer == Layer::User) {
+    const auto r = std::size_t(p.row);
+    head = tr("kernel #%1 %2 (%3)")
+               .arg(workspace_.ids[r])
+               .arg(QString::fromStdString(workspace_.names[r]), QString::fromStdString(workspace_.groups[r]));
+  } else if (p.layer == Layer::Reference) {
+    head = tr("reference %1").arg(QString::fromStdString(reference_.names.at(std::size_t(p.row))));
+  } else {
+    head = layerName(p.layer);
+  }
+  const auto v = vectorOf(p);
+  // Key features: the dimensions with the largest values (at most 6).
+  std::vector<std::size_t> order(v.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  if (v.size() > 8)
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return v[a] > v[b]; });
+  QStringList parts;
+  for (std::size_t k = 0; k < std::min<std::size_t>(order.size(), v.size() > 8 ? 6 : 8); ++k)
+    parts << QStringLiteral("%1=%2").arg(QString::fromStdString(workspace_.dimensions.at(order[k])))
+                 .arg(v[order[k]], 0, 'g', 4);
+  return head + QLatin1Char('\n') + parts.join(QStringLiteral(", "));
+}
+
+QPointF FeaturePlot::valueAt(QPoint widgetPos) const {
+  const QPointF area = chart()->mapFromScene(mapToScene(widgetPos));
+  return chart()->mapToValue(area, series_[0]);
+}
+
+QPoint FeaturePlot::widgetPosOf(QPointF value) const {
+  const QPointF area = chart()->mapToPosition(value, series_[0]);
+  return mapFromScene(chart()->mapToScene(area));
+}
+
+std::optional<QPointF> FeaturePlot::positionOf(const PointRef& p) const {
+  if (p.layer == Layer::Evaluated || p.layer == Layer::Target)
+    return project(p.layer == Layer::Evaluated ? evaluated_.value_or(std::vector<double>{})
+                                               : target_.value_or(std::vector<double>{}));
+  return project(vectorOf(p));
+}
+
+std::optional<FeaturePlot::PointRef> FeaturePlot::pointAt(QPoint widgetPos, double radiusPx) const {
+  const QRectF area = chart()->plotArea();
+  if (area.width() <= 0 || area.height() <= 0) return std::nullopt;
+  const double sx = (axisX_->max() - axisX_->min()) / area.width();
+  const double sy = (axisY_->max() - axisY_->min()) / area.height();
+  const QPointF at = valueAt(widgetPos);
+  std::optional<PointRef> best;
+  double bestD = radiusPx * radiusPx;
+  // Topmost layers first: target, evaluated, reference, user, corpus.
+  for (int l = kLayers - 1; l >= 0; --l) {
+    if (!visible_[std::size_t(l)]) continue;
+    const auto& d = data_[std::size_t(l)];
+    for (int k = 0; k < d.points.size(); ++k) {
+      const double dx = (d.points[k].x() - at.x()) / sx, dy = (d.points[k].y() - at.y()) / sy;
+      const double dd = dx * dx + dy * dy;
+      if (dd <= bestD) {
+        bestD = dd;
+        best = PointRef{Layer(l), d.rows[k]};
+      }
+    }
+    if (best) return best;
+  }
+  return best;
+}
+
+void FeaturePlot::applyRanges(double x0, double x1, double y0, double y1) {
+  axisX_->setRange(x0, x1);
+  axisY_->setRange(y0, y1);
+}
+
+void FeaturePlot::zoomBy(double factor, QPointF c) {
+  const double x0 = c.x() - (c.x() - axisX_->min()) / factor, x1 = c.x() + (axisX_->max() - c.x()) / factor;
+  const double y0 = c.y() - (c.y() - axisY_->min()) / factor, y1 = c.y() + (axisY_->max() - c.y()) / factor;
+  applyRanges(x0, x1, y0, y1);
+}
+
+void FeaturePlot::panBy(QPoint pixels) {
+  const QRectF area = chart()->plotArea();
+  if (area.width() <= 0 || area.height() <= 0) return;
+  const double dx = -pixels.x() * (axisX_->max() - axisX_->min()) / area.width();
+  const double dy = pixels.y() * (axisY_->max() - axisY_->min()) / area.height();
+  applyRanges(axisX_->min() + dx, axisX_->max() + dx, axisY_->min() + dy, axisY_->max() + dy);
+}
+
+void FeaturePlot::resetZoom() { applyRanges(home_.left(), home_.right(), home_.top(), home_.bottom()); }
+
+QString FeaturePlot::exportTo(const QString& path) {
+  if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
+    // OpenGL series are drawn outside the scene; render raster copies for the SVG.
+    const bool gl = useGl_;
+    if (gl) {
+      useGl_ = false;
+      rebuild();
+    }
+    QSvgGenerator svg;
+    svg.setFileName(path);
+    svg.setSize(size());
+    svg.setViewBox(rect());
+    svg.setTitle(chart()->title());
+    svg.setDescription(tr("Steerbench feature-space plot"));
+    {
+      QPainter painter(&svg);
+      render(&painter);
+    }
+    if (gl) {
+      const QRectF view(QPointF(axisX_->min(), axisY_->min()), QPointF(axisX_->max(), axisY_->max()));
+      useGl_ = true;
+      rebuild();
+      applyRanges(view.left(), view.right(), view.top(), view.bottom());
+    }
+    QFile check(path);
+    if (!check.exists() || check.size() == 0) return tr("could not write %1; check the folder's permissions and free space").arg(path);
+    return {};
+  }
+  const QImage image = grab().toImage();
+  QImageWriter writer(path);
+  if (!writer.write(image))
+    return tr("could not write %1: %2").arg(path, writer.errorString());
+  return {};
+}
+
+void FeaturePlot::mousePressEvent(QMouseEvent* e) {
+  pressPos_ = lastPos_ = e->position().toPoint();
+  if (e->button() == Qt::MiddleButton || (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier))) {
+    drag_ = Drag::Pan;
+    setCursor(Qt::ClosedHandCursor);
+  } else if (e->button() == Qt::LeftButton) {
+    drag_ = Drag::Pick;
+  } else {
+    QChartView::mousePressEvent(e);
+  }
+}
+
+void FeaturePlot::mouseMoveEvent(QMouseEvent* e) {
+  const QPoint pos = e->position().toPoint();
+  if (drag_ == Drag::Pan) {
+    panBy(pos - lastPos_);
+  } else if (drag_ == Drag::Pick) {
+    if ((pos - pressPos_).manhattanLength() > QApplication::startDragDistance()) {
+      band_->setGeometry(QRect(pressPos_, pos).normalized());
+      band_->show();
+    }
+  } else if (auto p = pointAt(pos)) {
+    QToolTip::showText(e->globalPosition().toPoint(), describe(*p), this);
+  } else {
+    QToolTip::hideText();
+  }
+  lastPos_ = pos;
+}
+
+void FeaturePlot::mouseReleaseEvent(QMouseEvent* e) {
+  const QPoint pos = e->position().toPoint();
+  const Drag drag = drag_;
+  drag_ = Drag::None;
+  unsetCursor();
+  if (drag == Drag::Pan) return;
+  if (drag != Drag::Pick) {
+    QChartView::mouseReleaseEvent(e);
+    return;
+  }
+  if (band_->isVisible()) {
+    band_->hide();
+    const QPointF a = valueAt(pressPos_), b = valueAt(pos);
+    const QRectF r = QRectF(a, b).normalized();
+    QVector<PointRef> picked;
+    for (int l = 0; l < kLayers; ++l) {
+      if (!visible_[std::size_t(l)] || !bigLayer(Layer(l))) continue;
+      const auto& d = data_[std::size_t(l)];
+      for (int k = 0; k < d.points.size(); ++k)
+        if (r.contains(d.points[k])) picked.push_back({Layer(l), d.rows[k]});
+    }
+    emit pointsPicked(picked);
+    return;
+  }
+  if (!chart()->plotArea().contains(chart()->mapFromScene(mapToScene(pos)))) return;
+  if (auto p = pointAt(pos))
+    emit pointClicked(*p);
+  else
+    emit emptyClicked(valueAt(pos));
+}
+
+void FeaturePlot::wheelEvent(QWheelEvent* e) {
+  const double steps = e->angleDelta().y() / 120.0;
+  if (steps == 0) return;
+  zoomBy(std::pow(1.25, steps), valueAt(e->position().toPoint()));
+  e->accept();
+}
+
+void FeaturePlot::keyPressEvent(QKeyEvent* e) {
+  const QPointF center((axisX_->min() + axisX_->max()) / 2, (axisY_->min() + axisY_->max()) / 2);
+  switch (e->key()) {
+  case Qt::Key_Plus:
+  case Qt::Key_Equal: zoomBy(1.25, center); break;
+  case Qt::Key_Minus: zoomBy(0.8, center); break;
+  case Qt::Key_Left: panBy({40, 0}); break;
+  case Qt::Key_Right: panBy({-40, 0}); break;
+  case Qt::Key_Up: panBy({0, 40}); break;
+  case Qt::Key_Down: panBy({0, -40}); break;
+  case Qt::Key_0:
+  case Qt::Key_Home: resetZoom(); break;
+  default: QChartView::keyPressEvent(e); return;
+  }
+  e->accept();
+}
+
+void FeaturePlot::contextMenuEvent(QContextMenuEvent* e) {
+  const auto p = pointAt(e->pos());
+  QMenu menu(this);
+  if (p && p->layer != Layer::Target) {
+    menu.addAction(tr("Use its features as target"), this, [this, p] { emit useAsTargetRequested(*p); });
+    menu.addSeparator();
+  }
+  menu.addAction(tr("Reset zoom"), this, &FeaturePlot::resetZoom);
+  menu.exec(e->globalPos());
+}
+
+} // namespace steerbench::ui

@@ -1,0 +1,128 @@
+// The feature-space plot: workspace kernels, reference benchmarks, the
+// evaluated kernel and the target, on PCA-2 or on two raw dimensions. Click a
+// point to select it, click empty space to set a target, drag to pick kernels,
+// wheel to zoom, middle-drag (or Shift+drag) to pan. Draws with OpenGL where
+// the platform supports it, else raster with the points thinned.
+#pragma once
+
+#include "engine/FeatureTable.h"
+#include "features/Pca.h"
+
+#include <QChartView>
+#include <QPointF>
+#include <QVector>
+
+#include <array>
+#include <optional>
+
+class QRubberBand;
+class QScatterSeries;
+class QValueAxis;
+
+namespace steerbench::ui {
+
+class FeaturePlot : public QChartView {
+  Q_OBJECT
+public:
+  enum class Layer { Corpus, User, Reference, Evaluated, Target };
+  static constexpr int kLayers = 5;
+  struct PointRef {
+    Layer layer = Layer::Corpus;
+    int row = 0; ///< row of the layer's table (Corpus, User: the workspace table; Reference: its table)
+  };
+  /// Raster charts show at most this many points per layer (evenly thinned).
+  static constexpr int kRasterPointCap = 20000;
+
+  explicit FeaturePlot(QWidget* parent = nullptr);
+
+  /// True when this platform can draw the series with OpenGL (xcb or wayland
+  /// with a context that can be created).
+  [[nodiscard]] static bool openGlAvailable();
+  /// Use OpenGL when available (the default) or never.
+  void setOpenGlAllowed(bool allowed);
+  [[nodiscard]] bool usesOpenGl() const { return useGl_; }
+
+  /// New data. `pca` is fitted on the layer named by `fitNote`; without it
+  /// the plot can show raw axes only.
+  void setTables(engine::FeatureTable workspace, engine::FeatureTable reference, std::optional<features::Pca> pca,
+                 const QString& fitNote);
+  /// PCA-2 when dimX < 0, else the raw dimensions dimX and dimY.
+  void setAxes(int dimX, int dimY);
+  [[nodiscard]] bool pcaAxes() const { return dimX_ < 0; }
+  [[nodiscard]] int dimX() const { return dimX_; }
+  [[nodiscard]] int dimY() const { return dimY_; }
+  void setLayerVisible(Layer layer, bool visible);
+  void setEvaluated(const std::optional<std::vector<double>>& vector);
+  void setTargetVector(const std::optional<std::vector<double>>& vector);
+  void setDarkTheme(bool dark);
+
+  [[nodiscard]] const engine::FeatureTable& workspaceTable() const { return workspace_; }
+  [[nodiscard]] const engine::FeatureTable& referenceTable() const { return reference_; }
+  [[nodiscard]] const features::Pca* pca() const { return pca_ ? &*pca_ : nullptr; }
+  /// The kernel id of a workspace point (0 for other layers).
+  [[nodiscard]] std::int64_t kernelId(const PointRef& p) const;
+  /// The full vector behind a point.
+  [[nodiscard]] std::vector<double> vectorOf(const PointRef& p) const;
+  [[nodiscard]] QString describe(const PointRef& p) const;
+
+  // Coordinates, for tests and benches.
+  [[nodiscard]] QPointF valueAt(QPoint widgetPos) const;
+  [[nodiscard]] QPoint widgetPosOf(QPointF value) const;
+  [[nodiscard]] std::optional<QPointF> positionOf(const PointRef& p) const; ///< in axis values
+  [[nodiscard]] std::optional<PointRef> pointAt(QPoint widgetPos, double radiusPx = 6) const;
+  [[nodiscard]] int shownPoints() const;
+
+  void zoomBy(double factor, QPointF centerValue);
+  void panBy(QPoint pixels);
+  void resetZoom();
+  /// Writes the plot as PNG (or any raster format Qt knows) or, for a .svg
+  /// path, as SVG. Returns an empty string or the error.
+  [[nodiscard]] QString exportTo(const QString& path);
+
+signals:
+  void pointClicked(const steerbench::ui::FeaturePlot::PointRef& point);
+  /// Empty space clicked; `point` is in axis values (PCA coordinates or raw dims).
+  void emptyClicked(QPointF point);
+  void pointsPicked(const QVector<steerbench::ui::FeaturePlot::PointRef>& points);
+  void useAsTargetRequested(const steerbench::ui::FeaturePlot::PointRef& point);
+
+protected:
+  void mousePressEvent(QMouseEvent* e) override;
+  void mouseMoveEvent(QMouseEvent* e) override;
+  void mouseReleaseEvent(QMouseEvent* e) override;
+  void wheelEvent(QWheelEvent* e) override;
+  void keyPressEvent(QKeyEvent* e) override;
+  void contextMenuEvent(QContextMenuEvent* e) override;
+
+private:
+  struct LayerData {
+    QVector<QPointF> points; ///< shown points, in axis values
+    QVector<int> rows;       ///< their table rows
+  };
+  void rebuild();
+  void fillLayer(Layer layer);
+  [[nodiscard]] std::optional<QPointF> project(const std::vector<double>& v) const;
+  void updateTitle();
+  void applyRanges(double x0, double x1, double y0, double y1);
+
+  engine::FeatureTable workspace_, reference_;
+  std::optional<features::Pca> pca_;
+  QString fitNote_;
+  std::optional<std::vector<double>> evaluated_, target_;
+  int dimX_ = -1, dimY_ = -1;
+  bool glAllowed_ = true, useGl_ = false, dark_ = false;
+  std::array<bool, kLayers> visible_{true, true, true, true, true};
+  std::array<QScatterSeries*, kLayers> series_{};
+  std::array<LayerData, kLayers> data_{};
+  std::array<int, kLayers> totals_{};
+  QValueAxis* axisX_ = nullptr;
+  QValueAxis* axisY_ = nullptr;
+  QRectF home_;
+  QRubberBand* band_ = nullptr;
+  QPoint pressPos_, lastPos_;
+  enum class Drag { None, Pick, Pan } drag_ = Drag::None;
+};
+
+} // namespace steerbench::ui
+
+Q_DECLARE_METATYPE(steerbench::ui::FeaturePlot::PointRef)

@@ -1,0 +1,117 @@
+// The workbench window: workspace handling, dockable views over one shared
+// selection, jobs in the status bar, preferences, undo, and About.
+#pragma once
+
+#include "FeaturePlot.h"
+#include "Preferences.h"
+
+#include <QMainWindow>
+#include <QPointer>
+
+#include <memory>
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QMenu;
+class QUndoStack;
+
+namespace steerbench::ui {
+
+class EngineBridge;
+class FeaturesView;
+class JobStatus;
+class KernelEditor;
+class KernelList;
+class SelectionModel;
+class TargetTable;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  /// Opens a workspace (on the engine thread). An existing file that cannot
+  /// be opened (corrupt, newer, read-only, not a workspace) gets a dialog and
+  /// the current workspace stays open. `create` makes a missing file.
+  void openWorkspace(const QString& path, bool create = false);
+  /// Opens the default workspace; on first run it is built from the Debian
+  /// corpus preset, with progress in the status bar.
+  void openDefaultWorkspace();
+  /// Shows a DevMap-layout CSV as the reference layer (a clear dialog when it is not).
+  void importReference(const QString& csvPath);
+  void setSpace(const QString& space);
+  /// PCA-2 (dimX < 0) or two raw dimensions.
+  void setAxes(int dimX, int dimY);
+
+  // For tests, benches and scripts.
+  [[nodiscard]] FeaturePlot* plot() const { return plot_; }
+  [[nodiscard]] KernelEditor* editor() const { return editor_; }
+  [[nodiscard]] TargetTable* targetTable() const { return targets_; }
+  [[nodiscard]] KernelList* kernelList() const { return list_; }
+  [[nodiscard]] FeaturesView* featuresView() const { return features_; }
+  [[nodiscard]] SelectionModel* selection() const { return selection_; }
+  [[nodiscard]] EngineBridge* engine() const { return engine_; }
+  [[nodiscard]] QUndoStack* undoStack() const { return undo_; }
+  [[nodiscard]] QString workspacePath() const { return workspacePath_; }
+  /// True while the engine has queued or running work.
+  [[nodiscard]] bool busy() const;
+  /// The last error dialog's text (empty if none was shown).
+  [[nodiscard]] QString lastError() const { return lastError_; }
+
+signals:
+  void workspaceOpened(const QString& path);
+  void plotReloaded();
+  void kernelShown(qint64 id);
+  void evaluated(bool compiled);
+  void kernelSaved(qint64 id);
+  void errorShown(const QString& title, const QString& text);
+
+protected:
+  void closeEvent(QCloseEvent* e) override;
+  void changeEvent(QEvent* e) override;
+
+private:
+  void buildActions();
+  void buildDocks();
+  void reloadPlot();
+  void showKernel(std::int64_t id);
+  void evaluate(const QString& source);
+  void saveKernel(const QString& source);
+  void nearestKernels();
+  void targetFromPoint(QPointF point);
+  void useAsTarget(const FeaturePlot::PointRef& point);
+  void editTargetValue(int dim, double value);
+  void applyTheme();
+  void showError(const QString& title, const QString& text);
+  void showAbout();
+  void showPreferences();
+  void exportPlot();
+  void updateRecentMenu();
+  void updateAxisChoices();
+  void buildDefaultCorpus();
+
+  Preferences prefs_;
+  EngineBridge* engine_ = nullptr;
+  SelectionModel* selection_ = nullptr;
+  QUndoStack* undo_ = nullptr;
+  FeaturePlot* plot_ = nullptr;
+  KernelEditor* editor_ = nullptr;
+  TargetTable* targets_ = nullptr;
+  KernelList* list_ = nullptr;
+  FeaturesView* features_ = nullptr;
+  JobStatus* jobs_ = nullptr;
+  QComboBox* spaceBox_ = nullptr;
+  QComboBox* xBox_ = nullptr;
+  QComboBox* yBox_ = nullptr;
+  QMenu* recentMenu_ = nullptr;
+  QMenu* viewMenu_ = nullptr;
+  QLabel* workspaceLabel_ = nullptr;
+  QString workspacePath_;
+  QString lastError_;
+  QString aboutOpenCl_;
+  bool updatingAxes_ = false;
+};
+
+} // namespace steerbench::ui

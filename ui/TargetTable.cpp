@@ -1,0 +1,69 @@
+#include "TargetTable.h"
+
+#include "SelectionModel.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace steerbench::ui {
+
+TargetTable::TargetTable(SelectionModel* selection, QWidget* parent) : QWidget(parent), selection_(selection) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  origin_ = new QLabel(tr("No target: click empty space on the plot, or use a kernel's features."), this);
+  origin_->setWordWrap(true);
+  layout->addWidget(origin_);
+  table_ = new QTableWidget(0, 2, this);
+  table_->setHorizontalHeaderLabels({tr("Dimension"), tr("Target value")});
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->verticalHeader()->setVisible(false);
+  layout->addWidget(table_, 1);
+  auto* buttons = new QHBoxLayout;
+  auto* nearest = new QPushButton(tr("Nearest kernels"), this);
+  nearest->setToolTip(tr("List the corpus kernels nearest this target in the full space"));
+  auto* clear = new QPushButton(tr("Clear target"), this);
+  buttons->addWidget(nearest);
+  buttons->addWidget(clear);
+  layout->addLayout(buttons);
+  connect(nearest, &QPushButton::clicked, this, &TargetTable::nearestRequested);
+  connect(clear, &QPushButton::clicked, this, &TargetTable::clearRequested);
+  connect(selection_, &SelectionModel::targetChanged, this, &TargetTable::refresh);
+  connect(table_, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
+    if (filling_ || item->column() != 1) return;
+    bool ok = false;
+    const double v = item->text().trimmed().toDouble(&ok);
+    if (!ok || v < 0) {
+      refresh(); // not a number: show the stored value again
+      return;
+    }
+    emit valueEdited(item->row(), v);
+  });
+}
+
+void TargetTable::setDimensions(const std::vector<std::string>& dimensions) {
+  dims_ = dimensions;
+  refresh();
+}
+
+void TargetTable::refresh() {
+  filling_ = true;
+  const auto& t = selection_->target();
+  table_->setRowCount(int(dims_.size()));
+  for (int r = 0; r < int(dims_.size()); ++r) {
+    auto* name = new QTableWidgetItem(QString::fromStdString(dims_[std::size_t(r)]));
+    name->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+    table_->setItem(r, 0, name);
+    const bool has = t && std::size_t(r) < t->values.size();
+    auto* value = new QTableWidgetItem(has ? QString::number(t->values[std::size_t(r)], 'g', 10) : QString());
+    value->setFlags(has ? Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsEditable : Qt::ItemIsEnabled);
+    table_->setItem(r, 1, value);
+  }
+  origin_->setText(t ? tr("Target in the %1 space, from %2.").arg(t->space, t->origin)
+                     : tr("No target: click empty space on the plot, or use a kernel's features."));
+  filling_ = false;
+}
+
+} // namespace steerbench::ui
