@@ -5,661 +5,663 @@
     <name>main</name>
     <message>
         <source>Steerbench workbench: explore a feature space, pick targets, read and edit OpenCL kernels.</source>
-        <translation type="unfinished"></translation>
+        <translation>Steerbench-Werkbank: einen Merkmalsraum erkunden, Ziele wählen, OpenCL-Kernels lesen und bearbeiten.</translation>
     </message>
     <message>
         <source>Workspace to open (default: the default workspace, built from Debian&apos;s OpenCL code on first run).</source>
-        <translation type="unfinished"></translation>
+        <translation>Zu öffnender Arbeitsbereich (Vorgabe: der Standard-Arbeitsbereich, der beim ersten Start aus dem OpenCL-Code von Debian erstellt wird).</translation>
     </message>
     <message>
         <source>Once the workspace is plotted and the engine is idle, save the main window as PNG to &lt;file&gt; and quit.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sobald der Arbeitsbereich dargestellt ist und die Engine untätig ist, das Hauptfenster als PNG in &lt;file&gt; speichern und beenden.</translation>
     </message>
 </context>
 <context>
     <name>steerbench::ui::EngineBridge</name>
     <message>
         <source>an unknown error</source>
-        <translation type="unfinished"></translation>
+        <translation>ein unbekannter Fehler</translation>
     </message>
 </context>
 <context>
     <name>steerbench::ui::FeaturePlot</name>
     <message>
         <source>Corpus kernels</source>
-        <translation type="unfinished"></translation>
+        <translation>Korpus-Kernels</translation>
     </message>
     <message>
         <source>Your kernels</source>
-        <translation type="unfinished"></translation>
+        <translation>Eigene Kernels</translation>
     </message>
     <message>
         <source>Reference benchmarks</source>
-        <translation type="unfinished"></translation>
+        <translation>Referenz-Benchmarks</translation>
     </message>
     <message>
         <source>Evaluated kernel</source>
-        <translation type="unfinished"></translation>
+        <translation>Ausgewerteter Kernel</translation>
     </message>
     <message>
         <source>Target</source>
-        <translation type="unfinished"></translation>
+        <translation>Ziel</translation>
     </message>
     <message>
         <source>PC1 (%1% of variance)</source>
-        <translation type="unfinished"></translation>
+        <translation>PC1 (%1 % der Varianz)</translation>
     </message>
     <message>
         <source>PC2 (%1% of variance)</source>
-        <translation type="unfinished"></translation>
+        <translation>PC2 (%1 % der Varianz)</translation>
     </message>
     <message>
         <source>%1 space, PCA-2 fitted on %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1-Raum, PCA-2 berechnet aus %2</translation>
     </message>
     <message>
         <source>%1 space, raw dimensions</source>
-        <translation type="unfinished"></translation>
+        <translation>%1-Raum, Rohdimensionen</translation>
     </message>
     <message>
         <source> (raster: showing %1 of %2 points)</source>
-        <translation type="unfinished"></translation>
+        <translation> (Raster: %1 von %2 Punkten angezeigt)</translation>
     </message>
     <message>
         <source>kernel #%1 %2 (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>Kernel #%1 %2 (%3)</translation>
     </message>
     <message>
         <source>reference %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Referenz %1</translation>
     </message>
     <message>
         <source>Steerbench feature-space plot</source>
-        <translation type="unfinished"></translation>
+        <translation>Steerbench-Merkmalsraumdiagramm</translation>
     </message>
     <message>
         <source>could not write %1; check the folder&apos;s permissions and free space</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 konnte nicht geschrieben werden; prüfen Sie die Berechtigungen des Ordners und den freien Speicherplatz</translation>
     </message>
     <message>
         <source>could not write %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 konnte nicht geschrieben werden: %2</translation>
     </message>
     <message>
         <source>Use its features as target</source>
-        <translation type="unfinished"></translation>
+        <translation>Seine Merkmale als Ziel verwenden</translation>
     </message>
     <message>
         <source>Reset zoom</source>
-        <translation type="unfinished"></translation>
+        <translation>Zoom zurücksetzen</translation>
     </message>
 </context>
 <context>
     <name>steerbench::ui::FeaturesView</name>
     <message>
         <source>Feature</source>
-        <translation type="unfinished"></translation>
+        <translation>Merkmal</translation>
     </message>
     <message>
         <source>Value</source>
-        <translation type="unfinished"></translation>
+        <translation>Wert</translation>
     </message>
     <message>
         <source>%1 dimensions</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Dimensionen</translation>
     </message>
 </context>
 <context>
     <name>steerbench::ui::JobStatus</name>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>Abbrechen</translation>
     </message>
     <message>
         <source>Stop this job; what it finished is kept</source>
-        <translation type="unfinished"></translation>
+        <translation>Diesen Auftrag anhalten; bereits Erledigtes bleibt erhalten</translation>
     </message>
 </context>
 <context>
     <name>steerbench::ui::KernelEditor</name>
     <message>
         <source>Evaluate</source>
-        <translation type="unfinished"></translation>
+        <translation>Auswerten</translation>
     </message>
     <message>
         <source>Compile the kernel, measure its features in every space and place it on the plot (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>Kernel kompilieren, seine Merkmale in jedem Raum messen und ihn im Diagramm einzeichnen (%1)</translation>
     </message>
     <message>
         <source>Save to workspace</source>
-        <translation type="unfinished"></translation>
+        <translation>Im Arbeitsbereich speichern</translation>
     </message>
     <message>
         <source>Store this text in the workspace as your own kernel, with where it came from (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>Diesen Text als eigenen Kernel mit Herkunftsangabe im Arbeitsbereich speichern (%1)</translation>
     </message>
     <message>
         <source>No kernel selected: click a point on the plot, or type a kernel and Evaluate.</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Kernel ausgewählt: Klicken Sie auf einen Punkt im Diagramm oder geben Sie einen Kernel ein und klicken Sie auf „Auswerten“.</translation>
     </message>
 </context>
 <context>
     <name>steerbench::ui::KernelList</name>
     <message>
         <source>Drag a rectangle on the plot, or ask for the nearest kernels.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ziehen Sie ein Rechteck im Diagramm auf oder lassen Sie sich die nächsten Kernels anzeigen.</translation>
     </message>
     <message>
         <source>Id</source>
-        <translation type="unfinished"></translation>
+        <translation>ID</translation>
     </message>
     <message>
         <source>Kernel</source>
-        <translation type="unfinished"></translation>
+        <translation>Kernel</translation>
     </message>
     <message>
         <source>Role</source>
-        <translation type="unfinished"></translation>
+        <translation>Rolle</translation>
     </message>
     <message>
         <source>Distance</source>
-        <translation type="unfinished"></translation>
+        <translation>Abstand</translation>
     </message>
 </context>
 <context>
     <name>steerbench::ui::MainWindow</name>
     <message>
         <source>measured on the AST Clang recovered from errors</source>
-        <translation type="unfinished"></translation>
+        <translation>gemessen am AST, den Clang trotz Fehlern wiederhergestellt hat</translation>
     </message>
     <message>
         <source>Steerbench</source>
-        <translation type="unfinished"></translation>
+        <translation>Steerbench</translation>
     </message>
     <message>
         <source>No workspace</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Arbeitsbereich</translation>
     </message>
     <message>
         <source>Cannot load the plot</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Diagramm kann nicht geladen werden</translation>
     </message>
     <message>
         <source>Cannot show the kernel</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Kernel kann nicht angezeigt werden</translation>
     </message>
     <message>
         <source>Cannot evaluate the kernel</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Kernel kann nicht ausgewertet werden</translation>
     </message>
     <message>
         <source>Cannot list the nearest kernels</source>
-        <translation type="unfinished"></translation>
+        <translation>Die nächsten Kernels können nicht aufgelistet werden</translation>
     </message>
     <message>
         <source>About Steerbench</source>
-        <translation type="unfinished"></translation>
+        <translation>Über Steerbench</translation>
     </message>
     <message>
         <source>Cancelled: what was finished is kept.</source>
-        <translation type="unfinished"></translation>
+        <translation>Abgebrochen: Bereits Erledigtes bleibt erhalten.</translation>
     </message>
     <message>
         <source>Change space</source>
-        <translation type="unfinished"></translation>
+        <translation>Raum wechseln</translation>
     </message>
     <message>
         <source>Reference %1 (not in the workspace)</source>
-        <translation type="unfinished"></translation>
+        <translation>Referenz %1 (nicht im Arbeitsbereich)</translation>
     </message>
     <message>
         <source>Show reference kernel</source>
-        <translation type="unfinished"></translation>
+        <translation>Referenz-Kernel anzeigen</translation>
     </message>
     <message>
         <source>from the reference CSV</source>
-        <translation type="unfinished"></translation>
+        <translation>aus der Referenz-CSV</translation>
     </message>
     <message>
         <source>reference</source>
-        <translation type="unfinished"></translation>
+        <translation>Referenz</translation>
     </message>
     <message numerus="yes">
         <source>%n kernel(s) inside the rectangle</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Kernel im Rechteck</numerusform>
+            <numerusform>%n Kernels im Rechteck</numerusform>
         </translation>
     </message>
     <message>
         <source>Clear target</source>
-        <translation type="unfinished"></translation>
+        <translation>Ziel entfernen</translation>
     </message>
     <message>
         <source>Kernel editor</source>
-        <translation type="unfinished"></translation>
+        <translation>Kernel-Editor</translation>
     </message>
     <message>
         <source>Features</source>
-        <translation type="unfinished"></translation>
+        <translation>Merkmale</translation>
     </message>
     <message>
         <source>Target</source>
-        <translation type="unfinished"></translation>
+        <translation>Ziel</translation>
     </message>
     <message>
         <source>Kernels</source>
-        <translation type="unfinished"></translation>
+        <translation>Kernels</translation>
     </message>
     <message>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Datei</translation>
     </message>
     <message>
         <source>&amp;New Workspace...</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Neuer Arbeitsbereich...</translation>
     </message>
     <message>
         <source>New workspace</source>
-        <translation type="unfinished"></translation>
+        <translation>Neuer Arbeitsbereich</translation>
     </message>
     <message>
         <source>Steerbench workspaces (*.sbw)</source>
-        <translation type="unfinished"></translation>
+        <translation>Steerbench-Arbeitsbereiche (*.sbw)</translation>
     </message>
     <message>
         <source>Cannot create the workspace</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Arbeitsbereich kann nicht erstellt werden</translation>
     </message>
     <message>
         <source>%1 already exists. Open it with File &gt; Open, or pick a new name.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 existiert bereits. Öffnen Sie die Datei über Datei &gt; Öffnen oder wählen Sie einen neuen Namen.</translation>
     </message>
     <message>
         <source>&amp;Open Workspace...</source>
-        <translation type="unfinished"></translation>
+        <translation>Arbeitsbereich ö&amp;ffnen...</translation>
     </message>
     <message>
         <source>Open workspace</source>
-        <translation type="unfinished"></translation>
+        <translation>Arbeitsbereich öffnen</translation>
     </message>
     <message>
         <source>Steerbench workspaces (*.sbw);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>Steerbench-Arbeitsbereiche (*.sbw);;Alle Dateien (*)</translation>
     </message>
     <message>
         <source>Open &amp;Recent</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Zuletzt geöffnet</translation>
     </message>
     <message>
         <source>Open &amp;Default Workspace</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Standard-Arbeitsbereich öffnen</translation>
     </message>
     <message>
         <source>&amp;Import Reference CSV...</source>
-        <translation type="unfinished"></translation>
+        <translation>Referenz-CSV &amp;importieren...</translation>
     </message>
     <message>
         <source>Import reference benchmarks (DevMap layout)</source>
-        <translation type="unfinished"></translation>
+        <translation>Referenz-Benchmarks importieren (DevMap-Format)</translation>
     </message>
     <message>
         <source>CSV files (*.csv);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>CSV-Dateien (*.csv);;Alle Dateien (*)</translation>
     </message>
     <message>
         <source>&amp;Export Plot...</source>
-        <translation type="unfinished"></translation>
+        <translation>Diagramm &amp;exportieren...</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Beenden</translation>
     </message>
     <message>
         <source>&amp;Edit</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Bearbeiten</translation>
     </message>
     <message>
         <source>&amp;Undo</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Rückgängig</translation>
     </message>
     <message>
         <source>&amp;Redo</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Wiederherstellen</translation>
     </message>
     <message>
         <source>Use Selected Kernel as &amp;Target</source>
-        <translation type="unfinished"></translation>
+        <translation>Ausgewählten Kernel als &amp;Ziel verwenden</translation>
     </message>
     <message>
         <source>Select a kernel on the plot first.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wählen Sie zuerst einen Kernel im Diagramm aus.</translation>
     </message>
     <message>
         <source>&amp;Nearest Kernels</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Nächste Kernels</translation>
     </message>
     <message>
         <source>&amp;Preferences...</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Einstellungen...</translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Ansicht</translation>
     </message>
     <message>
         <source>&amp;Layers</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Ebenen</translation>
     </message>
     <message>
         <source>Corpus kernels</source>
-        <translation type="unfinished"></translation>
+        <translation>Korpus-Kernels</translation>
     </message>
     <message>
         <source>Your kernels</source>
-        <translation type="unfinished"></translation>
+        <translation>Eigene Kernels</translation>
     </message>
     <message>
         <source>Reference benchmarks</source>
-        <translation type="unfinished"></translation>
+        <translation>Referenz-Benchmarks</translation>
     </message>
     <message>
         <source>Evaluated kernel</source>
-        <translation type="unfinished"></translation>
+        <translation>Ausgewerteter Kernel</translation>
     </message>
     <message>
         <source>&amp;Reset Zoom</source>
-        <translation type="unfinished"></translation>
+        <translation>Zoom &amp;zurücksetzen</translation>
     </message>
     <message>
         <source>Zoom &amp;In</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Vergrößern</translation>
     </message>
     <message>
         <source>Zoom &amp;Out</source>
-        <translation type="unfinished"></translation>
+        <translation>Ver&amp;kleinern</translation>
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Hilfe</translation>
     </message>
     <message>
         <source>&amp;About Steerbench</source>
-        <translation type="unfinished"></translation>
+        <translation>Ü&amp;ber Steerbench</translation>
     </message>
     <message>
         <source>Plot</source>
-        <translation type="unfinished"></translation>
+        <translation>Diagramm</translation>
     </message>
     <message>
         <source>Space </source>
-        <translation type="unfinished"></translation>
+        <translation>Raum </translation>
     </message>
     <message>
         <source>Show the %1 space</source>
-        <translation type="unfinished"></translation>
+        <translation>%1-Raum anzeigen</translation>
     </message>
     <message>
         <source> X </source>
-        <translation type="unfinished"></translation>
+        <translation> X </translation>
     </message>
     <message>
         <source> Y </source>
-        <translation type="unfinished"></translation>
+        <translation> Y </translation>
     </message>
     <message>
         <source>PCA-2</source>
-        <translation type="unfinished"></translation>
+        <translation>PCA-2</translation>
     </message>
     <message>
         <source>(PCA-2)</source>
-        <translation type="unfinished"></translation>
+        <translation>(PCA-2)</translation>
     </message>
     <message>
         <source>Unknown feature space</source>
-        <translation type="unfinished"></translation>
+        <translation>Unbekannter Merkmalsraum</translation>
     </message>
     <message>
         <source>Cannot open the workspace</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Arbeitsbereich kann nicht geöffnet werden</translation>
     </message>
     <message>
         <source>%1 is a folder, not a workspace file.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ist ein Ordner, keine Arbeitsbereichsdatei.</translation>
     </message>
     <message>
         <source>%1 does not exist. Use File &gt; New Workspace to create one.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 existiert nicht. Verwenden Sie Datei &gt; Neuer Arbeitsbereich, um einen zu erstellen.</translation>
     </message>
     <message>
         <source>%1 is read-only (the file or its folder). Steerbench stores its results in the workspace it opens. Copy the file to a folder you can write to, or change its permissions, and open it again. The file was not changed.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ist schreibgeschützt (die Datei oder ihr Ordner). Steerbench speichert seine Ergebnisse im geöffneten Arbeitsbereich. Kopieren Sie die Datei in einen Ordner mit Schreibrechten oder ändern Sie ihre Berechtigungen und öffnen Sie sie erneut. Die Datei wurde nicht verändert.</translation>
     </message>
     <message numerus="yes">
         <source>Workspace %1: %n kernel(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Arbeitsbereich %1: %n Kernel</numerusform>
+            <numerusform>Arbeitsbereich %1: %n Kernels</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 - Steerbench</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 - Steerbench</translation>
     </message>
     <message>
         <source>First run: building the default workspace from the OpenCL code Debian ships. This takes a few minutes; you can cancel and resume later.</source>
-        <translation type="unfinished"></translation>
+        <translation>Erster Start: Der Standard-Arbeitsbereich wird aus dem von Debian mitgelieferten OpenCL-Code erstellt. Das dauert einige Minuten; Sie können abbrechen und später fortfahren.</translation>
     </message>
     <message>
         <source>Building the default corpus</source>
-        <translation type="unfinished"></translation>
+        <translation>Standard-Korpus wird erstellt</translation>
     </message>
     <message>
         <source>Stopped: %1 kernels are stored; open the default workspace again to go on.</source>
-        <translation type="unfinished"></translation>
+        <translation>Angehalten: %1 Kernels sind gespeichert; öffnen Sie den Standard-Arbeitsbereich erneut, um fortzufahren.</translation>
     </message>
     <message>
         <source>The default corpus is ready: %1 kernels from %2 files.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Standard-Korpus ist fertig: %1 Kernels aus %2 Dateien.</translation>
     </message>
     <message>
         <source>Cannot import the reference CSV</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Referenz-CSV kann nicht importiert werden</translation>
     </message>
     <message>
         <source>the workspace kernels</source>
-        <translation type="unfinished"></translation>
+        <translation>den Kernels des Arbeitsbereichs</translation>
     </message>
     <message>
         <source>the reference benchmarks</source>
-        <translation type="unfinished"></translation>
+        <translation>den Referenz-Benchmarks</translation>
     </message>
     <message>
         <source>Cannot show the reference layer</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Referenz-Ebene kann nicht angezeigt werden</translation>
     </message>
     <message>
         <source>not measured</source>
-        <translation type="unfinished"></translation>
+        <translation>nicht gemessen</translation>
     </message>
     <message>
         <source>Kernel #%1 %2 (%3%4)</source>
-        <translation type="unfinished"></translation>
+        <translation>Kernel #%1 %2 (%3%4)</translation>
     </message>
     <message>
         <source>Show kernel #%1</source>
-        <translation type="unfinished"></translation>
+        <translation>Kernel #%1 anzeigen</translation>
     </message>
     <message numerus="yes">
         <source>Compiles: %n kernel(s) (%1). Features below; the first kernel is on the plot.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Kompiliert: %n Kernel (%1). Merkmale siehe unten; der Kernel ist im Diagramm eingezeichnet.</numerusform>
+            <numerusform>Kompiliert: %n Kernels (%1). Merkmale siehe unten; der erste Kernel ist im Diagramm eingezeichnet.</numerusform>
         </translation>
     </message>
     <message>
         <source>Does not compile: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Kompiliert nicht: %1</translation>
     </message>
     <message>
         <source>The compiler crashed</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Compiler ist abgestürzt</translation>
     </message>
     <message>
         <source>
 
 Your text is still in the editor; change the construct on the marked line and Evaluate again.</source>
-        <translation type="unfinished"></translation>
+        <translation>
+
+Ihr Text ist noch im Editor; ändern Sie das Konstrukt in der markierten Zeile und werten Sie erneut aus.</translation>
     </message>
     <message>
         <source>Cannot save the kernel</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Kernel kann nicht gespeichert werden</translation>
     </message>
     <message>
         <source>Saved as kernel #%1 in the workspace.</source>
-        <translation type="unfinished"></translation>
+        <translation>Als Kernel #%1 im Arbeitsbereich gespeichert.</translation>
     </message>
     <message>
         <source>the target</source>
-        <translation type="unfinished"></translation>
+        <translation>dem Ziel</translation>
     </message>
     <message>
         <source>kernel #%1</source>
-        <translation type="unfinished"></translation>
+        <translation>Kernel #%1</translation>
     </message>
     <message>
         <source>Set a target or select a kernel first.</source>
-        <translation type="unfinished"></translation>
+        <translation>Legen Sie zuerst ein Ziel fest oder wählen Sie einen Kernel aus.</translation>
     </message>
     <message>
         <source>The %1 kernels nearest %2 in the full %3 space</source>
-        <translation type="unfinished"></translation>
+        <translation>Die %1 Kernels, die %2 im vollständigen %3-Raum am nächsten liegen</translation>
     </message>
     <message>
         <source>a plot click at PCA (%1, %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>Klick ins Diagramm bei PCA (%1, %2)</translation>
     </message>
     <message>
         <source>a plot click on %1 and %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Klick ins Diagramm bei %1 und %2</translation>
     </message>
     <message>
         <source>Set target</source>
-        <translation type="unfinished"></translation>
+        <translation>Ziel festlegen</translation>
     </message>
     <message>
         <source>Use as target</source>
-        <translation type="unfinished"></translation>
+        <translation>Als Ziel verwenden</translation>
     </message>
     <message>
         <source>edited values</source>
-        <translation type="unfinished"></translation>
+        <translation>bearbeitete Werte</translation>
     </message>
     <message>
         <source>Edit target</source>
-        <translation type="unfinished"></translation>
+        <translation>Ziel bearbeiten</translation>
     </message>
     <message>
         <source>Export plot</source>
-        <translation type="unfinished"></translation>
+        <translation>Diagramm exportieren</translation>
     </message>
     <message>
         <source>PNG image (*.png);;SVG drawing (*.svg)</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG-Bild (*.png);;SVG-Zeichnung (*.svg)</translation>
     </message>
     <message>
         <source>Cannot export the plot</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Diagramm kann nicht exportiert werden</translation>
     </message>
     <message>
         <source>Plot written to %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Diagramm nach %1 geschrieben</translation>
     </message>
     <message>
         <source>no OpenCL platform found (install pocl-opencl-icd)</source>
-        <translation type="unfinished"></translation>
+        <translation>keine OpenCL-Plattform gefunden (installieren Sie pocl-opencl-icd)</translation>
     </message>
     <message>
         <source>&lt;h3&gt;Steerbench %1&lt;/h3&gt;&lt;p&gt;Generates OpenCL kernels steered toward the feature vectors you choose, runs them, and exports labelled datasets.&lt;/p&gt;&lt;p&gt;Qt %2 (built with %3)&lt;br&gt;LLVM and Clang %4&lt;br&gt;libtorch %5&lt;br&gt;OpenCL: %6&lt;/p&gt;&lt;p&gt;License: GPL-3.0-or-later.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h3&gt;Steerbench %1&lt;/h3&gt;&lt;p&gt;Erzeugt OpenCL-Kernels, die gezielt auf die von Ihnen gewählten Merkmalsvektoren hin gesteuert werden, führt sie aus und exportiert gelabelte Datensätze.&lt;/p&gt;&lt;p&gt;Qt %2 (erstellt mit %3)&lt;br&gt;LLVM und Clang %4&lt;br&gt;libtorch %5&lt;br&gt;OpenCL: %6&lt;/p&gt;&lt;p&gt;Lizenz: GPL-3.0-or-later.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
     <name>steerbench::ui::PreferencesDialog</name>
     <message>
         <source>Preferences</source>
-        <translation type="unfinished"></translation>
+        <translation>Einstellungen</translation>
     </message>
     <message>
         <source>Feature space at start</source>
-        <translation type="unfinished"></translation>
+        <translation>Merkmalsraum beim Start</translation>
     </message>
     <message>
         <source>Nearest kernels to list</source>
-        <translation type="unfinished"></translation>
+        <translation>Anzahl aufzulistender nächster Kernels</translation>
     </message>
     <message>
         <source>Draw the plot with OpenGL when the platform supports it</source>
-        <translation type="unfinished"></translation>
+        <translation>Diagramm mit OpenGL zeichnen, wenn die Plattform es unterstützt</translation>
     </message>
     <message>
         <source>Plot</source>
-        <translation type="unfinished"></translation>
+        <translation>Diagramm</translation>
     </message>
     <message>
         <source>Follow the system</source>
-        <translation type="unfinished"></translation>
+        <translation>Wie das System</translation>
     </message>
     <message>
         <source>Light</source>
-        <translation type="unfinished"></translation>
+        <translation>Hell</translation>
     </message>
     <message>
         <source>Dark</source>
-        <translation type="unfinished"></translation>
+        <translation>Dunkel</translation>
     </message>
     <message>
         <source>Palette</source>
-        <translation type="unfinished"></translation>
+        <translation>Farbschema</translation>
     </message>
     <message>
         <source>all cores (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>alle Kerne (%1)</translation>
     </message>
     <message>
         <source>Threads for long jobs</source>
-        <translation type="unfinished"></translation>
+        <translation>Threads für lange Aufträge</translation>
     </message>
 </context>
 <context>
     <name>steerbench::ui::TargetTable</name>
     <message>
         <source>No target: click empty space on the plot, or use a kernel&apos;s features.</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Ziel: Klicken Sie auf eine leere Stelle im Diagramm oder verwenden Sie die Merkmale eines Kernels.</translation>
     </message>
     <message>
         <source>Dimension</source>
-        <translation type="unfinished"></translation>
+        <translation>Dimension</translation>
     </message>
     <message>
         <source>Target value</source>
-        <translation type="unfinished"></translation>
+        <translation>Zielwert</translation>
     </message>
     <message>
         <source>Nearest kernels</source>
-        <translation type="unfinished"></translation>
+        <translation>Nächste Kernels</translation>
     </message>
     <message>
         <source>List the corpus kernels nearest this target in the full space</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Korpus-Kernels auflisten, die diesem Ziel im vollständigen Raum am nächsten liegen</translation>
     </message>
     <message>
         <source>Clear target</source>
-        <translation type="unfinished"></translation>
+        <translation>Ziel entfernen</translation>
     </message>
     <message>
         <source>Target in the %1 space, from %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ziel im %1-Raum, Herkunft: %2.</translation>
     </message>
 </context>
 </TS>

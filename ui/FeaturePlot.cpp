@@ -27,6 +27,18 @@ namespace {
 
 using Layer = FeaturePlot::Layer;
 
+/// Short names for the legend (the long ones are in menus and tooltips).
+QString legendName(Layer l) {
+  switch (l) {
+  case Layer::Corpus: return FeaturePlot::tr("Corpus");
+  case Layer::User: return FeaturePlot::tr("Yours");
+  case Layer::Reference: return FeaturePlot::tr("Reference");
+  case Layer::Evaluated: return FeaturePlot::tr("Evaluated");
+  case Layer::Target: return FeaturePlot::tr("Target");
+  }
+  return {};
+}
+
 QString layerName(Layer l) {
   switch (l) {
   case Layer::Corpus: return FeaturePlot::tr("Corpus kernels");
@@ -168,7 +180,7 @@ void FeaturePlot::fillLayer(Layer layer) {
   data_[i] = std::move(d);
   if (series_[i]) {
     series_[i]->replace(data_[i].points);
-    series_[i]->setName(layerName(layer) + QStringLiteral(" (%1)").arg(total));
+    series_[i]->setName(legendName(layer) + QStringLiteral(" (%1)").arg(total));
   }
   updateTitle();
 }

@@ -5,6 +5,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace steerbench::ui {
 
 KernelList::KernelList(QWidget* parent) : QWidget(parent) {
@@ -40,6 +42,8 @@ void KernelList::setEntries(const QString& title, const QVector<Entry>& entries)
   }
   tree_->addTopLevelItems(items);
   tree_->setSortingEnabled(true);
+  const bool ranked = std::any_of(entries.begin(), entries.end(), [](const Entry& e) { return e.distance >= 0; });
+  tree_->sortByColumn(ranked ? 3 : 0, Qt::AscendingOrder);
   for (int c = 0; c < 4; ++c)
     tree_->resizeColumnToContents(c);
 }

@@ -411,7 +411,11 @@ void MainWindow::openWorkspace(const QString& path, bool create) {
               tr("%1 does not exist. Use File > New Workspace to create one.").arg(path));
     return;
   }
-  if (info.exists() && (!info.isWritable() || !QFileInfo(info.absolutePath()).isWritable())) {
+  // Write permission as the file says it (root may write anyway, but a file
+  // marked read-only is one the user means to keep unchanged).
+  const bool readOnly = info.exists() && (!info.isWritable() || !(info.permissions() & QFileDevice::WriteOwner) ||
+                                          !QFileInfo(info.absolutePath()).isWritable());
+  if (readOnly) {
     showError(tr("Cannot open the workspace"),
               tr("%1 is read-only (the file or its folder). Steerbench stores its results in the workspace it "
                  "opens. Copy the file to a folder you can write to, or change its permissions, and open it "

@@ -1,0 +1,432 @@
+// The workbench window, driven like a user would: real engine thread, real
+// workspace, real Clang, real Qt Charts and QScintilla, under Xvfb.
+#include "EngineBridge.h"
+#include "FeaturePlot.h"
+#include "FeaturesView.h"
+#include "KernelEditor.h"
+#include "KernelList.h"
+#include "MainWindow.h"
+#include "SelectionModel.h"
+#include "TargetTable.h"
+
+#include "engine/FeatureJob.h"
+#include "engine/FeatureTable.h"
+#include "features/Pca.h"
+#include "store/Workspace.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+#include <Qsci/qsciscintilla.h>
+
+#include <sqlite3.h>
+
+#include <cmath>
+#include <fstream>
+
+using namespace steerbench;
+using ui::FeaturePlot;
+using ui::MainWindow;
+
+namespace {
+
+QTemporaryDir* home = nullptr; // XDG dirs, settings and workspaces of this run
+
+const char* kBroken = "kernel void broken(global float* a) {\n  a[0] = undefined_name + 1;\n}\n";
+const char* kFixed = "kernel void fixed(global float* a, global const float* b) {\n"
+                     "  int i = get_global_id(0);\n  if (i > 2) a[i] = b[i] * 2.0f + b[i - 1];\n}\n";
+
+void writeReferenceCsv(const QString& path) {
+  std::ofstream out(path.toStdString());
+  out << "benchmark,dataset,comp,rational,mem,localmem,coalesced,atomic,transfer,wgsize,oracle,runtime_cpu,"
+         "runtime_gpu,src\n"
+      << "ref-1-a-scale,d,4,1,3,0,3,0,64,64,GPU,2,1,\"kernel void scale(global float* a) { int i = get_global_id(0); "
+         "if (i < 4) a[i] = a[i] * 2.0f; }\"\n"
+      << "ref-1-b-sum,d,9,2,6,0,2,1,64,64,CPU,1,2,\"kernel void sum(global int* a, global int* s) { atomic_add(s, "
+         "a[get_global_id(0)]); }\"\n";
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+  Q_OBJECT
+  QString wsPath_;
+  std::unique_ptr<MainWindow> w_;
+  std::int64_t kernels_ = 0;
+
+  FeaturePlot* plot() { return w_->plot(); }
+
+  /// Waits until the engine is idle and its continuations ran.
+  void settle() {
+    for (int i = 0; i < 3; ++i) {
+      QTRY_VERIFY_WITH_TIMEOUT(!w_->busy(), 60000);
+      QTest::qWait(20);
+    }
+  }
+
+  /// A widget position inside the plot area with no point within 12 px.
+  QPoint emptySpot() {
+    const QRect area = plot()->viewport()->rect();
+    for (int y = area.height() / 4; y < area.height() * 3 / 4; y += 7)
+      for (int x = area.width() / 4; x < area.width() * 3 / 4; x += 7)
+        if (!plot()->pointAt({x, y}, 12)) return {x, y};
+    return {};
+  }
+
+  void closeDialogs() {
+    for (auto* box : w_->findChildren<QMessageBox*>())
+      box->done(0);
+    QTest::qWait(10);
+  }
+
+private slots:
+  void initTestCase() {
+    // The workspace: the fixture kernels with all three spaces; most become corpus kernels.
+    wsPath_ = home->filePath(QStringLiteral("test.sbw"));
+    auto ws = store::Workspace::open(wsPath_.toStdString());
+    engine::FeatureJobOptions o;
+    for (const auto& s : features::featureSpaces())
+      o.measure.spaces.push_back(&s);
+    o.workspace = &ws;
+    std::vector<std::string> paths;
+    for (const char* f : {"k01_copy", "k02_helper", "k03_local_tile", "k04_atomics", "k05_loop", "k06_vector",
+                          "k07_math", "k08_strided", "k09_two_kernels", "k10_nested_helpers", "k11_local_2d",
+                          "k12_bit_ops"})
+      paths.push_back(std::string(STEERBENCH_TEST_DATA) + "/kernels/" + f + ".cl");
+    for (const auto& r : engine::runFeatureJob(paths, o))
+      QVERIFY2(r.ok(), r.error.c_str());
+    kernels_ = ws.kernelCount();
+    for (std::int64_t id = 1; id <= kernels_ - 2; ++id)
+      ws.setRole(id, "train");
+    w_ = std::make_unique<MainWindow>();
+    w_->resize(1400, 900);
+    w_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+  }
+
+  void cleanup() {
+    // Every test leaves a screenshot of the main window under the build tree.
+    QDir().mkpath(QStringLiteral(STEERBENCH_SCREENSHOT_DIR));
+    w_->grab().save(QStringLiteral(STEERBENCH_SCREENSHOT_DIR "/%1.png").arg(QTest::currentTestFunction()));
+    closeDialogs();
+  }
+
+  void cleanupTestCase() { w_.reset(); }
+
+  void opensAWorkspaceMadeByTheTest() {
+    QSignalSpy reloaded(w_.get(), &MainWindow::plotReloaded);
+    w_->openWorkspace(wsPath_);
+    QTRY_VERIFY_WITH_TIMEOUT(reloaded.count() >= 1, 60000);
+    settle();
+    QCOMPARE(w_->workspacePath(), wsPath_);
+    QCOMPARE(std::int64_t(plot()->workspaceTable().size()), kernels_);
+    QVERIFY(plot()->pca());
+    QVERIFY(plot()->pcaAxes());
+    QCOMPARE(int(plot()->referenceTable().size()), 2); // the reference CSV of this run (STEERBENCH_DEVMAP_DIR)
+    QVERIFY(plot()->shownPoints() >= int(kernels_) + 2);
+  }
+
+  void clickOnEmptySpaceSetsTheInversePcaTarget() {
+    const QPoint at = emptySpot();
+    QVERIFY(!at.isNull());
+    const QPointF value = plot()->valueAt(at);
+    QTest::mouseClick(plot()->viewport(), Qt::LeftButton, {}, at);
+    QTRY_VERIFY(w_->selection()->target().has_value());
+
+    // Expected, computed here from the workspace file itself.
+    auto ws = store::Workspace::open(wsPath_.toStdString(), store::Workspace::Mode::OpenExisting);
+    const auto& grewe = features::featureSpace("grewe");
+    const auto table = engine::loadWorkspaceTable(ws, grewe);
+    const auto pca = features::Pca::fit(table.rows);
+    const auto expected = engine::targetFromPoint(pca, grewe, {value.x(), value.y()});
+    auto* t = w_->targetTable()->table();
+    QCOMPARE(t->rowCount(), 8);
+    for (int r = 0; r < 8; ++r) {
+      const double shown = t->item(r, 1)->text().toDouble();
+      QVERIFY2(std::abs(shown - expected[std::size_t(r)]) <= 1e-6 * std::max(1.0, std::abs(expected[std::size_t(r)])),
+               qPrintable(QStringLiteral("%1: %2 vs %3").arg(t->item(r, 0)->text()).arg(shown).arg(expected[std::size_t(r)])));
+    }
+    // The raw inverse lands back on the click (the clamped/rounded one need not).
+    const auto back = pca.transform(pca.inverseRaw({value.x(), value.y()}));
+    QVERIFY(std::abs(back[0] - value.x()) < 1e-9 && std::abs(back[1] - value.y()) < 1e-9);
+    QVERIFY(plot()->positionOf({FeaturePlot::Layer::Target, 0}).has_value());
+  }
+
+  void targetValuesEditExactlyAndUndo() {
+    QVERIFY(w_->selection()->target().has_value());
+    const auto before = w_->selection()->target()->values;
+    auto* item = w_->targetTable()->table()->item(0, 1);
+    item->setText(QStringLiteral("123.5"));
+    QCOMPARE(w_->selection()->target()->values[0], 123.5);
+    w_->undoStack()->undo();
+    QCOMPARE(w_->selection()->target()->values, before);
+    w_->undoStack()->redo();
+    QCOMPARE(w_->selection()->target()->values[0], 123.5);
+  }
+
+  void clickOnAKernelShowsItInTheEditor() {
+    // A kernel whose point no other point covers.
+    const auto& t = plot()->workspaceTable();
+    int row = -1;
+    QPoint at;
+    for (int r = 0; r < int(t.size()) && row < 0; ++r) {
+      const auto layer = t.groups[std::size_t(r)] == "user" ? FeaturePlot::Layer::User : FeaturePlot::Layer::Corpus;
+      const auto pos = plot()->positionOf({layer, r});
+      if (!pos) continue;
+      const QPoint p = plot()->widgetPosOf(*pos);
+      const auto hit = plot()->pointAt(p, 6);
+      if (hit && hit->layer == layer && hit->row == r) row = r, at = p;
+    }
+    QVERIFY2(row >= 0, "no kernel point is uncovered");
+    const std::int64_t id = t.ids[std::size_t(row)];
+    QSignalSpy shown(w_.get(), &MainWindow::kernelShown);
+    QTest::mouseClick(plot()->viewport(), Qt::LeftButton, {}, at);
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, 30000);
+    QCOMPARE(w_->editor()->kernelId(), id);
+    auto ws = store::Workspace::open(wsPath_.toStdString(), store::Workspace::Mode::OpenExisting);
+    QCOMPARE(w_->editor()->text(), QString::fromStdString(ws.kernel(id)->source));
+    QCOMPARE(w_->featuresView()->vectors().size(), 3);
+    // One action away: its features become the target.
+    w_->findChildren<QAction*>().size(); // (menus built)
+    for (auto* a : w_->findChildren<QAction*>())
+      if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_T)) a->trigger();
+    QCOMPARE(w_->selection()->target()->values, t.rows[std::size_t(row)]);
+  }
+
+  void evaluateShowsDiagnosticsThenPlacesTheFixedKernel() {
+    QSignalSpy evaluated(w_.get(), &MainWindow::evaluated);
+    w_->editor()->scintilla()->setText(QString::fromLatin1(kBroken));
+    w_->editor()->evaluateAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(evaluated.count() == 1, 30000);
+    QCOMPARE(evaluated.at(0).at(0).toBool(), false);
+    QVERIFY(!w_->editor()->diagnostics().isEmpty());
+    const auto& d = w_->editor()->diagnostics().front();
+    QCOMPARE(d.line, 2);
+    QCOMPARE(d.severity, QStringLiteral("error"));
+    QVERIFY(d.message.contains(QLatin1String("undefined_name")));
+    QVERIFY(w_->editor()->annotationAt(2).contains(QLatin1String("undefined_name")));
+    QVERIFY(!plot()->positionOf({FeaturePlot::Layer::Evaluated, 0}).has_value());
+
+    w_->editor()->scintilla()->setText(QString::fromLatin1(kFixed));
+    w_->editor()->evaluateAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(evaluated.count() == 2, 30000);
+    QCOMPARE(evaluated.at(1).at(0).toBool(), true);
+    QVERIFY(w_->editor()->annotationAt(2).isEmpty());
+    const auto point = plot()->positionOf({FeaturePlot::Layer::Evaluated, 0});
+    QVERIFY(point.has_value());
+    const auto vectors = w_->featuresView()->vectors();
+    QCOMPARE(vectors.size(), 3);
+    for (const auto& v : vectors)
+      QVERIFY2(!v.values.empty(), qPrintable(v.space));
+    // The point is the Grewe vector's PCA projection.
+    const auto p = plot()->pca()->transform(vectors[0].values);
+    QVERIFY(std::abs(point->x() - p[0]) < 1e-9 && std::abs(point->y() - p[1]) < 1e-9);
+  }
+
+  void savedKernelsKeepTheirProvenance() {
+    QSignalSpy saved(w_.get(), &MainWindow::kernelSaved);
+    w_->editor()->saveAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(saved.count() == 1, 30000);
+    settle();
+    const auto id = saved.at(0).at(0).toLongLong();
+    auto ws = store::Workspace::open(wsPath_.toStdString(), store::Workspace::Mode::OpenExisting);
+    const auto k = ws.kernel(id);
+    QVERIFY(k.has_value());
+    QCOMPARE(k->role, std::string("user"));
+    QCOMPARE(k->name, std::string("fixed"));
+    QVERIFY(k->originFile.rfind("editor", 0) == 0);
+    QVERIFY(ws.features(id, "autophase", features::featureSpace("autophase").version).has_value());
+    QCOMPARE(std::int64_t(plot()->workspaceTable().size()), kernels_ + 1);
+  }
+
+  void switchesToRawAxes() {
+    auto* x = w_->findChild<QComboBox*>(QStringLiteral("xAxisBox"));
+    auto* y = w_->findChild<QComboBox*>(QStringLiteral("yAxisBox"));
+    x->setCurrentIndex(1 + 0); // comp
+    y->setCurrentIndex(1 + 2); // mem
+    QVERIFY(!plot()->pcaAxes());
+    QCOMPARE(plot()->dimX(), 0);
+    QCOMPARE(plot()->dimY(), 2);
+    const auto& t = plot()->workspaceTable();
+    const auto pos = plot()->positionOf({FeaturePlot::Layer::Corpus, 0});
+    QVERIFY(pos.has_value());
+    QCOMPARE(pos->x(), t.rows[0][0]);
+    QCOMPARE(pos->y(), t.rows[0][2]);
+    // A click on empty space sets those two dimensions of the target, rounded.
+    const QPoint at = emptySpot();
+    const QPointF v = plot()->valueAt(at);
+    QTest::mouseClick(plot()->viewport(), Qt::LeftButton, {}, at);
+    QTRY_COMPARE(w_->selection()->target()->values[0], std::round(std::max(0.0, v.x())));
+    QCOMPARE(w_->selection()->target()->values[2], std::round(std::max(0.0, v.y())));
+  }
+
+  void rectangleListsTheKernelsInside() {
+    plot()->resetZoom();
+    const QRect r = plot()->viewport()->rect();
+    const QPoint from(2, 2), to(r.width() - 3, r.height() - 3);
+    QTest::mousePress(plot()->viewport(), Qt::LeftButton, {}, from);
+    QMouseEvent move(QEvent::MouseMove, QPointF(to), plot()->viewport()->mapToGlobal(QPointF(to)), Qt::NoButton,
+                     Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(plot()->viewport(), &move);
+    QTest::mouseRelease(plot()->viewport(), Qt::LeftButton, {}, to);
+    QTRY_VERIFY(w_->kernelList()->count() > 0);
+    // Everything is inside: all workspace kernels and the two references.
+    QCOMPARE(std::int64_t(w_->kernelList()->count()), kernels_ + 1 + 2);
+    QCOMPARE(std::int64_t(w_->selection()->picked().size()), kernels_ + 1);
+  }
+
+  void nearestKernelsOfATarget() {
+    const auto& t = plot()->workspaceTable();
+    w_->selection()->setTarget(ui::Target{QStringLiteral("grewe"), t.rows[3], QStringLiteral("test")});
+    for (auto* a : w_->findChildren<QAction*>())
+      if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_K)) a->trigger();
+    QTRY_VERIFY(w_->kernelList()->tree()->topLevelItemCount() > 0);
+    settle();
+    auto* first = w_->kernelList()->tree()->topLevelItem(0);
+    QCOMPARE(first->data(3, Qt::DisplayRole).toDouble(), 0.0);
+    const auto expected = engine::nearestRows(t, t.rows[3], 10);
+    QCOMPARE(w_->kernelList()->count(), int(expected.size()));
+  }
+
+  void exportsThePlot() {
+    const QString png = home->filePath(QStringLiteral("plot.png")), svg = home->filePath(QStringLiteral("plot.svg"));
+    QCOMPARE(plot()->exportTo(png), QString());
+    QImage image(png);
+    QVERIFY(!image.isNull());
+    QCOMPARE(image.size(), plot()->grab().size());
+    QCOMPARE(plot()->exportTo(svg), QString());
+    QFile f(svg);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray text = f.readAll();
+    QVERIFY(text.contains("<svg"));
+    QVERIFY(text.contains("comp")); // the raw axis title
+    const QString bad = plot()->exportTo(QStringLiteral("/nonexistent-dir/plot.png"));
+    QVERIFY(!bad.isEmpty());
+  }
+
+  void switchesSpace() {
+    QSignalSpy reloaded(w_.get(), &MainWindow::plotReloaded);
+    w_->setSpace(QStringLiteral("instcount"));
+    QTRY_VERIFY_WITH_TIMEOUT(reloaded.count() >= 1, 60000);
+    settle();
+    QCOMPARE(plot()->workspaceTable().dimensions.size(), std::size_t(70));
+    QVERIFY(!w_->selection()->target().has_value()); // a target names its space
+    QCOMPARE(w_->targetTable()->table()->rowCount(), 70);
+    w_->setSpace(QStringLiteral("grewe"));
+    settle();
+  }
+
+  // --- bad input: a clear dialog, and nothing lost ---------------------------
+
+  void corruptWorkspaceGetsADialog() {
+    const QString corrupt = home->filePath(QStringLiteral("corrupt.sbw"));
+    {
+      QFile f(corrupt);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(QByteArray("SQLite format 3\0", 16) + QByteArray(4000, '\x5a'));
+    }
+    QSignalSpy errors(w_.get(), &MainWindow::errorShown);
+    w_->openWorkspace(corrupt);
+    QTRY_VERIFY_WITH_TIMEOUT(errors.count() == 1, 30000);
+    settle();
+    QVERIFY(w_->findChild<QMessageBox*>(QStringLiteral("errorDialog")));
+    QCOMPARE(w_->workspacePath(), wsPath_); // the open workspace stays
+    QCOMPARE(QFileInfo(corrupt).size(), qint64(16 + 4000));
+  }
+
+  void tooNewWorkspaceGetsADialog() {
+    const QString future = home->filePath(QStringLiteral("future.sbw"));
+    { (void)store::Workspace::open(future.toStdString()); }
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(future.toUtf8().constData(), &db), SQLITE_OK);
+    const QByteArray pragma = "PRAGMA user_version = " + QByteArray::number(store::Workspace::currentSchemaVersion() + 1) +
+                              "; PRAGMA wal_checkpoint(TRUNCATE);";
+    QCOMPARE(sqlite3_exec(db, pragma.constData(), nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+    QSignalSpy errors(w_.get(), &MainWindow::errorShown);
+    w_->openWorkspace(future);
+    QTRY_VERIFY_WITH_TIMEOUT(errors.count() == 1, 30000);
+    QVERIFY(w_->lastError().contains(QLatin1String("newer")));
+    QCOMPARE(w_->workspacePath(), wsPath_);
+  }
+
+  void readOnlyWorkspaceGetsADialog() {
+    const QString ro = home->filePath(QStringLiteral("readonly.sbw"));
+    { (void)store::Workspace::open(ro.toStdString()); }
+    QFile::setPermissions(ro, QFileDevice::ReadOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther);
+    QSignalSpy errors(w_.get(), &MainWindow::errorShown);
+    w_->openWorkspace(ro);
+    QTRY_VERIFY(errors.count() == 1);
+    QVERIFY(w_->lastError().contains(QLatin1String("read-only")));
+    QCOMPARE(w_->workspacePath(), wsPath_);
+  }
+
+  void csvWithWrongColumnsGetsADialog() {
+    const QString wrong = home->filePath(QStringLiteral("wrong.csv"));
+    {
+      QFile f(wrong);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("name,speed\nx,1\n");
+    }
+    QSignalSpy errors(w_.get(), &MainWindow::errorShown);
+    w_->importReference(wrong);
+    QTRY_VERIFY_WITH_TIMEOUT(errors.count() == 1, 30000);
+    settle();
+    QVERIFY2(w_->lastError().contains(QLatin1String("column")), qPrintable(w_->lastError()));
+    QCOMPARE(int(plot()->referenceTable().size()), 2); // the layer shown before stays
+  }
+
+  void kernelThatCrashesTheCompilerGetsADialog() {
+    QFile f(QStringLiteral(STEERBENCH_TEST_DATA "/bad/compiler_crash.cl"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    w_->editor()->scintilla()->setText(text);
+    QSignalSpy errors(w_.get(), &MainWindow::errorShown);
+    QSignalSpy evaluated(w_.get(), &MainWindow::evaluated);
+    w_->editor()->evaluateAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(evaluated.count() == 1, 30000);
+    QCOMPARE(errors.count(), 1);
+    QCOMPARE(errors.at(0).at(0).toString(), QStringLiteral("The compiler crashed"));
+    QCOMPARE(w_->editor()->text(), text); // nothing lost
+    // The engine lives on.
+    w_->editor()->scintilla()->setText(QString::fromLatin1(kFixed));
+    w_->editor()->evaluateAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(evaluated.count() == 2, 30000);
+    QCOMPARE(evaluated.at(1).at(0).toBool(), true);
+  }
+
+  void aboutNamesTheVersions() {
+    for (auto* a : w_->findChildren<QAction*>())
+      if (a->text().contains(QLatin1String("About"))) a->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(w_->findChild<QMessageBox*>(QStringLiteral("aboutDialog")), 30000);
+    const QString text = w_->findChild<QMessageBox*>(QStringLiteral("aboutDialog"))->text();
+    QVERIFY(text.contains(QLatin1String(qVersion())));
+    QVERIFY(text.contains(QLatin1String("LLVM")));
+    QVERIFY(text.contains(QLatin1String("libtorch")));
+    QVERIFY(text.contains(QLatin1String("OpenCL")));
+  }
+};
+
+int main(int argc, char** argv) {
+  // Settings, data and the reference CSV of this run live in a temporary home.
+  QTemporaryDir dir;
+  home = &dir;
+  qputenv("XDG_CONFIG_HOME", dir.filePath(QStringLiteral("config")).toUtf8());
+  qputenv("XDG_DATA_HOME", dir.filePath(QStringLiteral("data")).toUtf8());
+  qputenv("XDG_CACHE_HOME", dir.filePath(QStringLiteral("cache")).toUtf8());
+  QDir().mkpath(dir.filePath(QStringLiteral("devmap")));
+  writeReferenceCsv(dir.filePath(QStringLiteral("devmap/cgo17-amd.csv")));
+  qputenv("STEERBENCH_DEVMAP_DIR", dir.filePath(QStringLiteral("devmap")).toUtf8());
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("steerbench-test"));
+  QApplication::setApplicationName(QStringLiteral("steerbench-test"));
+  TestMainWindow test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_mainwindow.moc"
