@@ -7,6 +7,10 @@
 #include <QMetaObject>
 
 #include <chrono>
+
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <exception>
 
 namespace steerbench::ui {
@@ -27,14 +31,15 @@ struct EngineBridge::Request {
 
 namespace {
 
-/// Sends progress to the GUI at most every 50 ms, and always the last stage change.
+/// Sends progress to the GUI at most every 200 ms (a status bar needs no
+/// more; each update repaints the window), and always a change of stage.
 class ThrottledFeedback : public JobFeedback {
 public:
   ThrottledFeedback(EngineBridge* bridge, int id, const engine::CancelToken& cancel)
       : bridge_(bridge), id_(id), cancel_(cancel) {}
   void progress(double fraction, const std::string& stage) override {
     const auto now = std::chrono::steady_clock::now();
-    if (stage == stage_ && now - last_ < std::chrono::milliseconds(50) && fraction < 1.0) return;
+    if (stage == stage_ && now - last_ < std::chrono::milliseconds(200) && fraction < 1.0) return;
     last_ = now;
     stage_ = stage;
     QMetaObject::invokeMethod(
@@ -115,6 +120,10 @@ bool EngineBridge::idle() const {
 }
 
 void EngineBridge::loop() {
+  // Engine work is background work: a lower priority (inherited by the
+  // threads it starts) keeps the GUI thread and the display server responsive
+  // when every core is busy compiling. Failure just leaves the priority as is.
+  (void)setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), 19);
   for (;;) {
     std::shared_ptr<Request> r;
     {

@@ -15,12 +15,14 @@
 #include <QScatterSeries>
 #include <QSvgGenerator>
 #include <QToolTip>
+#include <QGraphicsItem>
 #include <QValueAxis>
 #include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_set>
 
 namespace steerbench::ui {
 namespace {
@@ -54,6 +56,61 @@ bool bigLayer(Layer l) { return l == Layer::Corpus || l == Layer::User || l == L
 
 } // namespace
 
+/// Draws a big layer on raster in one paint call (a QScatterSeries makes a
+/// graphics item per point, about 0.25 ms each). Lives in the chart's scene,
+/// over the plot area; the layer's (empty) series keeps its legend entry.
+class PointCloudItem : public QGraphicsItem {
+public:
+  PointCloudItem(QChart* chart, QValueAxis* x, QValueAxis* y) : QGraphicsItem(chart), chart_(chart), x_(x), y_(y) {
+    setZValue(15); // over the grid, under the small series (target, evaluated)
+    setFlag(ItemClipsToShape, false);
+  }
+  void setPoints(const QVector<QPointF>* points, QColor color, qreal size, bool triangles) {
+    points_ = points;
+    color_ = color;
+    size_ = size;
+    triangles_ = triangles;
+    update();
+  }
+  void areaChanged() {
+    prepareGeometryChange();
+    update();
+  }
+  QRectF boundingRect() const override { return chart_->plotArea(); }
+  void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override {
+    if (!points_ || points_->isEmpty()) return;
+    const QRectF area = chart_->plotArea();
+    const double x0 = x_->min(), y0 = y_->min(), sx = area.width() / std::max(1e-300, x_->max() - x0),
+                 sy = area.height() / std::max(1e-300, y_->max() - y0);
+    painter->save();
+    painter->setClipRect(area);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(color_);
+    const qreal h = size_ / 2;
+    const QRectF keep = area.adjusted(-size_, -size_, size_, size_);
+    for (const QPointF& v : *points_) {
+      const QPointF p(area.left() + (v.x() - x0) * sx, area.bottom() - (v.y() - y0) * sy);
+      if (!keep.contains(p)) continue;
+      if (triangles_) {
+        const QPointF tri[3] = {{p.x(), p.y() - h}, {p.x() - h, p.y() + h}, {p.x() + h, p.y() + h}};
+        painter->drawPolygon(tri, 3);
+      } else {
+        painter->fillRect(QRectF(p.x() - h, p.y() - h, size_, size_), color_);
+      }
+    }
+    painter->restore();
+  }
+
+private:
+  QChart* chart_;
+  QValueAxis* x_;
+  QValueAxis* y_;
+  const QVector<QPointF>* points_ = nullptr;
+  QColor color_;
+  qreal size_ = 5;
+  bool triangles_ = false;
+};
+
 FeaturePlot::FeaturePlot(QWidget* parent) : QChartView(new QChart, parent) {
   setRenderHint(QPainter::Antialiasing, false);
   setRubberBand(QChartView::NoRubberBand);
@@ -67,8 +124,28 @@ FeaturePlot::FeaturePlot(QWidget* parent) : QChartView(new QChart, parent) {
   chart()->addAxis(axisX_, Qt::AlignBottom);
   chart()->addAxis(axisY_, Qt::AlignLeft);
   band_ = new QRubberBand(QRubberBand::Rectangle, viewport());
-  useGl_ = openGlAvailable();
+  for (int l = 0; l < kLayers; ++l)
+    if (bigLayer(Layer(l))) clouds_[std::size_t(l)] = new PointCloudItem(chart(), axisX_, axisY_);
+  auto repaintClouds = [this] {
+    for (auto* c : clouds_)
+      if (c) c->update();
+  };
+  connect(axisX_, &QValueAxis::rangeChanged, this, repaintClouds);
+  connect(axisY_, &QValueAxis::rangeChanged, this, repaintClouds);
+  connect(chart(), &QChart::plotAreaChanged, this, [this] {
+    for (auto* c : clouds_)
+      if (c) c->areaChanged();
+  });
   rebuild();
+}
+
+bool FeaturePlot::wantsGl() const {
+  // OpenGL draws big layers faster than raster can, but with it every repaint
+  // of the window is composed through OpenGL (about 30 ms a frame on a
+  // software renderer such as Mesa's llvmpipe under Xvfb). Small plots are
+  // drawn on raster, which is then faster.
+  if (!glAllowed_ || !openGlAvailable()) return false;
+  return int(workspace_.size()) > kDetailThreshold || int(reference_.size()) > kDetailThreshold;
 }
 
 bool FeaturePlot::openGlAvailable() {
@@ -88,9 +165,8 @@ bool FeaturePlot::openGlAvailable() {
 
 void FeaturePlot::setOpenGlAllowed(bool allowed) {
   glAllowed_ = allowed;
-  const bool gl = allowed && openGlAvailable();
-  if (gl == useGl_) return;
-  useGl_ = gl;
+  if (wantsGl() == useGl_) return;
+  useGl_ = wantsGl();
   rebuild();
 }
 
@@ -99,6 +175,7 @@ void FeaturePlot::setTables(engine::FeatureTable workspace, engine::FeatureTable
   const bool sameSpace = workspace.space == workspace_.space && workspace.dimensions == workspace_.dimensions;
   workspace_ = std::move(workspace);
   reference_ = std::move(reference);
+  totalsHint_ = int(workspace_.size());
   pca_ = std::move(pca);
   fitNote_ = fitNote;
   if (!sameSpace) {
@@ -110,19 +187,25 @@ void FeaturePlot::setTables(engine::FeatureTable workspace, engine::FeatureTable
     dimX_ = pca_ ? -1 : 0;
     dimY_ = pca_ ? -1 : std::min(1, dims - 1);
   }
-  rebuild();
+  if (wantsGl() != useGl_ || (series_[0] && series_[0]->markerSize() != (totalsHint_ > kDetailThreshold ? 3 : 5))) {
+    useGl_ = wantsGl();
+    rebuild(); // OpenGL and marker sizes follow the data's size
+  } else {
+    refill();
+  }
 }
 
 void FeaturePlot::setAxes(int dimX, int dimY) {
   if (dimX < 0 && !pca_) return;
   dimX_ = dimX < 0 ? -1 : dimX;
   dimY_ = dimX < 0 ? -1 : dimY;
-  rebuild();
+  refill();
 }
 
 void FeaturePlot::setLayerVisible(Layer layer, bool visible) {
   visible_[std::size_t(layer)] = visible;
   if (auto* s = series_[std::size_t(layer)]) s->setVisible(visible);
+  if (auto* c = clouds_[std::size_t(layer)]) c->setVisible(visible && !useGl_);
 }
 
 void FeaturePlot::setEvaluated(const std::optional<std::vector<double>>& vector) {
@@ -156,32 +239,57 @@ void FeaturePlot::fillLayer(Layer layer) {
   LayerData d;
   auto add = [&](const std::vector<double>& v, int row) {
     if (auto p = project(v)) {
-      d.points.push_back(*p);
-      d.rows.push_back(row);
+      d.all.push_back(*p);
+      d.allRows.push_back(row);
     }
   };
   int total = 0;
-  if (layer == Layer::Corpus || layer == Layer::User || layer == Layer::Reference) {
+  if (bigLayer(layer)) {
     const auto& t = layer == Layer::Reference ? reference_ : workspace_;
-    std::vector<int> rows;
     for (int r = 0; r < int(t.size()); ++r) {
       const bool user = t.groups[std::size_t(r)] == "user";
-      if (layer == Layer::Reference || (layer == Layer::User) == user) rows.push_back(r);
+      if (layer == Layer::Reference || (layer == Layer::User) == user) add(t.rows[std::size_t(r)], r), ++total;
     }
-    total = int(rows.size());
-    const int stride = useGl_ ? 1 : std::max(1, (total + kRasterPointCap - 1) / kRasterPointCap);
-    for (int k = 0; k < total; k += stride)
-      add(t.rows[std::size_t(rows[std::size_t(k)])], rows[std::size_t(k)]);
   } else {
     const auto& v = layer == Layer::Evaluated ? evaluated_ : target_;
     if (v) add(*v, 0), total = 1;
   }
   totals_[i] = total;
   data_[i] = std::move(d);
-  if (series_[i]) {
-    series_[i]->replace(data_[i].points);
-    series_[i]->setName(legendName(layer) + QStringLiteral(" (%1)").arg(total));
+  thinLayer(layer);
+  if (series_[i]) series_[i]->setName(legendName(layer) + QStringLiteral(" (%1)").arg(total));
+}
+
+void FeaturePlot::thinLayer(Layer layer) {
+  auto& d = data_[std::size_t(layer)];
+  const int n = int(d.all.size());
+  if (!bigLayer(layer) || n <= kDetailThreshold) {
+    d.points = d.all;
+    d.rows = d.allRows;
+  } else {
+    // Level of detail: one point per cell of 1/2048 of the view (under a
+    // pixel at any window size). Re-made when the zoom changes 2x, so
+    // zooming in brings the detail back.
+    const double w = std::max(1e-12, axisX_->max() - axisX_->min()), h = std::max(1e-12, axisY_->max() - axisY_->min());
+    const double cx = w / 2048, cy = h / 2048;
+    std::unordered_set<std::uint64_t> seen;
+    seen.reserve(std::size_t(n));
+    d.points.clear();
+    d.rows.clear();
+    for (int k = 0; k < n; ++k) {
+      const auto ix = std::int64_t(std::floor(d.all[k].x() / cx)), iy = std::int64_t(std::floor(d.all[k].y() / cy));
+      if (seen.insert((std::uint64_t(ix) << 32) ^ std::uint64_t(iy & 0xffffffff)).second)
+        d.points.push_back(d.all[k]), d.rows.push_back(d.allRows[k]);
+    }
+    lodSpan_ = w;
   }
+  const auto i = std::size_t(layer);
+  if (auto* c = clouds_[i]) {
+    c->setPoints(&d.points, series_[i] ? series_[i]->color() : QColor(Qt::gray),
+                 series_[i] ? series_[i]->markerSize() : 5, layer == Layer::Reference);
+    c->setVisible(visible_[i] && !useGl_);
+  }
+  if (auto* s = series_[i]) s->replace(useGl_ || !clouds_[i] ? d.points : QVector<QPointF>{});
   updateTitle();
 }
 
@@ -201,7 +309,7 @@ void FeaturePlot::rebuild() {
     const auto layer = Layer(l);
     s->setColor(colors[l]);
     s->setBorderColor(bigLayer(layer) ? colors[l] : (dark_ ? Qt::white : Qt::black));
-    s->setMarkerSize(layer == Layer::Corpus ? 5 : layer == Layer::Target || layer == Layer::Evaluated ? 16 : 8);
+    s->setMarkerSize(layer == Layer::Corpus ? (totalsHint_ > kDetailThreshold ? 3 : 5) : layer == Layer::Target || layer == Layer::Evaluated ? 16 : 8);
     if (layer == Layer::Reference) s->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
     if (layer == Layer::Target) s->setMarkerShape(QScatterSeries::MarkerShapeStar);
     if (layer == Layer::Evaluated) s->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
@@ -212,12 +320,16 @@ void FeaturePlot::rebuild() {
     s->setVisible(visible_[std::size_t(l)]);
     series_[std::size_t(l)] = s;
   }
+  refill();
+}
+
+void FeaturePlot::refill() {
   for (int l = 0; l < kLayers; ++l)
     fillLayer(Layer(l));
   // Home view: the data's bounds plus a margin.
   double x0 = std::numeric_limits<double>::max(), x1 = -x0, y0 = x0, y1 = -x0;
   for (const auto& d : data_)
-    for (const auto& p : d.points) {
+    for (const auto& p : d.all) {
       x0 = std::min(x0, p.x()), x1 = std::max(x1, p.x());
       y0 = std::min(y0, p.y()), y1 = std::max(y1, p.y());
     }
@@ -234,6 +346,7 @@ void FeaturePlot::rebuild() {
     axisX_->setTitleText(QString::fromStdString(dims.at(std::size_t(dimX_))));
     axisY_->setTitleText(QString::fromStdString(dims.at(std::size_t(dimY_))));
   }
+  lodSpan_ = 0;
   resetZoom();
   updateTitle();
 }
@@ -343,6 +456,10 @@ std::optional<FeaturePlot::PointRef> FeaturePlot::pointAt(QPoint widgetPos, doub
 void FeaturePlot::applyRanges(double x0, double x1, double y0, double y1) {
   axisX_->setRange(x0, x1);
   axisY_->setRange(y0, y1);
+  const double w = x1 - x0;
+  if (lodSpan_ == 0 || w < lodSpan_ / 2 || w > lodSpan_ * 2)
+    for (int l = 0; l < kLayers; ++l)
+      if (bigLayer(Layer(l)) && data_[std::size_t(l)].all.size() > kDetailThreshold) thinLayer(Layer(l));
 }
 
 void FeaturePlot::zoomBy(double factor, QPointF c) {
@@ -365,9 +482,11 @@ QString FeaturePlot::exportTo(const QString& path) {
   if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
     // OpenGL series are drawn outside the scene; render raster copies for the SVG.
     const bool gl = useGl_;
+    const QRectF view(QPointF(axisX_->min(), axisY_->min()), QPointF(axisX_->max(), axisY_->max()));
     if (gl) {
       useGl_ = false;
       rebuild();
+      applyRanges(view.left(), view.right(), view.top(), view.bottom());
     }
     QSvgGenerator svg;
     svg.setFileName(path);
@@ -380,7 +499,6 @@ QString FeaturePlot::exportTo(const QString& path) {
       render(&painter);
     }
     if (gl) {
-      const QRectF view(QPointF(axisX_->min(), axisY_->min()), QPointF(axisX_->max(), axisY_->max()));
       useGl_ = true;
       rebuild();
       applyRanges(view.left(), view.right(), view.top(), view.bottom());
@@ -443,8 +561,8 @@ void FeaturePlot::mouseReleaseEvent(QMouseEvent* e) {
     for (int l = 0; l < kLayers; ++l) {
       if (!visible_[std::size_t(l)] || !bigLayer(Layer(l))) continue;
       const auto& d = data_[std::size_t(l)];
-      for (int k = 0; k < d.points.size(); ++k)
-        if (r.contains(d.points[k])) picked.push_back({Layer(l), d.rows[k]});
+      for (int k = 0; k < d.all.size(); ++k)
+        if (r.contains(d.all[k])) picked.push_back({Layer(l), d.allRows[k]});
     }
     emit pointsPicked(picked);
     return;

@@ -1,8 +1,10 @@
 // The feature-space plot: workspace kernels, reference benchmarks, the
 // evaluated kernel and the target, on PCA-2 or on two raw dimensions. Click a
 // point to select it, click empty space to set a target, drag to pick kernels,
-// wheel to zoom, middle-drag (or Shift+drag) to pan. Draws with OpenGL where
-// the platform supports it, else raster with the points thinned.
+// wheel to zoom, middle-drag (or Shift+drag) to pan. Big plots are drawn with
+// OpenGL where the platform supports it, others on raster in one paint call;
+// layers over 25k points with a level of detail (one point per sub-pixel
+// cell), so 100k points stay usable.
 #pragma once
 
 #include "engine/FeatureTable.h"
@@ -30,15 +32,16 @@ public:
     Layer layer = Layer::Corpus;
     int row = 0; ///< row of the layer's table (Corpus, User: the workspace table; Reference: its table)
   };
-  /// Raster charts show at most this many points per layer (evenly thinned).
-  static constexpr int kRasterPointCap = 20000;
+  /// Layers above this size draw one point per sub-pixel cell of the view
+  /// (level of detail), and are drawn with OpenGL when the platform has it.
+  static constexpr int kDetailThreshold = 25000;
 
   explicit FeaturePlot(QWidget* parent = nullptr);
 
   /// True when this platform can draw the series with OpenGL (xcb or wayland
   /// with a context that can be created).
   [[nodiscard]] static bool openGlAvailable();
-  /// Use OpenGL when available (the default) or never.
+  /// Use OpenGL for big plots when available (the default), or never.
   void setOpenGlAllowed(bool allowed);
   [[nodiscard]] bool usesOpenGl() const { return useGl_; }
 
@@ -96,11 +99,20 @@ protected:
 
 private:
   struct LayerData {
-    QVector<QPointF> points; ///< shown points, in axis values
+    QVector<QPointF> all;    ///< every point of the layer, in axis values
+    QVector<int> allRows;    ///< their table rows
+    QVector<QPointF> points; ///< the points drawn (all, or thinned)
     QVector<int> rows;       ///< their table rows
   };
+  /// Makes the series anew (OpenGL or theme changed), then refills them.
   void rebuild();
+  /// Recomputes every layer's points, the home view and the axis titles.
+  void refill();
   void fillLayer(Layer layer);
+  /// Chooses the drawn points: all of them; evenly thinned on raster; with
+  /// OpenGL and a very big layer, one per sub-pixel cell at the current zoom.
+  void thinLayer(Layer layer);
+  [[nodiscard]] bool wantsGl() const;
   [[nodiscard]] std::optional<QPointF> project(const std::vector<double>& v) const;
   void updateTitle();
   void applyRanges(double x0, double x1, double y0, double y1);
@@ -113,8 +125,11 @@ private:
   bool glAllowed_ = true, useGl_ = false, dark_ = false;
   std::array<bool, kLayers> visible_{true, true, true, true, true};
   std::array<QScatterSeries*, kLayers> series_{};
+  std::array<class PointCloudItem*, kLayers> clouds_{}; ///< raster drawing of the big layers
   std::array<LayerData, kLayers> data_{};
   std::array<int, kLayers> totals_{};
+  int totalsHint_ = 0; ///< workspace points: big layers get smaller markers
+  double lodSpan_ = 0;  ///< view width the OpenGL level of detail was made for (0: none)
   QValueAxis* axisX_ = nullptr;
   QValueAxis* axisY_ = nullptr;
   QRectF home_;

@@ -42,8 +42,11 @@ JobStatus::JobStatus(EngineBridge* engine, QWidget* parent) : QWidget(parent), e
     auto* row = rows_.value(id);
     if (!row) return;
     auto* bar = row->findChild<QProgressBar*>();
+    // Format first: setValue repaints at once, and with the format already
+    // set that is the only repaint (each costs a window flush).
+    const QString format = QStringLiteral("%1 %p%").arg(stage);
+    if (bar->format() != format) bar->setFormat(format);
     bar->setValue(int(fraction * 1000));
-    bar->setFormat(QStringLiteral("%1 %p%").arg(stage));
   });
   connect(engine_, &EngineBridge::jobFinished, this, [this](int id) {
     if (auto* row = rows_.take(id)) row->deleteLater();

@@ -253,6 +253,15 @@ void MainWindow::buildActions() {
   updateRecentMenu();
   file->addAction(tr("Open &Default Workspace"), this, &MainWindow::openDefaultWorkspace);
   file->addSeparator();
+  file->addAction(tr("&Add Kernel Files..."), this, [this] {
+    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Add kernel files to the workspace"),
+                                                            QDir::homePath(), tr("OpenCL C (*.cl);;All files (*)"));
+    if (!paths.isEmpty()) addKernelFiles(paths);
+  });
+  file->addAction(tr("Ingest &Corpus Folder..."), this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Ingest a folder of OpenCL code"), QDir::homePath());
+    if (!dir.isEmpty()) ingestFolder(dir);
+  });
   auto* import = file->addAction(tr("&Import Reference CSV..."), this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Import reference benchmarks (DevMap layout)"),
                                                       QDir::homePath(), tr("CSV files (*.csv);;All files (*)"));
@@ -477,6 +486,69 @@ void MainWindow::buildDefaultCorpus() {
           15000);
       workspaceLabel_->setText(tr("Workspace %1: %n kernel(s)", nullptr, int(kernels)).arg(workspacePath_));
       reloadPlot();
+    };
+  });
+}
+
+void MainWindow::addKernelFiles(const QStringList& paths) {
+  std::vector<std::string> files;
+  for (const auto& p : paths)
+    files.push_back(p.toStdString());
+  const unsigned jobs = prefs_.jobs > 0 ? unsigned(prefs_.jobs) : engine::hardwareJobs();
+  engine_->startJob(tr("Measuring %n kernel file(s)", nullptr, int(files.size())),
+                    [this, files, jobs](EngineState& s, JobFeedback& f) -> EngineBridge::Continuation {
+                      engine::FeatureJobOptions o;
+                      o.measure = allSpaces();
+                      o.jobs = jobs;
+                      o.workspace = &s.ws();
+                      o.cancel = &f.cancel();
+                      o.progress = [&f](std::size_t done, std::size_t total) {
+                        f.progress(total ? double(done) / double(total) : 1.0, "measure");
+                      };
+                      const auto results = engine::runFeatureJob(files, o);
+                      int ok = 0;
+                      QStringList failed;
+                      for (const auto& r : results)
+                        r.ok() ? void(++ok) : void(failed << QString::fromStdString(r.path + ": " + r.error));
+                      return [this, ok, failed, total = int(files.size())] {
+                        const QString summary = tr("Added %1 of %2 files.").arg(ok).arg(total);
+                        statusBar()->showMessage(summary, 10000);
+                        if (!failed.isEmpty())
+                          showError(tr("Some files were not added"),
+                                    tr("%n file(s) could not be measured; the others were added.\n\n", nullptr,
+                                       int(failed.size())) +
+                                        failed.mid(0, 20).join(QLatin1Char('\n')));
+                        reloadPlot();
+                        emit jobDone(summary);
+                      };
+                    });
+}
+
+void MainWindow::ingestFolder(const QString& folder) {
+  const std::string path = folder.toStdString();
+  const unsigned jobs = prefs_.jobs > 0 ? unsigned(prefs_.jobs) : engine::hardwareJobs();
+  engine_->startJob(tr("Ingesting %1").arg(folder), [this, path, jobs](EngineState& s, JobFeedback& f) -> EngineBridge::Continuation {
+    const auto inputs = corpus::collectSources(path);
+    corpus::CorpusIngestOptions o;
+    o.jobs = jobs;
+    o.referenceCsvs = corpus::defaultReferenceCsvs();
+    o.progress = [&f](std::size_t done, std::size_t total) {
+      f.progress(total ? double(done) / double(total) : 1.0, "ingest");
+    };
+    o.cancel = &f.cancel();
+    const auto summary = corpus::ingestCorpus(s.ws(), inputs, o);
+    const auto kernels = s.ws().kernelCount();
+    return [this, summary, kernels] {
+      const QString text = tr("Ingested %1 files: %2 kernels stored, %3 duplicates, %4 rejected%5.")
+                               .arg(summary.files)
+                               .arg(summary.stored)
+                               .arg(summary.duplicates)
+                               .arg(summary.kernelsRejected)
+                               .arg(summary.cancelled ? tr(" (stopped early; run it again to go on)") : QString());
+      statusBar()->showMessage(text, 15000);
+      workspaceLabel_->setText(tr("Workspace %1: %n kernel(s)", nullptr, int(kernels)).arg(workspacePath_));
+      reloadPlot();
+      emit jobDone(text);
     };
   });
 }

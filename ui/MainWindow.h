@@ -41,6 +41,10 @@ public:
   void openDefaultWorkspace();
   /// Shows a DevMap-layout CSV as the reference layer (a clear dialog when it is not).
   void importReference(const QString& csvPath);
+  /// Measures kernel files and stores them as your kernels (a job).
+  void addKernelFiles(const QStringList& paths);
+  /// Ingests a folder of OpenCL code into the corpus (a job, resumable).
+  void ingestFolder(const QString& folder);
   void setSpace(const QString& space);
   /// PCA-2 (dimX < 0) or two raw dimensions.
   void setAxes(int dimX, int dimY);
@@ -67,6 +71,8 @@ signals:
   void evaluated(bool compiled);
   void kernelSaved(qint64 id);
   void errorShown(const QString& title, const QString& text);
+  /// A job of addKernelFiles or ingestFolder finished (also when cancelled).
+  void jobDone(const QString& summary);
 
 protected:
   void closeEvent(QCloseEvent* e) override;
