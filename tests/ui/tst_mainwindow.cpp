@@ -110,9 +110,12 @@ private slots:
   }
 
   void cleanup() {
-    // Every test leaves a screenshot of the main window under the build tree.
+    // Every test leaves a screenshot of the main window under the build tree
+    // (after the layouts its last step asked for).
+    QTest::qWait(50);
     QDir().mkpath(QStringLiteral(STEERBENCH_SCREENSHOT_DIR));
-    w_->grab().save(QStringLiteral(STEERBENCH_SCREENSHOT_DIR "/%1.png").arg(QTest::currentTestFunction()));
+    w_->grab().save(QStringLiteral(STEERBENCH_SCREENSHOT_DIR "/%1%2.png")
+                        .arg(QTest::currentTestFunction(), qEnvironmentVariable("STEERBENCH_SCREENSHOT_SUFFIX")));
     closeDialogs();
   }
 
@@ -252,6 +255,7 @@ private slots:
     QVERIFY(!plot()->pcaAxes());
     QCOMPARE(plot()->dimX(), 0);
     QCOMPARE(plot()->dimY(), 2);
+    QVERIFY2(plot()->chart()->title().contains(QLatin1String("raw")), qPrintable(plot()->chart()->title()));
     const auto& t = plot()->workspaceTable();
     const auto pos = plot()->positionOf({FeaturePlot::Layer::Corpus, 0});
     QVERIFY(pos.has_value());
