@@ -93,6 +93,22 @@
         <source>Reset zoom</source>
         <translation>Zoom zurücksetzen</translation>
     </message>
+    <message>
+        <source>Corpus</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Yours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluated</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>steerbench::ui::FeaturesView</name>
@@ -584,6 +600,62 @@ Ihr Text ist noch im Editor; ändern Sie das Konstrukt in der markierten Zeile u
     <message>
         <source>&lt;h3&gt;Steerbench %1&lt;/h3&gt;&lt;p&gt;Generates OpenCL kernels steered toward the feature vectors you choose, runs them, and exports labelled datasets.&lt;/p&gt;&lt;p&gt;Qt %2 (built with %3)&lt;br&gt;LLVM and Clang %4&lt;br&gt;libtorch %5&lt;br&gt;OpenCL: %6&lt;/p&gt;&lt;p&gt;License: GPL-3.0-or-later.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Steerbench %1&lt;/h3&gt;&lt;p&gt;Erzeugt OpenCL-Kernels, die gezielt auf die von Ihnen gewählten Merkmalsvektoren hin gesteuert werden, führt sie aus und exportiert gelabelte Datensätze.&lt;/p&gt;&lt;p&gt;Qt %2 (erstellt mit %3)&lt;br&gt;LLVM und Clang %4&lt;br&gt;libtorch %5&lt;br&gt;OpenCL: %6&lt;/p&gt;&lt;p&gt;Lizenz: GPL-3.0-or-later.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Add Kernel Files...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add kernel files to the workspace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OpenCL C (*.cl);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ingest &amp;Corpus Folder...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ingest a folder of OpenCL code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Measuring %n kernel file(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Added %1 of %2 files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Some files were not added</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) could not be measured; the others were added.
+
+</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Ingesting %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ingested %1 files: %2 kernels stored, %3 duplicates, %4 rejected%5.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (stopped early; run it again to go on)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -17,6 +17,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QMessageBox>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -187,6 +188,7 @@ private slots:
     }
     QVERIFY2(row >= 0, "no kernel point is uncovered");
     const std::int64_t id = t.ids[std::size_t(row)];
+    w_->editor()->scintilla()->setText(QStringLiteral("// my unsaved notes\n"));
     QSignalSpy shown(w_.get(), &MainWindow::kernelShown);
     QTest::mouseClick(plot()->viewport(), Qt::LeftButton, {}, at);
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, 30000);
@@ -194,6 +196,11 @@ private slots:
     auto ws = store::Workspace::open(wsPath_.toStdString(), store::Workspace::Mode::OpenExisting);
     QCOMPARE(w_->editor()->text(), QString::fromStdString(ws.kernel(id)->source));
     QCOMPARE(w_->featuresView()->vectors().size(), 3);
+    // Showing a kernel is undoable: the text it replaced comes back, and goes again.
+    w_->undoStack()->undo();
+    QCOMPARE(w_->editor()->text(), QStringLiteral("// my unsaved notes\n"));
+    w_->undoStack()->redo();
+    QCOMPARE(w_->editor()->kernelId(), id);
     // One action away: its features become the target.
     w_->findChildren<QAction*>().size(); // (menus built)
     for (auto* a : w_->findChildren<QAction*>())
@@ -402,6 +409,22 @@ private slots:
     w_->editor()->evaluateAction()->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(evaluated.count() == 2, 30000);
     QCOMPARE(evaluated.at(1).at(0).toBool(), true);
+  }
+
+  void darkPaletteFollowsThePreference() {
+    QSettings().setValue(QStringLiteral("appearance/theme"), QStringLiteral("dark"));
+    {
+      MainWindow dark;
+      QVERIFY(QApplication::palette().color(QPalette::Window).lightness() < 128);
+      QCOMPARE(dark.plot()->chart()->theme(), QChart::ChartThemeDark);
+    }
+    QSettings().setValue(QStringLiteral("appearance/theme"), QStringLiteral("light"));
+    {
+      MainWindow light;
+      QVERIFY(QApplication::palette().color(QPalette::Window).lightness() >= 128);
+      QCOMPARE(light.plot()->chart()->theme(), QChart::ChartThemeLight);
+    }
+    QSettings().setValue(QStringLiteral("appearance/theme"), QStringLiteral("system"));
   }
 
   void aboutNamesTheVersions() {
