@@ -95,19 +95,19 @@
     </message>
     <message>
         <source>Corpus</source>
-        <translation type="unfinished"></translation>
+        <translation>Korpus</translation>
     </message>
     <message>
         <source>Yours</source>
-        <translation type="unfinished"></translation>
+        <translation>Eigene</translation>
     </message>
     <message>
         <source>Reference</source>
-        <translation type="unfinished"></translation>
+        <translation>Referenz</translation>
     </message>
     <message>
         <source>Evaluated</source>
-        <translation type="unfinished"></translation>
+        <translation>Ausgewertet</translation>
     </message>
 </context>
 <context>
@@ -603,59 +603,63 @@ Ihr Text ist noch im Editor; ändern Sie das Konstrukt in der markierten Zeile u
     </message>
     <message>
         <source>&amp;Add Kernel Files...</source>
-        <translation type="unfinished"></translation>
+        <translation>Kernel-Dateien &amp;hinzufügen...</translation>
     </message>
     <message>
         <source>Add kernel files to the workspace</source>
-        <translation type="unfinished"></translation>
+        <translation>Kernel-Dateien zum Arbeitsbereich hinzufügen</translation>
     </message>
     <message>
         <source>OpenCL C (*.cl);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>OpenCL C (*.cl);;Alle Dateien (*)</translation>
     </message>
     <message>
         <source>Ingest &amp;Corpus Folder...</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Korpus-Ordner einlesen...</translation>
     </message>
     <message>
         <source>Ingest a folder of OpenCL code</source>
-        <translation type="unfinished"></translation>
+        <translation>Einen Ordner mit OpenCL-Code einlesen</translation>
     </message>
     <message numerus="yes">
         <source>Measuring %n kernel file(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Kernel-Datei wird gemessen</numerusform>
+            <numerusform>%n Kernel-Dateien werden gemessen</numerusform>
         </translation>
     </message>
     <message>
         <source>Added %1 of %2 files.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 von %2 Dateien hinzugefügt.</translation>
     </message>
     <message>
         <source>Some files were not added</source>
-        <translation type="unfinished"></translation>
+        <translation>Einige Dateien wurden nicht hinzugefügt</translation>
     </message>
     <message numerus="yes">
         <source>%n file(s) could not be measured; the others were added.
 
 </source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Datei konnte nicht gemessen werden; die anderen wurden hinzugefügt.
+
+</numerusform>
+            <numerusform>%n Dateien konnten nicht gemessen werden; die anderen wurden hinzugefügt.
+
+</numerusform>
         </translation>
     </message>
     <message>
         <source>Ingesting %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 wird eingelesen</translation>
     </message>
     <message>
         <source>Ingested %1 files: %2 kernels stored, %3 duplicates, %4 rejected%5.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Dateien eingelesen: %2 Kernels gespeichert, %3 Duplikate, %4 abgelehnt%5.</translation>
     </message>
     <message>
         <source> (stopped early; run it again to go on)</source>
-        <translation type="unfinished"></translation>
+        <translation> (vorzeitig angehalten; erneut ausführen, um fortzufahren)</translation>
     </message>
 </context>
 <context>

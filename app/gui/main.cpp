@@ -1,6 +1,7 @@
 // steerbench: the workbench GUI. Opens a workspace (the default one unless a
 // path is given) in the main window.
 #include "MainWindow.h"
+#include "SelectionModel.h"
 
 #include "common/Version.h"
 
@@ -43,10 +44,24 @@ int main(int argc, char** argv) {
                                       "as PNG to <file> and quit."),
       QStringLiteral("file"));
   parser.addOption(screenshot);
+  QCommandLineOption kernel(QStringLiteral("kernel"),
+                            QApplication::translate("main", "Select kernel <id> of the workspace once it is open."),
+                            QStringLiteral("id"));
+  parser.addOption(kernel);
+  QCommandLineOption space(QStringLiteral("space"),
+                           QApplication::translate("main", "Show feature space <name> (grewe, instcount, autophase)."),
+                           QStringLiteral("name"));
+  parser.addOption(space);
   parser.process(app);
 
   steerbench::ui::MainWindow window;
   window.show();
+  if (parser.isSet(space)) window.setSpace(parser.value(space));
+  if (parser.isSet(kernel)) {
+    const qint64 id = parser.value(kernel).toLongLong();
+    QObject::connect(&window, &steerbench::ui::MainWindow::workspaceOpened, &window,
+                     [&window, id] { window.selection()->setCurrentKernel(id); });
+  }
   const QStringList args = parser.positionalArguments();
   if (args.isEmpty())
     window.openDefaultWorkspace();
