@@ -1,6 +1,7 @@
 // The workbench window, driven like a user would: real engine thread, real
 // workspace, real Clang, real Qt Charts and QScintilla, under Xvfb.
 #include "EngineBridge.h"
+#include "EngineState.h"
 #include "FeaturePlot.h"
 #include "FeaturesView.h"
 #include "KernelEditor.h"
@@ -409,6 +410,35 @@ private slots:
     w_->editor()->evaluateAction()->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(evaluated.count() == 2, 30000);
     QCOMPARE(evaluated.at(1).at(0).toBool(), true);
+  }
+
+  void firstRunBuildsTheDefaultWorkspaceWithProgress() {
+    // The Debian preset, as scripts/fetch-debian-corpus leaves it, with one
+    // small package: darktable's kernel folder holding two fixture files.
+    for (const auto& real : {"/usr/share/darktable/kernels", "/usr/share/hashcat/OpenCL",
+                             "/usr/lib/x86_64-linux-gnu/piglit/tests/cl", "/usr/lib/erlang/lib"})
+      if (QFileInfo(QString::fromLatin1(real)).isDir())
+        QSKIP("Debian's OpenCL packages are installed system-wide here; the first run would ingest all of them");
+    const QString kernels = home->filePath(QStringLiteral("cache/steerbench/debian/darktable/usr/share/darktable/kernels"));
+    QVERIFY(QDir().mkpath(kernels));
+    for (const char* f : {"k03_local_tile.cl", "k07_math.cl"})
+      QVERIFY(QFile::copy(QStringLiteral(STEERBENCH_TEST_DATA "/kernels/") + QLatin1String(f), kernels + QLatin1Char('/') + QLatin1String(f)));
+    MainWindow first;
+    first.show();
+    QSignalSpy started(first.engine(), &ui::EngineBridge::jobStarted);
+    QSignalSpy progress(first.engine(), &ui::EngineBridge::jobProgress);
+    QSignalSpy finished(first.engine(), &ui::EngineBridge::jobFinished);
+    QSignalSpy reloaded(&first, &MainWindow::plotReloaded);
+    first.openDefaultWorkspace();
+    QTRY_VERIFY_WITH_TIMEOUT(started.count() == 1, 30000);
+    QVERIFY(started.at(0).at(1).toString().contains(QLatin1String("default corpus")));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 120000);
+    QCOMPARE(finished.at(0).at(2).toString(), QString()); // no error
+    QVERIFY(progress.count() >= 1);
+    QTRY_VERIFY_WITH_TIMEOUT(reloaded.count() >= 2, 30000); // empty, then the corpus
+    QTRY_VERIFY(!first.busy());
+    QCOMPARE(first.plot()->workspaceTable().size(), std::size_t(2));
+    QCOMPARE(first.workspacePath(), home->filePath(QStringLiteral("data/steerbench/default.sbw")));
   }
 
   void darkPaletteFollowsThePreference() {

@@ -1,0 +1,99 @@
+// The engine bridge: work runs on the engine thread, continuations on the
+// GUI thread; a newer request with the same tag replaces a waiting one; jobs
+// report progress and can be cancelled; errors reach `failed`.
+#include "EngineBridge.h"
+#include "EngineState.h"
+
+#include "engine/ParallelFor.h"
+
+#include <QSignalSpy>
+#include <QThread>
+#include <QtTest>
+
+#include <atomic>
+#include <future>
+
+using steerbench::ui::EngineBridge;
+using steerbench::ui::EngineState;
+using steerbench::ui::JobFeedback;
+
+class TestEngineBridge : public QObject {
+  Q_OBJECT
+private slots:
+  void workOnTheEngineThreadContinuationOnTheGuiThread() {
+    EngineBridge engine;
+    QThread* workThread = nullptr;
+    QThread* continuationThread = nullptr;
+    engine.post(QString(), [&](EngineState&) -> EngineBridge::Continuation {
+      workThread = QThread::currentThread();
+      return [&] { continuationThread = QThread::currentThread(); };
+    });
+    QTRY_VERIFY(continuationThread != nullptr);
+    QVERIFY(workThread != QThread::currentThread());
+    QCOMPARE(continuationThread, QThread::currentThread());
+  }
+
+  void aNewerRequestWithTheSameTagReplacesAWaitingOne() {
+    EngineBridge engine;
+    std::promise<void> release;
+    auto gate = release.get_future().share();
+    QStringList ran;
+    // Keep the engine busy while three "hover" requests queue up.
+    engine.post(QStringLiteral("block"), [gate](EngineState&) -> EngineBridge::Continuation {
+      gate.wait();
+      return {};
+    });
+    for (int i = 1; i <= 3; ++i)
+      engine.post(QStringLiteral("hover"), [&ran, i](EngineState&) -> EngineBridge::Continuation {
+        return [&ran, i] { ran << QStringLiteral("hover %1").arg(i); };
+      });
+    engine.post(QStringLiteral("other"), [&ran](EngineState&) -> EngineBridge::Continuation {
+      return [&ran] { ran << QStringLiteral("other"); };
+    });
+    QVERIFY(!engine.idle());
+    release.set_value();
+    QTRY_COMPARE(ran.size(), 2);
+    QCOMPARE(ran, (QStringList{QStringLiteral("hover 3"), QStringLiteral("other")}));
+    QTRY_VERIFY(engine.idle());
+  }
+
+  void errorsReachFailedAndTheEngineGoesOn() {
+    EngineBridge engine;
+    QSignalSpy failed(&engine, &EngineBridge::failed);
+    engine.post(QStringLiteral("broken"), [](EngineState& s) -> EngineBridge::Continuation {
+      (void)s.ws(); // no workspace is open
+      return {};
+    });
+    bool after = false;
+    engine.post(QString(), [&](EngineState&) -> EngineBridge::Continuation { return [&] { after = true; }; });
+    QTRY_VERIFY(after);
+    QCOMPARE(failed.count(), 1);
+    QCOMPARE(failed.at(0).at(0).toString(), QStringLiteral("broken"));
+    QVERIFY(failed.at(0).at(1).toString().contains(QLatin1String("no workspace is open")));
+  }
+
+  void jobsReportProgressAndCanBeCancelled() {
+    EngineBridge engine;
+    QSignalSpy progress(&engine, &EngineBridge::jobProgress);
+    QSignalSpy finished(&engine, &EngineBridge::jobFinished);
+    std::atomic<int> steps{0};
+    const int id = engine.startJob(QStringLiteral("count"), [&](EngineState&, JobFeedback& f) -> EngineBridge::Continuation {
+      for (int i = 0; i < 100000 && !f.cancel().cancelled(); ++i) {
+        f.progress(i / 100000.0, "counting");
+        ++steps;
+        QThread::usleep(100);
+      }
+      return {};
+    });
+    QTRY_VERIFY(progress.count() >= 1);
+    engine.cancelJob(id);
+    QTRY_COMPARE(finished.count(), 1);
+    QCOMPARE(finished.at(0).at(0).toInt(), id);
+    QCOMPARE(finished.at(0).at(1).toBool(), true); // cancelled
+    QVERIFY(steps.load() < 100000);
+    QCOMPARE(progress.at(0).at(2).toString(), QStringLiteral("counting"));
+  }
+};
+
+QTEST_MAIN(TestEngineBridge)
+#include "tst_enginebridge.moc"
