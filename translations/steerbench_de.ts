@@ -15,6 +15,14 @@
         <source>Once the workspace is plotted and the engine is idle, save the main window as PNG to &lt;file&gt; and quit.</source>
         <translation>Sobald der Arbeitsbereich dargestellt ist und die Engine untätig ist, das Hauptfenster als PNG in &lt;file&gt; speichern und beenden.</translation>
     </message>
+    <message>
+        <source>Select kernel &lt;id&gt; of the workspace once it is open.</source>
+        <translation>Kernel &lt;id&gt; des Arbeitsbereichs auswählen, sobald er geöffnet ist.</translation>
+    </message>
+    <message>
+        <source>Show feature space &lt;name&gt; (grewe, instcount, autophase).</source>
+        <translation>Merkmalsraum &lt;name&gt; anzeigen (grewe, instcount, autophase).</translation>
+    </message>
 </context>
 <context>
     <name>steerbench::ui::EngineBridge</name>

@@ -13,6 +13,8 @@
 #include <QTimer>
 #include <QTranslator>
 
+#include <cstdio>
+
 int main(int argc, char** argv) {
   QApplication::setHighDpiScaleFactorRoundingPolicy(Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
   QApplication app(argc, argv);
@@ -77,9 +79,11 @@ int main(int argc, char** argv) {
       const bool ok = window.grab().save(path);
       QApplication::exit(ok ? 0 : 1);
     });
+    // Unattended: an error is printed, and one that leaves no workspace open ends the run.
     QObject::connect(&window, &steerbench::ui::MainWindow::errorShown, &window,
-                     [](const QString& title, const QString& text) {
-                       qWarning("%s: %s", qPrintable(title), qPrintable(text));
+                     [&window](const QString& title, const QString& text) {
+                       std::fprintf(stderr, "steerbench: %s: %s\n", qPrintable(title), qPrintable(text));
+                       if (window.workspacePath().isEmpty()) QApplication::exit(1);
                      });
     poll->start(250);
   }

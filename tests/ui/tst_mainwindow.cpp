@@ -24,7 +24,10 @@
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
+#include <Qsci/qscilexercpp.h>
 #include <Qsci/qsciscintilla.h>
+#include <QToolTip>
+#include <QWheelEvent>
 
 #include <sqlite3.h>
 
@@ -189,6 +192,11 @@ private slots:
     }
     QVERIFY2(row >= 0, "no kernel point is uncovered");
     const std::int64_t id = t.ids[std::size_t(row)];
+    // Hovering names the kernel and its key features.
+    QTest::mouseMove(plot()->viewport(), at);
+    QTRY_VERIFY(QToolTip::isVisible());
+    QVERIFY2(QToolTip::text().contains(QStringLiteral("kernel #%1").arg(id)), qPrintable(QToolTip::text()));
+    QVERIFY(QToolTip::text().contains(QLatin1String("comp=")));
     w_->editor()->scintilla()->setText(QStringLiteral("// my unsaved notes\n"));
     QSignalSpy shown(w_.get(), &MainWindow::kernelShown);
     QTest::mouseClick(plot()->viewport(), Qt::LeftButton, {}, at);
@@ -303,6 +311,50 @@ private slots:
     QCOMPARE(first->data(3, Qt::DisplayRole).toDouble(), 0.0);
     const auto expected = engine::nearestRows(t, t.rows[3], 10);
     QCOMPARE(w_->kernelList()->count(), int(expected.size()));
+  }
+
+  void zoomPanAndReset() {
+    plot()->resetZoom();
+    const QPoint centre = plot()->viewport()->rect().center();
+    const QPointF c0 = plot()->valueAt(centre);
+    const QPointF corner0 = plot()->valueAt({0, 0});
+    QWheelEvent wheel(QPointF(centre), plot()->viewport()->mapToGlobal(QPointF(centre)), QPoint(), QPoint(0, 120),
+                      Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(plot()->viewport(), &wheel);
+    const QPointF corner1 = plot()->valueAt({0, 0});
+    // Zoomed in around the cursor: the centre stays, the corner moves toward it.
+    QVERIFY(std::abs(plot()->valueAt(centre).x() - c0.x()) < 1e-6 * std::max(1.0, std::abs(c0.x())) + 1e-3);
+    QVERIFY(std::abs(corner1.x() - c0.x()) < std::abs(corner0.x() - c0.x()));
+    // Middle-drag pans: the value under the cursor follows it.
+    const QPointF grabbed = plot()->valueAt(centre);
+    QTest::mousePress(plot()->viewport(), Qt::MiddleButton, {}, centre);
+    QMouseEvent move(QEvent::MouseMove, QPointF(centre + QPoint(40, 25)),
+                     plot()->viewport()->mapToGlobal(QPointF(centre + QPoint(40, 25))), Qt::NoButton, Qt::MiddleButton,
+                     Qt::NoModifier);
+    QApplication::sendEvent(plot()->viewport(), &move);
+    QTest::mouseRelease(plot()->viewport(), Qt::MiddleButton, {}, centre + QPoint(40, 25));
+    const QPointF moved = plot()->valueAt(centre + QPoint(40, 25));
+    QVERIFY(std::abs(moved.x() - grabbed.x()) < 1e-6 + 1e-3 * std::abs(corner1.x() - c0.x()));
+    QVERIFY(std::abs(moved.y() - grabbed.y()) < 1e-6 + 1e-3 * std::abs(corner1.y() - c0.y()) + 1e-3);
+    // Reset brings the home view back.
+    plot()->resetZoom();
+    QVERIFY(std::abs(plot()->valueAt({0, 0}).x() - corner0.x()) < 1e-9 + 1e-9 * std::abs(corner0.x()));
+  }
+
+  void editorHighlightsOpenCL() {
+    auto* sci = w_->editor()->scintilla();
+    const QString text = QStringLiteral("kernel void f(global float4* a) { a[0] = (float4)(get_global_id(0)); }");
+    sci->setText(text);
+    sci->SendScintilla(QsciScintillaBase::SCI_COLOURISE, 0, -1);
+    auto styleAt = [&](const QString& word) {
+      return int(sci->SendScintilla(QsciScintillaBase::SCI_GETSTYLEAT, static_cast<unsigned long>(text.indexOf(word))));
+    };
+    QCOMPARE(styleAt(QStringLiteral("kernel")), int(QsciLexerCPP::Keyword));
+    QCOMPARE(styleAt(QStringLiteral("global")), int(QsciLexerCPP::Keyword)); // address space
+    QCOMPARE(styleAt(QStringLiteral("float4")), int(QsciLexerCPP::KeywordSet2));
+    QCOMPARE(styleAt(QStringLiteral("get_global_id")), int(QsciLexerCPP::KeywordSet2)); // builtin
+    QVERIFY(sci->marginLineNumbers(0));
+    QVERIFY(sci->folding() != QsciScintilla::NoFoldStyle);
   }
 
   void exportsThePlot() {
