@@ -449,7 +449,9 @@ void MainWindow::openWorkspace(const QString& path, bool create) {
       selection_->setCurrentKernel(0);
       emit workspaceOpened(path);
       reloadPlot();
-      if (isDefault && kernels == 0) buildDefaultCorpus();
+      // First run, or a first run that was stopped: build (or go on building) the default corpus.
+      if (isDefault && (kernels == 0 || QSettings().value(QStringLiteral("defaultCorpus/incomplete")).toBool()))
+        buildDefaultCorpus();
     };
   });
 }
@@ -464,6 +466,7 @@ void MainWindow::buildDefaultCorpus() {
   statusBar()->showMessage(tr("First run: building the default workspace from the OpenCL code Debian ships. "
                               "This takes a few minutes; you can cancel and resume later."));
   const unsigned jobs = prefs_.jobs > 0 ? unsigned(prefs_.jobs) : engine::hardwareJobs();
+  QSettings().setValue(QStringLiteral("defaultCorpus/incomplete"), true);
   engine_->startJob(tr("Building the default corpus"), [this, jobs](EngineState& s, JobFeedback& f) -> EngineBridge::Continuation {
     std::vector<std::string> missing;
     const auto inputs = corpus::debianPresetSources(&missing);
@@ -480,6 +483,7 @@ void MainWindow::buildDefaultCorpus() {
     const auto summary = corpus::ingestCorpus(s.ws(), inputs, o);
     const auto kernels = s.ws().kernelCount();
     return [this, summary, kernels] {
+      if (!summary.cancelled) QSettings().setValue(QStringLiteral("defaultCorpus/incomplete"), false);
       statusBar()->showMessage(
           summary.cancelled ? tr("Stopped: %1 kernels are stored; open the default workspace again to go on.").arg(kernels)
                             : tr("The default corpus is ready: %1 kernels from %2 files.").arg(kernels).arg(summary.files),
