@@ -16,6 +16,7 @@
 #include <QSvgGenerator>
 #include <QToolTip>
 #include <QGraphicsItem>
+#include <QLegendMarker>
 #include <QValueAxis>
 #include <QWheelEvent>
 
@@ -218,6 +219,23 @@ void FeaturePlot::setTargetVector(const std::optional<std::vector<double>>& vect
   fillLayer(Layer::Target);
 }
 
+void FeaturePlot::setSelectedKernel(std::int64_t id) {
+  selectedId_ = id;
+  placeSelection();
+}
+
+void FeaturePlot::placeSelection() {
+  if (!selected_) return;
+  QVector<QPointF> ring;
+  if (selectedId_ > 0)
+    for (std::size_t r = 0; r < workspace_.ids.size(); ++r)
+      if (workspace_.ids[r] == selectedId_) {
+        if (auto p = project(workspace_.rows[r])) ring.push_back(*p);
+        break;
+      }
+  selected_->replace(ring);
+}
+
 void FeaturePlot::setDarkTheme(bool dark) {
   if (dark == dark_) return;
   dark_ = dark;
@@ -301,6 +319,11 @@ void FeaturePlot::rebuild() {
       s = nullptr;
     }
   }
+  if (selected_) {
+    chart()->removeSeries(selected_);
+    delete selected_;
+    selected_ = nullptr;
+  }
   chart()->setTheme(dark_ ? QChart::ChartThemeDark : QChart::ChartThemeLight);
   const QColor colors[kLayers] = {QColor(70, 130, 200), QColor(240, 150, 30), QColor(40, 170, 90),
                                   QColor(200, 60, 200), QColor(220, 40, 40)};
@@ -320,6 +343,16 @@ void FeaturePlot::rebuild() {
     s->setVisible(visible_[std::size_t(l)]);
     series_[std::size_t(l)] = s;
   }
+  selected_ = new QScatterSeries;
+  selected_->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+  selected_->setMarkerSize(18);
+  selected_->setColor(Qt::transparent);
+  selected_->setPen(QPen(dark_ ? QColor(255, 230, 80) : QColor(20, 20, 20), 2));
+  chart()->addSeries(selected_);
+  selected_->attachAxis(axisX_);
+  selected_->attachAxis(axisY_);
+  for (auto* marker : chart()->legend()->markers(selected_))
+    marker->setVisible(false);
   refill();
 }
 
@@ -347,6 +380,7 @@ void FeaturePlot::refill() {
     axisY_->setTitleText(QString::fromStdString(dims.at(std::size_t(dimY_))));
   }
   lodSpan_ = 0;
+  placeSelection();
   resetZoom();
   updateTitle();
 }

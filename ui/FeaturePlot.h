@@ -57,6 +57,8 @@ public:
   void setLayerVisible(Layer layer, bool visible);
   void setEvaluated(const std::optional<std::vector<double>>& vector);
   void setTargetVector(const std::optional<std::vector<double>>& vector);
+  /// Rings the point of workspace kernel `id` (0: none).
+  void setSelectedKernel(std::int64_t id);
   void setDarkTheme(bool dark);
 
   [[nodiscard]] const engine::FeatureTable& workspaceTable() const { return workspace_; }
@@ -130,6 +132,9 @@ private:
   std::array<int, kLayers> totals_{};
   int totalsHint_ = 0; ///< workspace points: big layers get smaller markers
   double lodSpan_ = 0;  ///< view width the OpenGL level of detail was made for (0: none)
+  QScatterSeries* selected_ = nullptr; ///< the ring around the selected kernel (not in the legend)
+  std::int64_t selectedId_ = 0;
+  void placeSelection();
   QValueAxis* axisX_ = nullptr;
   QValueAxis* axisY_ = nullptr;
   QRectF home_;

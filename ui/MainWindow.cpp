@@ -143,6 +143,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), prefs_(Preference
     reloadPlot();
   });
   connect(selection_, &SelectionModel::currentKernelChanged, this, [this](std::int64_t id) {
+    plot_->setSelectedKernel(id);
     if (id > 0) showKernel(id);
   });
   connect(selection_, &SelectionModel::targetChanged, this, [this] {
