@@ -491,10 +491,6 @@
         <translation>Die Referenz-CSV kann nicht importiert werden</translation>
     </message>
     <message>
-        <source>the workspace kernels</source>
-        <translation>den Kernels des Arbeitsbereichs</translation>
-    </message>
-    <message>
         <source>the reference benchmarks</source>
         <translation>den Referenz-Benchmarks</translation>
     </message>
@@ -668,6 +664,30 @@ Ihr Text ist noch im Editor; ändern Sie das Konstrukt in der markierten Zeile u
     <message>
         <source> (stopped early; run it again to go on)</source>
         <translation> (vorzeitig angehalten; erneut ausführen, um fortzufahren)</translation>
+    </message>
+    <message>
+        <source> PCA on </source>
+        <translation> PCA aus </translation>
+    </message>
+    <message>
+        <source>The layer PCA-2 is fitted on (standardized vectors)</source>
+        <translation>Die Ebene, auf der PCA-2 berechnet wird (standardisierte Vektoren)</translation>
+    </message>
+    <message>
+        <source>corpus</source>
+        <translation>Korpus</translation>
+    </message>
+    <message>
+        <source>all workspace kernels</source>
+        <translation>alle Kernels des Arbeitsbereichs</translation>
+    </message>
+    <message>
+        <source>the corpus kernels</source>
+        <translation>den Korpus-Kernels</translation>
+    </message>
+    <message>
+        <source>all the workspace kernels</source>
+        <translation>allen Kernels des Arbeitsbereichs</translation>
     </message>
 </context>
 <context>

@@ -370,6 +370,20 @@ void MainWindow::buildActions() {
   };
   connect(xBox_, &QComboBox::currentIndexChanged, this, axesChanged);
   connect(yBox_, &QComboBox::currentIndexChanged, this, axesChanged);
+  bar->addWidget(new QLabel(tr(" PCA on "), bar));
+  auto* fitBox = new QComboBox(bar);
+  fitBox->setObjectName(QStringLiteral("pcaLayerBox"));
+  fitBox->setToolTip(tr("The layer PCA-2 is fitted on (standardized vectors)"));
+  fitBox->addItem(tr("corpus"), QStringLiteral("corpus"));
+  fitBox->addItem(tr("all workspace kernels"), QStringLiteral("workspace"));
+  fitBox->addItem(tr("reference"), QStringLiteral("reference"));
+  fitBox->setCurrentIndex(std::max(0, fitBox->findData(prefs_.pcaLayer)));
+  connect(fitBox, &QComboBox::currentIndexChanged, this, [this, fitBox] {
+    prefs_.pcaLayer = fitBox->currentData().toString();
+    prefs_.save();
+    reloadPlot();
+  });
+  bar->addWidget(fitBox);
   bar->addSeparator();
   bar->addAction(reset);
   bar->addAction(exportAct);
@@ -580,7 +594,8 @@ void MainWindow::reloadPlot() {
     if (!defaults.empty()) reference = defaults.front();
   }
   const unsigned jobs = prefs_.jobs > 0 ? unsigned(prefs_.jobs) : engine::hardwareJobs();
-  engine_->post(QStringLiteral("plot"), [this, space, reference, jobs](EngineState& s) -> EngineBridge::Continuation {
+  const std::string fitOn = prefs_.pcaLayer.toStdString();
+  engine_->post(QStringLiteral("plot"), [this, space, reference, jobs, fitOn](EngineState& s) -> EngineBridge::Continuation {
     const auto& fs = features::featureSpace(space);
     auto table = std::make_shared<engine::FeatureTable>(engine::loadWorkspaceTable(s.ws(), fs));
     auto ref = std::make_shared<engine::FeatureTable>();
@@ -594,11 +609,22 @@ void MainWindow::reloadPlot() {
         refError = QString::fromStdString(e.what());
       }
     }
+    // PCA-2 is fitted on the layer the user chose (FEATURES.md): the corpus
+    // by default; when that layer has fewer than two vectors, on what there is.
     std::optional<features::Pca> pca;
     QString fit;
-    if (table->size() >= 2) {
+    std::vector<std::vector<double>> corpusRows;
+    for (std::size_t r = 0; r < table->size(); ++r)
+      if (table->groups[r] != "user") corpusRows.push_back(table->rows[r]);
+    if (fitOn == "reference" && ref->size() >= 2) {
+      pca = features::Pca::fit(ref->rows);
+      fit = tr("the reference benchmarks");
+    } else if (fitOn == "corpus" && corpusRows.size() >= 2) {
+      pca = features::Pca::fit(corpusRows);
+      fit = tr("the corpus kernels");
+    } else if (table->size() >= 2) {
       pca = features::Pca::fit(table->rows);
-      fit = tr("the workspace kernels");
+      fit = tr("all the workspace kernels");
     } else if (ref->size() >= 2) {
       pca = features::Pca::fit(ref->rows);
       fit = tr("the reference benchmarks");

@@ -21,6 +21,7 @@ Preferences Preferences::load() {
   p.theme = s.value(QStringLiteral("appearance/theme"), p.theme).toString();
   p.jobs = s.value(QStringLiteral("engine/jobs"), p.jobs).toInt();
   p.referenceCsv = s.value(QStringLiteral("plot/referenceCsv")).toString();
+  p.pcaLayer = s.value(QStringLiteral("plot/pcaLayer"), p.pcaLayer).toString();
   return p;
 }
 
@@ -32,6 +33,7 @@ void Preferences::save() const {
   s.setValue(QStringLiteral("appearance/theme"), theme);
   s.setValue(QStringLiteral("engine/jobs"), jobs);
   s.setValue(QStringLiteral("plot/referenceCsv"), referenceCsv);
+  s.setValue(QStringLiteral("plot/pcaLayer"), pcaLayer);
 }
 
 QStringList Preferences::recentWorkspaces() { return QSettings().value(QStringLiteral("recentWorkspaces")).toStringList(); }

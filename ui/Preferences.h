@@ -14,6 +14,7 @@ struct Preferences {
   QString theme = QStringLiteral("system"); ///< system, light or dark
   int jobs = 0;                            ///< engine threads for long jobs (0: all cores)
   QString referenceCsv;                    ///< reference layer (empty: DevMap when present)
+  QString pcaLayer = QStringLiteral("corpus"); ///< layer PCA-2 is fitted on: corpus, workspace or reference
 
   static Preferences load();
   void save() const;

@@ -150,7 +150,12 @@ private slots:
     auto ws = store::Workspace::open(wsPath_.toStdString(), store::Workspace::Mode::OpenExisting);
     const auto& grewe = features::featureSpace("grewe");
     const auto table = engine::loadWorkspaceTable(ws, grewe);
-    const auto pca = features::Pca::fit(table.rows);
+    std::vector<std::vector<double>> corpus; // PCA-2 is fitted on the corpus layer by default
+    for (std::size_t r = 0; r < table.size(); ++r)
+      if (table.groups[r] != "user") corpus.push_back(table.rows[r]);
+    QVERIFY(corpus.size() >= 2 && corpus.size() < table.size());
+    const auto pca = features::Pca::fit(corpus);
+    QVERIFY(plot()->chart()->title().contains(QLatin1String("corpus kernels")));
     const auto expected = engine::targetFromPoint(pca, grewe, {value.x(), value.y()});
     auto* t = w_->targetTable()->table();
     QCOMPARE(t->rowCount(), 8);
