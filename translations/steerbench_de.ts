@@ -70,10 +70,6 @@
         <translation>%1-Raum, Rohdimensionen</translation>
     </message>
     <message>
-        <source> (raster: showing %1 of %2 points)</source>
-        <translation> (Raster: %1 von %2 Punkten angezeigt)</translation>
-    </message>
-    <message>
         <source>kernel #%1 %2 (%3)</source>
         <translation>Kernel #%1 %2 (%3)</translation>
     </message>
@@ -84,10 +80,6 @@
     <message>
         <source>Steerbench feature-space plot</source>
         <translation>Steerbench-Merkmalsraumdiagramm</translation>
-    </message>
-    <message>
-        <source>could not write %1; check the folder&apos;s permissions and free space</source>
-        <translation>%1 konnte nicht geschrieben werden; prüfen Sie die Berechtigungen des Ordners und den freien Speicherplatz</translation>
     </message>
     <message>
         <source>could not write %1: %2</source>
@@ -116,6 +108,10 @@
     <message>
         <source>Evaluated</source>
         <translation>Ausgewertet</translation>
+    </message>
+    <message>
+        <source> (drawing %1 of %2 points: one per sub-pixel cell)</source>
+        <translation> (%1 von %2 Punkten gezeichnet: einer je Subpixel-Zelle)</translation>
     </message>
 </context>
 <context>
@@ -688,6 +684,10 @@ Ihr Text ist noch im Editor; ändern Sie das Konstrukt in der markierten Zeile u
     <message>
         <source>all the workspace kernels</source>
         <translation>allen Kernels des Arbeitsbereichs</translation>
+    </message>
+    <message>
+        <source>The plot is still loading the new space; try again in a moment.</source>
+        <translation>Das Diagramm lädt noch den neuen Raum; bitte gleich noch einmal versuchen.</translation>
     </message>
 </context>
 <context>

@@ -59,10 +59,12 @@ private:
 } // namespace
 
 EngineBridge::EngineBridge(QObject* parent) : QObject(parent), state_(std::make_unique<EngineState>()) {
+  state_->shutdown = &shutdown_;
   thread_ = std::thread([this] { loop(); });
 }
 
 EngineBridge::~EngineBridge() {
+  shutdown_.cancel(); // long work without a job token checks this one
   {
     std::lock_guard lock(mutex_);
     stop_ = true;
@@ -88,7 +90,10 @@ void EngineBridge::post(const QString& tag, Work work) {
           replaced = true;
           break;
         }
-    if (!replaced) queue_.push_back(r);
+    if (!replaced) {
+      queue_.push_back(r);
+      ++pending_;
+    }
   }
   wake_.notify_one();
 }
@@ -103,6 +108,7 @@ int EngineBridge::startJob(const QString& title, JobWork work) {
     r->jobId = nextJob_++;
     jobs_[r->jobId] = r->cancel;
     queue_.push_back(r);
+    ++pending_;
   }
   emit jobStarted(r->jobId, title);
   wake_.notify_one();
@@ -114,10 +120,7 @@ void EngineBridge::cancelJob(int id) {
   if (auto it = jobs_.find(id); it != jobs_.end()) it->second->cancel();
 }
 
-bool EngineBridge::idle() const {
-  std::lock_guard lock(mutex_);
-  return queue_.empty() && !busy_;
-}
+bool EngineBridge::idle() const { return pending_ == 0; }
 
 void EngineBridge::loop() {
   // Engine work is background work: a lower priority (inherited by the
@@ -132,11 +135,9 @@ void EngineBridge::loop() {
       if (stop_) break;
       r = queue_.front();
       queue_.pop_front();
-      busy_ = true;
     }
     runRequest(*r);
     std::lock_guard lock(mutex_);
-    busy_ = false;
     if (r->jobId) jobs_.erase(r->jobId);
   }
   state_.reset(); // the workspace closes on the thread that wrote it
@@ -163,9 +164,16 @@ void EngineBridge::runRequest(Request& r) {
   QMetaObject::invokeMethod(
       this,
       [this, next = std::move(next), error, what, id, cancelled] {
+        QString problem = error;
         if (!error.isEmpty()) emit failed(what, error);
-        if (next) next();
-        if (id) emit jobFinished(id, cancelled, error);
+        try {
+          if (next) next();
+        } catch (const std::exception& e) { // an exception must not cross the event loop
+          problem = QString::fromStdString(e.what());
+          emit failed(what, problem);
+        }
+        --pending_;
+        if (id) emit jobFinished(id, cancelled, problem);
       },
       Qt::QueuedConnection);
 }

@@ -4,6 +4,8 @@
 // The GUI thread never waits on the engine.
 #pragma once
 
+#include "engine/ParallelFor.h"
+
 #include <QObject>
 #include <QString>
 
@@ -16,9 +18,6 @@
 #include <string>
 #include <thread>
 
-namespace steerbench::engine {
-class CancelToken;
-}
 
 namespace steerbench::ui {
 
@@ -53,7 +52,8 @@ public:
   /// Queues a cancellable job shown in the status bar; returns its id.
   int startJob(const QString& title, JobWork work);
   void cancelJob(int id);
-  /// True when nothing is queued or running (for tests and benches).
+  /// True when every request posted so far has finished and its continuation
+  /// has run on the GUI thread (for tests, benches and --screenshot). GUI thread.
   [[nodiscard]] bool idle() const;
 
 signals:
@@ -68,13 +68,14 @@ private:
   void loop();
   void runRequest(Request& r);
 
+  engine::CancelToken shutdown_;
   std::unique_ptr<EngineState> state_;
+  int pending_ = 0; ///< requests whose continuation has not run yet (GUI thread only)
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::shared_ptr<Request>> queue_;
   std::map<int, std::shared_ptr<engine::CancelToken>> jobs_;
   bool stop_ = false;
-  bool busy_ = false;
   int nextJob_ = 1;
   std::thread thread_;
 };

@@ -16,6 +16,10 @@ struct EngineState {
   std::unique_ptr<store::Workspace> workspace;
   /// Reference layers by (CSV path, space), measured once.
   std::map<std::pair<std::string, std::string>, engine::FeatureTable> references;
+  /// Reference CSVs that failed to load, with the message (reported once).
+  std::map<std::string, std::string> referenceErrors;
+  /// Set when the window closes: long work that has no job token checks it.
+  const engine::CancelToken* shutdown = nullptr;
 
   /// The open workspace; throws WorkspaceError when none is open.
   store::Workspace& ws();

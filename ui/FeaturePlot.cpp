@@ -197,7 +197,9 @@ void FeaturePlot::setTables(engine::FeatureTable workspace, engine::FeatureTable
 }
 
 void FeaturePlot::setAxes(int dimX, int dimY) {
+  const int dims = int(workspace_.dimensions.size());
   if (dimX < 0 && !pca_) return;
+  if (dimX >= 0 && (dimX >= dims || dimY < 0 || dimY >= dims)) return; // not a dimension of this space
   dimX_ = dimX < 0 ? -1 : dimX;
   dimY_ = dimX < 0 ? -1 : dimY;
   refill();
@@ -296,7 +298,7 @@ void FeaturePlot::thinLayer(Layer layer) {
     d.rows.clear();
     for (int k = 0; k < n; ++k) {
       const auto ix = std::int64_t(std::floor(d.all[k].x() / cx)), iy = std::int64_t(std::floor(d.all[k].y() / cy));
-      if (seen.insert((std::uint64_t(ix) << 32) ^ std::uint64_t(iy & 0xffffffff)).second)
+      if (seen.insert(std::hash<std::int64_t>()(ix) * 0x9E3779B97F4A7C15ull ^ std::uint64_t(iy)).second)
         d.points.push_back(d.all[k]), d.rows.push_back(d.allRows[k]);
     }
     lodSpan_ = w;
@@ -392,7 +394,7 @@ void FeaturePlot::updateTitle() {
   int shown = 0, total = 0;
   for (int l = 0; l < kLayers; ++l)
     shown += int(data_[std::size_t(l)].points.size()), total += totals_[std::size_t(l)];
-  if (shown < total) title += tr(" (raster: showing %1 of %2 points)").arg(shown).arg(total);
+  if (shown < total) title += tr(" (drawing %1 of %2 points: one per sub-pixel cell)").arg(shown).arg(total);
   chart()->setTitle(title);
 }
 
@@ -522,8 +524,11 @@ QString FeaturePlot::exportTo(const QString& path) {
       rebuild();
       applyRanges(view.left(), view.right(), view.top(), view.bottom());
     }
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+      return tr("could not write %1: %2").arg(path, file.errorString());
     QSvgGenerator svg;
-    svg.setFileName(path);
+    svg.setOutputDevice(&file);
     svg.setSize(size());
     svg.setViewBox(rect());
     svg.setTitle(chart()->title());
@@ -537,8 +542,9 @@ QString FeaturePlot::exportTo(const QString& path) {
       rebuild();
       applyRanges(view.left(), view.right(), view.top(), view.bottom());
     }
-    QFile check(path);
-    if (!check.exists() || check.size() == 0) return tr("could not write %1; check the folder's permissions and free space").arg(path);
+    file.close();
+    if (file.error() != QFileDevice::NoError || file.size() == 0)
+      return tr("could not write %1: %2").arg(path, file.errorString());
     return {};
   }
   const QImage image = grab().toImage();
@@ -636,7 +642,10 @@ void FeaturePlot::contextMenuEvent(QContextMenuEvent* e) {
   const auto p = pointAt(e->pos());
   QMenu menu(this);
   if (p && p->layer != Layer::Target) {
-    menu.addAction(tr("Use its features as target"), this, [this, p] { emit useAsTargetRequested(*p); });
+    // Taken now: the menu's event loop may let a reload replace the tables.
+    const auto values = vectorOf(*p);
+    const QString origin = describe(*p).section(QLatin1Char('\n'), 0, 0);
+    menu.addAction(tr("Use its features as target"), this, [this, values, origin] { emit targetRequested(values, origin); });
     menu.addSeparator();
   }
   menu.addAction(tr("Reset zoom"), this, &FeaturePlot::resetZoom);

@@ -89,7 +89,8 @@ signals:
   /// Empty space clicked; `point` is in axis values (PCA coordinates or raw dims).
   void emptyClicked(QPointF point);
   void pointsPicked(const QVector<steerbench::ui::FeaturePlot::PointRef>& points);
-  void useAsTargetRequested(const steerbench::ui::FeaturePlot::PointRef& point);
+  /// "Use its features as target" on a point: its vector and what it is.
+  void targetRequested(const std::vector<double>& values, const QString& origin);
 
 protected:
   void mousePressEvent(QMouseEvent* e) override;

@@ -15,6 +15,7 @@ namespace {
 // Annotation styles beyond the lexer's own (Scintilla's styles 0-127 belong
 // to the lexer; annotations use their own numbers, offset by the editor).
 constexpr int kErrorStyle = 1, kWarningStyle = 2, kNoteStyle = 3;
+constexpr int kStyleOffset = 256; ///< annotation styles live above the lexer's 0-255
 } // namespace
 
 KernelEditor::KernelEditor(QWidget* parent) : QWidget(parent) {
@@ -58,7 +59,7 @@ KernelEditor::KernelEditor(QWidget* parent) : QWidget(parent) {
   edit_->setMarkerBackgroundColor(QColor(220, 40, 40), errorMarker_);
   edit_->setMarkerBackgroundColor(QColor(230, 170, 0), warningMarker_);
   edit_->setMarginMarkerMask(1, (1 << errorMarker_) | (1 << warningMarker_));
-  edit_->SendScintilla(QsciScintillaBase::SCI_ANNOTATIONSETSTYLEOFFSET, 256);
+  edit_->SendScintilla(QsciScintillaBase::SCI_ANNOTATIONSETSTYLEOFFSET, kStyleOffset);
   edit_->SendScintilla(QsciScintillaBase::SCI_ALLOCATEEXTENDEDSTYLES, 8);
   setDarkTheme(false);
   layout->addWidget(edit_, 1);
@@ -86,8 +87,8 @@ void KernelEditor::setDarkTheme(bool dark) {
                 {kWarningStyle, dark ? QColor(80, 70, 20) : QColor(255, 245, 200), dark ? QColor(255, 230, 150) : QColor(120, 80, 0)},
                 {kNoteStyle, dark ? QColor(40, 50, 70) : QColor(230, 238, 255), dark ? QColor(190, 210, 255) : QColor(0, 40, 120)}};
   for (const auto& s : styles) {
-    edit_->SendScintilla(QsciScintillaBase::SCI_STYLESETBACK, 256 + s.style, s.back);
-    edit_->SendScintilla(QsciScintillaBase::SCI_STYLESETFORE, 256 + s.style, s.fore);
+    edit_->SendScintilla(QsciScintillaBase::SCI_STYLESETBACK, kStyleOffset + s.style, s.back);
+    edit_->SendScintilla(QsciScintillaBase::SCI_STYLESETFORE, kStyleOffset + s.style, s.fore);
   }
 }
 
@@ -118,7 +119,8 @@ void KernelEditor::setDiagnostics(const QVector<EditorDiagnostic>& diagnostics, 
     worst[line] = worst.contains(line) ? std::min(worst[line], style) : style;
   }
   for (auto it = byLine.begin(); it != byLine.end(); ++it) {
-    edit_->annotate(it.key(), it.value().join(QLatin1Char('\n')), worst[it.key()]);
+    // QScintilla subtracts the annotation style offset itself: pass the full style number.
+    edit_->annotate(it.key(), it.value().join(QLatin1Char('\n')), kStyleOffset + worst[it.key()]);
     if (worst[it.key()] == kErrorStyle) edit_->markerAdd(it.key(), errorMarker_);
     if (worst[it.key()] == kWarningStyle) edit_->markerAdd(it.key(), warningMarker_);
   }
@@ -126,6 +128,17 @@ void KernelEditor::setDiagnostics(const QVector<EditorDiagnostic>& diagnostics, 
 }
 
 QString KernelEditor::annotationAt(int line) const { return edit_->annotation(line - 1); }
+
+QString KernelEditor::annotationSeverityAt(int line) const {
+  const long style = edit_->SendScintilla(QsciScintillaBase::SCI_ANNOTATIONGETSTYLE, line - 1) +
+                     edit_->SendScintilla(QsciScintillaBase::SCI_ANNOTATIONGETSTYLEOFFSET);
+  switch (style - kStyleOffset) {
+  case kErrorStyle: return QStringLiteral("error");
+  case kWarningStyle: return QStringLiteral("warning");
+  case kNoteStyle: return QStringLiteral("note");
+  default: return {};
+  }
+}
 QString KernelEditor::summary() const { return status_->text(); }
 
 } // namespace steerbench::ui

@@ -39,6 +39,8 @@ public:
   [[nodiscard]] const QVector<EditorDiagnostic>& diagnostics() const { return diagnostics_; }
   /// The annotation text on a 1-based line (for tests).
   [[nodiscard]] QString annotationAt(int line) const;
+  /// The style of the annotation on a 1-based line: error, warning, note, or empty.
+  [[nodiscard]] QString annotationSeverityAt(int line) const;
   [[nodiscard]] QString summary() const;
 
   [[nodiscard]] QsciScintilla* scintilla() const { return edit_; }

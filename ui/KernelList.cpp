@@ -21,9 +21,12 @@ KernelList::KernelList(QWidget* parent) : QWidget(parent) {
   tree_->setSortingEnabled(true);
   tree_->setUniformRowHeights(true);
   layout->addWidget(tree_, 1);
-  connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
+  auto activate = [this](QTreeWidgetItem* item) {
     if (item && item->data(0, Qt::UserRole).toLongLong() > 0) emit kernelActivated(item->data(0, Qt::UserRole).toLongLong());
-  });
+  };
+  // Keyboard moves and clicks both select (a click on the current row too).
+  connect(tree_, &QTreeWidget::currentItemChanged, this, activate);
+  connect(tree_, &QTreeWidget::itemClicked, this, activate);
 }
 
 void KernelList::setEntries(const QString& title, const QVector<Entry>& entries) {

@@ -122,6 +122,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), prefs_(Preference
     prefs_.space = QStringLiteral("grewe");
   }
   selection_->setSpace(prefs_.space);
+  spaceBox_->setCurrentText(selection_->space());
 
   connect(engine_, &EngineBridge::failed, this, [this](const QString& what, const QString& message) {
     static const QMap<QString, const char*> titles = {
@@ -160,14 +161,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), prefs_(Preference
       undo_->push(new EditorContentCommand(
           editor_, {0, tr("Reference %1 (not in the workspace)").arg(QString::fromStdString(ref.names[r])),
                     r < ref.sources.size() ? QString::fromStdString(ref.sources[r]) : QString()},
-          tr("Show reference kernel")));
+          tr("Show reference kernel"), selection_));
       features_->showVectors(QString::fromStdString(ref.names[r]),
                              {SpaceVector{QString::fromStdString(ref.space), ref.dimensions, ref.rows[r],
                                           tr("from the reference CSV")}});
     }
   });
   connect(plot_, &FeaturePlot::emptyClicked, this, &MainWindow::targetFromPoint);
-  connect(plot_, &FeaturePlot::useAsTargetRequested, this, &MainWindow::useAsTarget);
+  connect(plot_, &FeaturePlot::targetRequested, this, [this](const std::vector<double>& values, const QString& origin) {
+    if (!plotCurrent() || values.size() != plot_->workspaceTable().dimensions.size()) return;
+    undo_->push(new SetTargetCommand(selection_, Target{selection_->space(), values, origin}, tr("Use as target")));
+  });
   connect(plot_, &FeaturePlot::pointsPicked, this, [this](const QVector<FeaturePlot::PointRef>& points) {
     QVector<KernelList::Entry> entries;
     QVector<std::int64_t> ids;
@@ -527,8 +531,13 @@ void MainWindow::addKernelFiles(const QStringList& paths) {
                       const auto results = engine::runFeatureJob(files, o);
                       int ok = 0;
                       QStringList failed;
-                      for (const auto& r : results)
-                        r.ok() ? void(++ok) : void(failed << QString::fromStdString(r.path + ": " + r.error));
+                      const bool cancelled = f.cancel().cancelled();
+                      for (const auto& r : results) {
+                        if (r.ok())
+                          ++ok;
+                        else if (!cancelled || r.error.find("cancelled") == std::string::npos)
+                          failed << QString::fromStdString(r.path + ": " + r.error);
+                      }
                       return [this, ok, failed, total = int(files.size())] {
                         const QString summary = tr("Added %1 of %2 files.").arg(ok).arg(total);
                         statusBar()->showMessage(summary, 10000);
@@ -602,11 +611,18 @@ void MainWindow::reloadPlot() {
     QString refError;
     if (!reference.empty()) {
       const auto key = std::make_pair(reference, space);
-      try {
-        if (!s.references.count(key)) s.references[key] = engine::loadReferenceTable(reference, fs, jobs);
-        *ref = s.references[key];
-      } catch (const std::exception& e) {
-        refError = QString::fromStdString(e.what());
+      if (!s.referenceErrors.count(reference)) {
+        try {
+          if (!s.references.count(key)) {
+            auto loaded = engine::loadReferenceTable(reference, fs, jobs, s.shutdown);
+            if (s.shutdown && s.shutdown->cancelled()) return {};
+            s.references[key] = std::move(loaded);
+          }
+          *ref = s.references[key];
+        } catch (const std::exception& e) {
+          s.referenceErrors[reference] = e.what(); // said once, not at every reload
+          refError = QString::fromStdString(e.what());
+        }
       }
     }
     // PCA-2 is fitted on the layer the user chose (FEATURES.md): the corpus
@@ -619,7 +635,7 @@ void MainWindow::reloadPlot() {
     if (fitOn == "reference" && ref->size() >= 2) {
       pca = features::Pca::fit(ref->rows);
       fit = tr("the reference benchmarks");
-    } else if (fitOn == "corpus" && corpusRows.size() >= 2) {
+    } else if (fitOn != "workspace" && corpusRows.size() >= 2) {
       pca = features::Pca::fit(corpusRows);
       fit = tr("the corpus kernels");
     } else if (table->size() >= 2) {
@@ -665,8 +681,8 @@ void MainWindow::showKernel(std::int64_t id) {
     const QString source = QString::fromStdString(k->source);
     return [this, id, title, source, vectors] {
       if (selection_->currentKernel() != id) return; // a newer selection won
-      if (editor_->kernelId() != id || editor_->text() != source)
-        undo_->push(new EditorContentCommand(editor_, {id, title, source}, tr("Show kernel #%1").arg(id)));
+      if (editor_->kernelId() != id) // (an undo may have brought this kernel back, edits and all)
+        undo_->push(new EditorContentCommand(editor_, {id, title, source}, tr("Show kernel #%1").arg(id), selection_));
       features_->showVectors(title, vectors);
       emit kernelShown(id);
     };
@@ -751,6 +767,10 @@ void MainWindow::saveKernel(const QString& source) {
 }
 
 void MainWindow::nearestKernels() {
+  if (!plotCurrent()) {
+    statusBar()->showMessage(tr("The plot is still loading the new space; try again in a moment."), 5000);
+    return;
+  }
   std::vector<double> query;
   std::int64_t exclude = 0;
   QString about;
@@ -784,7 +804,12 @@ void MainWindow::nearestKernels() {
   });
 }
 
+bool MainWindow::plotCurrent() const {
+  return plot_->workspaceTable().space == selection_->space().toStdString() && !plot_->workspaceTable().dimensions.empty();
+}
+
 void MainWindow::targetFromPoint(QPointF point) {
+  if (!plotCurrent()) return; // the plot still shows the previous space
   const auto& space = spaceNamed(selection_->space());
   std::vector<double> values;
   QString origin;
@@ -810,6 +835,7 @@ void MainWindow::targetFromPoint(QPointF point) {
 }
 
 void MainWindow::useAsTarget(const FeaturePlot::PointRef& point) {
+  if (!plotCurrent()) return;
   const auto values = plot_->vectorOf(point);
   if (values.empty()) return;
   QString origin = plot_->describe(point).section(QLatin1Char('\n'), 0, 0);

@@ -97,6 +97,8 @@ private:
   void updateRecentMenu();
   void updateAxisChoices();
   void buildDefaultCorpus();
+  /// True when the plot shows the selected space (not the previous one, still loading).
+  [[nodiscard]] bool plotCurrent() const;
 
   Preferences prefs_;
   EngineBridge* engine_ = nullptr;

@@ -2,6 +2,8 @@
 
 #include "SelectionModel.h"
 
+#include "features/FeatureSpace.h"
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
@@ -51,9 +53,18 @@ void TargetTable::setDimensions(const std::vector<std::string>& dimensions) {
 void TargetTable::refresh() {
   filling_ = true;
   const auto& t = selection_->target();
-  table_->setRowCount(int(dims_.size()));
-  for (int r = 0; r < int(dims_.size()); ++r) {
-    auto* name = new QTableWidgetItem(QString::fromStdString(dims_[std::size_t(r)]));
+  // A target names its space: show its own dimensions (an undo can bring
+  // back a target of another space than the one on the plot).
+  std::vector<std::string> dims = dims_;
+  if (t) {
+    try {
+      dims = features::featureSpace(t->space.toStdString()).dimensions;
+    } catch (const std::exception&) {
+    }
+  }
+  table_->setRowCount(int(dims.size()));
+  for (int r = 0; r < int(dims.size()); ++r) {
+    auto* name = new QTableWidgetItem(QString::fromStdString(dims[std::size_t(r)]));
     name->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
     table_->setItem(r, 0, name);
     const bool has = t && std::size_t(r) < t->values.size();

@@ -10,11 +10,17 @@ SetTargetCommand::SetTargetCommand(SelectionModel* selection, std::optional<Targ
 void SetTargetCommand::undo() { selection_->setTarget(before_); }
 void SetTargetCommand::redo() { selection_->setTarget(after_); }
 
-EditorContentCommand::EditorContentCommand(KernelEditor* editor, Content after, const QString& text)
-    : QUndoCommand(text), editor_(editor), before_{editor->kernelId(), editor->title(), editor->text()},
-      after_(std::move(after)) {}
+EditorContentCommand::EditorContentCommand(KernelEditor* editor, Content after, const QString& text,
+                                           SelectionModel* selection)
+    : QUndoCommand(text), editor_(editor), selection_(selection),
+      before_{editor->kernelId(), editor->title(), editor->text()}, after_(std::move(after)) {}
 
-void EditorContentCommand::undo() { editor_->setKernel(before_.id, before_.title, before_.text); }
-void EditorContentCommand::redo() { editor_->setKernel(after_.id, after_.title, after_.text); }
+void EditorContentCommand::show(const Content& c) {
+  editor_->setKernel(c.id, c.title, c.text);
+  if (selection_) selection_->setCurrentKernel(c.id);
+}
+
+void EditorContentCommand::undo() { show(before_); }
+void EditorContentCommand::redo() { show(after_); }
 
 } // namespace steerbench::ui

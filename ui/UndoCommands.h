@@ -31,13 +31,16 @@ public:
     std::int64_t id = 0;
     QString title, text;
   };
-  EditorContentCommand(KernelEditor* editor, Content after, const QString& text);
+  /// With a selection, undo and redo also make the shown kernel the current one.
+  EditorContentCommand(KernelEditor* editor, Content after, const QString& text, SelectionModel* selection = nullptr);
   void undo() override;
   void redo() override;
 
 private:
   KernelEditor* editor_;
+  SelectionModel* selection_;
   Content before_, after_;
+  void show(const Content& c);
 };
 
 } // namespace steerbench::ui

@@ -61,8 +61,9 @@ int main(int argc, char** argv) {
   if (parser.isSet(space)) window.setSpace(parser.value(space));
   if (parser.isSet(kernel)) {
     const qint64 id = parser.value(kernel).toLongLong();
-    QObject::connect(&window, &steerbench::ui::MainWindow::workspaceOpened, &window,
-                     [&window, id] { window.selection()->setCurrentKernel(id); });
+    QObject::connect(
+        &window, &steerbench::ui::MainWindow::workspaceOpened, &window,
+        [&window, id] { window.selection()->setCurrentKernel(id); }, Qt::SingleShotConnection);
   }
   const QStringList args = parser.positionalArguments();
   if (args.isEmpty())

@@ -1,6 +1,9 @@
 // The GUI's entry point, run as a user would: options, translation by locale,
 // an unattended screenshot, and a bad workspace (offscreen platform).
+#include "engine/FeatureJob.h"
 #include "store/Workspace.h"
+
+#include <QDir>
 
 #include <QImage>
 #include <QProcess>
@@ -62,10 +65,16 @@ private slots:
     const QString ws = home_.filePath(QStringLiteral("w.sbw"));
     {
       auto w = steerbench::store::Workspace::open(ws.toStdString());
-      steerbench::store::KernelRecord k;
-      k.name = "copy";
-      k.source = "kernel void copy(global int* a, global const int* b) { a[get_global_id(0)] = b[get_global_id(0)]; }";
-      (void)w.addKernel(k);
+      steerbench::engine::FeatureJobOptions o;
+      for (const auto& space : steerbench::features::featureSpaces())
+        o.measure.spaces.push_back(&space);
+      o.workspace = &w;
+      std::vector<std::string> files;
+      for (const QFileInfo& f : QDir(QStringLiteral(STEERBENCH_EXAMPLES)).entryInfoList({QStringLiteral("*.cl")}))
+        files.push_back(f.filePath().toStdString());
+      QVERIFY(files.size() >= 3);
+      for (const auto& r : steerbench::engine::runFeatureJob(files, o))
+        QVERIFY2(r.ok(), r.error.c_str());
     }
     const QString shot = home_.filePath(QStringLiteral("shot.png"));
     const Run r = gui({ws, QStringLiteral("--kernel"), QStringLiteral("1"), QStringLiteral("--screenshot"), shot},
@@ -74,6 +83,14 @@ private slots:
     const QImage image(shot);
     QVERIFY(!image.isNull());
     QVERIFY(image.width() > 400 && image.height() > 300);
+    // The plot was drawn before the shot: the kernels' markers (your kernels: orange) are in it.
+    int orange = 0;
+    for (int y = 0; y < image.height(); ++y)
+      for (int x = 0; x < image.width(); ++x) {
+        const QColor c = image.pixelColor(x, y);
+        orange += c.red() == 240 && c.green() == 150 && c.blue() == 30;
+      }
+    QVERIFY2(orange > 20, qPrintable(QString::number(orange)));
   }
 
   void aCorruptWorkspaceEndsAnUnattendedRunWithItsReason() {

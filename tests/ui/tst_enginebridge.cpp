@@ -72,6 +72,63 @@ private slots:
     QVERIFY(failed.at(0).at(1).toString().contains(QLatin1String("no workspace is open")));
   }
 
+  void idleMeansTheContinuationRan() {
+    EngineBridge engine;
+    bool ran = false;
+    engine.post(QString(), [&](EngineState&) -> EngineBridge::Continuation { return [&] { ran = true; }; });
+    // The work finishes quickly on the engine thread; idle waits for the GUI side too.
+    QThread::msleep(50);
+    QVERIFY(!engine.idle());
+    QVERIFY(!ran);
+    QTRY_VERIFY(engine.idle());
+    QVERIFY(ran);
+  }
+
+  void aJobCancelledBeforeItStartsDoesNotRun() {
+    EngineBridge engine;
+    std::promise<void> release;
+    auto gate = release.get_future().share();
+    engine.post(QStringLiteral("block"), [gate](EngineState&) -> EngineBridge::Continuation {
+      gate.wait();
+      return {};
+    });
+    bool ran = false;
+    QSignalSpy finished(&engine, &EngineBridge::jobFinished);
+    const int id = engine.startJob(QStringLiteral("never"), [&](EngineState&, JobFeedback&) -> EngineBridge::Continuation {
+      ran = true;
+      return {};
+    });
+    engine.cancelJob(id);
+    release.set_value();
+    QTRY_COMPARE(finished.count(), 1);
+    QVERIFY(!ran);
+    QCOMPARE(finished.at(0).at(1).toBool(), true);
+  }
+
+  void destroyingWithWorkQueuedStopsCleanly() {
+    std::atomic<bool> later{false};
+    std::atomic<bool> stopped{false};
+    {
+      EngineBridge engine;
+      std::promise<void> started;
+      engine.post(QString(), [&](EngineState& s) -> EngineBridge::Continuation {
+        started.set_value();
+        while (!s.shutdown->cancelled()) // long work without a job token watches the shutdown token
+          QThread::msleep(1);
+        stopped = true;
+        return [] { QFAIL("a continuation ran after the bridge was destroyed"); };
+      });
+      engine.post(QString(), [&](EngineState&) -> EngineBridge::Continuation {
+        later = true;
+        return {};
+      });
+      started.get_future().wait();
+    } // the destructor cancels, drops the queue and joins
+    QVERIFY(stopped);
+    QVERIFY(!later);
+    QCoreApplication::processEvents(); // nothing queued for a dead bridge may run
+  }
+
   void jobsReportProgressAndCanBeCancelled() {
     EngineBridge engine;
     QSignalSpy progress(&engine, &EngineBridge::jobProgress);

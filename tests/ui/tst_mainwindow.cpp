@@ -213,8 +213,11 @@ private slots:
     // Showing a kernel is undoable: the text it replaced comes back, and goes again.
     w_->undoStack()->undo();
     QCOMPARE(w_->editor()->text(), QStringLiteral("// my unsaved notes\n"));
-    w_->undoStack()->redo();
-    QCOMPARE(w_->editor()->kernelId(), id);
+    QCOMPARE(w_->selection()->currentKernel(), std::int64_t(0)); // the selection follows the undo
+    // ... so clicking the same kernel again shows it again.
+    QTest::mouseClick(plot()->viewport(), Qt::LeftButton, {}, at);
+    QTRY_COMPARE(w_->editor()->kernelId(), id);
+    QCOMPARE(w_->editor()->text(), QString::fromStdString(ws.kernel(id)->source));
     // One action away: its features become the target.
     w_->findChildren<QAction*>().size(); // (menus built)
     for (auto* a : w_->findChildren<QAction*>())
@@ -234,6 +237,7 @@ private slots:
     QCOMPARE(d.severity, QStringLiteral("error"));
     QVERIFY(d.message.contains(QLatin1String("undefined_name")));
     QVERIFY(w_->editor()->annotationAt(2).contains(QLatin1String("undefined_name")));
+    QCOMPARE(w_->editor()->annotationSeverityAt(2), QStringLiteral("error")); // drawn in the error style
     QVERIFY(!plot()->positionOf({FeaturePlot::Layer::Evaluated, 0}).has_value());
 
     w_->editor()->scintilla()->setText(QString::fromLatin1(kFixed));
@@ -312,10 +316,15 @@ private slots:
       if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_K)) a->trigger();
     QTRY_VERIFY(w_->kernelList()->tree()->topLevelItemCount() > 0);
     settle();
-    auto* first = w_->kernelList()->tree()->topLevelItem(0);
-    QCOMPARE(first->data(3, Qt::DisplayRole).toDouble(), 0.0);
     const auto expected = engine::nearestRows(t, t.rows[3], 10);
     QCOMPARE(w_->kernelList()->count(), int(expected.size()));
+    QCOMPARE(expected[0].distance, 0.0);
+    for (int i = 0; i < int(expected.size()); ++i) { // in order of distance, ids and distances as the core finds them
+      auto* item = w_->kernelList()->tree()->topLevelItem(i);
+      QVERIFY(item->data(3, Qt::DisplayRole).isValid());
+      QCOMPARE(item->data(3, Qt::DisplayRole).toDouble(), expected[std::size_t(i)].distance);
+      QCOMPARE(item->data(0, Qt::UserRole).toLongLong(), qlonglong(t.ids[expected[std::size_t(i)].row]));
+    }
   }
 
   void zoomPanAndReset() {
@@ -381,6 +390,9 @@ private slots:
   void switchesSpace() {
     QSignalSpy reloaded(w_.get(), &MainWindow::plotReloaded);
     w_->setSpace(QStringLiteral("instcount"));
+    // A click before the new space is plotted must not make a target from the old plot.
+    QTest::mouseClick(plot()->viewport(), Qt::LeftButton, {}, emptySpot());
+    if (w_->selection()->target()) QCOMPARE(w_->selection()->target()->values.size(), std::size_t(70));
     QTRY_VERIFY_WITH_TIMEOUT(reloaded.count() >= 1, 60000);
     settle();
     QCOMPARE(plot()->workspaceTable().dimensions.size(), std::size_t(70));
@@ -496,6 +508,14 @@ private slots:
     QTRY_VERIFY(!first.busy());
     QCOMPARE(first.plot()->workspaceTable().size(), std::size_t(2));
     QCOMPARE(first.workspacePath(), home->filePath(QStringLiteral("data/steerbench/default.sbw")));
+  }
+
+  void startSpaceFromThePreferences() {
+    QSettings().setValue(QStringLiteral("plot/space"), QStringLiteral("autophase"));
+    MainWindow other;
+    QCOMPARE(other.selection()->space(), QStringLiteral("autophase"));
+    QCOMPARE(other.findChild<QComboBox*>(QStringLiteral("spaceBox"))->currentText(), QStringLiteral("autophase"));
+    QSettings().setValue(QStringLiteral("plot/space"), QStringLiteral("grewe"));
   }
 
   void darkPaletteFollowsThePreference() {
