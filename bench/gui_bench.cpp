@@ -17,6 +17,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
 #include <QOpenGLWidget>
@@ -109,6 +110,8 @@ double median(std::vector<double> v) {
   return v.empty() ? 0 : v[v.size() / 2];
 }
 
+bool continuous = false; ///< --continuous: distinct real-valued points (the worst case for the level of detail)
+
 void plotBench(int points, int repeats, bool allowGl) {
   ui::FeaturePlot plot;
   plot.setOpenGlAllowed(allowGl);
@@ -124,7 +127,7 @@ void plotBench(int points, int repeats, bool allowGl) {
   for (int i = 0; i < points; ++i) {
     std::vector<double> v(8);
     for (int d = 0; d < 6; ++d)
-      v[std::size_t(d)] = std::round(count(rng));
+      v[std::size_t(d)] = continuous ? count(rng) : std::round(count(rng));
     v[6] = v[2] > 0 ? v[4] / v[2] : 0;
     v[7] = v[2] > 0 ? v[0] / v[2] : 0;
     t.ids.push_back(i + 1);
@@ -232,7 +235,12 @@ int main(int argc, char** argv) {
                                QStringLiteral("dir"), QStringLiteral(STEERBENCH_SOURCE_DIR "/tests/data/corpus"));
   QCommandLineOption plotOnlyOpt(QStringLiteral("plot-only"), QStringLiteral("only the plot part: gl, raster or both"),
                                  QStringLiteral("which"));
-  p.addOptions({kernelsOpt, pointsOpt, repeatsOpt, corpusOpt, plotOnlyOpt});
+  QCommandLineOption workspaceOpt(QStringLiteral("workspace"),
+                                  QStringLiteral("start from a copy of this workspace (e.g. the default one), plotted"),
+                                  QStringLiteral("file"));
+  QCommandLineOption continuousOpt(QStringLiteral("continuous"),
+                                   QStringLiteral("synthetic points with real values (all distinct), not counts"));
+  p.addOptions({kernelsOpt, pointsOpt, repeatsOpt, corpusOpt, plotOnlyOpt, workspaceOpt, continuousOpt});
   p.process(app);
   const int kernels = p.value(kernelsOpt).toInt(), points = p.value(pointsOpt).toInt(),
             repeats = p.value(repeatsOpt).toInt();
@@ -240,6 +248,7 @@ int main(int argc, char** argv) {
   std::printf("platform %s, OpenGL available: %s, %d hardware threads\n", qPrintable(QGuiApplication::platformName()),
               ui::FeaturePlot::openGlAvailable() ? "yes" : "no", QThread::idealThreadCount());
 
+  continuous = p.isSet(continuousOpt);
   const QString plotOnly = p.value(plotOnlyOpt);
   if (!plotOnly.isEmpty()) {
     if (plotOnly != QLatin1String("raster") && ui::FeaturePlot::openGlAvailable()) plotBench(points, repeats, true);
@@ -250,6 +259,10 @@ int main(int argc, char** argv) {
   // --- 1. event-loop stalls while the engine works --------------------------
   QTemporaryDir dir;
   const QString wsPath = dir.filePath(QStringLiteral("bench.sbw"));
+  if (p.isSet(workspaceOpt) && !QFile::copy(p.value(workspaceOpt), wsPath)) {
+    std::fprintf(stderr, "bench-gui: cannot copy %s\n", qPrintable(p.value(workspaceOpt)));
+    return 2;
+  }
   std::vector<std::string> fixtures;
   for (const char* f : {"k01_copy", "k03_local_tile", "k05_loop", "k07_math", "k08_strided", "k12_bit_ops"})
     fixtures.push_back(readFile(std::string(STEERBENCH_SOURCE_DIR) + "/tests/data/kernels/" + f + ".cl"));
@@ -271,6 +284,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   settle(w);
+  std::printf("workspace plotted: %zu kernels, drawn with %s\n", w.plot()->workspaceTable().size(),
+              w.plot()->usesOpenGl() ? "OpenGL" : "raster");
 
   StallMeter meter;
   if (qEnvironmentVariableIsSet("BENCH_GUI_GAPS")) {

@@ -292,13 +292,18 @@ void FeaturePlot::thinLayer(Layer layer) {
     // zooming in brings the detail back.
     const double w = std::max(1e-12, axisX_->max() - axisX_->min()), h = std::max(1e-12, axisY_->max() - axisY_->min());
     const double cx = w / 2048, cy = h / 2048;
-    std::unordered_set<std::uint64_t> seen;
+    struct CellHash {
+      std::size_t operator()(const std::pair<std::int64_t, std::int64_t>& c) const {
+        return std::hash<std::int64_t>()(c.first * 1000003 + c.second);
+      }
+    };
+    std::unordered_set<std::pair<std::int64_t, std::int64_t>, CellHash> seen; // exact cells, hashed
     seen.reserve(std::size_t(n));
     d.points.clear();
     d.rows.clear();
     for (int k = 0; k < n; ++k) {
       const auto ix = std::int64_t(std::floor(d.all[k].x() / cx)), iy = std::int64_t(std::floor(d.all[k].y() / cy));
-      if (seen.insert(std::hash<std::int64_t>()(ix) * 0x9E3779B97F4A7C15ull ^ std::uint64_t(iy)).second)
+      if (seen.insert({ix, iy}).second)
         d.points.push_back(d.all[k]), d.rows.push_back(d.allRows[k]);
     }
     lodSpan_ = w;
