@@ -238,6 +238,8 @@ private slots:
     QVERIFY(d.message.contains(QLatin1String("undefined_name")));
     QVERIFY(w_->editor()->annotationAt(2).contains(QLatin1String("undefined_name")));
     QCOMPARE(w_->editor()->annotationSeverityAt(2), QStringLiteral("error")); // drawn in the error style
+    QVERIFY(w_->editor()->scintilla()->markersAtLine(1) != 0);                 // and marked in the margin
+    QCOMPARE(w_->editor()->scintilla()->markersAtLine(0), 0u);
     QVERIFY(!plot()->positionOf({FeaturePlot::Layer::Evaluated, 0}).has_value());
 
     w_->editor()->scintilla()->setText(QString::fromLatin1(kFixed));
