@@ -1,0 +1,36 @@
+// Training datapoints for [HOLE] infilling (ALGORITHMS.md): spans of a kernel
+// replaced by [HOLE], each labelled with the first token it hid (or
+// [ENDHOLE] for an empty span), optionally with masked-token labels too.
+// Plain C++, no torch: the trainer turns them into tensors.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace steerbench::model {
+
+struct DatapointOptions {
+  unsigned minHoles = 1, maxHoles = 1;  ///< holes per sequence, uniform in [min, max]
+  double maxSpanFraction = 0.9;         ///< a hole hides at most this share of the kernel
+  double maskProbability = 0.0;         ///< other tokens replaced by [MASK] and labelled (0: off)
+  unsigned maxLength = 256;             ///< sequences are cut to this many tokens, [START] and [END] included
+};
+
+/// One training sequence: inputs and a label per position (kIgnore where
+/// there is nothing to predict).
+struct Datapoint {
+  static constexpr int kIgnore = -100;
+  std::vector<int> inputs;
+  std::vector<int> labels;
+  [[nodiscard]] int labelCount() const;
+};
+
+/// Makes a datapoint from a kernel's token ids (without [START]/[END]).
+/// Hole starts and lengths are drawn from `rng`: a start uniform over the
+/// kernel, a length uniform in [0, maxSpanFraction x length]; holes do not
+/// overlap. Deterministic for a given rng state.
+[[nodiscard]] Datapoint makeDatapoint(const std::vector<int>& kernel, const DatapointOptions& options,
+                                      std::mt19937_64& rng);
+
+} // namespace steerbench::model

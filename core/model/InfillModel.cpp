@@ -1,0 +1,161 @@
+#include "model/InfillModel.h"
+
+#include "common/Error.h"
+
+#include <filesystem>
+
+namespace steerbench::model {
+
+InfillModelImpl::InfillModelImpl(const ModelConfig& config) : config_(config) {
+  config.validate();
+  tokens_ = register_module("tokens", torch::nn::Embedding(config.vocab, config.hidden));
+  positions_ = register_module("positions", torch::nn::Embedding(config.maxLength, config.hidden));
+  norm_ = register_module("norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({config.hidden})));
+  auto layer = torch::nn::TransformerEncoderLayer(torch::nn::TransformerEncoderLayerOptions(config.hidden, config.heads)
+                                                      .dim_feedforward(config.ffn)
+                                                      .dropout(0.0)
+                                                      .activation(torch::kReLU));
+  encoder_ = register_module("encoder", torch::nn::TransformerEncoder(torch::nn::TransformerEncoderOptions(layer, config.layers)));
+  head_ = register_module("head", torch::nn::Linear(config.hidden, config.vocab));
+}
+
+torch::Tensor InfillModelImpl::forward(const torch::Tensor& ids, const torch::Tensor& padding) {
+  const auto length = ids.size(1);
+  TORCH_CHECK(length <= config_.maxLength, "sequence of ", length, " tokens, over the model's ", config_.maxLength);
+  auto positions = torch::arange(length, ids.options().dtype(torch::kLong)).unsqueeze(0);
+  auto x = norm_(tokens_(ids) + positions_(positions)); // [B, T, H]
+  x = x.transpose(0, 1);                                // [T, B, H]: this libtorch has no batch_first
+  x = encoder_->forward(x, /*src_mask=*/torch::Tensor(), padding.defined() ? padding : torch::Tensor());
+  return head_(x.transpose(0, 1)); // [B, T, V]
+}
+
+std::int64_t InfillModelImpl::parameterCount() const {
+  std::int64_t n = 0;
+  for (const auto& p : parameters())
+    n += p.numel();
+  return n;
+}
+
+namespace {
+
+std::string infoJson(const CheckpointInfo& info) {
+  // Plain fields as one JSON object; strings are escaped by the archive's own storage.
+  return std::string("{\"format\":\"steerbench-checkpoint\",\"version\":") + std::to_string(CheckpointInfo::kFormatVersion) +
+         ",\"step\":" + std::to_string(info.step) + "}";
+}
+
+void writeString(torch::serialize::OutputArchive& a, const std::string& key, const std::string& value) {
+  a.write(key, c10::IValue(value));
+}
+
+std::string readString(torch::serialize::InputArchive& a, const std::string& key, const std::string& path) {
+  c10::IValue v;
+  if (!a.try_read(key, v) || !v.isString())
+    throw InputError("checkpoint " + path + " lacks \"" + key + "\"; it is not a complete Steerbench checkpoint");
+  return v.toStringRef();
+}
+
+} // namespace
+
+void saveCheckpoint(const std::string& path, InfillModel& model, torch::optim::Optimizer* optimizer,
+                    const CheckpointInfo& info) {
+  torch::serialize::OutputArchive archive;
+  model->save(archive);
+  if (optimizer) {
+    torch::serialize::OutputArchive opt;
+    optimizer->save(opt);
+    archive.write("optimizer", opt);
+  }
+  writeString(archive, "steerbench.format", infoJson(info));
+  writeString(archive, "steerbench.config", info.config.toJson());
+  writeString(archive, "steerbench.tokenizer", info.tokenizerJson);
+  writeString(archive, "steerbench.tokenizer_sha256", info.tokenizerHash);
+  writeString(archive, "steerbench.corpus_sha256", info.corpusHash);
+  writeString(archive, "steerbench.step", std::to_string(info.step));
+  writeString(archive, "steerbench.rng", info.rngState);
+  writeString(archive, "steerbench.recipe", info.recipe);
+  const std::string tmp = path + ".tmp";
+  try {
+    archive.save_to(tmp);
+  } catch (const std::exception& e) {
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+    throw InputError("cannot write checkpoint " + path + " (disk full or no permission?); the previous one is kept: " +
+                     e.what());
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw InputError("cannot write checkpoint " + path + ": " + ec.message());
+}
+
+namespace {
+
+CheckpointInfo readInfo(torch::serialize::InputArchive& a, const std::string& path) {
+  const std::string format = readString(a, "steerbench.format", path);
+  if (format.find("\"steerbench-checkpoint\"") == std::string::npos)
+    throw InputError("checkpoint " + path + " is not a Steerbench checkpoint");
+  const auto v = format.find("\"version\":");
+  const int version = v == std::string::npos ? 0 : std::atoi(format.c_str() + v + 10);
+  if (version > CheckpointInfo::kFormatVersion)
+    throw InputError("checkpoint " + path + " was written by a newer Steerbench (format " + std::to_string(version) +
+                     "); update Steerbench");
+  CheckpointInfo info;
+  info.config = ModelConfig::fromJson(readString(a, "steerbench.config", path), "checkpoint " + path);
+  info.tokenizerJson = readString(a, "steerbench.tokenizer", path);
+  info.tokenizerHash = readString(a, "steerbench.tokenizer_sha256", path);
+  info.corpusHash = readString(a, "steerbench.corpus_sha256", path);
+  info.step = std::atoll(readString(a, "steerbench.step", path).c_str());
+  info.rngState = readString(a, "steerbench.rng", path);
+  info.recipe = readString(a, "steerbench.recipe", path);
+  return info;
+}
+
+void openArchive(torch::serialize::InputArchive& a, const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw InputError("checkpoint " + path + " does not exist");
+  try {
+    a.load_from(path);
+  } catch (const std::exception& e) {
+    const std::string what = e.what();
+    throw InputError("checkpoint " + path + " is corrupt or truncated (" + what.substr(0, what.find('\n')) +
+                     "); train again or use another checkpoint");
+  }
+}
+
+} // namespace
+
+CheckpointInfo readCheckpointInfo(const std::string& path) {
+  torch::serialize::InputArchive a;
+  openArchive(a, path);
+  return readInfo(a, path);
+}
+
+CheckpointInfo loadCheckpoint(const std::string& path, InfillModel& model, torch::optim::Optimizer* optimizer,
+                              const std::string& tokenizerHash) {
+  torch::serialize::InputArchive a;
+  openArchive(a, path);
+  CheckpointInfo info = readInfo(a, path);
+  if (!(info.config == model->config()))
+    throw InputError("checkpoint " + path + " is for a model with " + info.config.describe() + ", not " +
+                     model->config().describe());
+  if (!tokenizerHash.empty() && info.tokenizerHash != tokenizerHash)
+    throw InputError("checkpoint " + path + " was trained with another tokenizer (sha256 " +
+                     info.tokenizerHash.substr(0, 12) + ", expected " + tokenizerHash.substr(0, 12) + ")");
+  try {
+    model->load(a);
+    if (optimizer) {
+      torch::serialize::InputArchive opt;
+      if (!a.try_read("optimizer", opt))
+        throw InputError("checkpoint " + path + " holds no optimizer state; it cannot resume training");
+      optimizer->load(opt);
+    }
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    const std::string what = e.what();
+    throw InputError("checkpoint " + path + " does not fit the model (" + what.substr(0, what.find('\n')) + ")");
+  }
+  return info;
+}
+
+} // namespace steerbench::model

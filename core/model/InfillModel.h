@@ -1,0 +1,64 @@
+// The BERT-style infilling encoder in libtorch, and its checkpoints.
+// Includes torch: keep this header out of Qt code and widely included files.
+#pragma once
+
+#include "model/ModelConfig.h"
+
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <string>
+
+namespace steerbench::model {
+
+/// Token and position embeddings, a stack of post-norm Transformer encoder
+/// layers (ReLU, no dropout: both measured to cost much on this CPU build),
+/// and a head over the vocabulary.
+class InfillModelImpl : public torch::nn::Module {
+public:
+  explicit InfillModelImpl(const ModelConfig& config);
+  /// ids: [batch, length] int64; padding: [batch, length] bool, true at
+  /// [PAD] positions (may be undefined). Returns logits [batch, length, vocab].
+  torch::Tensor forward(const torch::Tensor& ids, const torch::Tensor& padding = {});
+  [[nodiscard]] const ModelConfig& config() const { return config_; }
+  [[nodiscard]] std::int64_t parameterCount() const;
+
+private:
+  ModelConfig config_;
+  torch::nn::Embedding tokens_{nullptr}, positions_{nullptr};
+  torch::nn::LayerNorm norm_{nullptr};
+  torch::nn::TransformerEncoder encoder_{nullptr};
+  torch::nn::Linear head_{nullptr};
+};
+TORCH_MODULE(InfillModel);
+
+/// What a checkpoint says about itself, besides the weights.
+struct CheckpointInfo {
+  static constexpr int kFormatVersion = 1;
+  ModelConfig config;
+  std::string tokenizerJson; ///< the whole tokenizer, so a checkpoint stands alone
+  std::string tokenizerHash;
+  std::string corpusHash;
+  std::int64_t step = 0;
+  std::string rngState;     ///< the trainer's RNG, as text
+  std::string recipe;       ///< JSON: command, seed, objective, ... (what made it)
+};
+
+/// Writes weights, optimizer state (when given) and info to `path`
+/// atomically (a temporary file renamed over it). Throws InputError when the
+/// file cannot be written; an existing checkpoint is then left as it was.
+void saveCheckpoint(const std::string& path, InfillModel& model, torch::optim::Optimizer* optimizer,
+                    const CheckpointInfo& info);
+
+/// Reads the info of a checkpoint. Throws InputError naming the file when it
+/// is not a Steerbench checkpoint, is truncated or corrupt, or is newer.
+[[nodiscard]] CheckpointInfo readCheckpointInfo(const std::string& path);
+
+/// Loads weights (and optimizer state, when given) into `model`, whose
+/// config must equal the checkpoint's; with `tokenizerHash` non-empty, the
+/// checkpoint's tokenizer must be that one. Throws InputError naming the file
+/// and what does not match.
+CheckpointInfo loadCheckpoint(const std::string& path, InfillModel& model, torch::optim::Optimizer* optimizer,
+                              const std::string& tokenizerHash = {});
+
+} // namespace steerbench::model

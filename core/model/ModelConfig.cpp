@@ -1,0 +1,59 @@
+#include "model/ModelConfig.h"
+
+#include "common/Error.h"
+#include "model/Tokenizer.h"
+
+#include <llvm/Support/JSON.h>
+
+namespace steerbench::model {
+
+void ModelConfig::validate() const {
+  auto need = [](bool ok, const std::string& what) {
+    if (!ok) throw InputError("model config: " + what);
+  };
+  need(vocab > Tokenizer::kMetaCount, "the vocabulary is empty (build the tokenizer first)");
+  need(layers >= 1 && layers <= 48, "layers must be 1 to 48, not " + std::to_string(layers));
+  need(hidden >= 8 && hidden <= 4096, "hidden must be 8 to 4096, not " + std::to_string(hidden));
+  need(heads >= 1 && hidden % heads == 0,
+       "hidden (" + std::to_string(hidden) + ") must be a multiple of heads (" + std::to_string(heads) + ")");
+  need(ffn >= 8 && ffn <= 16384, "ffn must be 8 to 16384, not " + std::to_string(ffn));
+  need(maxLength >= 8 && maxLength <= 8192, "max length must be 8 to 8192, not " + std::to_string(maxLength));
+}
+
+std::string ModelConfig::toJson() const {
+  llvm::json::Object o{{"vocab", vocab}, {"layers", layers}, {"hidden", hidden},
+                       {"heads", heads}, {"ffn", ffn},       {"max_length", maxLength}};
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(std::move(o));
+  os.flush();
+  return text;
+}
+
+ModelConfig ModelConfig::fromJson(const std::string& json, const std::string& name) {
+  auto parsed = llvm::json::parse(json);
+  if (!parsed) throw InputError(name + ": the model config is not JSON (" + llvm::toString(parsed.takeError()) + ")");
+  const auto* o = parsed->getAsObject();
+  if (!o) throw InputError(name + ": the model config is not a JSON object");
+  ModelConfig c;
+  auto get = [&](const char* key, int& field) {
+    const auto v = o->getInteger(key);
+    if (!v) throw InputError(name + ": the model config has no \"" + key + "\"");
+    field = int(*v);
+  };
+  get("vocab", c.vocab);
+  get("layers", c.layers);
+  get("hidden", c.hidden);
+  get("heads", c.heads);
+  get("ffn", c.ffn);
+  get("max_length", c.maxLength);
+  return c;
+}
+
+std::string ModelConfig::describe() const {
+  return std::to_string(layers) + " layers, hidden " + std::to_string(hidden) + ", " + std::to_string(heads) +
+         " heads, FFN " + std::to_string(ffn) + ", " + std::to_string(maxLength) + " positions, vocabulary " +
+         std::to_string(vocab);
+}
+
+} // namespace steerbench::model

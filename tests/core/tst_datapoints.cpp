@@ -1,0 +1,119 @@
+// Hole datapoints: one or several spans replaced by [HOLE], labelled with the
+// first hidden token or [ENDHOLE]; masked tokens; determinism; length cap.
+#include "model/Datapoints.h"
+#include "model/Tokenizer.h"
+
+#include <QtTest>
+
+#include <algorithm>
+
+using namespace steerbench::model;
+
+namespace {
+
+std::vector<int> kernelOf(int n) {
+  std::vector<int> k(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i)
+    k[std::size_t(i)] = 100 + i; // distinct ids, none of them meta
+  return k;
+}
+
+} // namespace
+
+class TestDatapoints : public QObject {
+  Q_OBJECT
+private slots:
+  void oneHoleHidesASpanAndLabelsItsFirstToken() {
+    const auto kernel = kernelOf(40);
+    DatapointOptions o;
+    int empty = 0, nonEmpty = 0;
+    for (std::uint64_t seed = 0; seed < 300; ++seed) {
+      std::mt19937_64 rng(seed);
+      const Datapoint d = makeDatapoint(kernel, o, rng);
+      QCOMPARE(d.inputs.size(), d.labels.size());
+      QCOMPARE(d.inputs.front(), Tokenizer::kStart);
+      QCOMPARE(d.inputs.back(), Tokenizer::kEnd);
+      QCOMPARE(std::count(d.inputs.begin(), d.inputs.end(), Tokenizer::kHole), 1l);
+      QCOMPARE(d.labelCount(), 1);
+      const auto h = std::size_t(std::find(d.inputs.begin(), d.inputs.end(), Tokenizer::kHole) - d.inputs.begin());
+      // prefix + hidden + suffix == kernel
+      const std::vector<int> prefix(d.inputs.begin() + 1, d.inputs.begin() + std::ptrdiff_t(h));
+      const std::vector<int> suffix(d.inputs.begin() + std::ptrdiff_t(h) + 1, d.inputs.end() - 1);
+      QVERIFY(std::equal(prefix.begin(), prefix.end(), kernel.begin()));
+      QVERIFY(std::equal(suffix.rbegin(), suffix.rend(), kernel.rbegin()));
+      const std::size_t hidden = kernel.size() - prefix.size() - suffix.size();
+      QVERIFY(hidden <= std::size_t(0.9 * 40));
+      if (hidden == 0) {
+        QCOMPARE(d.labels[h], Tokenizer::kEndHole);
+        ++empty;
+      } else {
+        QCOMPARE(d.labels[h], kernel[prefix.size()]);
+        ++nonEmpty;
+      }
+    }
+    QVERIFY(empty > 0 && nonEmpty > 0); // both kinds of label occur
+  }
+
+  void severalHolesDoNotOverlap() {
+    const auto kernel = kernelOf(60);
+    DatapointOptions o;
+    o.minHoles = 1;
+    o.maxHoles = 8;
+    int most = 0;
+    for (std::uint64_t seed = 0; seed < 200; ++seed) {
+      std::mt19937_64 rng(seed);
+      const Datapoint d = makeDatapoint(kernel, o, rng);
+      const int holes = int(std::count(d.inputs.begin(), d.inputs.end(), Tokenizer::kHole));
+      QVERIFY(holes >= 1 && holes <= 8);
+      QCOMPARE(d.labelCount(), holes);
+      most = std::max(most, holes);
+      // Visible tokens keep their order and are a subsequence of the kernel.
+      std::vector<int> visible;
+      for (int t : d.inputs)
+        if (t >= 100) visible.push_back(t);
+      QVERIFY(std::is_sorted(visible.begin(), visible.end()));
+      for (std::size_t i = 0; i < d.inputs.size(); ++i)
+        if (d.inputs[i] == Tokenizer::kHole && d.labels[i] != Tokenizer::kEndHole) {
+          // The label is the token right after the last visible one before the hole.
+          int before = 99;
+          for (std::size_t j = i; j-- > 0;)
+            if (d.inputs[j] >= 100) {
+              before = d.inputs[j];
+              break;
+            }
+          QVERIFY(d.labels[i] > before);
+        }
+    }
+    QVERIFY(most >= 4);
+  }
+
+  void maskedTokensAreLabelledWithThemselves() {
+    const auto kernel = kernelOf(200);
+    DatapointOptions o;
+    o.maskProbability = 0.1;
+    std::mt19937_64 rng(7);
+    const Datapoint d = makeDatapoint(kernel, o, rng);
+    int masked = 0;
+    for (std::size_t i = 0; i < d.inputs.size(); ++i)
+      if (d.inputs[i] == Tokenizer::kMask) {
+        ++masked;
+        QVERIFY(d.labels[i] >= 100);
+      }
+    QVERIFY(masked > 3 && masked < 60);
+  }
+
+  void deterministicAndCapped() {
+    const auto kernel = kernelOf(1000);
+    DatapointOptions o;
+    o.maxHoles = 4;
+    o.maxLength = 64;
+    std::mt19937_64 a(42), b(42);
+    const Datapoint x = makeDatapoint(kernel, o, a), y = makeDatapoint(kernel, o, b);
+    QCOMPARE(x.inputs, y.inputs);
+    QCOMPARE(x.labels, y.labels);
+    QVERIFY(x.inputs.size() <= 64);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestDatapoints)
+#include "tst_datapoints.moc"

@@ -1,0 +1,164 @@
+// The libtorch encoder and its checkpoints, on a tiny model.
+// torch first: Qt's keywords are off in this file (QT_NO_KEYWORDS).
+#include "model/InfillModel.h"
+
+#include "common/Error.h"
+#include "model/Datapoints.h"
+#include "model/Tokenizer.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+using namespace steerbench;
+using namespace steerbench::model;
+
+namespace {
+
+ModelConfig tiny(int vocab = 40) {
+  ModelConfig c;
+  c.vocab = vocab;
+  c.layers = 1;
+  c.hidden = 16;
+  c.heads = 2;
+  c.ffn = 32;
+  c.maxLength = 32;
+  return c;
+}
+
+CheckpointInfo infoFor(const ModelConfig& c) {
+  CheckpointInfo i;
+  i.config = c;
+  i.tokenizerJson = "{}";
+  i.tokenizerHash = "abc123";
+  i.corpusHash = "def456";
+  i.step = 17;
+  i.rngState = "1 2 3";
+  i.recipe = "{\"seed\":1}";
+  return i;
+}
+
+} // namespace
+
+class TestInfillModel : public QObject {
+  Q_OBJECT
+private Q_SLOTS:
+  void initTestCase() {
+    torch::manual_seed(1);
+    torch::set_num_threads(1);
+  }
+
+  void shapesAndPaddingInvariance() {
+    InfillModel m(tiny());
+    m->eval();
+    torch::NoGradGuard ng;
+    auto a = torch::tensor({1, 10, 11, 12, 2}, torch::kLong).unsqueeze(0);
+    const auto alone = m->forward(a);
+    QCOMPARE(alone.size(0), 1);
+    QCOMPARE(alone.size(1), 5);
+    QCOMPARE(alone.size(2), 40);
+    // The same row in a batch, padded to a longer one: same logits where it has tokens.
+    auto batch = torch::tensor({1, 10, 11, 12, 2, 0, 0, 1, 13, 14, 15, 16, 17, 2}, torch::kLong).view({2, 7});
+    batch.index_put_({0, 5}, 0);
+    batch.index_put_({0, 6}, 0);
+    auto pad = batch.eq(Tokenizer::kPad);
+    const auto padded = m->forward(batch, pad);
+    QVERIFY(torch::allclose(padded.index({0, torch::indexing::Slice(0, 5)}), alone[0], 1e-4, 1e-5));
+  }
+
+  void learnsATinyTask() {
+    // One datapoint repeated: the loss must fall well below its start.
+    InfillModel m(tiny());
+    torch::optim::AdamW opt(m->parameters(), torch::optim::AdamWOptions(1e-2));
+    std::mt19937_64 rng(3);
+    DatapointOptions o;
+    o.maxLength = 32;
+    std::vector<int> kernel = {10, 11, 12, 13, 14, 15, 16, 17};
+    const Datapoint d = makeDatapoint(kernel, o, rng);
+    auto ids = torch::tensor(std::vector<std::int64_t>(d.inputs.begin(), d.inputs.end())).unsqueeze(0);
+    auto labels = torch::tensor(std::vector<std::int64_t>(d.labels.begin(), d.labels.end())).unsqueeze(0);
+    double first = 0, last = 0;
+    for (int step = 0; step < 60; ++step) {
+      opt.zero_grad();
+      auto logits = m->forward(ids);
+      auto loss = torch::nn::functional::cross_entropy(
+          logits.view({-1, 40}), labels.view({-1}), torch::nn::functional::CrossEntropyFuncOptions().ignore_index(-100));
+      loss.backward();
+      opt.step();
+      (step == 0 ? first : last) = loss.item<double>();
+    }
+    QVERIFY2(last < first * 0.2, qPrintable(QString("%1 -> %2").arg(first).arg(last)));
+  }
+
+  void checkpointRoundTrip() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("m.ckpt")).toStdString();
+    InfillModel m(tiny());
+    torch::optim::AdamW opt(m->parameters(), torch::optim::AdamWOptions(1e-3));
+    // One step so the optimizer has state.
+    auto ids = torch::tensor({1, 10, 3, 2}, torch::kLong).unsqueeze(0);
+    m->forward(ids).sum().backward();
+    opt.step();
+    saveCheckpoint(path, m, &opt, infoFor(tiny()));
+    QVERIFY(!QFile::exists(QString::fromStdString(path + ".tmp")));
+
+    const auto info = readCheckpointInfo(path);
+    QCOMPARE(info.step, std::int64_t(17));
+    QCOMPARE(info.tokenizerHash, std::string("abc123"));
+    QVERIFY(info.config == tiny());
+
+    InfillModel n(tiny());
+    torch::optim::AdamW opt2(n->parameters(), torch::optim::AdamWOptions(1e-3));
+    (void)loadCheckpoint(path, n, &opt2, "abc123");
+    torch::NoGradGuard ng;
+    QVERIFY(torch::equal(m->forward(ids), n->forward(ids)));
+  }
+
+  void badCheckpointsNameTheFileAndTheProblem() {
+    QTemporaryDir dir;
+    auto expect = [](const std::function<void()>& f, const std::string& path, const char* what) {
+      try {
+        f();
+        QFAIL("no error");
+      } catch (const InputError& e) {
+        QVERIFY2(std::string(e.what()).find(path) != std::string::npos, e.what());
+        QVERIFY2(std::string(e.what()).find(what) != std::string::npos, e.what());
+      }
+    };
+    const std::string garbage = dir.filePath(QStringLiteral("garbage.ckpt")).toStdString();
+    std::ofstream(garbage) << "this is not a checkpoint";
+    InfillModel m(tiny());
+    expect([&] { (void)loadCheckpoint(garbage, m, nullptr); }, garbage, "corrupt");
+
+    const std::string good = dir.filePath(QStringLiteral("good.ckpt")).toStdString();
+    saveCheckpoint(good, m, nullptr, infoFor(tiny()));
+    // Truncated: the second half is gone.
+    const std::string cut = dir.filePath(QStringLiteral("cut.ckpt")).toStdString();
+    {
+      std::ifstream in(good, std::ios::binary);
+      std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+    }
+    expect([&] { (void)loadCheckpoint(cut, m, nullptr); }, cut, "corrupt");
+    // Another shape, another tokenizer, no optimizer state.
+    InfillModel wide(tiny(41));
+    expect([&] { (void)loadCheckpoint(good, wide, nullptr); }, good, "vocabulary 40, not");
+    expect([&] { (void)loadCheckpoint(good, m, nullptr, "zzz999"); }, good, "another tokenizer");
+    torch::optim::AdamW opt(m->parameters());
+    expect([&] { (void)loadCheckpoint(good, m, &opt); }, good, "no optimizer state");
+    const std::string missing = dir.filePath(QStringLiteral("none.ckpt")).toStdString();
+    expect([&] { (void)readCheckpointInfo(missing); }, missing, "does not exist");
+  }
+
+  void configsAreChecked() {
+    auto c = tiny();
+    c.heads = 3; // 16 is not a multiple of 3
+    QVERIFY_THROWS_EXCEPTION(InputError, c.validate());
+    QVERIFY(ModelConfig::fromJson(tiny().toJson(), "x") == tiny());
+    QVERIFY_THROWS_EXCEPTION(InputError, (void)ModelConfig::fromJson("{\"vocab\": 3}", "x"));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestInfillModel)
+#include "tst_infillmodel.moc"
