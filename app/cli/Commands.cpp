@@ -3,6 +3,7 @@
 #include "cli/FeatureOutput.h"
 #include "cli/Interrupt.h"
 #include "cli/ProgressBar.h"
+#include "cli/TrainCommand.h"
 
 #include "common/Error.h"
 #include "common/Paths.h"
@@ -287,6 +288,7 @@ const std::vector<Command>& commands() {
          return cl;
        },
        runCorpusStats},
+      {"train", "train the [HOLE]-infilling model on the corpus (resumable)", trainCommandLine, runTrain},
   };
   return all;
 }

@@ -159,3 +159,9 @@ CheckpointInfo loadCheckpoint(const std::string& path, InfillModel& model, torch
 }
 
 } // namespace steerbench::model
+
+#include "model/InfillModelInfo.h"
+
+namespace steerbench::model {
+std::string checkpointTokenizerJson(const std::string& path) { return readCheckpointInfo(path).tokenizerJson; }
+} // namespace steerbench::model

@@ -68,6 +68,27 @@ CREATE TABLE specs (
   json TEXT NOT NULL
 );
 )sql",
+      // 2 -> 3: model training: each run with the spec that made it, and its
+      // progress (loss, validation loss, speed) step by step.
+      R"sql(
+CREATE TABLE training_runs (
+  id          INTEGER PRIMARY KEY,
+  checkpoint  TEXT NOT NULL,                  -- the checkpoint file it writes
+  spec        TEXT NOT NULL,                  -- JSON: config, objective, seed, threads, corpus and tokenizer hashes
+  status      TEXT NOT NULL DEFAULT 'running', -- running, done, stopped
+  created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+CREATE TABLE training_steps (
+  run_id          INTEGER NOT NULL REFERENCES training_runs(id) ON DELETE CASCADE,
+  step            INTEGER NOT NULL,
+  loss            REAL NOT NULL,
+  validation_loss REAL,                       -- NULL when not measured at this step
+  tokens_per_s    REAL NOT NULL,
+  labels_per_s    REAL NOT NULL,
+  at              TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+  PRIMARY KEY (run_id, step)
+);
+)sql",
   };
   return m;
 }

@@ -28,6 +28,7 @@ public:
   Statement& bind(int i, const std::string& v) {
     return check(sqlite3_bind_text(stmt_, i, v.data(), int(v.size()), SQLITE_TRANSIENT));
   }
+  Statement& bindDouble(int i, double v) { return check(sqlite3_bind_double(stmt_, i, v)); }
   Statement& bindBlob(int i, const void* data, std::size_t n) {
     return check(sqlite3_bind_blob(stmt_, i, data, int(n), SQLITE_TRANSIENT));
   }
@@ -314,6 +315,38 @@ std::vector<FeatureRow> Workspace::featureRows(const std::string& space, int spa
     out.push_back(FeatureRow{st.integer(0), st.text(1), st.text(2), st.doubles(3)});
   if (st.lastRc != SQLITE_OK) fail("cannot read the " + space + " vectors", st.lastRc);
   return out;
+}
+
+std::int64_t Workspace::trainingRunFor(const std::string& checkpoint) const {
+  Statement st(db_, "SELECT id FROM training_runs WHERE checkpoint = ? ORDER BY id DESC LIMIT 1");
+  st.bind(1, checkpoint);
+  return st.step() ? st.integer(0) : 0;
+}
+
+std::int64_t Workspace::addTrainingRun(const std::string& checkpoint, const std::string& specJson) {
+  Statement st(db_, "INSERT INTO training_runs(checkpoint, spec) VALUES (?, ?)");
+  st.bind(1, checkpoint).bind(2, specJson);
+  st.step();
+  if (st.lastRc != SQLITE_OK) fail("cannot record the training run", st.lastRc);
+  return sqlite3_last_insert_rowid(db_);
+}
+
+void Workspace::addTrainingStep(std::int64_t run, std::int64_t step, double loss, double validationLoss,
+                                double tokensPerSecond, double labelsPerSecond) {
+  Statement st(db_, "INSERT OR REPLACE INTO training_steps(run_id, step, loss, validation_loss, tokens_per_s, "
+                    "labels_per_s) VALUES (?, ?, ?, ?, ?, ?)");
+  st.bind(1, run).bind(2, step).bindDouble(3, loss);
+  if (validationLoss >= 0) st.bindDouble(4, validationLoss);
+  st.bindDouble(5, tokensPerSecond).bindDouble(6, labelsPerSecond);
+  st.step();
+  if (st.lastRc != SQLITE_OK) fail("cannot record training progress", st.lastRc);
+}
+
+void Workspace::setTrainingStatus(std::int64_t run, const std::string& status) {
+  Statement st(db_, "UPDATE training_runs SET status = ? WHERE id = ?");
+  st.bind(1, status).bind(2, run);
+  st.step();
+  if (st.lastRc != SQLITE_OK) fail("cannot record the training status", st.lastRc);
 }
 
 bool Workspace::corpusFileDone(const std::string& path, const std::string& contentHash,

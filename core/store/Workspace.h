@@ -116,6 +116,16 @@ public:
   /// Records a spec (JSON) under its hash; returns the hash.
   std::string putSpec(const std::string& json);
 
+  // --- training ---------------------------------------------------------
+  /// The training run that writes `checkpoint` (the latest one), or 0.
+  [[nodiscard]] std::int64_t trainingRunFor(const std::string& checkpoint) const;
+  std::int64_t addTrainingRun(const std::string& checkpoint, const std::string& specJson);
+  /// Records one step's figures (replacing the step if it was recorded
+  /// before a resume); validationLoss < 0 means not measured.
+  void addTrainingStep(std::int64_t run, std::int64_t step, double loss, double validationLoss, double tokensPerSecond,
+                       double labelsPerSecond);
+  void setTrainingStatus(std::int64_t run, const std::string& status);
+
   /// Runs a read-only query and returns its rows as text (NULL as ""). For
   /// reports; `sql` is the program's own, never user text.
   [[nodiscard]] std::vector<std::vector<std::string>> rows(const std::string& sql) const;

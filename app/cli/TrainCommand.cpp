@@ -1,0 +1,163 @@
+// steerbench-cli train: trains (or resumes) the infilling model on the
+// workspace's training corpus, printing and storing its progress.
+#include "cli/TrainCommand.h"
+
+#include "cli/Interrupt.h"
+
+#include "common/Error.h"
+#include "common/Paths.h"
+#include "common/TextFormat.h"
+#include "common/Version.h"
+#include "model/InfillModelInfo.h"
+#include "model/Tokenizer.h"
+#include "model/Trainer.h"
+#include "store/Workspace.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+namespace steerbench::cli {
+namespace {
+
+std::string defaultCheckpoint(const std::string& workspace) {
+  const std::filesystem::path p(workspace);
+  return (p.parent_path() / (p.stem().string() + ".model.ckpt")).string();
+}
+
+std::string clock(double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0) return "?";
+  const long s = long(seconds);
+  char buf[32];
+  if (s >= 3600)
+    std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, (s / 60) % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
+  return buf;
+}
+
+} // namespace
+
+CommandLine trainCommandLine() {
+  CommandLine cl("train", "Train the [HOLE]-infilling model on the workspace's training corpus.", "",
+                 "Builds the tokenizer from the corpus (kept in the checkpoint and beside it as\n"
+                 "CHECKPOINT.tokenizer.json), then trains with hole datapoints made on the fly:\n"
+                 "--holes MIN-MAX per sequence plus --mask masked tokens (the CPU objective; --holes 1-1\n"
+                 "--mask 0 is the paper's single hole). Batches are padded to their longest sequence;\n"
+                 "AdamW with linear warmup and decay; validation on kernels held out by content hash.\n"
+                 "A checkpoint is written atomically every --checkpoint-every steps; run the same\n"
+                 "command again (after Ctrl-C or kill -9) to resume. Same seed and threads: same run.\n"
+                 "Progress goes to the terminal and to the workspace (training_runs, training_steps).");
+  cl.option({"workspace", 'w', "FILE", "the workspace holding the corpus", false, defaultWorkspacePath()});
+  cl.option({"checkpoint", 'o', "FILE", "checkpoint to write and resume from (default: WORKSPACE.model.ckpt)"});
+  cl.option({"steps", 0, "N", "optimizer steps in all", false, "2000"});
+  cl.option({"batch", 0, "N", "sequences per step", false, "16"});
+  cl.option({"layers", 0, "N", "encoder layers", false, "4"});
+  cl.option({"hidden", 0, "N", "hidden size", false, "256"});
+  cl.option({"heads", 0, "N", "attention heads", false, "4"});
+  cl.option({"ffn", 0, "N", "feed-forward size", false, "1024"});
+  cl.option({"max-length", 0, "N", "sequence length (longer kernels are cut)", false, "256"});
+  cl.option({"lr", 0, "RATE", "peak learning rate", false, "5e-4"});
+  cl.option({"warmup", 0, "N", "warmup steps", false, "100"});
+  cl.option({"holes", 0, "MIN-MAX", "holes per sequence", false, "1-8"});
+  cl.option({"mask", 0, "P", "share of other tokens masked and predicted", false, "0.1"});
+  cl.option({"seed", 0, "N", "seed of initialisation and data", false, "1"});
+  cl.option({"threads", 'j', "N", "libtorch threads (default: all cores)", false, "0"});
+  cl.option({"validate-every", 0, "N", "steps between validation losses", false, "100"});
+  cl.option({"checkpoint-every", 0, "N", "steps between checkpoints", false, "100"});
+  cl.option({"max-words", 0, "N", "tokenizer: most frequent names and numbers kept as words", false, "4000"});
+  return cl;
+}
+
+int runTrain(const CommandLine& cl) {
+  const std::string wsPath = cl.value("workspace");
+  const std::string ckpt = cl.has("checkpoint") ? cl.value("checkpoint") : defaultCheckpoint(wsPath);
+  model::TrainOptions o;
+  o.steps = int(cl.unsignedValue("steps", 1, 100000000));
+  o.batchSize = int(cl.unsignedValue("batch", 1, 4096));
+  o.model.layers = int(cl.unsignedValue("layers", 1, 48));
+  o.model.hidden = int(cl.unsignedValue("hidden", 8, 4096));
+  o.model.heads = int(cl.unsignedValue("heads", 1, 64));
+  o.model.ffn = int(cl.unsignedValue("ffn", 8, 16384));
+  o.model.maxLength = int(cl.unsignedValue("max-length", 8, 8192));
+  o.learningRate = std::atof(cl.value("lr").c_str());
+  if (!(o.learningRate > 0 && o.learningRate < 1)) throw UsageError("--lr must be in (0, 1), e.g. 5e-4");
+  o.warmupSteps = int(cl.unsignedValue("warmup", 0, 100000000));
+  unsigned lo = 0, hi = 0;
+  if (std::sscanf(cl.value("holes").c_str(), "%u-%u", &lo, &hi) != 2 || lo < 1 || hi < lo || hi > 64)
+    throw UsageError("--holes must be MIN-MAX with 1 <= MIN <= MAX <= 64, e.g. 1-8");
+  o.data.minHoles = lo;
+  o.data.maxHoles = hi;
+  o.data.maskProbability = std::atof(cl.value("mask").c_str());
+  if (!(o.data.maskProbability >= 0 && o.data.maskProbability < 1)) throw UsageError("--mask must be in [0, 1)");
+  o.seed = std::stoull(cl.value("seed"));
+  o.threads = int(cl.unsignedValue("threads", 0, 256));
+  o.validateEvery = int(cl.unsignedValue("validate-every", 1, 100000000));
+  o.checkpointEvery = int(cl.unsignedValue("checkpoint-every", 1, 100000000));
+  o.checkpoint = ckpt;
+
+  auto ws = store::Workspace::open(wsPath, store::Workspace::Mode::OpenExisting);
+  std::vector<std::string> kernels;
+  for (const auto& row : ws.rows("SELECT source FROM kernels WHERE role = 'train' ORDER BY id"))
+    kernels.push_back(row[0]);
+  if (kernels.empty())
+    throw InputError(wsPath + " holds no training kernels; build the corpus first (steerbench-cli corpus ingest)");
+
+  // Resuming uses the checkpoint's own tokenizer; a new run builds one.
+  std::error_code ec;
+  const bool resume = std::filesystem::exists(ckpt, ec);
+  model::Tokenizer tokenizer = [&] {
+    if (resume) return model::Tokenizer::fromJson(model::checkpointTokenizerJson(ckpt), "checkpoint " + ckpt);
+    model::Tokenizer::Options to;
+    to.maxWords = cl.unsignedValue("max-words", 0, 1000000);
+    auto t = model::Tokenizer::build(kernels, to);
+    t.save(ckpt + ".tokenizer.json");
+    return t;
+  }();
+  o.model.vocab = tokenizer.size();
+
+  const std::string spec = "{\"command\":\"train\",\"app_version\":" + jsonString(kAppVersion) +
+                           ",\"model\":" + o.model.toJson() + ",\"steps\":" + std::to_string(o.steps) +
+                           ",\"batch\":" + std::to_string(o.batchSize) + ",\"lr\":" + formatNumber(o.learningRate) +
+                           ",\"warmup\":" + std::to_string(o.warmupSteps) + ",\"holes\":" + jsonString(cl.value("holes")) +
+                           ",\"mask\":" + formatNumber(o.data.maskProbability) + ",\"seed\":" + std::to_string(o.seed) +
+                           ",\"threads\":" + std::to_string(o.threads) + ",\"tokenizer_sha256\":" +
+                           jsonString(tokenizer.hash()) + ",\"training_kernels\":" + std::to_string(kernels.size()) + "}";
+  o.recipe = spec;
+  std::int64_t run = resume ? ws.trainingRunFor(ckpt) : 0;
+  if (!run) run = ws.addTrainingRun(ckpt, spec);
+  ws.setTrainingStatus(run, "running");
+
+  std::cerr << "BLAS: " << model::blasDescription() << "\n"
+            << "model: " << o.model.describe() << "; tokenizer " << tokenizer.hash().substr(0, 12) << "\n"
+            << (resume ? "resuming " : "writing ") << ckpt << "\n";
+  InterruptGuard interrupt;
+  const auto result = model::train(
+      tokenizer, kernels, o,
+      [&](const model::TrainProgress& p) {
+        ws.addTrainingStep(run, p.step, p.loss, p.validationLoss, p.tokensPerSecond, p.labelsPerSecond);
+        if (p.step % 10 == 0 || p.validationLoss >= 0 || p.step == p.steps) {
+          char line[256];
+          std::snprintf(line, sizeof line, "step %lld/%lld  loss %.4f%s  %.0f tok/s  %.0f labels/s  elapsed %s  ETA %s%s",
+                        (long long)p.step, (long long)p.steps, p.loss,
+                        p.validationLoss >= 0 ? ("  val " + std::to_string(p.validationLoss).substr(0, 6)).c_str() : "",
+                        p.tokensPerSecond, p.labelsPerSecond, clock(p.elapsedSeconds).c_str(),
+                        clock(p.etaSeconds).c_str(), p.checkpointed ? "  [checkpoint]" : "");
+          std::cerr << line << "\n";
+        }
+      },
+      &interrupt.token());
+  ws.setTrainingStatus(run, result.cancelled ? "stopped" : "done");
+  std::cout << "trained " << result.trainKernels << " kernels (" << result.validationKernels << " for validation), "
+            << result.parameters << " parameters, steps " << result.startStep << " -> " << result.step
+            << ", final loss " << formatNumber(result.lastLoss) << ", validation loss "
+            << (result.lastValidationLoss >= 0 ? formatNumber(result.lastValidationLoss) : std::string("-")) << "\n";
+  if (result.cancelled) {
+    std::cerr << "interrupted: the checkpoint holds step " << result.step << "; run the same command to go on\n";
+    return 130;
+  }
+  return 0;
+}
+
+} // namespace steerbench::cli

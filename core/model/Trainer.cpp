@@ -1,0 +1,217 @@
+#include "model/Trainer.h"
+
+#include "common/ContentHash.h"
+#include "common/Error.h"
+#include "model/InfillModel.h"
+#include "model/Tokenizer.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace steerbench::model {
+namespace {
+
+struct Batch {
+  torch::Tensor ids, labels, padding;
+  std::int64_t tokens = 0, labelCount = 0;
+};
+
+/// Pads a set of datapoints to their own longest sequence.
+Batch collate(const std::vector<Datapoint>& points) {
+  std::size_t longest = 0;
+  for (const auto& p : points)
+    longest = std::max(longest, p.inputs.size());
+  const auto b = std::int64_t(points.size()), t = std::int64_t(longest);
+  auto ids = torch::full({b, t}, Tokenizer::kPad, torch::kLong);
+  auto labels = torch::full({b, t}, Datapoint::kIgnore, torch::kLong);
+  auto ia = ids.accessor<std::int64_t, 2>();
+  auto la = labels.accessor<std::int64_t, 2>();
+  Batch out;
+  for (std::int64_t r = 0; r < b; ++r) {
+    const auto& p = points[std::size_t(r)];
+    for (std::size_t c = 0; c < p.inputs.size(); ++c) {
+      ia[r][std::int64_t(c)] = p.inputs[c];
+      la[r][std::int64_t(c)] = p.labels[c];
+    }
+    out.labelCount += p.labelCount();
+  }
+  out.tokens = b * t;
+  out.padding = ids.eq(Tokenizer::kPad);
+  out.ids = ids;
+  out.labels = labels;
+  return out;
+}
+
+torch::Tensor lossOf(InfillModel& model, const Batch& batch) {
+  auto logits = model->forward(batch.ids, batch.padding);
+  return torch::nn::functional::cross_entropy(logits.view({-1, logits.size(2)}), batch.labels.view({-1}),
+                                              torch::nn::functional::CrossEntropyFuncOptions().ignore_index(Datapoint::kIgnore));
+}
+
+double learningRateAt(const TrainOptions& o, std::int64_t step) {
+  if (step < o.warmupSteps) return o.learningRate * double(step + 1) / double(o.warmupSteps);
+  const double left = double(o.steps - step) / double(std::max<std::int64_t>(1, o.steps - o.warmupSteps));
+  return o.learningRate * std::max(0.0, left);
+}
+
+std::string rngText(const std::mt19937_64& rng) {
+  std::ostringstream s;
+  s << rng;
+  return s.str();
+}
+
+} // namespace
+
+std::string blasDescription() {
+  // libtorch uses the system libblas.so.3: see which implementation the
+  // dynamic linker mapped (after a product has certainly run).
+  (void)torch::mm(torch::ones({8, 8}), torch::ones({8, 8}));
+  std::ifstream maps("/proc/self/maps");
+  std::string line, blas = "reference BLAS (slow: install libopenblas0-pthread)";
+  while (std::getline(maps, line)) {
+    if (line.find("libopenblas") != std::string::npos) {
+      blas = "OpenBLAS";
+      break;
+    }
+    if (line.find("libblis") != std::string::npos) {
+      blas = "BLIS";
+      break;
+    }
+  }
+  if (blas == "OpenBLAS")
+    if (const char* core = std::getenv("OPENBLAS_CORETYPE"); core && *core) blas += std::string(" (OPENBLAS_CORETYPE=") + core + ")";
+  return blas + ", " + std::to_string(torch::get_num_threads()) + " libtorch thread(s)";
+}
+
+TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& kernels, const TrainOptions& options,
+                  const std::function<void(const TrainProgress&)>& progress, const engine::CancelToken* cancel) {
+  TrainOptions o = options;
+  o.model.vocab = tokenizer.size();
+  o.model.validate();
+  o.data.maxLength = unsigned(o.model.maxLength);
+  if (o.steps < 1 || o.batchSize < 1) throw InputError("training needs at least one step and a batch of one");
+  torch::set_num_threads(o.threads > 0 ? o.threads : int(engine::hardwareJobs()));
+
+  // Split by kernel, by content hash: stable however the corpus is ordered.
+  std::vector<std::vector<int>> trainSet, validationSet;
+  std::string corpusText;
+  for (const auto& k : kernels) {
+    corpusText += sha256Hex(k);
+    auto ids = tokenizer.encode(k);
+    if (ids.size() < 2) continue;
+    const unsigned bucket = unsigned(std::stoul(sha256Hex(k).substr(0, 8), nullptr, 16) % 10000u);
+    (bucket < unsigned(o.validationFraction * 10000) ? validationSet : trainSet).push_back(std::move(ids));
+  }
+  if (trainSet.empty()) throw InputError("no training kernels: the corpus is empty (build it first)");
+  const std::string corpusHash = sha256Hex(corpusText);
+
+  TrainResult result;
+  result.trainKernels = trainSet.size();
+  result.validationKernels = validationSet.size();
+
+  torch::manual_seed(o.seed);
+  InfillModel model(o.model);
+  result.parameters = model->parameterCount();
+  torch::optim::AdamW optimizer(model->parameters(),
+                                torch::optim::AdamWOptions(o.learningRate).weight_decay(o.weightDecay));
+  std::mt19937_64 rng(o.seed);
+  std::int64_t step = 0;
+
+  CheckpointInfo info;
+  info.config = o.model;
+  info.tokenizerJson = tokenizer.toJson();
+  info.tokenizerHash = tokenizer.hash();
+  info.corpusHash = corpusHash;
+  info.recipe = o.recipe;
+  std::error_code ec;
+  if (!o.checkpoint.empty() && std::filesystem::exists(o.checkpoint, ec)) {
+    const auto saved = loadCheckpoint(o.checkpoint, model, &optimizer, info.tokenizerHash);
+    if (saved.corpusHash != corpusHash)
+      throw InputError("checkpoint " + o.checkpoint +
+                       " was trained on another corpus; give a new --checkpoint path to start a new model");
+    std::istringstream r(saved.rngState);
+    r >> rng;
+    if (!r) throw InputError("checkpoint " + o.checkpoint + " has an unreadable RNG state");
+    step = saved.step;
+    result.startStep = step;
+  }
+
+  // A fixed validation set (its own RNG, so it is the same on resume).
+  std::vector<Datapoint> validation;
+  {
+    std::mt19937_64 vrng(o.seed ^ 0x5eedull);
+    for (int i = 0; i < o.validationSequences && !validationSet.empty(); ++i)
+      validation.push_back(makeDatapoint(validationSet[std::size_t(i) % validationSet.size()], o.data, vrng));
+  }
+  auto validate = [&]() {
+    if (validation.empty()) return -1.0;
+    torch::NoGradGuard ng;
+    model->eval();
+    double sum = 0;
+    std::int64_t labels = 0;
+    for (std::size_t i = 0; i < validation.size(); i += std::size_t(o.batchSize)) {
+      std::vector<Datapoint> chunk(validation.begin() + std::ptrdiff_t(i),
+                                   validation.begin() + std::ptrdiff_t(std::min(validation.size(), i + std::size_t(o.batchSize))));
+      const auto b = collate(chunk);
+      sum += lossOf(model, b).item<double>() * double(b.labelCount);
+      labels += b.labelCount;
+    }
+    model->train();
+    return labels ? sum / double(labels) : -1.0;
+  };
+
+  auto save = [&]() {
+    if (o.checkpoint.empty()) return;
+    info.step = step;
+    info.rngState = rngText(rng);
+    saveCheckpoint(o.checkpoint, model, &optimizer, info);
+  };
+
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  model->train();
+  std::uniform_int_distribution<std::size_t> pick(0, trainSet.size() - 1);
+  while (step < o.steps) {
+    if (cancel && cancel->cancelled()) {
+      save();
+      result.cancelled = true;
+      break;
+    }
+    const auto t0 = Clock::now();
+    std::vector<Datapoint> points;
+    for (int i = 0; i < o.batchSize; ++i)
+      points.push_back(makeDatapoint(trainSet[pick(rng)], o.data, rng));
+    const Batch batch = collate(points);
+    for (auto& group : optimizer.param_groups())
+      static_cast<torch::optim::AdamWOptions&>(group.options()).lr(learningRateAt(o, step));
+    optimizer.zero_grad();
+    auto loss = lossOf(model, batch);
+    loss.backward();
+    optimizer.step();
+    ++step;
+    const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+
+    TrainProgress p;
+    p.step = step;
+    p.steps = o.steps;
+    p.loss = loss.item<double>();
+    p.tokensPerSecond = double(batch.tokens) / seconds;
+    p.labelsPerSecond = double(batch.labelCount) / seconds;
+    p.elapsedSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+    p.etaSeconds = p.elapsedSeconds / double(step - result.startStep) * double(o.steps - step);
+    if (step % o.validateEvery == 0 || step == o.steps) p.validationLoss = validate();
+    if (step % o.checkpointEvery == 0 || step == o.steps) {
+      save();
+      p.checkpointed = !o.checkpoint.empty();
+    }
+    result.lastLoss = p.loss;
+    if (p.validationLoss >= 0) result.lastValidationLoss = p.validationLoss;
+    if (progress) progress(p);
+  }
+  result.step = step;
+  return result;
+}
+
+} // namespace steerbench::model

@@ -1,0 +1,70 @@
+// Training the infilling encoder on a corpus (torch-free interface: the CLI
+// and the GUI include it; libtorch stays in Trainer.cpp).
+//
+// Hole datapoints are made on the fly; batches are padded to their own
+// longest sequence; AdamW with linear warmup and decay; a train/validation
+// split by kernel; atomic checkpoints every N steps, from which training
+// resumes (after kill -9 too); deterministic for a seed and thread count.
+#pragma once
+
+#include "engine/ParallelFor.h"
+#include "model/Datapoints.h"
+#include "model/ModelConfig.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace steerbench::model {
+
+class Tokenizer;
+
+struct TrainOptions {
+  ModelConfig model;             ///< vocab is taken from the tokenizer
+  DatapointOptions data;         ///< the objective: holes per sequence, masked tokens
+  int batchSize = 16;
+  int steps = 2000;              ///< total optimizer steps
+  double learningRate = 5e-4;    ///< peak
+  int warmupSteps = 100;         ///< linear warmup to the peak, then linear decay to 0 at `steps`
+  double weightDecay = 0.01;
+  double validationFraction = 0.05; ///< kernels held out for validation (by kernel, chosen by content hash)
+  int validateEvery = 100;
+  int validationSequences = 64;  ///< fixed validation datapoints
+  int checkpointEvery = 100;
+  std::uint64_t seed = 1;
+  int threads = 0;               ///< libtorch threads (0: all cores)
+  std::string checkpoint;        ///< file written every checkpointEvery steps and at the end
+  std::string recipe;            ///< JSON stored in the checkpoint: the command and corpus that made it
+};
+
+struct TrainProgress {
+  std::int64_t step = 0, steps = 0;
+  double loss = 0;               ///< mean over the labels of this step's batch
+  double validationLoss = -1;    ///< < 0 when not measured at this step
+  double tokensPerSecond = 0;    ///< input tokens processed, including padding: what the model computes on
+  double labelsPerSecond = 0;
+  double elapsedSeconds = 0, etaSeconds = 0;
+  bool checkpointed = false;
+};
+
+struct TrainResult {
+  std::int64_t startStep = 0;    ///< > 0 when resumed from the checkpoint
+  std::int64_t step = 0;
+  double lastLoss = 0, lastValidationLoss = -1;
+  bool cancelled = false;
+  std::size_t trainKernels = 0, validationKernels = 0;
+  std::int64_t parameters = 0;
+};
+
+/// Trains (or resumes, when options.checkpoint exists and matches) on
+/// `kernels`. `progress` is called on the calling thread after every step.
+/// Throws InputError for an unusable corpus or checkpoint.
+TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& kernels, const TrainOptions& options,
+                  const std::function<void(const TrainProgress&)>& progress, const engine::CancelToken* cancel);
+
+/// The BLAS libtorch runs on in this process ("OpenBLAS ...", "BLIS",
+/// "reference BLAS"), and libtorch's thread count.
+[[nodiscard]] std::string blasDescription();
+
+} // namespace steerbench::model

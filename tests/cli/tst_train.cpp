@@ -1,0 +1,134 @@
+// steerbench-cli train, run as a user would, on a tiny corpus and model made
+// here: checkpoints, progress in the workspace, determinism, resuming after
+// kill -9, and bad checkpoints.
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sqlite3.h>
+
+namespace {
+
+struct Run {
+  int exitCode = -1;
+  QString out, err;
+};
+
+Run cli(const QStringList& args) {
+  QProcess p;
+  p.start(STEERBENCH_CLI, args);
+  if (!p.waitForFinished(180000)) qFatal("steerbench-cli timed out: %s", qPrintable(args.join(' ')));
+  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
+          QString::fromUtf8(p.readAllStandardError())};
+}
+
+QString scalar(const QString& workspace, const char* sql) {
+  sqlite3* db = nullptr;
+  sqlite3_open_v2(workspace.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr);
+  sqlite3_stmt* st = nullptr;
+  QString out;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+    out = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return out;
+}
+
+QString finalLoss(const QString& out) {
+  const auto m = QRegularExpression(QStringLiteral("final loss (\\S+)")).match(out);
+  return m.hasMatch() ? m.captured(1) : QString();
+}
+
+} // namespace
+
+class TestTrain : public QObject {
+  Q_OBJECT
+  QTemporaryDir dir_;
+  QString ws_;
+
+  QStringList tiny(const QString& checkpoint, int steps) const {
+    return {QStringLiteral("train"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), checkpoint,
+            QStringLiteral("--steps"), QString::number(steps), QStringLiteral("--layers"), QStringLiteral("1"),
+            QStringLiteral("--hidden"), QStringLiteral("32"), QStringLiteral("--heads"), QStringLiteral("2"),
+            QStringLiteral("--ffn"), QStringLiteral("64"), QStringLiteral("--max-length"), QStringLiteral("128"),
+            QStringLiteral("--batch"), QStringLiteral("8"), QStringLiteral("--checkpoint-every"), QStringLiteral("10"),
+            QStringLiteral("--validate-every"), QStringLiteral("50"), QStringLiteral("--threads"), QStringLiteral("1"),
+            QStringLiteral("--seed"), QStringLiteral("3")};
+  }
+
+private slots:
+  void initTestCase() {
+    ws_ = dir_.filePath(QStringLiteral("t.sbw"));
+    const Run r = cli({QStringLiteral("corpus"), QStringLiteral("ingest"), QStringLiteral(STEERBENCH_TEST_DATA "/kernels"),
+                       QStringLiteral(STEERBENCH_TEST_DATA "/corpus/tree"), QStringLiteral("-w"), ws_,
+                       QStringLiteral("--no-reference")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(scalar(ws_, "SELECT count(*) FROM kernels WHERE role = 'train'").toInt() >= 10);
+  }
+
+  void trainsWritesACheckpointAndRecordsProgress() {
+    const QString ckpt = dir_.filePath(QStringLiteral("a.ckpt"));
+    const Run r = cli(tiny(ckpt, 40));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(r.err.contains(QLatin1String("BLAS: ")));
+    QVERIFY(r.err.contains(QLatin1String("step 40/40")));
+    QVERIFY(QFile::exists(ckpt));
+    QVERIFY(QFile::exists(ckpt + QStringLiteral(".tokenizer.json")));
+    QVERIFY(!QFile::exists(ckpt + QStringLiteral(".tmp")));
+    QCOMPARE(scalar(ws_, "SELECT count(*) FROM training_steps WHERE run_id = (SELECT max(id) FROM training_runs)"),
+             QStringLiteral("40"));
+    QCOMPARE(scalar(ws_, "SELECT status FROM training_runs ORDER BY id DESC LIMIT 1"), QStringLiteral("done"));
+    QVERIFY(scalar(ws_, "SELECT spec FROM training_runs ORDER BY id DESC LIMIT 1").contains(QLatin1String("\"seed\":3")));
+    QVERIFY(!finalLoss(r.out).isEmpty());
+  }
+
+  void sameSeedSameRunAndKill9Resumes() {
+    const Run straight = cli(tiny(dir_.filePath(QStringLiteral("straight.ckpt")), 300));
+    QVERIFY2(straight.exitCode == 0, qPrintable(straight.err));
+    // Killed hard after its first checkpoints, then run again: it resumes and ends exactly where the straight run did.
+    const QString killed = dir_.filePath(QStringLiteral("killed.ckpt"));
+    QProcess p;
+    p.start(STEERBENCH_CLI, tiny(killed, 300));
+    QVERIFY(p.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(killed), 60000);
+    QTest::qWait(200);
+    p.kill(); // SIGKILL
+    p.waitForFinished();
+    const Run resumed = cli(tiny(killed, 300));
+    QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+    QVERIFY2(resumed.err.contains(QLatin1String("resuming")), qPrintable(resumed.err));
+    QVERIFY(!resumed.out.contains(QLatin1String("steps 0 ->")));
+    QCOMPARE(finalLoss(resumed.out), finalLoss(straight.out));
+    const Run again = cli(tiny(dir_.filePath(QStringLiteral("again.ckpt")), 300));
+    QCOMPARE(finalLoss(again.out), finalLoss(straight.out));
+  }
+
+  void badCheckpointsAndCorporaAreExplained() {
+    const QString garbage = dir_.filePath(QStringLiteral("garbage.ckpt"));
+    {
+      QFile f(garbage);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("not a checkpoint at all");
+    }
+    const Run r = cli(tiny(garbage, 10));
+    QVERIFY(r.exitCode != 0);
+    QVERIFY2(r.err.contains(garbage) && r.err.contains(QLatin1String("corrupt")), qPrintable(r.err));
+    QCOMPARE(QFileInfo(garbage).size(), qint64(23)); // left as it was
+
+    const QString empty = dir_.filePath(QStringLiteral("empty.sbw"));
+    QVERIFY(cli({QStringLiteral("features"), QStringLiteral(STEERBENCH_TEST_DATA "/kernels/k01_copy.cl"),
+                 QStringLiteral("-w"), empty})
+                .exitCode == 0);
+    QStringList args = tiny(dir_.filePath(QStringLiteral("e.ckpt")), 10);
+    args[2] = empty;
+    const Run e = cli(args);
+    QVERIFY(e.exitCode != 0);
+    QVERIFY2(e.err.contains(QLatin1String("no training kernels")), qPrintable(e.err));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestTrain)
+#include "tst_train.moc"
