@@ -189,24 +189,29 @@ Tokenizer Tokenizer::build(const std::vector<std::string>& kernels, const Option
 
 std::vector<int> Tokenizer::encode(const std::string& text) const {
   std::vector<int> ids;
-  bool lastSpelled = false;
+  bool lastSpelled = false, afterHole = false;
   for (const auto& u : lexUnits(text)) {
     if (u.kind == Unit::Hole) {
+      // A spelled unit next to a hole is kept apart from it, so that closing
+      // the hole cannot glue the characters on its two sides together.
+      if (lastSpelled) ids.push_back(kSpace);
       ids.push_back(kHole);
       lastSpelled = false;
+      afterHole = true;
       continue;
     }
     if (u.kind != Unit::Comment && u.kind != Unit::Literal) {
       if (auto it = index_->words.find(u.text); it != index_->words.end()) {
         ids.push_back(it->second);
-        lastSpelled = false;
+        lastSpelled = afterHole = false;
         continue;
       }
     }
-    if (lastSpelled) ids.push_back(kSpace); // two spelled units in a row stay apart
+    if (lastSpelled || afterHole) ids.push_back(kSpace); // two spelled units in a row stay apart
     for (unsigned char c : u.text)
       ids.push_back(index_->chars[c]);
     lastSpelled = true;
+    afterHole = false;
   }
   return ids;
 }

@@ -90,6 +90,10 @@ private slots:
     QCOMPARE(ids.back(), Tokenizer::kHole);
     QCOMPARE(int(ids.size()), 3);
     QCOMPARE(t.decode(ids), std::string("kernel void [HOLE]"));
+    // Closing a hole between two spelled names must not glue them together.
+    auto closed = t.encode("zqx [HOLE] wvy");
+    closed.erase(std::find(closed.begin(), closed.end(), Tokenizer::kHole));
+    QVERIFY(sameTokens(t.decode(closed), "zqx wvy"));
     const auto two = t.encode("a[HOLE]b[HOLE]");
     QCOMPARE(std::count(two.begin(), two.end(), Tokenizer::kHole), 2l);
   }

@@ -1,0 +1,155 @@
+#include "model/Sampler.h"
+
+#include "common/ContentHash.h"
+#include "common/Error.h"
+#include "model/InfillModel.h"
+#include "model/SamplerImpl.h"
+#include "model/Tokenizer.h"
+
+#include <deque>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+namespace steerbench::model {
+
+Sampler::Sampler(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Sampler::Sampler(const std::string& checkpoint, int threads) {
+  torch::set_num_threads(threads > 0 ? threads : int(engine::hardwareJobs()));
+  const auto info = readCheckpointInfo(checkpoint);
+  auto tokenizer = Tokenizer::fromJson(info.tokenizerJson, "checkpoint " + checkpoint);
+  if (tokenizer.size() != info.config.vocab)
+    throw InputError("checkpoint " + checkpoint + " holds a tokenizer of " + std::to_string(tokenizer.size()) +
+                     " tokens for a model of vocabulary " + std::to_string(info.config.vocab));
+  InfillModel model(info.config);
+  (void)loadCheckpoint(checkpoint, model, nullptr, tokenizer.hash());
+  model->eval();
+  impl_ = std::make_unique<Impl>(Impl{std::move(tokenizer), model});
+  std::ifstream in(checkpoint, std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  modelHash_ = sha256Hex(bytes.str());
+}
+
+Sampler::~Sampler() = default;
+Sampler::Sampler(Sampler&&) noexcept = default;
+Sampler& Sampler::operator=(Sampler&&) noexcept = default;
+
+const Tokenizer& Sampler::tokenizer() const { return impl_->tokenizer; }
+
+std::string Sampler::describe() const { return impl_->model->config().describe(); }
+
+std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int count, const SampleOptions& o,
+                                    const std::function<void(const Sample&)>& done, const engine::CancelToken* cancel) {
+  const auto& tok = impl_->tokenizer;
+  auto& model = impl_->model;
+  const int maxLength = model->config().maxLength;
+  std::vector<std::vector<int>> encoded;
+  for (const auto& f : feeds) {
+    auto ids = tok.encode(f);
+    if (std::find(ids.begin(), ids.end(), Tokenizer::kHole) == ids.end())
+      throw InputError("the feed \"" + f.substr(0, 60) + "\" has no [HOLE] to fill");
+    if (int(ids.size()) + 2 >= maxLength)
+      throw InputError("the feed \"" + f.substr(0, 60) + "\" is " + std::to_string(ids.size()) +
+                       " tokens, too long for the model's " + std::to_string(maxLength));
+    encoded.push_back(std::move(ids));
+  }
+  if (encoded.empty() || count <= 0) return {};
+
+  struct Row {
+    std::size_t feed = 0;
+    std::vector<int> seq; ///< [START] ... [END]
+    int newTokens = 0;
+  };
+  std::mt19937_64 rng(o.seed);
+  int queued = 0;
+  auto next = [&]() {
+    Row r;
+    r.feed = std::size_t(queued) % encoded.size();
+    r.seq.push_back(Tokenizer::kStart);
+    r.seq.insert(r.seq.end(), encoded[r.feed].begin(), encoded[r.feed].end());
+    r.seq.push_back(Tokenizer::kEnd);
+    ++queued;
+    return r;
+  };
+  std::vector<Row> rows;
+  while (int(rows.size()) < std::min(o.batchSize, count))
+    rows.push_back(next());
+  std::vector<Sample> out;
+  torch::NoGradGuard ng;
+  auto finish = [&](Row& r, bool complete) {
+    Sample s;
+    s.feed = r.feed;
+    s.ids.assign(r.seq.begin() + 1, r.seq.end() - 1);
+    s.text = tok.decode(s.ids);
+    s.newTokens = r.newTokens;
+    s.complete = complete;
+    out.push_back(s);
+    if (done) done(out.back());
+  };
+  while (!rows.empty() && !(cancel && cancel->cancelled())) {
+    std::size_t longest = 0;
+    for (const auto& r : rows)
+      longest = std::max(longest, r.seq.size());
+    auto ids = torch::full({std::int64_t(rows.size()), std::int64_t(longest)}, Tokenizer::kPad, torch::kLong);
+    auto ia = ids.accessor<std::int64_t, 2>();
+    std::vector<std::int64_t> holeAt(rows.size());
+    for (std::size_t b = 0; b < rows.size(); ++b) {
+      for (std::size_t t = 0; t < rows[b].seq.size(); ++t)
+        ia[std::int64_t(b)][std::int64_t(t)] = rows[b].seq[t];
+      holeAt[b] = std::int64_t(std::find(rows[b].seq.begin(), rows[b].seq.end(), Tokenizer::kHole) - rows[b].seq.begin());
+    }
+    auto logits = model->forward(ids, ids.eq(Tokenizer::kPad)); // [B, T, V]
+    auto at = logits.index({torch::arange(std::int64_t(rows.size())), torch::tensor(holeAt)}); // [B, V]
+    // Meta tokens other than [ENDHOLE] are never sampled.
+    for (int m = 0; m < Tokenizer::kMetaCount; ++m)
+      if (m != Tokenizer::kEndHole) at.index_put_({torch::indexing::Slice(), m}, -1e9);
+    std::vector<std::int64_t> chosen(rows.size());
+    if (o.temperature <= 0) {
+      auto best = at.argmax(1);
+      for (std::size_t b = 0; b < rows.size(); ++b)
+        chosen[b] = best[std::int64_t(b)].item<std::int64_t>();
+    } else {
+      auto probs = torch::softmax(at / o.temperature, 1).contiguous();
+      auto pa = probs.accessor<float, 2>();
+      std::uniform_real_distribution<double> u(0.0, 1.0);
+      for (std::size_t b = 0; b < rows.size(); ++b) {
+        double x = u(rng), acc = 0;
+        std::int64_t pick = probs.size(1) - 1;
+        for (std::int64_t v = 0; v < probs.size(1); ++v) {
+          acc += pa[std::int64_t(b)][v];
+          if (x < acc) {
+            pick = v;
+            break;
+          }
+        }
+        chosen[b] = pick;
+      }
+    }
+    std::vector<Row> keep;
+    for (std::size_t b = 0; b < rows.size(); ++b) {
+      Row& r = rows[b];
+      const auto h = std::size_t(holeAt[b]);
+      if (chosen[b] == Tokenizer::kEndHole) {
+        r.seq.erase(r.seq.begin() + std::ptrdiff_t(h));
+      } else {
+        r.seq.insert(r.seq.begin() + std::ptrdiff_t(h), int(chosen[b]));
+        ++r.newTokens;
+      }
+      const bool holesLeft = std::find(r.seq.begin(), r.seq.end(), Tokenizer::kHole) != r.seq.end();
+      if (!holesLeft)
+        finish(r, true);
+      else if (r.newTokens >= o.maxNewTokens || int(r.seq.size()) >= maxLength)
+        finish(r, false);
+      else
+        keep.push_back(std::move(r));
+    }
+    rows = std::move(keep);
+    while (int(rows.size()) < o.batchSize && queued < count)
+      rows.push_back(next());
+  }
+  return out;
+}
+
+} // namespace steerbench::model

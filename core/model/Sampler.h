@@ -1,0 +1,65 @@
+// Batched [HOLE] infilling (ALGORITHMS.md): read the logits at each row's
+// first [HOLE], sample with temperature; [ENDHOLE] closes the hole,
+// anything else is inserted before it. Finished rows are refilled from a
+// queue so the batch stays full. Torch-free interface (pimpl).
+#pragma once
+
+#include "engine/ParallelFor.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace steerbench::model {
+
+class Tokenizer;
+
+struct SampleOptions {
+  int batchSize = 32;
+  double temperature = 0.8;  ///< <= 0: always the most likely token
+  int maxNewTokens = 512;    ///< per sample, over all its holes
+  std::uint64_t seed = 1;
+};
+
+struct Sample {
+  std::size_t feed = 0;      ///< index of the feed it came from
+  std::string text;          ///< decoded, holes filled
+  std::vector<int> ids;      ///< tokens, [START]/[END] excluded
+  int newTokens = 0;
+  bool complete = false;     ///< every hole closed by [ENDHOLE] (not cut by a limit)
+};
+
+class Sampler {
+public:
+  /// Loads the model and tokenizer of a checkpoint; `threads` 0 = all cores.
+  /// Throws InputError for a missing, corrupt or mismatched checkpoint.
+  Sampler(const std::string& checkpoint, int threads);
+  ~Sampler();
+  Sampler(Sampler&&) noexcept;
+  Sampler& operator=(Sampler&&) noexcept;
+
+  [[nodiscard]] const Tokenizer& tokenizer() const;
+  /// sha256 of the checkpoint file: recorded with every sample.
+  [[nodiscard]] const std::string& modelHash() const { return modelHash_; }
+  [[nodiscard]] std::string describe() const;
+
+  /// `count` samples, taking the feeds in turn. Each feed's text must hold at
+  /// least one [HOLE]. `done` is called on the calling thread as each sample
+  /// finishes. Stops early when `cancel` is set.
+  std::vector<Sample> sample(const std::vector<std::string>& feeds, int count, const SampleOptions& options,
+                             const std::function<void(const Sample&)>& done = {},
+                             const engine::CancelToken* cancel = nullptr);
+
+  struct Impl;
+  /// For tests: a sampler over a model built in memory.
+  explicit Sampler(std::unique_ptr<Impl> impl);
+  [[nodiscard]] Impl& impl() { return *impl_; }
+
+private:
+  std::unique_ptr<Impl> impl_;
+  std::string modelHash_;
+};
+
+} // namespace steerbench::model
