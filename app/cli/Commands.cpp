@@ -3,7 +3,7 @@
 #include "cli/FeatureOutput.h"
 #include "cli/Interrupt.h"
 #include "cli/ProgressBar.h"
-#include "cli/TrainCommand.h"
+#include "cli/ModelCommands.h"
 
 #include "common/Error.h"
 #include "common/Paths.h"
@@ -289,6 +289,8 @@ const std::vector<Command>& commands() {
        },
        runCorpusStats},
       {"train", "train the [HOLE]-infilling model on the corpus (resumable)", trainCommandLine, runTrain},
+      {"sample", "fill [HOLE]s with the trained model; compile, measure and store the samples", sampleCommandLine,
+       runSample},
   };
   return all;
 }

@@ -89,6 +89,24 @@ CREATE TABLE training_steps (
   PRIMARY KEY (run_id, step)
 );
 )sql",
+      // 3 -> 4: samples from the model, with what made them; the compiling
+      // ones are also kernels (role 'sample') with their feature vectors.
+      R"sql(
+CREATE TABLE samples (
+  id            INTEGER PRIMARY KEY,
+  feed          TEXT NOT NULL,
+  text          TEXT NOT NULL,
+  new_tokens    INTEGER NOT NULL,
+  complete      INTEGER NOT NULL,            -- every hole closed by [ENDHOLE]
+  compiled      INTEGER NOT NULL,
+  error         TEXT NOT NULL DEFAULT '',
+  model_sha256  TEXT NOT NULL,
+  seed          INTEGER NOT NULL,
+  spec          TEXT NOT NULL,               -- JSON: temperature, batch, limits, app version
+  kernel_id     INTEGER REFERENCES kernels(id) ON DELETE SET NULL,
+  created_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+)sql",
   };
   return m;
 }

@@ -349,6 +349,17 @@ void Workspace::setTrainingStatus(std::int64_t run, const std::string& status) {
   if (st.lastRc != SQLITE_OK) fail("cannot record the training status", st.lastRc);
 }
 
+std::int64_t Workspace::addSample(const SampleRecord& x) {
+  Statement st(db_, "INSERT INTO samples(feed, text, new_tokens, complete, compiled, error, model_sha256, seed, spec, "
+                    "kernel_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  st.bind(1, x.feed).bind(2, x.text).bind(3, x.newTokens).bind(4, std::int64_t(x.complete));
+  st.bind(5, std::int64_t(x.compiled)).bind(6, x.error).bind(7, x.modelHash).bind(8, x.seed).bind(9, x.spec);
+  if (x.kernelId) st.bind(10, x.kernelId);
+  st.step();
+  if (st.lastRc != SQLITE_OK) fail("cannot store a sample", st.lastRc);
+  return sqlite3_last_insert_rowid(db_);
+}
+
 bool Workspace::corpusFileDone(const std::string& path, const std::string& contentHash,
                                const std::string& specHash) const {
   Statement st(db_, "SELECT 1 FROM corpus_files WHERE path = ? AND content_hash = ? AND spec_hash = ?");

@@ -126,6 +126,14 @@ public:
                        double labelsPerSecond);
   void setTrainingStatus(std::int64_t run, const std::string& status);
 
+  // --- samples ----------------------------------------------------------
+  struct SampleRecord {
+    std::string feed, text, error, modelHash, spec;
+    std::int64_t newTokens = 0, seed = 0, kernelId = 0;
+    bool complete = false, compiled = false;
+  };
+  std::int64_t addSample(const SampleRecord& sample);
+
   /// Runs a read-only query and returns its rows as text (NULL as ""). For
   /// reports; `sql` is the program's own, never user text.
   [[nodiscard]] std::vector<std::vector<std::string>> rows(const std::string& sql) const;

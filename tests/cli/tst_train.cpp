@@ -106,6 +106,31 @@ private slots:
     QCOMPARE(finalLoss(again.out), finalLoss(straight.out));
   }
 
+  void samplesAreStoredWithTheirModelAndSeed() {
+    const QString ckpt = dir_.filePath(QStringLiteral("a.ckpt")); // trained by the first test
+    QVERIFY(QFile::exists(ckpt));
+    const QString out = dir_.filePath(QStringLiteral("samples"));
+    const Run r = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), ckpt,
+                       QStringLiteral("-n"), QStringLiteral("6"), QStringLiteral("--batch"), QStringLiteral("4"),
+                       QStringLiteral("--max-new-tokens"), QStringLiteral("30"), QStringLiteral("--seed"),
+                       QStringLiteral("11"), QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("--out"), out,
+                       QStringLiteral("--feed"), QStringLiteral("kernel void [HOLE]")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains(QLatin1String("6 samples")));
+    QCOMPARE(scalar(ws_, "SELECT count(*) FROM samples WHERE seed = 11"), QStringLiteral("6"));
+    QCOMPARE(scalar(ws_, "SELECT count(DISTINCT model_sha256) FROM samples WHERE seed = 11 AND length(model_sha256) = 64"),
+             QStringLiteral("1"));
+    QCOMPARE(scalar(ws_, "SELECT count(*) FROM samples WHERE seed = 11 AND feed = 'kernel void [HOLE]' AND "
+                         "text LIKE 'kernel void%'"),
+             QStringLiteral("6"));
+    QCOMPARE(QDir(out).entryList({QStringLiteral("*.cl")}).size(), 6);
+    // A bad checkpoint is named, with what is wrong.
+    const Run bad = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"),
+                         dir_.filePath(QStringLiteral("nothing.ckpt"))});
+    QVERIFY(bad.exitCode != 0);
+    QVERIFY2(bad.err.contains(QLatin1String("does not exist")), qPrintable(bad.err));
+  }
+
   void badCheckpointsAndCorporaAreExplained() {
     const QString garbage = dir_.filePath(QStringLiteral("garbage.ckpt"));
     {

@@ -1,6 +1,8 @@
 // steerbench-cli train: trains (or resumes) the infilling model on the
 // workspace's training corpus, printing and storing its progress.
-#include "cli/TrainCommand.h"
+// steerbench-cli sample: fills [HOLE]s with a trained model, compiles and
+// measures the samples, and stores them with the model hash and seed.
+#include "cli/ModelCommands.h"
 
 #include "cli/Interrupt.h"
 
@@ -10,10 +12,18 @@
 #include "common/Version.h"
 #include "model/InfillModelInfo.h"
 #include "model/Tokenizer.h"
+#include "model/Sampler.h"
 #include "model/Trainer.h"
+#include "engine/FeatureJob.h"
+#include "features/Measurement.h"
+#include "corpus/SourceFormatting.h"
 #include "store/Workspace.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <fstream>
+#include <set>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -155,6 +165,117 @@ int runTrain(const CommandLine& cl) {
             << (result.lastValidationLoss >= 0 ? formatNumber(result.lastValidationLoss) : std::string("-")) << "\n";
   if (result.cancelled) {
     std::cerr << "interrupted: the checkpoint holds step " << result.step << "; run the same command to go on\n";
+    return 130;
+  }
+  return 0;
+}
+
+CommandLine sampleCommandLine() {
+  CommandLine cl("sample", "Fill every [HOLE] of the feeds with the trained model.", "",
+                 "Rows of a batch are refilled from a queue as they finish, so the batch stays full.\n"
+                 "Each sample is compiled with the in-process Clang and measured in every feature\n"
+                 "space; samples, compile status, features, the model's sha256 and the seed go to the\n"
+                 "workspace (compiling samples also become kernels with role 'sample').");
+  cl.option({"feed", 'f', "TEXT", "OpenCL text with [HOLE]s (repeatable; default: kernel void [HOLE])", true});
+  cl.option({"count", 'n', "N", "samples in all (the feeds are taken in turn)", false, "10"});
+  cl.option({"workspace", 'w', "FILE", "the workspace", false, defaultWorkspacePath()});
+  cl.option({"checkpoint", 'o', "FILE", "the model (default: WORKSPACE.model.ckpt)"});
+  cl.option({"temperature", 't', "T", "sampling temperature (0: most likely token)", false, "0.8"});
+  cl.option({"batch", 0, "N", "rows sampled together", false, "32"});
+  cl.option({"max-new-tokens", 0, "N", "cap on the tokens one sample adds", false, "512"});
+  cl.option({"seed", 0, "N", "sampling seed", false, "1"});
+  cl.option({"threads", 'j', "N", "libtorch and compile threads (default: all cores)", false, "0"});
+  cl.option({"out", 0, "DIR", "also write each sample as DIR/sample_NNNN.cl"});
+  return cl;
+}
+
+int runSample(const CommandLine& cl) {
+  const std::string wsPath = cl.value("workspace");
+  const std::string ckpt = cl.has("checkpoint") ? cl.value("checkpoint") : defaultCheckpoint(wsPath);
+  std::vector<std::string> feeds = cl.has("feed") ? cl.values("feed") : std::vector<std::string>{"kernel void [HOLE]"};
+  const int count = int(cl.unsignedValue("count", 1, 100000000));
+  model::SampleOptions o;
+  o.temperature = std::atof(cl.value("temperature").c_str());
+  o.batchSize = int(cl.unsignedValue("batch", 1, 4096));
+  o.maxNewTokens = int(cl.unsignedValue("max-new-tokens", 1, 1000000));
+  o.seed = std::stoull(cl.value("seed"));
+  const int threads = int(cl.unsignedValue("threads", 0, 256));
+  const std::string out = cl.value("out");
+  if (!out.empty()) std::filesystem::create_directories(out);
+
+  auto ws = store::Workspace::open(wsPath);
+  model::Sampler sampler(ckpt, threads);
+  std::cerr << "BLAS: " << model::blasDescription() << "\nmodel: " << sampler.describe() << " (sha256 "
+            << sampler.modelHash().substr(0, 12) << ")\n";
+  InterruptGuard interrupt;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto samples = sampler.sample(feeds, count, o, {}, &interrupt.token());
+  const double sampleSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  // Compile and measure on all cores, then store in one transaction.
+  features::MeasureOptions mo;
+  for (const auto& s : features::featureSpaces())
+    mo.spaces.push_back(&s);
+  std::vector<features::FileMeasurement> measured(samples.size());
+  engine::parallelFor(samples.size(), threads > 0 ? unsigned(threads) : engine::hardwareJobs(), [&](std::size_t i) {
+    measured[i] = features::measureSource(samples[i].text, "sample.cl", mo);
+  });
+  const std::string spec = "{\"command\":\"sample\",\"app_version\":" + jsonString(kAppVersion) +
+                           ",\"temperature\":" + formatNumber(o.temperature) + ",\"batch\":" + std::to_string(o.batchSize) +
+                           ",\"max_new_tokens\":" + std::to_string(o.maxNewTokens) + ",\"seed\":" + std::to_string(o.seed) +
+                           ",\"checkpoint\":" + jsonString(ckpt) + "}";
+  const std::string featureSpec = engine::featureSpecJson(mo);
+  std::size_t compiled = 0;
+  std::set<std::string> unique;
+  ws.transaction([&] {
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      const auto& s = samples[i];
+      const auto& m = measured[i];
+      unique.insert(corpus::foldWhitespace(s.text));
+      store::Workspace::SampleRecord r;
+      r.feed = feeds[s.feed];
+      r.text = s.text;
+      r.newTokens = s.newTokens;
+      r.complete = s.complete;
+      r.compiled = m.ok();
+      r.error = m.error;
+      r.modelHash = sampler.modelHash();
+      r.seed = std::int64_t(o.seed);
+      r.spec = spec;
+      if (m.ok()) {
+        ++compiled;
+        for (std::size_t k = 0; k < m.kernels.size(); ++k) {
+          store::KernelRecord kr;
+          kr.name = m.kernels[k];
+          kr.source = s.text;
+          kr.role = "sample";
+          kr.originFile = "sample: model " + sampler.modelHash().substr(0, 12) + ", seed " + std::to_string(o.seed);
+          const auto id = ws.addKernel(kr);
+          if (!r.kernelId) r.kernelId = id;
+          for (const auto& sp : m.spaces)
+            if (k < sp.kernels.size())
+              ws.putFeatures({id, sp.space->name, sp.space->version, sp.kernels[k].values, false, featureSpec});
+        }
+      }
+      const auto id = ws.addSample(r);
+      if (!out.empty()) {
+        char name[64];
+        std::snprintf(name, sizeof name, "/sample_%04lld.cl", (long long)id);
+        std::ofstream(out + name) << s.text << "\n";
+      }
+    }
+  });
+  std::vector<int> lengths;
+  for (const auto& s : samples)
+    lengths.push_back(int(s.ids.size()));
+  std::sort(lengths.begin(), lengths.end());
+  std::cout << samples.size() << " samples, " << unique.size() << " unique, " << compiled << " compile ("
+            << formatNumber(samples.empty() ? 0.0 : 100.0 * double(compiled) / double(samples.size())) << "%), "
+            << formatNumber(samples.empty() ? 0.0 : 1000.0 * sampleSeconds / double(samples.size()))
+            << " ms per sample (sampling only), median length "
+            << (lengths.empty() ? 0 : lengths[lengths.size() / 2]) << " tokens; stored in " << wsPath << "\n";
+  if (interrupt.token().cancelled()) {
+    std::cerr << "interrupted: the samples made so far are stored\n";
     return 130;
   }
   return 0;

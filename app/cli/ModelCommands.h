@@ -1,4 +1,4 @@
-// The `train` command (its own file: it is the CLI's only libtorch user).
+// The model's commands, `train` and `sample` (their own file: the CLI's only libtorch users).
 #pragma once
 
 #include "cli/CommandLine.h"
@@ -6,4 +6,6 @@
 namespace steerbench::cli {
 [[nodiscard]] CommandLine trainCommandLine();
 int runTrain(const CommandLine& cl);
+[[nodiscard]] CommandLine sampleCommandLine();
+int runSample(const CommandLine& cl);
 } // namespace steerbench::cli
