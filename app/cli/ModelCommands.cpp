@@ -139,7 +139,7 @@ int runTrain(const CommandLine& cl) {
   if (!run) run = ws.addTrainingRun(ckpt, spec);
   ws.setTrainingStatus(run, "running");
 
-  std::cerr << "BLAS: " << model::blasDescription() << "\n"
+  std::cerr << "BLAS: " << model::useThreads(o.threads) << "\n"
             << "model: " << o.model.describe() << "; tokenizer " << tokenizer.hash().substr(0, 12) << "\n"
             << (resume ? "resuming " : "writing ") << ckpt << "\n";
   InterruptGuard interrupt;
@@ -205,7 +205,7 @@ int runSample(const CommandLine& cl) {
 
   auto ws = store::Workspace::open(wsPath);
   model::Sampler sampler(ckpt, threads);
-  std::cerr << "BLAS: " << model::blasDescription() << "\nmodel: " << sampler.describe() << " (sha256 "
+  std::cerr << "BLAS: " << model::useThreads(threads) << "\nmodel: " << sampler.describe() << " (sha256 "
             << sampler.modelHash().substr(0, 12) << ")\n";
   InterruptGuard interrupt;
   const auto t0 = std::chrono::steady_clock::now();

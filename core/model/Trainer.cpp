@@ -64,7 +64,8 @@ std::string rngText(const std::mt19937_64& rng) {
 
 } // namespace
 
-std::string blasDescription() {
+std::string useThreads(int threads) {
+  torch::set_num_threads(threads > 0 ? threads : int(engine::hardwareJobs()));
   // libtorch uses the system libblas.so.3: see which implementation the
   // dynamic linker mapped (after a product has certainly run).
   (void)torch::mm(torch::ones({8, 8}), torch::ones({8, 8}));

@@ -63,8 +63,8 @@ struct TrainResult {
 TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& kernels, const TrainOptions& options,
                   const std::function<void(const TrainProgress&)>& progress, const engine::CancelToken* cancel);
 
-/// The BLAS libtorch runs on in this process ("OpenBLAS ...", "BLIS",
-/// "reference BLAS"), and libtorch's thread count.
-[[nodiscard]] std::string blasDescription();
+/// Sets libtorch's thread count (0: all cores) and returns the BLAS it runs
+/// on in this process ("OpenBLAS ...", "BLIS", "reference BLAS") with that count.
+[[nodiscard]] std::string useThreads(int threads);
 
 } // namespace steerbench::model
