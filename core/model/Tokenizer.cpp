@@ -353,4 +353,14 @@ bool sameTokens(const std::string& a, const std::string& b) {
   return spellings(a) == spellings(b);
 }
 
+std::string tokenKey(const std::string& text) {
+  std::string key;
+  for (const auto& u : lexUnits(text)) {
+    if (u.kind == Unit::Newline) continue;
+    if (!key.empty()) key += ' ';
+    key += u.text;
+  }
+  return key;
+}
+
 } // namespace steerbench::model

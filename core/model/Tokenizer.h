@@ -68,4 +68,8 @@ private:
 /// comments' layout aside): the round-trip criterion.
 [[nodiscard]] bool sameTokens(const std::string& a, const std::string& b);
 
+/// The token spellings of a text joined by single spaces: equal for two texts
+/// exactly when sameTokens() holds (for sets of kernels, e.g. copy detection).
+[[nodiscard]] std::string tokenKey(const std::string& text);
+
 } // namespace steerbench::model

@@ -64,6 +64,11 @@ std::string rngText(const std::mt19937_64& rng) {
 
 } // namespace
 
+bool isValidationKernel(const std::string& kernel, double fraction) {
+  const unsigned bucket = unsigned(std::stoul(sha256Hex(kernel).substr(0, 8), nullptr, 16) % 10000u);
+  return bucket < unsigned(fraction * 10000);
+}
+
 std::string useThreads(int threads) {
   torch::set_num_threads(threads > 0 ? threads : int(engine::hardwareJobs()));
   // libtorch uses the system libblas.so.3: see which implementation the
@@ -102,8 +107,7 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
     corpusText += sha256Hex(k);
     auto ids = tokenizer.encode(k);
     if (ids.size() < 2) continue;
-    const unsigned bucket = unsigned(std::stoul(sha256Hex(k).substr(0, 8), nullptr, 16) % 10000u);
-    (bucket < unsigned(o.validationFraction * 10000) ? validationSet : trainSet).push_back(std::move(ids));
+    (isValidationKernel(k, o.validationFraction) ? validationSet : trainSet).push_back(std::move(ids));
   }
   if (trainSet.empty()) throw InputError("no training kernels: the corpus is empty (build it first)");
   const std::string corpusHash = sha256Hex(corpusText);

@@ -63,6 +63,10 @@ struct TrainResult {
 TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& kernels, const TrainOptions& options,
                   const std::function<void(const TrainProgress&)>& progress, const engine::CancelToken* cancel);
 
+/// True for the kernels training holds out for validation (by content hash):
+/// the benches evaluate infilling on these.
+[[nodiscard]] bool isValidationKernel(const std::string& kernel, double fraction);
+
 /// Sets libtorch's thread count (0: all cores) and returns the BLAS it runs
 /// on in this process ("OpenBLAS ...", "BLIS", "reference BLAS") with that count.
 [[nodiscard]] std::string useThreads(int threads);

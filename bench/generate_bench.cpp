@@ -1,0 +1,168 @@
+// bench-generate: the model issue's acceptance figures for a checkpoint.
+//   1. Undirected generation from "kernel void [HOLE]": unique count, compile
+//      rate, token lengths, the largest compiling sample, ms per sample.
+//   2. Novelty: compiling samples that equal a training kernel (same tokens)
+//      are copies; the rest are novel (count, median length, per minute).
+//   3. Infilling: held-out kernels (the trainer's validation split), one
+//      random hole each: compile rate, and how many merely rebuild the original.
+//
+// Usage: bench-generate --checkpoint FILE [--workspace FILE] [-n 1000] [--infill 500]
+//                       [--batch 32] [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0]
+#include "common/Paths.h"
+#include "engine/ParallelFor.h"
+#include "features/Measurement.h"
+#include "model/Datapoints.h"
+#include "model/Sampler.h"
+#include "model/Tokenizer.h"
+#include "model/Trainer.h"
+#include "store/Workspace.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace steerbench;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::vector<bool> compileAll(const std::vector<std::string>& texts, unsigned jobs) {
+  features::MeasureOptions mo;
+  mo.spaces = {&features::featureSpace("grewe")};
+  std::vector<char> ok(texts.size(), 0);
+  engine::parallelFor(texts.size(), jobs, [&](std::size_t i) { ok[i] = features::measureSource(texts[i], "sample.cl", mo).ok(); });
+  return {ok.begin(), ok.end()};
+}
+
+std::size_t median(std::vector<std::size_t> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  std::string ckpt, wsPath = defaultWorkspacePath();
+  int n = 1000, infill = 500, threads = 0;
+  model::SampleOptions o;
+  for (int i = 1; i < argc; ++i) {
+    auto arg = [&](const char* name) { return !std::strcmp(argv[i], name) && i + 1 < argc; };
+    if (arg("--checkpoint")) ckpt = argv[++i];
+    else if (arg("--workspace")) wsPath = argv[++i];
+    else if (arg("-n")) n = std::atoi(argv[++i]);
+    else if (arg("--infill")) infill = std::atoi(argv[++i]);
+    else if (arg("--batch")) o.batchSize = std::atoi(argv[++i]);
+    else if (arg("--temperature")) o.temperature = std::atof(argv[++i]);
+    else if (arg("--max-new-tokens")) o.maxNewTokens = std::atoi(argv[++i]);
+    else if (arg("--seed")) o.seed = std::strtoull(argv[++i], nullptr, 10);
+    else if (arg("--threads")) threads = std::atoi(argv[++i]);
+    else {
+      std::fprintf(stderr, "usage: bench-generate --checkpoint FILE [--workspace FILE] [-n 1000] [--infill 500] "
+                           "[--batch 32] [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0]\n");
+      return 2;
+    }
+  }
+  if (ckpt.empty()) {
+    std::fprintf(stderr, "bench-generate: give --checkpoint (a model trained by steerbench-cli train)\n");
+    return 2;
+  }
+  try {
+    std::printf("BLAS: %s\n", model::useThreads(threads).c_str());
+    model::Sampler sampler(ckpt, threads);
+    const unsigned jobs = threads > 0 ? unsigned(threads) : engine::hardwareJobs();
+    std::printf("model: %s (sha256 %.12s), batch %d, temperature %g, seed %llu\n", sampler.describe().c_str(),
+                sampler.modelHash().c_str(), o.batchSize, o.temperature, (unsigned long long)o.seed);
+    auto ws = store::Workspace::open(wsPath, store::Workspace::Mode::OpenExisting);
+    std::set<std::string> training;
+    std::vector<std::string> heldOut;
+    for (const auto& row : ws.rows("SELECT source FROM kernels WHERE role = 'train' ORDER BY id")) {
+      if (model::isValidationKernel(row[0], 0.05))
+        heldOut.push_back(row[0]);
+      else
+        training.insert(model::tokenKey(row[0]));
+    }
+
+    // 1. Undirected.
+    const auto t0 = Clock::now();
+    const auto samples = sampler.sample({"kernel void [HOLE]"}, n, o);
+    const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    std::vector<std::string> texts;
+    for (const auto& s : samples)
+      texts.push_back(s.text);
+    const auto ok = compileAll(texts, jobs);
+    std::set<std::string> unique;
+    std::size_t compiled = 0, copies = 0, largest = 0;
+    std::vector<std::size_t> lengths, novelLengths;
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      const std::string key = model::tokenKey(samples[i].text);
+      unique.insert(key);
+      lengths.push_back(samples[i].ids.size());
+      if (!ok[i]) continue;
+      ++compiled;
+      largest = std::max(largest, samples[i].ids.size());
+      if (training.count(key))
+        ++copies;
+      else
+        novelLengths.push_back(samples[i].ids.size());
+    }
+    const double total = double(std::max<std::size_t>(1, samples.size()));
+    auto sorted = lengths;
+    std::sort(sorted.begin(), sorted.end());
+    std::printf("\nUndirected: %zu samples from \"kernel void [HOLE]\" in %.1f s\n", samples.size(), seconds);
+    std::printf("  unique %zu (%.1f%%; goal >= 80%%), compile %zu (%.1f%%; goal >= 40%%)\n", unique.size(),
+                100.0 * double(unique.size()) / total, compiled, 100.0 * double(compiled) / total);
+    std::printf("  tokens per sample: median %zu, p90 %zu, max %zu; largest compiling sample %zu tokens\n",
+                median(lengths), sorted.empty() ? 0 : sorted[sorted.size() * 9 / 10], sorted.empty() ? 0 : sorted.back(),
+                largest);
+    std::printf("  %.1f ms per sample (wall time / samples, batch %d; goal <= 150)\n", 1000.0 * seconds / total,
+                o.batchSize);
+    std::printf("\nNovelty: %zu of the compiling samples are copies of training kernels; %zu novel (%.1f%% of all "
+                "samples; goal >= 25%%), median %zu tokens (goal >= 40), %.1f novel per minute\n",
+                copies, novelLengths.size(), 100.0 * double(novelLengths.size()) / total, median(novelLengths),
+                double(novelLengths.size()) / (seconds / 60.0));
+
+    // 3. Infill of held-out kernels.
+    const auto& tok = sampler.tokenizer();
+    std::mt19937_64 rng(o.seed);
+    model::DatapointOptions d;
+    d.maxLength = 200;
+    std::vector<std::string> feeds, originals;
+    for (std::size_t i = 0; i < heldOut.size() && int(feeds.size()) < infill; ++i) {
+      auto ids = tok.encode(heldOut[i]);
+      if (ids.size() + 4 > d.maxLength) continue; // whole kernels only
+      auto point = model::makeDatapoint(ids, d, rng);
+      std::vector<int> inner(point.inputs.begin() + 1, point.inputs.end() - 1);
+      feeds.push_back(tok.decode(inner));
+      originals.push_back(heldOut[i]);
+    }
+    if (feeds.empty()) {
+      std::printf("\nInfill: no held-out kernel short enough\n");
+      return 0;
+    }
+    std::vector<std::string> filled(feeds.size());
+    for (std::size_t f = 0; f < feeds.size(); ++f) {
+      const auto one = sampler.sample({feeds[f]}, 1, o);
+      filled[f] = one.empty() ? feeds[f] : one.front().text;
+    }
+    const auto okFilled = compileAll(filled, jobs);
+    std::size_t fc = 0, rebuilt = 0;
+    for (std::size_t f = 0; f < filled.size(); ++f) {
+      if (!okFilled[f]) continue;
+      ++fc;
+      rebuilt += model::sameTokens(filled[f], originals[f]);
+    }
+    std::printf("\nInfill: %zu held-out kernels with one random hole: %zu compile (%.1f%%; goal >= 70%%), of which %zu "
+                "rebuild the original and %zu differ (goal: at least half differ)\n",
+                filled.size(), fc, 100.0 * double(fc) / double(filled.size()), rebuilt, fc - rebuilt);
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench-generate: %s\n", e.what());
+    return 1;
+  }
+}
