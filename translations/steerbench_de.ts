@@ -162,6 +162,14 @@
         <source>No kernel selected: click a point on the plot, or type a kernel and Evaluate.</source>
         <translation>Kein Kernel ausgewählt: Klicken Sie auf einen Punkt im Diagramm oder geben Sie einen Kernel ein und klicken Sie auf „Auswerten“.</translation>
     </message>
+    <message>
+        <source>Fill holes</source>
+        <translation>Lücken füllen</translation>
+    </message>
+    <message>
+        <source>Put [HOLE] anywhere in the kernel, then let the model fill it (%1)</source>
+        <translation>[HOLE] irgendwo in den Kernel setzen und vom Modell füllen lassen (%1)</translation>
+    </message>
 </context>
 <context>
     <name>steerbench::ui::KernelList</name>
@@ -688,6 +696,42 @@ Ihr Text ist noch im Editor; ändern Sie das Konstrukt in der markierten Zeile u
     <message>
         <source>The plot is still loading the new space; try again in a moment.</source>
         <translation>Das Diagramm lädt noch den neuen Raum; bitte gleich noch einmal versuchen.</translation>
+    </message>
+    <message>
+        <source>Put [HOLE] where the model should write, then Fill holes.</source>
+        <translation>[HOLE] dort einfügen, wo das Modell schreiben soll, dann „Lücken füllen“.</translation>
+    </message>
+    <message>
+        <source>No model to fill holes</source>
+        <translation>Kein Modell zum Füllen der Lücken</translation>
+    </message>
+    <message>
+        <source>There is no trained model for this workspace (%1). Train one with:
+
+  steerbench-cli train -w %2
+
+and Fill holes again.</source>
+        <translation>Für diesen Arbeitsbereich gibt es kein trainiertes Modell (%1). Trainieren Sie eines mit:
+
+  steerbench-cli train -w %2
+
+und füllen Sie die Lücken erneut.</translation>
+    </message>
+    <message>
+        <source>Cannot fill the holes</source>
+        <translation>Die Lücken können nicht gefüllt werden</translation>
+    </message>
+    <message>
+        <source>Fill holes</source>
+        <translation>Lücken füllen</translation>
+    </message>
+    <message>
+        <source>The model wrote %1 tokens (model %2, seed %3). Ctrl+Z takes them back.</source>
+        <translation>Das Modell hat %1 Tokens geschrieben (Modell %2, Seed %3). Strg+Z nimmt sie zurück.</translation>
+    </message>
+    <message>
+        <source>The model wrote %1 tokens and hit the limit before closing every hole (model %2, seed %3).</source>
+        <translation>Das Modell hat %1 Tokens geschrieben und die Grenze erreicht, bevor alle Lücken geschlossen waren (Modell %2, Seed %3).</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "engine/FeatureTable.h"
+#include "model/Sampler.h"
 #include "store/Workspace.h"
 
 #include <map>
@@ -18,6 +19,9 @@ struct EngineState {
   std::map<std::pair<std::string, std::string>, engine::FeatureTable> references;
   /// Reference CSVs that failed to load, with the message (reported once).
   std::map<std::string, std::string> referenceErrors;
+  /// The model used to fill holes, and the checkpoint it came from (loaded once).
+  std::unique_ptr<model::Sampler> sampler;
+  std::string samplerCheckpoint;
   /// Set when the window closes: long work that has no job token checks it.
   const engine::CancelToken* shutdown = nullptr;
 

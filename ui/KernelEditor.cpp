@@ -32,6 +32,11 @@ KernelEditor::KernelEditor(QWidget* parent) : QWidget(parent) {
   save_->setShortcutContext(Qt::WidgetWithChildrenShortcut);
   save_->setToolTip(tr("Store this text in the workspace as your own kernel, with where it came from (%1)")
                         .arg(save_->shortcut().toString(QKeySequence::NativeText)));
+  fill_ = bar->addAction(QIcon::fromTheme(QStringLiteral("tools-wizard")), tr("Fill holes"));
+  fill_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_H));
+  fill_->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  fill_->setToolTip(tr("Put [HOLE] anywhere in the kernel, then let the model fill it (%1)")
+                        .arg(fill_->shortcut().toString(QKeySequence::NativeText)));
   header_ = new QLabel(tr("No kernel selected: click a point on the plot, or type a kernel and Evaluate."), this);
   header_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   bar->addSeparator();
@@ -71,6 +76,7 @@ KernelEditor::KernelEditor(QWidget* parent) : QWidget(parent) {
 
   connect(evaluate_, &QAction::triggered, this, [this] { emit evaluateRequested(text()); });
   connect(save_, &QAction::triggered, this, [this] { emit saveRequested(text()); });
+  connect(fill_, &QAction::triggered, this, [this] { emit fillRequested(text()); });
 }
 
 void KernelEditor::setDarkTheme(bool dark) {

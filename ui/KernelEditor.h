@@ -46,11 +46,14 @@ public:
   [[nodiscard]] QsciScintilla* scintilla() const { return edit_; }
   [[nodiscard]] QAction* evaluateAction() const { return evaluate_; }
   [[nodiscard]] QAction* saveAction() const { return save_; }
+  [[nodiscard]] QAction* fillAction() const { return fill_; }
   void setDarkTheme(bool dark);
 
 signals:
   void evaluateRequested(const QString& source);
   void saveRequested(const QString& source);
+  /// Fill the [HOLE]s of this text with the model.
+  void fillRequested(const QString& source);
 
 private:
   QsciScintilla* edit_;
@@ -58,6 +61,7 @@ private:
   QLabel* status_;
   QAction* evaluate_;
   QAction* save_;
+  QAction* fill_;
   std::int64_t id_ = 0;
   QString title_;
   QVector<EditorDiagnostic> diagnostics_;

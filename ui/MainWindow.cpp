@@ -19,12 +19,14 @@
 #include "engine/FeatureJob.h"
 #include "engine/FeatureTable.h"
 #include "features/Measurement.h"
+#include "model/Sampler.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -191,6 +193,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), prefs_(Preference
   connect(list_, &KernelList::kernelActivated, selection_, &SelectionModel::setCurrentKernel);
   connect(editor_, &KernelEditor::evaluateRequested, this, &MainWindow::evaluate);
   connect(editor_, &KernelEditor::saveRequested, this, &MainWindow::saveKernel);
+  connect(editor_, &KernelEditor::fillRequested, this, &MainWindow::fillHoles);
   connect(targets_, &TargetTable::valueEdited, this, &MainWindow::editTargetValue);
   connect(targets_, &TargetTable::nearestRequested, this, &MainWindow::nearestKernels);
   connect(targets_, &TargetTable::clearRequested, this, [this] {
@@ -762,6 +765,58 @@ void MainWindow::saveKernel(const QString& source) {
       reloadPlot();
       selection_->setCurrentKernel(first);
       emit kernelSaved(first);
+    };
+  });
+}
+
+QString MainWindow::checkpointPath() const {
+  if (workspacePath_.isEmpty()) return {};
+  const QFileInfo ws(workspacePath_);
+  return ws.absolutePath() + QLatin1Char('/') + ws.completeBaseName() + QStringLiteral(".model.ckpt");
+}
+
+void MainWindow::fillHoles(const QString& source) {
+  if (!source.contains(QLatin1String("[HOLE]"))) {
+    statusBar()->showMessage(tr("Put [HOLE] where the model should write, then Fill holes."), 8000);
+    return;
+  }
+  const QString ckpt = checkpointPath();
+  if (ckpt.isEmpty() || !QFileInfo::exists(ckpt)) {
+    showError(tr("No model to fill holes"),
+              tr("There is no trained model for this workspace (%1). Train one with:\n\n  steerbench-cli train -w %2\n\n"
+                 "and Fill holes again.")
+                  .arg(ckpt, workspacePath_));
+    return;
+  }
+  const std::string text = source.toStdString(), path = ckpt.toStdString();
+  const std::int64_t id = editor_->kernelId();
+  const QString title = editor_->title();
+  const unsigned seed = unsigned(QDateTime::currentMSecsSinceEpoch() & 0xffffffu);
+  engine_->post(tr("Cannot fill the holes"), [this, text, path, id, title, seed](EngineState& s) -> EngineBridge::Continuation {
+    if (!s.sampler || s.samplerCheckpoint != path) {
+      s.sampler = std::make_unique<model::Sampler>(path, 0);
+      s.samplerCheckpoint = path;
+    }
+    model::SampleOptions o;
+    o.batchSize = 1;
+    o.maxNewTokens = 256;
+    o.seed = seed;
+    const auto out = s.sampler->sample({text}, 1, o);
+    if (out.empty()) return {};
+    const auto filled = out.front();
+    const QString hash = QString::fromStdString(s.sampler->modelHash().substr(0, 12));
+    return [this, filled, id, title, hash, seed] {
+      undo_->push(new EditorContentCommand(editor_, {id, title, QString::fromStdString(filled.text)}, tr("Fill holes"),
+                                           selection_));
+      statusBar()->showMessage(
+          (filled.complete ? tr("The model wrote %1 tokens (model %2, seed %3). Ctrl+Z takes them back.")
+                           : tr("The model wrote %1 tokens and hit the limit before closing every hole (model %2, "
+                                "seed %3)."))
+              .arg(filled.newTokens)
+              .arg(hash)
+              .arg(seed),
+          15000);
+      emit holesFilled(filled.complete);
     };
   });
 }

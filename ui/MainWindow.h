@@ -63,6 +63,8 @@ public:
   [[nodiscard]] bool busy() const;
   /// The last error dialog's text (empty if none was shown).
   [[nodiscard]] QString lastError() const { return lastError_; }
+  /// The model the editor fills holes with: WORKSPACE.model.ckpt, as `train` writes it.
+  [[nodiscard]] QString checkpointPath() const;
 
 signals:
   void workspaceOpened(const QString& path);
@@ -70,6 +72,7 @@ signals:
   void kernelShown(qint64 id);
   void evaluated(bool compiled);
   void kernelSaved(qint64 id);
+  void holesFilled(bool complete);
   void errorShown(const QString& title, const QString& text);
   /// A job of addKernelFiles or ingestFolder finished (also when cancelled).
   void jobDone(const QString& summary);
@@ -85,6 +88,7 @@ private:
   void showKernel(std::int64_t id);
   void evaluate(const QString& source);
   void saveKernel(const QString& source);
+  void fillHoles(const QString& source);
   void nearestKernels();
   void targetFromPoint(QPointF point);
   void useAsTarget(const FeaturePlot::PointRef& point);

@@ -13,6 +13,8 @@
 #include "engine/FeatureJob.h"
 #include "engine/FeatureTable.h"
 #include "features/Pca.h"
+#include "model/Tokenizer.h"
+#include "model/Trainer.h"
 #include "store/Workspace.h"
 
 #include <QAction>
@@ -510,6 +512,46 @@ private slots:
     QTRY_VERIFY(!first.busy());
     QCOMPARE(first.plot()->workspaceTable().size(), std::size_t(2));
     QCOMPARE(first.workspacePath(), home->filePath(QStringLiteral("data/steerbench/default.sbw")));
+  }
+
+  void fillsHolesWithTheWorkspaceModel() {
+    closeDialogs();
+    const QString feed = QStringLiteral("kernel void [HOLE]");
+    w_->editor()->scintilla()->setText(feed);
+    QSignalSpy errors(w_.get(), &MainWindow::errorShown);
+    w_->editor()->fillAction()->trigger();
+    QTRY_VERIFY(errors.count() == 1); // no model yet: say how to train one
+    QVERIFY(w_->lastError().contains(QLatin1String("steerbench-cli train")));
+    closeDialogs();
+
+    // A tiny model for this workspace, trained here for a few steps.
+    auto ws = store::Workspace::open(wsPath_.toStdString(), store::Workspace::Mode::OpenExisting);
+    std::vector<std::string> kernels;
+    for (const auto& row : ws.rows("SELECT source FROM kernels ORDER BY id"))
+      kernels.push_back(row[0]);
+    model::Tokenizer::Options to;
+    to.minCount = 2;
+    const auto tok = model::Tokenizer::build(kernels, to);
+    model::TrainOptions o;
+    o.model.layers = 1;
+    o.model.hidden = 16;
+    o.model.heads = 2;
+    o.model.ffn = 32;
+    o.model.maxLength = 128;
+    o.steps = 5;
+    o.batchSize = 4;
+    o.threads = 1;
+    o.checkpoint = w_->checkpointPath().toStdString();
+    (void)model::train(tok, kernels, o, {}, nullptr);
+    QVERIFY(QFileInfo::exists(w_->checkpointPath()));
+
+    QSignalSpy filled(w_.get(), &MainWindow::holesFilled);
+    w_->editor()->fillAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(filled.count() == 1, 60000);
+    const QString text = w_->editor()->text();
+    QVERIFY2(text != feed && text.startsWith(QLatin1String("kernel void")), qPrintable(text));
+    w_->undoStack()->undo(); // the fill is undoable
+    QCOMPARE(w_->editor()->text(), feed);
   }
 
   void startSpaceFromThePreferences() {
