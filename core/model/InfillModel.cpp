@@ -20,13 +20,17 @@ InfillModelImpl::InfillModelImpl(const ModelConfig& config) : config_(config) {
 }
 
 torch::Tensor InfillModelImpl::forward(const torch::Tensor& ids, const torch::Tensor& padding) {
+  return head_(encode(ids, padding));
+}
+
+torch::Tensor InfillModelImpl::encode(const torch::Tensor& ids, const torch::Tensor& padding) {
   const auto length = ids.size(1);
   TORCH_CHECK(length <= config_.maxLength, "sequence of ", length, " tokens, over the model's ", config_.maxLength);
   auto positions = torch::arange(length, ids.options().dtype(torch::kLong)).unsqueeze(0);
   auto x = norm_(tokens_(ids) + positions_(positions)); // [B, T, H]
   x = x.transpose(0, 1);                                // [T, B, H]: this libtorch has no batch_first
   x = encoder_->forward(x, /*src_mask=*/torch::Tensor(), padding.defined() ? padding : torch::Tensor());
-  return head_(x.transpose(0, 1)); // [B, T, V]
+  return x.transpose(0, 1); // [B, T, H]
 }
 
 std::int64_t InfillModelImpl::parameterCount() const {

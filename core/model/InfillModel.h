@@ -20,6 +20,11 @@ public:
   /// ids: [batch, length] int64; padding: [batch, length] bool, true at
   /// [PAD] positions (may be undefined). Returns logits [batch, length, vocab].
   torch::Tensor forward(const torch::Tensor& ids, const torch::Tensor& padding = {});
+  /// The encoder's output [batch, length, hidden], before the head.
+  torch::Tensor encode(const torch::Tensor& ids, const torch::Tensor& padding = {});
+  /// The head over hidden states [..., hidden] -> logits [..., vocab]. Sampling
+  /// applies it at the hole positions only (a fifth of the work at this size).
+  torch::Tensor logits(const torch::Tensor& hidden) { return head_(hidden); }
   [[nodiscard]] const ModelConfig& config() const { return config_; }
   [[nodiscard]] std::int64_t parameterCount() const;
 

@@ -77,7 +77,7 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
   while (int(rows.size()) < std::min(o.batchSize, count))
     rows.push_back(next());
   std::vector<Sample> out;
-  torch::NoGradGuard ng;
+  c10::InferenceMode inference;
   auto finish = [&](Row& r, bool complete) {
     Sample s;
     s.feed = r.feed;
@@ -100,8 +100,8 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
         ia[std::int64_t(b)][std::int64_t(t)] = rows[b].seq[t];
       holeAt[b] = std::int64_t(std::find(rows[b].seq.begin(), rows[b].seq.end(), Tokenizer::kHole) - rows[b].seq.begin());
     }
-    auto logits = model->forward(ids, ids.eq(Tokenizer::kPad)); // [B, T, V]
-    auto at = logits.index({torch::arange(std::int64_t(rows.size())), torch::tensor(holeAt)}); // [B, V]
+    auto hidden = model->encode(ids, ids.eq(Tokenizer::kPad));                                   // [B, T, H]
+    auto at = model->logits(hidden.index({torch::arange(std::int64_t(rows.size())), torch::tensor(holeAt)})); // [B, V]
     // Meta tokens other than [ENDHOLE] are never sampled.
     for (int m = 0; m < Tokenizer::kMetaCount; ++m)
       if (m != Tokenizer::kEndHole) at.index_put_({torch::indexing::Slice(), m}, -1e9);
