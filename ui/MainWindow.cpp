@@ -465,7 +465,7 @@ void MainWindow::openWorkspace(const QString& path, bool create) {
       workspacePath_ = path;
       Preferences::addRecentWorkspace(path);
       updateRecentMenu();
-      workspaceLabel_->setText(tr("Workspace %1: %n kernel(s)", nullptr, int(kernels)).arg(path));
+      showKernelCount(kernels);
       setWindowTitle(tr("%1 - Steerbench").arg(QFileInfo(path).fileName()));
       undo_->clear();
       selection_->setCurrentKernel(0);
@@ -487,40 +487,57 @@ void MainWindow::openDefaultWorkspace() {
 void MainWindow::buildDefaultCorpus() {
   statusBar()->showMessage(tr("First run: building the default workspace from the OpenCL code Debian ships. "
                               "This takes a few minutes; you can cancel and resume later."));
-  const unsigned jobs = prefs_.jobs > 0 ? unsigned(prefs_.jobs) : engine::hardwareJobs();
   QSettings().setValue(QStringLiteral("defaultCorpus/incomplete"), true);
-  engine_->startJob(tr("Building the default corpus"), [this, jobs](EngineState& s, JobFeedback& f) -> EngineBridge::Continuation {
-    std::vector<std::string> missing;
-    const auto inputs = corpus::debianPresetSources(&missing);
-    if (inputs.empty())
-      throw InputError("none of the Debian packages of the default corpus is installed or unpacked. Run "
-                       "scripts/fetch-debian-corpus (or scripts/setup run), then File > Open Default Workspace.");
+  ingest(
+      tr("Building the default corpus"),
+      [] {
+        std::vector<std::string> missing;
+        auto inputs = corpus::debianPresetSources(&missing);
+        if (inputs.empty())
+          throw InputError("none of the Debian packages of the default corpus is installed or unpacked. Run "
+                           "scripts/fetch-debian-corpus (or scripts/setup run), then File > Open Default Workspace.");
+        return inputs;
+      },
+      [this](const corpus::IngestSummary& summary, std::int64_t kernels) {
+        if (!summary.cancelled) QSettings().setValue(QStringLiteral("defaultCorpus/incomplete"), false);
+        statusBar()->showMessage(
+            summary.cancelled
+                ? tr("Stopped: %1 kernels are stored; open the default workspace again to go on.").arg(kernels)
+                : tr("The default corpus is ready: %1 kernels from %2 files.").arg(kernels).arg(summary.files),
+            15000);
+      });
+}
+
+void MainWindow::ingest(const QString& title, std::function<std::vector<corpus::SourceInput>()> inputs,
+                        std::function<void(const corpus::IngestSummary&, std::int64_t kernels)> done) {
+  const unsigned jobs = jobThreads();
+  engine_->startJob(title, [this, inputs, done, jobs](EngineState& s, JobFeedback& f) -> EngineBridge::Continuation {
     corpus::CorpusIngestOptions o;
     o.jobs = jobs;
     o.referenceCsvs = corpus::defaultReferenceCsvs();
-    o.progress = [&f](std::size_t done, std::size_t total) {
-      f.progress(total ? double(done) / double(total) : 1.0, "ingest");
-    };
+    o.progress = [&f](std::size_t n, std::size_t total) { f.progress(total ? double(n) / double(total) : 1.0, "ingest"); };
     o.cancel = &f.cancel();
-    const auto summary = corpus::ingestCorpus(s.ws(), inputs, o);
+    const auto summary = corpus::ingestCorpus(s.ws(), inputs(), o);
     const auto kernels = s.ws().kernelCount();
-    return [this, summary, kernels] {
-      if (!summary.cancelled) QSettings().setValue(QStringLiteral("defaultCorpus/incomplete"), false);
-      statusBar()->showMessage(
-          summary.cancelled ? tr("Stopped: %1 kernels are stored; open the default workspace again to go on.").arg(kernels)
-                            : tr("The default corpus is ready: %1 kernels from %2 files.").arg(kernels).arg(summary.files),
-          15000);
-      workspaceLabel_->setText(tr("Workspace %1: %n kernel(s)", nullptr, int(kernels)).arg(workspacePath_));
+    return [this, done, summary, kernels] {
+      done(summary, kernels);
+      showKernelCount(kernels);
       reloadPlot();
     };
   });
+}
+
+unsigned MainWindow::jobThreads() const { return prefs_.jobs > 0 ? unsigned(prefs_.jobs) : engine::hardwareJobs(); }
+
+void MainWindow::showKernelCount(std::int64_t kernels) {
+  workspaceLabel_->setText(tr("Workspace %1: %n kernel(s)", nullptr, int(kernels)).arg(workspacePath_));
 }
 
 void MainWindow::addKernelFiles(const QStringList& paths) {
   std::vector<std::string> files;
   for (const auto& p : paths)
     files.push_back(p.toStdString());
-  const unsigned jobs = prefs_.jobs > 0 ? unsigned(prefs_.jobs) : engine::hardwareJobs();
+  const unsigned jobs = jobThreads();
   engine_->startJob(tr("Measuring %n kernel file(s)", nullptr, int(files.size())),
                     [this, files, jobs](EngineState& s, JobFeedback& f) -> EngineBridge::Continuation {
                       engine::FeatureJobOptions o;
@@ -557,31 +574,18 @@ void MainWindow::addKernelFiles(const QStringList& paths) {
 
 void MainWindow::ingestFolder(const QString& folder) {
   const std::string path = folder.toStdString();
-  const unsigned jobs = prefs_.jobs > 0 ? unsigned(prefs_.jobs) : engine::hardwareJobs();
-  engine_->startJob(tr("Ingesting %1").arg(folder), [this, path, jobs](EngineState& s, JobFeedback& f) -> EngineBridge::Continuation {
-    const auto inputs = corpus::collectSources(path);
-    corpus::CorpusIngestOptions o;
-    o.jobs = jobs;
-    o.referenceCsvs = corpus::defaultReferenceCsvs();
-    o.progress = [&f](std::size_t done, std::size_t total) {
-      f.progress(total ? double(done) / double(total) : 1.0, "ingest");
-    };
-    o.cancel = &f.cancel();
-    const auto summary = corpus::ingestCorpus(s.ws(), inputs, o);
-    const auto kernels = s.ws().kernelCount();
-    return [this, summary, kernels] {
-      const QString text = tr("Ingested %1 files: %2 kernels stored, %3 duplicates, %4 rejected%5.")
-                               .arg(summary.files)
-                               .arg(summary.stored)
-                               .arg(summary.duplicates)
-                               .arg(summary.kernelsRejected)
-                               .arg(summary.cancelled ? tr(" (stopped early; run it again to go on)") : QString());
-      statusBar()->showMessage(text, 15000);
-      workspaceLabel_->setText(tr("Workspace %1: %n kernel(s)", nullptr, int(kernels)).arg(workspacePath_));
-      reloadPlot();
-      emit jobDone(text);
-    };
-  });
+  ingest(
+      tr("Ingesting %1").arg(folder), [path] { return corpus::collectSources(path); },
+      [this](const corpus::IngestSummary& summary, std::int64_t) {
+        const QString text = tr("Ingested %1 files: %2 kernels stored, %3 duplicates, %4 rejected%5.")
+                                 .arg(summary.files)
+                                 .arg(summary.stored)
+                                 .arg(summary.duplicates)
+                                 .arg(summary.kernelsRejected)
+                                 .arg(summary.cancelled ? tr(" (stopped early; run it again to go on)") : QString());
+        statusBar()->showMessage(text, 15000);
+        emit jobDone(text);
+      });
 }
 
 void MainWindow::importReference(const QString& csvPath) {
@@ -605,7 +609,7 @@ void MainWindow::reloadPlot() {
     const auto defaults = corpus::defaultReferenceCsvs();
     if (!defaults.empty()) reference = defaults.front();
   }
-  const unsigned jobs = prefs_.jobs > 0 ? unsigned(prefs_.jobs) : engine::hardwareJobs();
+  const unsigned jobs = jobThreads();
   const std::string fitOn = prefs_.pcaLayer.toStdString();
   engine_->post(QStringLiteral("plot"), [this, space, reference, jobs, fitOn](EngineState& s) -> EngineBridge::Continuation {
     const auto& fs = features::featureSpace(space);
@@ -718,11 +722,10 @@ void MainWindow::evaluate(const QString& source) {
         if (QString::fromStdString(s.space->name) == space && !s.kernels.empty() && compiled)
           point = s.kernels.front().values;
       plot_->setEvaluated(point);
-      for (const auto& d : m->diagnostics)
-        if (d.severity == clangfe::Severity::Fatal && d.message.find("crashed") != std::string::npos)
-          showError(tr("The compiler crashed"), QString::fromStdString(d.message) +
-                                                    tr("\n\nYour text is still in the editor; change the construct "
-                                                       "on the marked line and Evaluate again."));
+      if (m->compilerCrashed)
+        showError(tr("The compiler crashed"), QString::fromStdString(m->error) +
+                                                  tr("\n\nYour text is still in the editor; change the construct "
+                                                     "on the marked line and Evaluate again."));
       emit evaluated(compiled);
     };
   });
@@ -760,7 +763,7 @@ void MainWindow::saveKernel(const QString& source) {
     const auto kernels = s.ws().kernelCount();
     return [this, first, kernels] {
       statusBar()->showMessage(tr("Saved as kernel #%1 in the workspace.").arg(first), 8000);
-      workspaceLabel_->setText(tr("Workspace %1: %n kernel(s)", nullptr, int(kernels)).arg(workspacePath_));
+      showKernelCount(kernels);
       editor_->scintilla()->setModified(false);
       reloadPlot();
       selection_->setCurrentKernel(first);

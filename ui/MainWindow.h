@@ -8,6 +8,9 @@
 #include <QMainWindow>
 #include <QPointer>
 
+#include "corpus/CorpusIngest.h"
+
+#include <functional>
 #include <memory>
 
 class QAction;
@@ -101,6 +104,11 @@ private:
   void updateRecentMenu();
   void updateAxisChoices();
   void buildDefaultCorpus();
+  /// The ingest job of the default corpus and of File > Ingest Corpus Folder.
+  void ingest(const QString& title, std::function<std::vector<corpus::SourceInput>()> inputs,
+              std::function<void(const corpus::IngestSummary&, std::int64_t kernels)> done);
+  [[nodiscard]] unsigned jobThreads() const;
+  void showKernelCount(std::int64_t kernels);
   /// True when the plot shows the selected space (not the previous one, still loading).
   [[nodiscard]] bool plotCurrent() const;
 

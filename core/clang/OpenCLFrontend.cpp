@@ -388,6 +388,7 @@ CompileResult compile(const CompileRequest& req) {
     result.diagnostics_.push_back(crashDiagnostic(req.fileName));
     result.errorCount_ = std::max(1u, collector.getNumErrors());
     result.succeeded_ = false;
+    result.crashed_ = true;
     result.kernels_.clear();
     return std::move(result);
   };

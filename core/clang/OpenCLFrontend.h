@@ -71,6 +71,8 @@ public:
 
   /// True when Clang reported no error (warnings are fine).
   [[nodiscard]] bool succeeded() const { return succeeded_; }
+  /// True when Clang itself crashed on this input (reported as a fatal diagnostic too).
+  [[nodiscard]] bool crashed() const { return crashed_; }
   [[nodiscard]] const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
   /// Number of errors, including those past the error limit that were not kept.
   [[nodiscard]] unsigned errorCount() const { return errorCount_; }
@@ -85,6 +87,7 @@ public:
 private:
   friend CompileResult compile(const CompileRequest&);
   bool succeeded_ = false;
+  bool crashed_ = false;
   unsigned errorCount_ = 0;
   std::vector<Diagnostic> diagnostics_;
   std::vector<std::string> kernels_;

@@ -42,6 +42,7 @@ FileMeasurement measureSource(std::string source, const std::string& name, const
 
   m.diagnostics = unit.diagnostics();
   m.errorCount = unit.errorCount();
+  m.compilerCrashed = unit.crashed();
   m.kernels = unit.kernelNames();
   if (!unit.succeeded()) {
     m.error = name + ": does not compile (" + std::to_string(unit.errorCount()) +

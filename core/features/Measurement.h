@@ -31,6 +31,7 @@ struct FileMeasurement {
   std::string error;
   std::vector<clangfe::Diagnostic> diagnostics;
   unsigned errorCount = 0;
+  bool compilerCrashed = false; ///< Clang crashed on this source (see CompileResult::crashed)
   std::vector<std::string> kernels;
   std::vector<SpaceResult> spaces;
 

@@ -56,6 +56,12 @@ double learningRateAt(const TrainOptions& o, std::int64_t step) {
   return o.learningRate * std::max(0.0, left);
 }
 
+/// The split by kernel: the first 32 bits of the kernel's sha256 (hex) pick its bucket.
+bool inValidationBucket(const std::string& sha256, double fraction) {
+  const unsigned bucket = unsigned(std::stoul(sha256.substr(0, 8), nullptr, 16) % 10000u);
+  return bucket < unsigned(fraction * 10000);
+}
+
 std::string rngText(const std::mt19937_64& rng) {
   std::ostringstream s;
   s << rng;
@@ -65,8 +71,7 @@ std::string rngText(const std::mt19937_64& rng) {
 } // namespace
 
 bool isValidationKernel(const std::string& kernel, double fraction) {
-  const unsigned bucket = unsigned(std::stoul(sha256Hex(kernel).substr(0, 8), nullptr, 16) % 10000u);
-  return bucket < unsigned(fraction * 10000);
+  return inValidationBucket(sha256Hex(kernel), fraction);
 }
 
 std::string useThreads(int threads) {
@@ -104,10 +109,11 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
   std::vector<std::vector<int>> trainSet, validationSet;
   std::string corpusText;
   for (const auto& k : kernels) {
-    corpusText += sha256Hex(k);
+    const std::string hash = sha256Hex(k);
+    corpusText += hash;
     auto ids = tokenizer.encode(k);
     if (ids.size() < 2) continue;
-    (isValidationKernel(k, o.validationFraction) ? validationSet : trainSet).push_back(std::move(ids));
+    (inValidationBucket(hash, o.validationFraction) ? validationSet : trainSet).push_back(std::move(ids));
   }
   if (trainSet.empty()) throw InputError("no training kernels: the corpus is empty (build it first)");
   const std::string corpusHash = sha256Hex(corpusText);

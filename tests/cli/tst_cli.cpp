@@ -1,4 +1,6 @@
 // steerbench-cli, end to end: commands, outputs, exit codes, and bad input.
+#include "CliRun.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QElapsedTimer>
@@ -15,19 +17,6 @@
 namespace {
 
 const QString kData = STEERBENCH_TEST_DATA;
-
-struct Run {
-  int exitCode = -1;
-  QString out, err;
-};
-
-Run cli(const QStringList& args) {
-  QProcess p;
-  p.start(STEERBENCH_CLI, args);
-  if (!p.waitForFinished(180000)) qFatal("steerbench-cli timed out: %s", qPrintable(args.join(' ')));
-  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
-          QString::fromUtf8(p.readAllStandardError())};
-}
 
 QStringList fixtures() {
   QStringList out;

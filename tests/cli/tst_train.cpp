@@ -1,6 +1,8 @@
 // steerbench-cli train, run as a user would, on a tiny corpus and model made
 // here: checkpoints, progress in the workspace, determinism, resuming after
 // kill -9, and bad checkpoints.
+#include "CliRun.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -11,19 +13,6 @@
 #include <sqlite3.h>
 
 namespace {
-
-struct Run {
-  int exitCode = -1;
-  QString out, err;
-};
-
-Run cli(const QStringList& args) {
-  QProcess p;
-  p.start(STEERBENCH_CLI, args);
-  if (!p.waitForFinished(180000)) qFatal("steerbench-cli timed out: %s", qPrintable(args.join(' ')));
-  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
-          QString::fromUtf8(p.readAllStandardError())};
-}
 
 QString scalar(const QString& workspace, const char* sql) {
   sqlite3* db = nullptr;

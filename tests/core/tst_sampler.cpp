@@ -28,18 +28,22 @@ Tokenizer fixtureTokenizer() {
   return Tokenizer::build(kernels, o);
 }
 
-/// A sampler whose model always prefers `token` (its head is zero but for that bias).
-Sampler biased(int token) {
-  auto tok = fixtureTokenizer();
+ModelConfig tiny(int vocab) {
   ModelConfig c;
-  c.vocab = tok.size();
+  c.vocab = vocab;
   c.layers = 1;
   c.hidden = 16;
   c.heads = 2;
   c.ffn = 32;
   c.maxLength = 64;
+  return c;
+}
+
+/// A sampler whose model always prefers `token` (its head is zero but for that bias).
+Sampler biased(int token) {
+  auto tok = fixtureTokenizer();
   torch::manual_seed(1);
-  InfillModel m(c);
+  InfillModel m(tiny(tok.size()));
   {
     torch::NoGradGuard ng;
     for (auto& p : m->named_parameters())
@@ -97,15 +101,8 @@ private Q_SLOTS:
   void sameSeedSameSamples() {
     // A random (untrained) model: sampling at temperature 1 is seeded.
     auto tok = fixtureTokenizer();
-    ModelConfig c;
-    c.vocab = tok.size();
-    c.layers = 1;
-    c.hidden = 16;
-    c.heads = 2;
-    c.ffn = 32;
-    c.maxLength = 64;
     torch::manual_seed(5);
-    InfillModel m(c);
+    InfillModel m(tiny(tok.size()));
     m->eval();
     Sampler s(std::make_unique<Sampler::Impl>(Sampler::Impl{tok, m}));
     SampleOptions o;
