@@ -551,11 +551,10 @@ void MainWindow::addKernelFiles(const QStringList& paths) {
                       const auto results = engine::runFeatureJob(files, o);
                       int ok = 0;
                       QStringList failed;
-                      const bool cancelled = f.cancel().cancelled();
                       for (const auto& r : results) {
                         if (r.ok())
                           ++ok;
-                        else if (!cancelled || r.error.find("cancelled") == std::string::npos)
+                        else if (!r.cancelled) // a cancelled file is not a failed one
                           failed << QString::fromStdString(r.path + ": " + r.error);
                       }
                       return [this, ok, failed, total = int(files.size())] {

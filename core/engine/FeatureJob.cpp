@@ -77,6 +77,7 @@ std::vector<features::FileMeasurement> runFeatureJob(const std::vector<std::stri
     if (results[i].path.empty()) {
       results[i].path = paths[i];
       results[i].error = paths[i] + ": not measured (cancelled)";
+      results[i].cancelled = true;
     }
   if (options.workspace) {
     const std::string spec = featureSpecJson(options.measure);

@@ -32,6 +32,7 @@ struct FileMeasurement {
   std::vector<clangfe::Diagnostic> diagnostics;
   unsigned errorCount = 0;
   bool compilerCrashed = false; ///< Clang crashed on this source (see CompileResult::crashed)
+  bool cancelled = false;       ///< not measured: its job was cancelled first
   std::vector<std::string> kernels;
   std::vector<SpaceResult> spaces;
 

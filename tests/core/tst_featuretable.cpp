@@ -120,6 +120,23 @@ private slots:
     QCOMPARE(autophase.size(), std::size_t(0));
   }
 
+  void cancelledFilesAreMarkedSo() {
+    engine::CancelToken cancel;
+    cancel.cancel();
+    engine::FeatureJobOptions o;
+    o.measure.spaces = {&features::featureSpace("grewe")};
+    o.cancel = &cancel;
+    const std::string data = STEERBENCH_TEST_DATA;
+    const auto results = engine::runFeatureJob({data + "/kernels/k01_copy.cl", data + "/bad/syntax_error.cl"}, o);
+    for (const auto& r : results) {
+      QVERIFY(!r.ok());
+      QVERIFY(r.cancelled); // told apart from a file that failed
+    }
+    o.cancel = nullptr;
+    const auto measured = engine::runFeatureJob({data + "/bad/syntax_error.cl"}, o);
+    QVERIFY(!measured[0].ok() && !measured[0].cancelled);
+  }
+
   void referenceTableFromDevMapLayout() {
     QTemporaryDir dir;
     const std::string path = dir.filePath("ref.csv").toStdString();
