@@ -63,10 +63,10 @@ CommandLine trainCommandLine() {
   cl.option({"checkpoint", 'o', "FILE", "checkpoint to write and resume from (default: WORKSPACE.model.ckpt)"});
   cl.option({"steps", 0, "N", "optimizer steps in all", false, "2000"});
   cl.option({"batch", 0, "N", "sequences per step", false, "16"});
-  cl.option({"layers", 0, "N", "encoder layers", false, "4"});
-  cl.option({"hidden", 0, "N", "hidden size", false, "256"});
+  cl.option({"layers", 0, "N", "encoder layers", false, "3"});
+  cl.option({"hidden", 0, "N", "hidden size", false, "192"});
   cl.option({"heads", 0, "N", "attention heads", false, "4"});
-  cl.option({"ffn", 0, "N", "feed-forward size", false, "1024"});
+  cl.option({"ffn", 0, "N", "feed-forward size", false, "768"});
   cl.option({"max-length", 0, "N", "sequence length (longer kernels are cut)", false, "256"});
   cl.option({"lr", 0, "RATE", "peak learning rate", false, "5e-4"});
   cl.option({"warmup", 0, "N", "warmup steps", false, "100"});
@@ -138,6 +138,15 @@ int runTrain(const CommandLine& cl) {
   std::int64_t run = resume ? ws.trainingRunFor(ckpt) : 0;
   if (!run) run = ws.addTrainingRun(ckpt, spec);
   ws.setTrainingStatus(run, "running");
+  // A resumed run goes on counting its time from where the stored steps left it.
+  struct {
+    double elapsed = 0, cpu = 0;
+  } before;
+  for (const auto& row : ws.rows("SELECT coalesce(max(elapsed_s), 0), coalesce(max(cpu_s), 0) FROM training_steps "
+                                 "WHERE run_id = " + std::to_string(run))) {
+    before.elapsed = std::atof(row[0].c_str());
+    before.cpu = std::atof(row[1].c_str());
+  }
 
   std::cerr << "BLAS: " << model::useThreads(o.threads) << "\n"
             << "model: " << o.model.describe() << "; tokenizer " << tokenizer.hash().substr(0, 12) << "\n"
@@ -146,7 +155,8 @@ int runTrain(const CommandLine& cl) {
   const auto result = model::train(
       tokenizer, kernels, o,
       [&](const model::TrainProgress& p) {
-        ws.addTrainingStep(run, p.step, p.loss, p.validationLoss, p.tokensPerSecond, p.labelsPerSecond);
+        ws.addTrainingStep(run, p.step, p.loss, p.validationLoss, p.tokensPerSecond, p.labelsPerSecond,
+                           before.elapsed + p.elapsedSeconds, before.cpu + p.cpuSeconds);
         if (p.step % 10 == 0 || p.validationLoss >= 0 || p.step == p.steps) {
           char line[256];
           std::snprintf(line, sizeof line, "step %lld/%lld  loss %.4f%s  %.0f tok/s  %.0f labels/s  elapsed %s  ETA %s%s",

@@ -28,9 +28,31 @@ torch::Tensor InfillModelImpl::encode(const torch::Tensor& ids, const torch::Ten
   TORCH_CHECK(length <= config_.maxLength, "sequence of ", length, " tokens, over the model's ", config_.maxLength);
   auto positions = torch::arange(length, ids.options().dtype(torch::kLong)).unsqueeze(0);
   auto x = norm_(tokens_(ids) + positions_(positions)); // [B, T, H]
+  if (!torch::GradMode::is_enabled()) return encodeFused(x, padding);
   x = x.transpose(0, 1);                                // [T, B, H]: this libtorch has no batch_first
   x = encoder_->forward(x, /*src_mask=*/torch::Tensor(), padding.defined() ? padding : torch::Tensor());
   return x.transpose(0, 1); // [B, T, H]
+}
+
+torch::Tensor InfillModelImpl::encodeFused(torch::Tensor x, const torch::Tensor& padding) {
+  // Inference only: ATen's fused encoder layer (the kernel behind PyTorch's
+  // "fast path"), batch-first, with the same weights and the same post-norm
+  // ReLU arithmetic as torch::nn::TransformerEncoderLayer. The C++ module
+  // composes attention from many small ops; this is one call per layer.
+  // tst_infillmodel checks both paths agree.
+  const c10::optional<torch::Tensor> mask =
+      padding.defined() && padding.any().item<bool>() ? c10::optional<torch::Tensor>(padding) : c10::nullopt;
+  const c10::optional<std::int64_t> maskType = mask ? c10::optional<std::int64_t>(1) : c10::nullopt; // key padding
+  for (const auto& m : *encoder_->layers) {
+    auto& l = *m->as<torch::nn::TransformerEncoderLayerImpl>();
+    x = at::_transformer_encoder_layer_fwd(x, config_.hidden, config_.heads, l.self_attn->in_proj_weight,
+                                           l.self_attn->in_proj_bias, l.self_attn->out_proj->weight,
+                                           l.self_attn->out_proj->bias, /*use_gelu=*/false, /*norm_first=*/false,
+                                           l.norm1->options.eps(), l.norm1->weight, l.norm1->bias, l.norm2->weight,
+                                           l.norm2->bias, l.linear1->weight, l.linear1->bias, l.linear2->weight,
+                                           l.linear2->bias, mask, maskType);
+  }
+  return x;
 }
 
 std::int64_t InfillModelImpl::parameterCount() const {

@@ -20,7 +20,8 @@ public:
   /// ids: [batch, length] int64; padding: [batch, length] bool, true at
   /// [PAD] positions (may be undefined). Returns logits [batch, length, vocab].
   torch::Tensor forward(const torch::Tensor& ids, const torch::Tensor& padding = {});
-  /// The encoder's output [batch, length, hidden], before the head.
+  /// The encoder's output [batch, length, hidden], before the head. Without
+  /// grad mode (sampling, validation) it runs ATen's fused encoder layers.
   torch::Tensor encode(const torch::Tensor& ids, const torch::Tensor& padding = {});
   /// The head over hidden states [..., hidden] -> logits [..., vocab]. Sampling
   /// applies it at the hole positions only (a fifth of the work at this size).
@@ -29,6 +30,7 @@ public:
   [[nodiscard]] std::int64_t parameterCount() const;
 
 private:
+  torch::Tensor encodeFused(torch::Tensor x, const torch::Tensor& padding);
   ModelConfig config_;
   torch::nn::Embedding tokens_{nullptr}, positions_{nullptr};
   torch::nn::LayerNorm norm_{nullptr};

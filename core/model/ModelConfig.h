@@ -7,10 +7,10 @@ namespace steerbench::model {
 
 struct ModelConfig {
   int vocab = 0;          ///< tokenizer size
-  int layers = 4;
-  int hidden = 256;
+  int layers = 3;
+  int hidden = 192;
   int heads = 4;
-  int ffn = 1024;
+  int ffn = 768;
   int maxLength = 256;    ///< positions, [START] and [END] included
   /// Throws InputError naming the bad field (e.g. hidden not divisible by heads).
   void validate() const;

@@ -30,7 +30,8 @@ struct TrainOptions {
   double weightDecay = 0.01;
   double validationFraction = 0.05; ///< kernels held out for validation (by kernel, chosen by content hash)
   int validateEvery = 100;
-  int validationSequences = 64;  ///< fixed validation datapoints
+  int validationSequences = 128; ///< fixed validation datapoints: one hole each, no masking (the sampling task),
+                                 ///< whatever the training objective, so objectives compare on one scale
   int checkpointEvery = 100;
   std::uint64_t seed = 1;
   int threads = 0;               ///< libtorch threads (0: all cores)
@@ -44,7 +45,8 @@ struct TrainProgress {
   double validationLoss = -1;    ///< < 0 when not measured at this step
   double tokensPerSecond = 0;    ///< input tokens processed, including padding: what the model computes on
   double labelsPerSecond = 0;
-  double elapsedSeconds = 0, etaSeconds = 0;
+  double elapsedSeconds = 0, etaSeconds = 0; ///< wall time of this process's training, and what is left
+  double cpuSeconds = 0;         ///< CPU time of the process (all threads) since training started here
   bool checkpointed = false;
 };
 

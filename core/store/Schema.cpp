@@ -107,6 +107,12 @@ CREATE TABLE samples (
   created_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
 );
 )sql",
+      // 4 -> 5: training progress also records the run's wall and CPU time,
+      // so objectives compare by validation loss per CPU hour.
+      R"sql(
+ALTER TABLE training_steps ADD COLUMN elapsed_s REAL;  -- wall seconds since the run started
+ALTER TABLE training_steps ADD COLUMN cpu_s REAL;      -- CPU seconds of the training process (all threads)
+)sql",
   };
   return m;
 }

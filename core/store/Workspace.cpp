@@ -332,12 +332,13 @@ std::int64_t Workspace::addTrainingRun(const std::string& checkpoint, const std:
 }
 
 void Workspace::addTrainingStep(std::int64_t run, std::int64_t step, double loss, double validationLoss,
-                                double tokensPerSecond, double labelsPerSecond) {
+                                double tokensPerSecond, double labelsPerSecond, double elapsedSeconds,
+                                double cpuSeconds) {
   Statement st(db_, "INSERT OR REPLACE INTO training_steps(run_id, step, loss, validation_loss, tokens_per_s, "
-                    "labels_per_s) VALUES (?, ?, ?, ?, ?, ?)");
+                    "labels_per_s, elapsed_s, cpu_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
   st.bind(1, run).bind(2, step).bindDouble(3, loss);
   if (validationLoss >= 0) st.bindDouble(4, validationLoss);
-  st.bindDouble(5, tokensPerSecond).bindDouble(6, labelsPerSecond);
+  st.bindDouble(5, tokensPerSecond).bindDouble(6, labelsPerSecond).bindDouble(7, elapsedSeconds).bindDouble(8, cpuSeconds);
   st.step();
   if (st.lastRc != SQLITE_OK) fail("cannot record training progress", st.lastRc);
 }

@@ -123,7 +123,7 @@ public:
   /// Records one step's figures (replacing the step if it was recorded
   /// before a resume); validationLoss < 0 means not measured.
   void addTrainingStep(std::int64_t run, std::int64_t step, double loss, double validationLoss, double tokensPerSecond,
-                       double labelsPerSecond);
+                       double labelsPerSecond, double elapsedSeconds, double cpuSeconds);
   void setTrainingStatus(std::int64_t run, const std::string& status);
 
   // --- samples ----------------------------------------------------------

@@ -70,6 +70,11 @@ private slots:
     QCOMPARE(scalar(ws_, "SELECT count(*) FROM training_steps WHERE run_id = (SELECT max(id) FROM training_runs)"),
              QStringLiteral("40"));
     QCOMPARE(scalar(ws_, "SELECT status FROM training_runs ORDER BY id DESC LIMIT 1"), QStringLiteral("done"));
+    // Wall and CPU time grow step by step (objectives compare per CPU hour).
+    QCOMPARE(scalar(ws_, "SELECT count(*) FROM training_steps a JOIN training_steps b ON b.run_id = a.run_id AND "
+                         "b.step = a.step + 1 WHERE a.run_id = (SELECT max(id) FROM training_runs) AND "
+                         "b.cpu_s > a.cpu_s AND b.elapsed_s > a.elapsed_s"),
+             QStringLiteral("39"));
     QVERIFY(scalar(ws_, "SELECT spec FROM training_runs ORDER BY id DESC LIMIT 1").contains(QLatin1String("\"seed\":3")));
     QVERIFY(!finalLoss(r.out).isEmpty());
   }

@@ -67,6 +67,27 @@ private Q_SLOTS:
     QVERIFY(torch::allclose(padded.index({0, torch::indexing::Slice(0, 5)}), alone[0], 1e-4, 1e-5));
   }
 
+  void fusedInferenceMatchesTheModule() {
+    // Sampling runs ATen's fused encoder layers (no grad mode); training runs
+    // the module. Same weights, same numbers, with and without padding.
+    InfillModel m(tiny());
+    m->eval();
+    auto batch = torch::tensor({1, 10, 11, 12, 2, 0, 0, 1, 13, 14, 15, 16, 17, 2}, torch::kLong).view({2, 7});
+    auto pad = batch.eq(Tokenizer::kPad);
+    torch::Tensor slow, slowAlone;
+    {
+      torch::AutoGradMode on(true);
+      slow = m->forward(batch, pad).detach();
+      slowAlone = m->forward(batch.index({torch::indexing::Slice(1, 2)})).detach();
+    }
+    torch::NoGradGuard ng;
+    const auto fast = m->forward(batch, pad);
+    QVERIFY(torch::allclose(fast.index({0, torch::indexing::Slice(0, 5)}), slow.index({0, torch::indexing::Slice(0, 5)}),
+                            1e-4, 1e-5));
+    QVERIFY(torch::allclose(fast[1], slow[1], 1e-4, 1e-5));
+    QVERIFY(torch::allclose(m->forward(batch.index({torch::indexing::Slice(1, 2)})), slowAlone, 1e-4, 1e-5));
+  }
+
   void learnsATinyTask() {
     // One datapoint repeated: the loss must fall well below its start.
     InfillModel m(tiny());
