@@ -782,12 +782,15 @@ void MainWindow::fillHoles(const QString& source) {
     statusBar()->showMessage(tr("Put [HOLE] where the model should write, then Fill holes."), 8000);
     return;
   }
-  const QString ckpt = checkpointPath();
-  if (ckpt.isEmpty() || !QFileInfo::exists(ckpt)) {
+  // The workspace's own model when it has one, else the default model Steerbench ships.
+  const QString ckpt = workspacePath_.isEmpty()
+                           ? QString()
+                           : QString::fromStdString(modelForWorkspace(workspacePath_.toStdString()));
+  if (ckpt.isEmpty()) {
     showError(tr("No model to fill holes"),
-              tr("There is no trained model for this workspace (%1). Train one with:\n\n  steerbench-cli train -w %2\n\n"
-                 "and Fill holes again.")
-                  .arg(ckpt, workspacePath_));
+              tr("There is no trained model for this workspace (%1), and no default model is installed. Train one "
+                 "with:\n\n  steerbench-cli train -w %2\n\nand Fill holes again.")
+                  .arg(checkpointPath(), workspacePath_));
     return;
   }
   const std::string text = source.toStdString(), path = ckpt.toStdString();

@@ -291,6 +291,8 @@ const std::vector<Command>& commands() {
       {"train", "train the [HOLE]-infilling model on the corpus (resumable)", trainCommandLine, runTrain},
       {"sample", "fill [HOLE]s with the trained model; compile, measure and store the samples", sampleCommandLine,
        runSample},
+      {"model info", "print a model checkpoint's shape, step, hashes and recipe", modelInfoCommandLine, runModelInfo},
+      {"model export", "write a checkpoint's model without optimizer state", modelExportCommandLine, runModelExport},
   };
   return all;
 }

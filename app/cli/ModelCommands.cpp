@@ -31,11 +31,6 @@
 namespace steerbench::cli {
 namespace {
 
-std::string defaultCheckpoint(const std::string& workspace) {
-  const std::filesystem::path p(workspace);
-  return (p.parent_path() / (p.stem().string() + ".model.ckpt")).string();
-}
-
 std::string clock(double seconds) {
   if (!std::isfinite(seconds) || seconds < 0) return "?";
   const long s = long(seconds);
@@ -82,7 +77,7 @@ CommandLine trainCommandLine() {
 
 int runTrain(const CommandLine& cl) {
   const std::string wsPath = cl.value("workspace");
-  const std::string ckpt = cl.has("checkpoint") ? cl.value("checkpoint") : defaultCheckpoint(wsPath);
+  const std::string ckpt = cl.has("checkpoint") ? cl.value("checkpoint") : workspaceModelPath(wsPath);
   model::TrainOptions o;
   o.steps = int(cl.unsignedValue("steps", 1, 100000000));
   o.batchSize = int(cl.unsignedValue("batch", 1, 4096));
@@ -189,7 +184,7 @@ CommandLine sampleCommandLine() {
   cl.option({"feed", 'f', "TEXT", "OpenCL text with [HOLE]s (repeatable; default: kernel void [HOLE])", true});
   cl.option({"count", 'n', "N", "samples in all (the feeds are taken in turn)", false, "10"});
   cl.option({"workspace", 'w', "FILE", "the workspace", false, defaultWorkspacePath()});
-  cl.option({"checkpoint", 'o', "FILE", "the model (default: WORKSPACE.model.ckpt)"});
+  cl.option({"checkpoint", 'o', "FILE", "the model (default: WORKSPACE.model.ckpt when trained, else the shipped default model)"});
   cl.option({"temperature", 't', "T", "sampling temperature (0: most likely token)", false, "0.8"});
   cl.option({"batch", 0, "N", "rows sampled together", false, "32"});
   cl.option({"max-new-tokens", 0, "N", "cap on the tokens one sample adds", false, "512"});
@@ -201,7 +196,10 @@ CommandLine sampleCommandLine() {
 
 int runSample(const CommandLine& cl) {
   const std::string wsPath = cl.value("workspace");
-  const std::string ckpt = cl.has("checkpoint") ? cl.value("checkpoint") : defaultCheckpoint(wsPath);
+  const std::string ckpt = cl.has("checkpoint") ? cl.value("checkpoint") : modelForWorkspace(wsPath);
+  if (ckpt.empty())
+    throw InputError("no model: " + workspaceModelPath(wsPath) + " does not exist and no default model is installed; "
+                     "train one with: steerbench-cli train -w " + wsPath);
   std::vector<std::string> feeds = cl.has("feed") ? cl.values("feed") : std::vector<std::string>{"kernel void [HOLE]"};
   const int count = int(cl.unsignedValue("count", 1, 100000000));
   model::SampleOptions o;
@@ -288,6 +286,46 @@ int runSample(const CommandLine& cl) {
     std::cerr << "interrupted: the samples made so far are stored\n";
     return 130;
   }
+  return 0;
+}
+
+CommandLine modelInfoCommandLine() {
+  CommandLine cl("model info", "Print what a model checkpoint holds: shape, step, hashes and recipe.", "[CHECKPOINT]",
+                 "Without CHECKPOINT: the model `sample` would use for the workspace (its own,\n"
+                 "else the default model Steerbench ships).");
+  cl.option({"workspace", 'w', "FILE", "the workspace whose model to describe", false, defaultWorkspacePath()});
+  return cl;
+}
+
+int runModelInfo(const CommandLine& cl) {
+  const std::string path = cl.positionals().empty() ? modelForWorkspace(cl.value("workspace")) : cl.positionals()[0];
+  if (path.empty())
+    throw InputError("no model for " + cl.value("workspace") + " and no default model installed");
+  const auto s = model::summarizeCheckpoint(path);
+  std::cout << "file:        " << path << "\n"
+            << "sha256:      " << s.fileSha256 << "\n"
+            << "model:       " << s.config << ", " << s.parameters << " parameters\n"
+            << "step:        " << s.step << (s.hasOptimizer ? " (training checkpoint: resumable)" : " (exported model)") << "\n"
+            << "tokenizer:   " << s.tokenizerHash << "\n"
+            << "corpus:      " << s.corpusHash << "\n"
+            << "recipe:      " << (s.recipe.empty() ? std::string("-") : s.recipe) << "\n";
+  return 0;
+}
+
+CommandLine modelExportCommandLine() {
+  return CommandLine("model export", "Write a checkpoint's model without its optimizer state (for sharing).",
+                     "CHECKPOINT OUT",
+                     "OUT keeps the config, tokenizer, corpus hash, step and recipe, and samples exactly\n"
+                     "like CHECKPOINT; it is a third of the size and cannot resume training. It is\n"
+                     "written atomically.");
+}
+
+int runModelExport(const CommandLine& cl) {
+  if (cl.positionals().size() != 2) throw UsageError("give the checkpoint and the file to write");
+  model::exportModel(cl.positionals()[0], cl.positionals()[1]);
+  const auto s = model::summarizeCheckpoint(cl.positionals()[1]);
+  std::cout << "wrote " << cl.positionals()[1] << " (" << s.config << ", step " << s.step << ", sha256 "
+            << s.fileSha256 << ")\n";
   return 0;
 }
 

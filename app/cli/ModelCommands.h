@@ -8,4 +8,8 @@ namespace steerbench::cli {
 int runTrain(const CommandLine& cl);
 [[nodiscard]] CommandLine sampleCommandLine();
 int runSample(const CommandLine& cl);
+[[nodiscard]] CommandLine modelInfoCommandLine();
+int runModelInfo(const CommandLine& cl);
+[[nodiscard]] CommandLine modelExportCommandLine();
+int runModelExport(const CommandLine& cl);
 } // namespace steerbench::cli

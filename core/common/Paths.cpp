@@ -24,6 +24,30 @@ std::string cacheDir() {
 std::string defaultWorkspacePath() {
   return dataDir() + "/default.sbw";
 }
+std::string defaultModelPath() {
+  std::error_code ec;
+  if (const char* env = std::getenv("STEERBENCH_MODEL"); env && *env)
+    return std::filesystem::is_regular_file(env, ec) ? std::string(env) : std::string();
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const auto installed = exe.parent_path().parent_path() / "share/steerbench/models/default.ckpt";
+    if (std::filesystem::is_regular_file(installed, ec)) return installed.string();
+  }
+  const auto source = std::filesystem::path(kSourceModelDir) / "default.ckpt";
+  return std::filesystem::is_regular_file(source, ec) ? source.string() : std::string();
+}
+
+std::string workspaceModelPath(const std::string& workspace) {
+  const std::filesystem::path p(workspace);
+  return (p.parent_path() / (p.stem().string() + ".model.ckpt")).string();
+}
+
+std::string modelForWorkspace(const std::string& workspace) {
+  std::error_code ec;
+  const std::string own = workspaceModelPath(workspace);
+  return std::filesystem::is_regular_file(own, ec) ? own : defaultModelPath();
+}
+
 std::string devmapDir() {
   std::error_code ec;
   if (const char* env = std::getenv("STEERBENCH_DEVMAP_DIR"); env && *env)

@@ -1,8 +1,11 @@
 #include "model/InfillModel.h"
 
+#include "common/ContentHash.h"
 #include "common/Error.h"
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 namespace steerbench::model {
 
@@ -190,4 +193,37 @@ CheckpointInfo loadCheckpoint(const std::string& path, InfillModel& model, torch
 
 namespace steerbench::model {
 std::string checkpointTokenizerJson(const std::string& path) { return readCheckpointInfo(path).tokenizerJson; }
+} // namespace steerbench::model
+
+namespace steerbench::model {
+
+CheckpointSummary summarizeCheckpoint(const std::string& path) {
+  torch::serialize::InputArchive a;
+  openArchive(a, path);
+  const CheckpointInfo info = readInfo(a, path);
+  CheckpointSummary s;
+  s.config = info.config.describe();
+  s.configJson = info.config.toJson();
+  s.step = info.step;
+  s.tokenizerHash = info.tokenizerHash;
+  s.corpusHash = info.corpusHash;
+  s.recipe = info.recipe;
+  torch::serialize::InputArchive opt;
+  s.hasOptimizer = a.try_read("optimizer", opt);
+  InfillModel m(info.config);
+  s.parameters = m->parameterCount();
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  s.fileSha256 = sha256Hex(bytes.str());
+  return s;
+}
+
+void exportModel(const std::string& in, const std::string& out) {
+  const auto info = readCheckpointInfo(in);
+  InfillModel m(info.config);
+  (void)loadCheckpoint(in, m, nullptr);
+  saveCheckpoint(out, m, nullptr, info);
+}
+
 } // namespace steerbench::model

@@ -125,6 +125,49 @@ private slots:
     QVERIFY2(bad.err.contains(QLatin1String("does not exist")), qPrintable(bad.err));
   }
 
+  void exportedModelsSampleLikeTheirCheckpoint() {
+    const QString ckpt = dir_.filePath(QStringLiteral("a.ckpt")); // trained by the first test
+    const QString model = dir_.filePath(QStringLiteral("a.model"));
+    const Run ex = cli({QStringLiteral("model"), QStringLiteral("export"), ckpt, model});
+    QVERIFY2(ex.exitCode == 0, qPrintable(ex.err));
+    QVERIFY(QFileInfo(model).size() < QFileInfo(ckpt).size() / 2); // no optimizer state
+    const Run info = cli({QStringLiteral("model"), QStringLiteral("info"), model});
+    QVERIFY2(info.exitCode == 0, qPrintable(info.err));
+    QVERIFY2(info.out.contains(QLatin1String("step:        40 (exported model)")), qPrintable(info.out));
+    QVERIFY(info.out.contains(QLatin1String("\"seed\":3")));       // the recipe travels with it
+    QVERIFY(cli({QStringLiteral("model"), QStringLiteral("info"), ckpt}).out.contains(QLatin1String("resumable")));
+    // Same seed, same samples from the checkpoint and the export.
+    auto sampleWith = [&](const QString& m) {
+      return cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), m, QStringLiteral("-n"),
+                  QStringLiteral("4"), QStringLiteral("--max-new-tokens"), QStringLiteral("20"), QStringLiteral("--seed"),
+                  QStringLiteral("5"), QStringLiteral("--threads"), QStringLiteral("1")});
+    };
+    QVERIFY(sampleWith(ckpt).exitCode == 0);
+    QVERIFY(sampleWith(model).exitCode == 0);
+    QCOMPARE(scalar(ws_, "SELECT count(DISTINCT group_concat) FROM (SELECT group_concat(text, '|') AS group_concat "
+                         "FROM samples WHERE seed = 5 GROUP BY model_sha256)"),
+             QStringLiteral("1"));
+    QCOMPARE(scalar(ws_, "SELECT count(DISTINCT model_sha256) FROM samples WHERE seed = 5"), QStringLiteral("2"));
+
+    // A workspace without its own model samples with the default model
+    // (STEERBENCH_MODEL points at it here, as an install's share dir would).
+    QProcess p;
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("STEERBENCH_MODEL"), model);
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(STEERBENCH_CLI), {QStringLiteral("model"), QStringLiteral("info"), QStringLiteral("-w"),
+                                             dir_.filePath(QStringLiteral("elsewhere.sbw"))});
+    QVERIFY(p.waitForFinished(60000));
+    QVERIFY2(QString::fromUtf8(p.readAllStandardOutput()).contains(model), qPrintable(p.readAllStandardError()));
+    // And an export of something that is not a checkpoint is refused, naming it.
+    const Run bad = cli({QStringLiteral("model"), QStringLiteral("export"), dir_.filePath(QStringLiteral("none.ckpt")),
+                         dir_.filePath(QStringLiteral("x.model"))});
+    QVERIFY(bad.exitCode == 1);
+    QVERIFY2(bad.err.contains(QLatin1String("none.ckpt")) && bad.err.contains(QLatin1String("does not exist")),
+             qPrintable(bad.err));
+    QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("x.model"))));
+  }
+
   void badCheckpointsAndCorporaAreExplained() {
     const QString garbage = dir_.filePath(QStringLiteral("garbage.ckpt"));
     {
