@@ -6,7 +6,7 @@
 //   3. Infilling: held-out kernels (the trainer's validation split), one
 //      random hole each: compile rate, and how many merely rebuild the original.
 //
-// Usage: bench-generate --checkpoint FILE [--workspace FILE] [-n 1000] [--infill 500]
+// Usage: bench-generate [--checkpoint FILE (default: the workspace's model, else the shipped one)] [--workspace FILE] [-n 1000] [--infill 500]
 //                       [--batch 32] [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0]
 #include "common/Paths.h"
 #include "engine/ParallelFor.h"
@@ -63,13 +63,14 @@ int main(int argc, char** argv) {
     else if (arg("--seed")) o.seed = std::strtoull(argv[++i], nullptr, 10);
     else if (arg("--threads")) threads = std::atoi(argv[++i]);
     else {
-      std::fprintf(stderr, "usage: bench-generate --checkpoint FILE [--workspace FILE] [-n 1000] [--infill 500] "
+      std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 32] [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0]\n");
       return 2;
     }
   }
+  if (ckpt.empty()) ckpt = modelForWorkspace(wsPath); // the workspace's own model, else the shipped default
   if (ckpt.empty()) {
-    std::fprintf(stderr, "bench-generate: give --checkpoint (a model trained by steerbench-cli train)\n");
+    std::fprintf(stderr, "bench-generate: no model; give --checkpoint (a model trained by steerbench-cli train)\n");
     return 2;
   }
   try {

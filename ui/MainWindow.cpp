@@ -8,6 +8,7 @@
 #include "KernelList.h"
 #include "SelectionModel.h"
 #include "TargetTable.h"
+#include "TrainingPanel.h"
 #include "UndoCommands.h"
 
 #include "common/Error.h"
@@ -194,6 +195,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), prefs_(Preference
   connect(editor_, &KernelEditor::evaluateRequested, this, &MainWindow::evaluate);
   connect(editor_, &KernelEditor::saveRequested, this, &MainWindow::saveKernel);
   connect(editor_, &KernelEditor::fillRequested, this, &MainWindow::fillHoles);
+  connect(this, &MainWindow::workspaceOpened, training_, &TrainingPanel::setWorkspace);
   connect(targets_, &TargetTable::valueEdited, this, &MainWindow::editTargetValue);
   connect(targets_, &TargetTable::nearestRequested, this, &MainWindow::nearestKernels);
   connect(targets_, &TargetTable::clearRequested, this, [this] {
@@ -231,8 +233,12 @@ void MainWindow::buildDocks() {
   auto* featuresDock = dock(features_, tr("Features"), QStringLiteral("featuresDock"), Qt::RightDockWidgetArea);
   auto* targetDock = dock(targets_, tr("Target"), QStringLiteral("targetDock"), Qt::LeftDockWidgetArea);
   auto* listDock = dock(list_, tr("Kernels"), QStringLiteral("kernelsDock"), Qt::LeftDockWidgetArea);
+  training_ = new TrainingPanel(engine_, this);
+  auto* trainingDock = dock(training_, tr("Training"), QStringLiteral("trainingDock"), Qt::RightDockWidgetArea);
   splitDockWidget(editorDock, featuresDock, Qt::Vertical);
   splitDockWidget(targetDock, listDock, Qt::Vertical);
+  tabifyDockWidget(featuresDock, trainingDock);
+  featuresDock->raise();
   resizeDocks({editorDock, targetDock}, {480, 250}, Qt::Horizontal);
   resizeDocks({editorDock, featuresDock}, {600, 250}, Qt::Vertical);
 }

@@ -28,6 +28,7 @@ class KernelEditor;
 class KernelList;
 class SelectionModel;
 class TargetTable;
+class TrainingPanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -58,6 +59,7 @@ public:
   [[nodiscard]] TargetTable* targetTable() const { return targets_; }
   [[nodiscard]] KernelList* kernelList() const { return list_; }
   [[nodiscard]] FeaturesView* featuresView() const { return features_; }
+  [[nodiscard]] TrainingPanel* trainingPanel() const { return training_; }
   [[nodiscard]] SelectionModel* selection() const { return selection_; }
   [[nodiscard]] EngineBridge* engine() const { return engine_; }
   [[nodiscard]] QUndoStack* undoStack() const { return undo_; }
@@ -66,7 +68,8 @@ public:
   [[nodiscard]] bool busy() const;
   /// The last error dialog's text (empty if none was shown).
   [[nodiscard]] QString lastError() const { return lastError_; }
-  /// The model the editor fills holes with: WORKSPACE.model.ckpt, as `train` writes it.
+  /// The model this workspace trains: WORKSPACE.model.ckpt, as `train` writes it. Fill holes
+  /// uses it when it exists, else the default model.
   [[nodiscard]] QString checkpointPath() const;
 
 signals:
@@ -121,6 +124,7 @@ private:
   TargetTable* targets_ = nullptr;
   KernelList* list_ = nullptr;
   FeaturesView* features_ = nullptr;
+  TrainingPanel* training_ = nullptr;
   JobStatus* jobs_ = nullptr;
   QComboBox* spaceBox_ = nullptr;
   QComboBox* xBox_ = nullptr;

@@ -14,6 +14,7 @@
 #include "model/Tokenizer.h"
 #include "model/Sampler.h"
 #include "model/Trainer.h"
+#include "model/TrainingSession.h"
 #include "engine/FeatureJob.h"
 #include "features/Measurement.h"
 #include "corpus/SourceFormatting.h"
@@ -103,55 +104,15 @@ int runTrain(const CommandLine& cl) {
   o.checkpoint = ckpt;
 
   auto ws = store::Workspace::open(wsPath, store::Workspace::Mode::OpenExisting);
-  std::vector<std::string> kernels;
-  for (const auto& row : ws.rows("SELECT source FROM kernels WHERE role = 'train' ORDER BY id"))
-    kernels.push_back(row[0]);
-  if (kernels.empty())
-    throw InputError(wsPath + " holds no training kernels; build the corpus first (steerbench-cli corpus ingest)");
-
-  // Resuming uses the checkpoint's own tokenizer; a new run builds one.
-  std::error_code ec;
-  const bool resume = std::filesystem::exists(ckpt, ec);
-  model::Tokenizer tokenizer = [&] {
-    if (resume) return model::Tokenizer::fromJson(model::checkpointTokenizerJson(ckpt), "checkpoint " + ckpt);
-    model::Tokenizer::Options to;
-    to.maxWords = cl.unsignedValue("max-words", 0, 1000000);
-    auto t = model::Tokenizer::build(kernels, to);
-    t.save(ckpt + ".tokenizer.json");
-    return t;
-  }();
-  o.model.vocab = tokenizer.size();
-
-  const std::string spec = "{\"command\":\"train\",\"app_version\":" + jsonString(kAppVersion) +
-                           ",\"model\":" + o.model.toJson() + ",\"steps\":" + std::to_string(o.steps) +
-                           ",\"batch\":" + std::to_string(o.batchSize) + ",\"lr\":" + formatNumber(o.learningRate) +
-                           ",\"warmup\":" + std::to_string(o.warmupSteps) + ",\"holes\":" + jsonString(cl.value("holes")) +
-                           ",\"mask\":" + formatNumber(o.data.maskProbability) + ",\"seed\":" + std::to_string(o.seed) +
-                           ",\"threads\":" + std::to_string(o.threads) + ",\"tokenizer_sha256\":" +
-                           jsonString(tokenizer.hash()) + ",\"training_kernels\":" + std::to_string(kernels.size()) + "}";
-  o.recipe = spec;
-  std::int64_t run = resume ? ws.trainingRunFor(ckpt) : 0;
-  if (!run) run = ws.addTrainingRun(ckpt, spec);
-  ws.setTrainingStatus(run, "running");
-  // A resumed run goes on counting its time from where the stored steps left it.
-  struct {
-    double elapsed = 0, cpu = 0;
-  } before;
-  for (const auto& row : ws.rows("SELECT coalesce(max(elapsed_s), 0), coalesce(max(cpu_s), 0) FROM training_steps "
-                                 "WHERE run_id = " + std::to_string(run))) {
-    before.elapsed = std::atof(row[0].c_str());
-    before.cpu = std::atof(row[1].c_str());
-  }
-
+  const model::TrainingSession session(ws, o, cl.unsignedValue("max-words", 0, 1000000));
   std::cerr << "BLAS: " << model::useThreads(o.threads) << "\n"
-            << "model: " << o.model.describe() << "; tokenizer " << tokenizer.hash().substr(0, 12) << "\n"
-            << (resume ? "resuming " : "writing ") << ckpt << "\n";
+            << "model: " << session.options().model.describe() << "; tokenizer " << session.tokenizer().hash().substr(0, 12)
+            << "\n"
+            << (session.resuming() ? "resuming " : "writing ") << ckpt << "\n";
   InterruptGuard interrupt;
-  const auto result = model::train(
-      tokenizer, kernels, o,
+  const auto result = session.train(
       [&](const model::TrainProgress& p) {
-        ws.addTrainingStep(run, p.step, p.loss, p.validationLoss, p.tokensPerSecond, p.labelsPerSecond,
-                           before.elapsed + p.elapsedSeconds, before.cpu + p.cpuSeconds);
+        session.record(ws, p);
         if (p.step % 10 == 0 || p.validationLoss >= 0 || p.step == p.steps) {
           char line[256];
           std::snprintf(line, sizeof line, "step %lld/%lld  loss %.4f%s  %.0f tok/s  %.0f labels/s  elapsed %s  ETA %s%s",
@@ -163,7 +124,7 @@ int runTrain(const CommandLine& cl) {
         }
       },
       &interrupt.token());
-  ws.setTrainingStatus(run, result.cancelled ? "stopped" : "done");
+  session.finish(ws, result);
   std::cout << "trained " << result.trainKernels << " kernels (" << result.validationKernels << " for validation), "
             << result.parameters << " parameters, steps " << result.startStep << " -> " << result.step
             << ", final loss " << formatNumber(result.lastLoss) << ", validation loss "

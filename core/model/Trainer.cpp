@@ -118,12 +118,25 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
   // Split by kernel, by content hash: stable however the corpus is ordered.
   std::vector<std::vector<int>> trainSet, validationSet;
   std::string corpusText;
+  std::string lowestHash;
+  std::size_t lowest = 0;
   for (const auto& k : kernels) {
     const std::string hash = sha256Hex(k);
     corpusText += hash;
     auto ids = tokenizer.encode(k);
     if (ids.size() < 2) continue;
-    (inValidationBucket(hash, o.validationFraction) ? validationSet : trainSet).push_back(std::move(ids));
+    const bool held = inValidationBucket(hash, o.validationFraction);
+    if (!held && (lowestHash.empty() || hash < lowestHash)) {
+      lowestHash = hash;
+      lowest = trainSet.size();
+    }
+    (held ? validationSet : trainSet).push_back(std::move(ids));
+  }
+  // A corpus too small for the fraction to hold out anything still gets a
+  // validation curve: its kernel of lowest hash (a corpus of dozens, not the default one).
+  if (validationSet.empty() && o.validationFraction > 0 && trainSet.size() >= 2) {
+    validationSet.push_back(std::move(trainSet[lowest]));
+    trainSet.erase(trainSet.begin() + std::ptrdiff_t(lowest));
   }
   if (trainSet.empty()) throw InputError("no training kernels: the corpus is empty (build it first)");
   const std::string corpusHash = sha256Hex(corpusText);

@@ -28,7 +28,8 @@ struct TrainOptions {
   double learningRate = 5e-4;    ///< peak
   int warmupSteps = 100;         ///< linear warmup to the peak, then linear decay to 0 at `steps`
   double weightDecay = 0.01;
-  double validationFraction = 0.05; ///< kernels held out for validation (by kernel, chosen by content hash)
+  double validationFraction = 0.05; ///< kernels held out for validation (by kernel, chosen by content hash;
+                                    ///< at least one when the corpus has two or more)
   int validateEvery = 100;
   int validationSequences = 128; ///< fixed validation datapoints: one hole each, no masking (the sampling task),
                                  ///< whatever the training objective, so objectives compare on one scale

@@ -600,6 +600,9 @@ int main(int argc, char** argv) {
   QDir().mkpath(dir.filePath(QStringLiteral("devmap")));
   writeReferenceCsv(dir.filePath(QStringLiteral("devmap/cgo17-amd.csv")));
   qputenv("STEERBENCH_DEVMAP_DIR", dir.filePath(QStringLiteral("devmap")).toUtf8());
+  // No default model: the suite starts with none and trains its own (the
+  // shipped one would otherwise stand in for it).
+  qputenv("STEERBENCH_MODEL", dir.filePath(QStringLiteral("no-default-model.ckpt")).toUtf8());
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("steerbench-test"));
   QApplication::setApplicationName(QStringLiteral("steerbench-test"));
