@@ -706,18 +706,6 @@ Ihr Text ist noch im Editor; ändern Sie das Konstrukt in der markierten Zeile u
         <translation>Kein Modell zum Füllen der Lücken</translation>
     </message>
     <message>
-        <source>There is no trained model for this workspace (%1). Train one with:
-
-  steerbench-cli train -w %2
-
-and Fill holes again.</source>
-        <translation>Für diesen Arbeitsbereich gibt es kein trainiertes Modell (%1). Trainieren Sie eines mit:
-
-  steerbench-cli train -w %2
-
-und füllen Sie die Lücken erneut.</translation>
-    </message>
-    <message>
         <source>Cannot fill the holes</source>
         <translation>Die Lücken können nicht gefüllt werden</translation>
     </message>
@@ -732,6 +720,22 @@ und füllen Sie die Lücken erneut.</translation>
     <message>
         <source>The model wrote %1 tokens and hit the limit before closing every hole (model %2, seed %3).</source>
         <translation>Das Modell hat %1 Tokens geschrieben und die Grenze erreicht, bevor alle Lücken geschlossen waren (Modell %2, Seed %3).</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>Training</translation>
+    </message>
+    <message>
+        <source>There is no trained model for this workspace (%1), and no default model is installed. Train one with:
+
+  steerbench-cli train -w %2
+
+and Fill holes again.</source>
+        <translation>Für diesen Arbeitsbereich gibt es kein trainiertes Modell (%1), und es ist kein Standard-Modell installiert. Trainieren Sie eines mit:
+
+  steerbench-cli train -w %2
+
+und klicken Sie dann erneut auf „Lücken füllen“.</translation>
     </message>
 </context>
 <context>
@@ -810,6 +814,181 @@ und füllen Sie die Lücken erneut.</translation>
     <message>
         <source>Target in the %1 space, from %2.</source>
         <translation>Ziel im %1-Raum, Herkunft: %2.</translation>
+    </message>
+</context>
+<context>
+    <name>steerbench::ui::TrainingPanel</name>
+    <message>
+        <source>Steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>Batch</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Seed</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>Schichten</translation>
+    </message>
+    <message>
+        <source>Hidden</source>
+        <translation>Hidden-Größe</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>Köpfe</translation>
+    </message>
+    <message>
+        <source>FFN</source>
+        <translation>FFN</translation>
+    </message>
+    <message>
+        <source>The shape of a new model. A model in training keeps its shape: delete its checkpoint to start another.</source>
+        <translation>Der Aufbau eines neuen Modells. Ein Modell im Training behält seinen Aufbau: Löschen Sie seinen Checkpoint, um ein neues zu beginnen.</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Start training</source>
+        <translation>Training starten</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Pausieren</translation>
+    </message>
+    <message>
+        <source>Stops at the end of the current step and writes the checkpoint; Resume goes on from it.</source>
+        <translation>Hält am Ende des aktuellen Schritts an und schreibt den Checkpoint; „Training fortsetzen“ macht dort weiter.</translation>
+    </message>
+    <message>
+        <source>No training in progress.</source>
+        <translation>Es läuft kein Training.</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>Verlust</translation>
+    </message>
+    <message>
+        <source>training loss (per step)</source>
+        <translation>Trainingsverlust (je Schritt)</translation>
+    </message>
+    <message>
+        <source>validation loss (held-out kernels, one hole)</source>
+        <translation>Validierungsverlust (zurückgehaltene Kernels, eine Lücke)</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>cross-entropy (nats)</source>
+        <translation>Kreuzentropie (nats)</translation>
+    </message>
+    <message>
+        <source>The recipe of the model: the command, corpus and seed that made it.</source>
+        <translation>Das Rezept des Modells: Befehl, Korpus und Seed, mit denen es erstellt wurde.</translation>
+    </message>
+    <message>
+        <source>Cannot start training</source>
+        <translation>Das Training kann nicht gestartet werden</translation>
+    </message>
+    <message>
+        <source>Training could not start.</source>
+        <translation>Das Training konnte nicht gestartet werden.</translation>
+    </message>
+    <message>
+        <source>Training of %1 paused: another workspace was opened. Open it again and Resume.</source>
+        <translation>Training von %1 pausiert: Ein anderer Arbeitsbereich wurde geöffnet. Öffnen Sie den vorherigen wieder und klicken Sie auf „Training fortsetzen“.</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2 (%3). %4</source>
+        <translation>Schritt %1 von %2 (%3). %4</translation>
+    </message>
+    <message>
+        <source>Resume goes on from the checkpoint.</source>
+        <translation>„Training fortsetzen“ macht am Checkpoint weiter.</translation>
+    </message>
+    <message>
+        <source>Training is complete.</source>
+        <translation>Das Training ist abgeschlossen.</translation>
+    </message>
+    <message>
+        <source>No workspace is open.</source>
+        <translation>Es ist kein Arbeitsbereich geöffnet.</translation>
+    </message>
+    <message>
+        <source>This workspace has no model yet, and no default model is installed. Start training to make %1.</source>
+        <translation>Dieser Arbeitsbereich hat noch kein Modell, und es ist kein Standard-Modell installiert. Starten Sie das Training, um %1 zu erstellen.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Model of this workspace&lt;/b&gt;: %1</source>
+        <translation>&lt;b&gt;Modell dieses Arbeitsbereichs&lt;/b&gt;: %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Default model&lt;/b&gt; (this workspace has none of its own yet): %1</source>
+        <translation>&lt;b&gt;Standard-Modell&lt;/b&gt; (dieser Arbeitsbereich hat noch kein eigenes): %1</translation>
+    </message>
+    <message>
+        <source>%1; %2 parameters; step %3; sha256 %4</source>
+        <translation>%1; %2 Parameter; Schritt %3; sha256 %4</translation>
+    </message>
+    <message>
+        <source>Recipe: %1
+Corpus sha256: %2
+Tokenizer sha256: %3</source>
+        <translation>Rezept: %1
+Korpus-sha256: %2
+Tokenizer-sha256: %3</translation>
+    </message>
+    <message>
+        <source>Resume training</source>
+        <translation>Training fortsetzen</translation>
+    </message>
+    <message>
+        <source>Preparing: reading the corpus and building the tokenizer...</source>
+        <translation>Vorbereitung: Korpus wird gelesen und Tokenizer erstellt...</translation>
+    </message>
+    <message>
+        <source>Resuming from the checkpoint...</source>
+        <translation>Training wird ab dem Checkpoint fortgesetzt...</translation>
+    </message>
+    <message>
+        <source>Training a new model...</source>
+        <translation>Ein neues Modell wird trainiert...</translation>
+    </message>
+    <message>
+        <source>Pausing at the end of this step...</source>
+        <translation>Wird am Ende dieses Schritts pausiert...</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2: loss %3%4. %5 tokens/s, %6 labels/s. Elapsed %7, ETA %8.</source>
+        <translation>Schritt %1 von %2: Verlust %3%4. %5 tokens/s, %6 Labels/s. Verstrichen %7, Restzeit %8.</translation>
+    </message>
+    <message>
+        <source>, validation %1</source>
+        <translation>, Validierung %1</translation>
+    </message>
+    <message>
+        <source>Training stopped at an error: %1</source>
+        <translation>Training wegen eines Fehlers angehalten: %1</translation>
+    </message>
+    <message>
+        <source>Paused at step %1 of %2; the checkpoint is written. Resume goes on from it.</source>
+        <translation>Bei Schritt %1 von %2 pausiert; der Checkpoint ist geschrieben. „Training fortsetzen“ macht dort weiter.</translation>
+    </message>
+    <message>
+        <source>Training is complete: %1 steps.</source>
+        <translation>Das Training ist abgeschlossen: %1 Schritte.</translation>
     </message>
 </context>
 </TS>
