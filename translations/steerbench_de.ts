@@ -907,10 +907,6 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <translation>Das Training konnte nicht gestartet werden.</translation>
     </message>
     <message>
-        <source>Training of %1 paused: another workspace was opened. Open it again and Resume.</source>
-        <translation>Training von %1 pausiert: Ein anderer Arbeitsbereich wurde geöffnet. Öffnen Sie den vorherigen wieder und klicken Sie auf „Training fortsetzen“.</translation>
-    </message>
-    <message>
         <source>Step %1 of %2 (%3). %4</source>
         <translation>Schritt %1 von %2 (%3). %4</translation>
     </message>
@@ -989,6 +985,18 @@ Tokenizer-sha256: %3</translation>
     <message>
         <source>Training is complete: %1 steps.</source>
         <translation>Das Training ist abgeschlossen: %1 Schritte.</translation>
+    </message>
+    <message>
+        <source>This workspace has no training run yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training paused: its progress cannot be stored (%1). Free some space and Resume.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>

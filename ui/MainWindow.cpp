@@ -460,6 +460,8 @@ void MainWindow::openWorkspace(const QString& path, bool create) {
                   .arg(path));
     return;
   }
+  // Training belongs to the open workspace: pause it there first.
+  if (training_->training() && path != workspacePath_) training_->stopAndFlush();
   const bool isDefault = QFileInfo(path).absoluteFilePath() ==
                          QFileInfo(QString::fromStdString(defaultWorkspacePath())).absoluteFilePath();
   engine_->post(tr("Cannot open the workspace"), [this, path, create, isDefault](EngineState& s) -> EngineBridge::Continuation {
@@ -1013,6 +1015,7 @@ void MainWindow::changeEvent(QEvent* e) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
+  training_->stopAndFlush(); // its checkpoint written and its steps stored
   QSettings settings;
   settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
   settings.setValue(QStringLiteral("window/state"), saveState());

@@ -8,7 +8,13 @@
 #include "model/Trainer.h"
 #include "model/TrainingSession.h"
 
+#include "common/Error.h"
+
 #include <QChart>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QTimer>
 #include <QChartView>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -24,6 +30,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <filesystem>
 #include <cstdlib>
 #include <vector>
 
@@ -213,16 +220,18 @@ QString TrainingPanel::statusText() const { return status_->text(); }
 QString TrainingPanel::modelText() const { return model_->text() + QLatin1Char('\n') + recipe_->toPlainText(); }
 
 void TrainingPanel::setWorkspace(const QString& workspacePath) {
-  if (thread_.joinable() && workspacePath != workspace_) {
-    // The run belongs to the old workspace: stop it there (its steps are
-    // recorded only while that workspace is open).
+  if (running_ && workspacePath == workspace_) return; // the live curve stays
+  if (thread_.joinable()) {
+    // The run belongs to the old workspace, which is no longer open (MainWindow
+    // pauses training before it switches, so this is a fallback): stop it; the
+    // checkpoint is written, and steps not yet stored there are lost.
     cancel_->cancel();
     thread_.join();
     running_ = false;
-    status_->setText(tr("Training of %1 paused: another workspace was opened. Open it again and Resume.")
-                         .arg(QFileInfo(workspace_).fileName()));
+    ++generation_; // its queued progress and end belong to the old workspace
   }
   workspace_ = workspacePath;
+  status_->setText(tr("No training in progress."));
   clearCurves();
   loadHistory();
   showModelInfo();
@@ -264,7 +273,14 @@ void TrainingPanel::loadHistory() {
   };
   engine_->post(QStringLiteral("training history"), [this, ckpt](EngineState& s) -> EngineBridge::Continuation {
     const auto run = s.ws().trainingRunFor(ckpt);
-    if (!run) return {};
+    if (!run)
+      return [this] {
+        if (running_) return;
+        totalSteps_ = 0;
+        clearCurves();
+        status_->setText(tr("This workspace has no training run yet."));
+        updateButtons();
+      };
     std::vector<Row> rows;
     for (const auto& r : s.ws().rows("SELECT step, loss, coalesce(validation_loss, -1) FROM training_steps WHERE run_id = " +
                                      std::to_string(run) + " ORDER BY step"))
@@ -296,7 +312,7 @@ void TrainingPanel::loadHistory() {
         status_->setText(tr("Step %1 of %2 (%3). %4")
                              .arg(rows.back().step)
                              .arg(totalSteps_)
-                             .arg(QString::fromStdString(status))
+                             .arg(status == "running" ? tr("interrupted") : QString::fromStdString(status))
                              .arg(rows.back().step < totalSteps_ ? tr("Resume goes on from the checkpoint.")
                                                                  : tr("Training is complete.")));
       updateButtons();
@@ -376,10 +392,24 @@ void TrainingPanel::start() {
   status_->setText(tr("Preparing: reading the corpus and building the tokenizer..."));
   const QString ws = workspace_;
   engine_->post(tr("Cannot start training"), [this, o, ws](EngineState& s) -> EngineBridge::Continuation {
-    auto session = std::make_shared<const model::TrainingSession>(s.ws(), o, 4000u);
+    if (s.ws().path() != ws.toStdString())
+      throw InputError("the workspace changed before training could start; press Start again");
+    // A checkpoint goes on with the options it was trained with (objective,
+    // batch, seed, schedule), whoever started it; only the step count is the panel's.
+    model::TrainOptions options = o;
+    std::error_code ec;
+    if (std::filesystem::exists(o.checkpoint, ec)) {
+      options = model::TrainingSession::optionsFromRecipe(model::checkpointRecipe(o.checkpoint), o);
+      options.steps = o.steps;
+      options.checkpoint = o.checkpoint;
+    }
+    auto session = std::make_shared<const model::TrainingSession>(s.ws(), options, 4000u);
     return [this, session, ws] {
       preparing_ = false;
-      if (ws != workspace_) return; // the workspace changed meanwhile
+      if (ws != workspace_) { // the workspace changed meanwhile
+        updateButtons();
+        return;
+      }
       launch(session);
     };
   });
@@ -389,11 +419,14 @@ void TrainingPanel::launch(std::shared_ptr<const model::TrainingSession> session
   session_ = session;
   cancel_ = std::make_shared<engine::CancelToken>();
   running_ = true;
+  recordFailed_ = false;
+  runWorkspace_ = workspace_;
+  const int generation = ++generation_;
   if (!session->resuming()) clearCurves();
   updateButtons();
   status_->setText(session->resuming() ? tr("Resuming from the checkpoint...") : tr("Training a new model..."));
   auto cancel = cancel_;
-  thread_ = std::thread([this, session, cancel] {
+  thread_ = std::thread([this, session, cancel, generation] {
     // Below the GUI, like the engine threads: the desktop stays responsive.
     (void)setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), 10);
     QString error;
@@ -402,8 +435,8 @@ void TrainingPanel::launch(std::shared_ptr<const model::TrainingSession> session
     try {
       (void)model::useThreads(session->options().threads);
       const auto result = session->train(
-          [this](const model::TrainProgress& p) {
-            QMetaObject::invokeMethod(this, [this, p] { onProgress(p); }, Qt::QueuedConnection);
+          [this, generation](const model::TrainProgress& p) {
+            QMetaObject::invokeMethod(this, [this, generation, p] { onProgress(generation, p); }, Qt::QueuedConnection);
           },
           cancel.get());
       cancelled = result.cancelled;
@@ -411,9 +444,24 @@ void TrainingPanel::launch(std::shared_ptr<const model::TrainingSession> session
     } catch (const std::exception& e) {
       error = QString::fromStdString(e.what());
     }
-    QMetaObject::invokeMethod(this, [this, cancelled, error, step] { onEnded(cancelled, error, step); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, generation, cancelled, error, step] { onEnded(generation, cancelled, error, step); },
+        Qt::QueuedConnection);
   });
+}
+
+void TrainingPanel::stopAndFlush() {
+  if (!running_) return;
+  QEventLoop loop;
+  connect(this, &TrainingPanel::trainingEnded, &loop, &QEventLoop::quit);
+  QTimer::singleShot(120000, &loop, &QEventLoop::quit); // a step and a checkpoint take seconds
+  pause();
+  if (running_) loop.exec();
+  // Then the engine stores the steps and the run's end.
+  QElapsedTimer waited;
+  waited.start();
+  while (!engine_->idle() && waited.elapsed() < 30000)
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
 }
 
 void TrainingPanel::pause() {
@@ -423,8 +471,8 @@ void TrainingPanel::pause() {
   status_->setText(tr("Pausing at the end of this step..."));
 }
 
-void TrainingPanel::onProgress(const model::TrainProgress& p) {
-  if (!running_) return;
+void TrainingPanel::onProgress(int generation, const model::TrainProgress& p) {
+  if (!running_ || generation != generation_) return;
   totalSteps_ = p.steps;
   addPoint(p.step, p.loss, p.validationLoss);
   if (!cancel_->cancelled())
@@ -437,19 +485,32 @@ void TrainingPanel::onProgress(const model::TrainProgress& p) {
                          .arg(p.labelsPerSecond, 0, 'f', 0)
                          .arg(duration(p.elapsedSeconds), duration(p.etaSeconds)));
   const auto session = session_;
-  const std::string ws = workspace_.toStdString();
-  engine_->post(QString(), [session, p, ws](EngineState& s) -> EngineBridge::Continuation {
-    if (s.workspace && s.workspace->path() == ws) session->record(*s.workspace, p);
+  const std::string ws = runWorkspace_.toStdString();
+  engine_->post(QString(), [this, session, p, ws, generation](EngineState& s) -> EngineBridge::Continuation {
+    if (!s.workspace || s.workspace->path() != ws) return {};
+    try {
+      session->record(*s.workspace, p);
+    } catch (const std::exception& e) {
+      // Progress that cannot be stored (a full disk, ...) pauses training once, with the reason.
+      return [this, generation, message = QString::fromStdString(e.what())] {
+        if (generation != generation_ || recordFailed_) return;
+        recordFailed_ = true;
+        pause();
+        status_->setText(tr("Training paused: its progress cannot be stored (%1). Free some space and Resume.")
+                             .arg(message));
+      };
+    }
     return {};
   });
   emit stepShown(p.step);
 }
 
-void TrainingPanel::onEnded(bool cancelled, const QString& error, std::int64_t step) {
+void TrainingPanel::onEnded(int generation, bool cancelled, const QString& error, std::int64_t step) {
+  if (generation != generation_) return; // a run stopped by a workspace switch
   if (thread_.joinable()) thread_.join();
   running_ = false;
   const auto session = session_;
-  const std::string ws = workspace_.toStdString();
+  const std::string ws = runWorkspace_.toStdString();
   model::TrainResult result;
   result.cancelled = cancelled || !error.isEmpty();
   engine_->post(QString(), [session, result, ws](EngineState& s) -> EngineBridge::Continuation {
@@ -459,11 +520,11 @@ void TrainingPanel::onEnded(bool cancelled, const QString& error, std::int64_t s
   });
   if (!error.isEmpty())
     status_->setText(tr("Training stopped at an error: %1").arg(error));
-  else if (cancelled)
+  else if (cancelled && !recordFailed_) // (when storing failed, the reason is already shown)
     status_->setText(tr("Paused at step %1 of %2; the checkpoint is written. Resume goes on from it.")
                          .arg(step)
                          .arg(totalSteps_));
-  else
+  else if (!cancelled)
     status_->setText(tr("Training is complete: %1 steps.").arg(step));
   showModelInfo();
   updateButtons();

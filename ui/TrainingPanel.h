@@ -55,6 +55,10 @@ public:
   /// Stops at the next step boundary, writing the checkpoint.
   void pause();
   [[nodiscard]] bool training() const { return running_; }
+  /// Pauses a running training and waits (with the event loop running) until
+  /// its checkpoint is written and its steps are stored. For closing the
+  /// window and switching workspaces.
+  void stopAndFlush();
 
   /// Options of a new run (for tests and scripts; the spin boxes show them).
   struct Settings {
@@ -81,8 +85,8 @@ signals:
 
 private:
   void launch(std::shared_ptr<const model::TrainingSession> session);
-  void onProgress(const model::TrainProgress& p);
-  void onEnded(bool cancelled, const QString& error, std::int64_t step);
+  void onProgress(int generation, const model::TrainProgress& p);
+  void onEnded(int generation, bool cancelled, const QString& error, std::int64_t step);
   void loadHistory();
   void showModelInfo();
   void updateButtons();
@@ -92,6 +96,9 @@ private:
 
   EngineBridge* engine_;
   QString workspace_;
+  QString runWorkspace_;      ///< the workspace the running (or last) run belongs to
+  int generation_ = 0;        ///< bumped per run: late events of an earlier run are ignored
+  bool recordFailed_ = false;
   std::shared_ptr<const model::TrainingSession> session_;
   std::shared_ptr<engine::CancelToken> cancel_;
   std::thread thread_;

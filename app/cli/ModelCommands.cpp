@@ -110,7 +110,9 @@ int runTrain(const CommandLine& cl) {
             << "\n"
             << (session.resuming() ? "resuming " : "writing ") << ckpt << "\n";
   InterruptGuard interrupt;
-  const auto result = session.train(
+  model::TrainResult result;
+  try {
+    result = session.train(
       [&](const model::TrainProgress& p) {
         session.record(ws, p);
         if (p.step % 10 == 0 || p.validationLoss >= 0 || p.step == p.steps) {
@@ -124,6 +126,11 @@ int runTrain(const CommandLine& cl) {
         }
       },
       &interrupt.token());
+  } catch (...) {
+    result.cancelled = true; // stopped by the error (a full disk, ...): the run is marked stopped
+    session.finish(ws, result);
+    throw;
+  }
   session.finish(ws, result);
   std::cout << "trained " << result.trainKernels << " kernels (" << result.validationKernels << " for validation), "
             << result.parameters << " parameters, steps " << result.startStep << " -> " << result.step

@@ -9,6 +9,11 @@
 
 namespace steerbench::model {
 
+std::mutex& modelInitMutex() {
+  static std::mutex m;
+  return m;
+}
+
 InfillModelImpl::InfillModelImpl(const ModelConfig& config) : config_(config) {
   config.validate();
   tokens_ = register_module("tokens", torch::nn::Embedding(config.vocab, config.hidden));
@@ -193,6 +198,7 @@ CheckpointInfo loadCheckpoint(const std::string& path, InfillModel& model, torch
 
 namespace steerbench::model {
 std::string checkpointTokenizerJson(const std::string& path) { return readCheckpointInfo(path).tokenizerJson; }
+std::string checkpointRecipe(const std::string& path) { return readCheckpointInfo(path).recipe; }
 } // namespace steerbench::model
 
 namespace steerbench::model {
@@ -210,8 +216,10 @@ CheckpointSummary summarizeCheckpoint(const std::string& path) {
   s.recipe = info.recipe;
   torch::serialize::InputArchive opt;
   s.hasOptimizer = a.try_read("optimizer", opt);
-  InfillModel m(info.config);
-  s.parameters = m->parameterCount();
+  s.parameters = [&] {
+    std::lock_guard lock(modelInitMutex());
+    return InfillModel(info.config)->parameterCount();
+  }();
   std::ifstream in(path, std::ios::binary);
   std::stringstream bytes;
   bytes << in.rdbuf();
@@ -221,7 +229,10 @@ CheckpointSummary summarizeCheckpoint(const std::string& path) {
 
 void exportModel(const std::string& in, const std::string& out) {
   const auto info = readCheckpointInfo(in);
-  InfillModel m(info.config);
+  InfillModel m = [&] {
+    std::lock_guard lock(modelInitMutex());
+    return InfillModel(info.config);
+  }();
   (void)loadCheckpoint(in, m, nullptr);
   saveCheckpoint(out, m, nullptr, info);
 }

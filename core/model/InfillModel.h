@@ -7,6 +7,7 @@
 #include <torch/torch.h>
 
 #include <cstdint>
+#include <mutex>
 #include <string>
 
 namespace steerbench::model {
@@ -38,6 +39,11 @@ private:
   torch::nn::Linear head_{nullptr};
 };
 TORCH_MODULE(InfillModel);
+
+/// Held while a model is made: its initial weights come from libtorch's
+/// global generator, which the trainer seeds just before. Training in the
+/// GUI runs beside other threads that make models (Fill holes, model info).
+[[nodiscard]] std::mutex& modelInitMutex();
 
 /// What a checkpoint says about itself, besides the weights.
 struct CheckpointInfo {

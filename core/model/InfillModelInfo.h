@@ -7,6 +7,8 @@
 namespace steerbench::model {
 /// The tokenizer JSON stored in a checkpoint. Throws InputError like readCheckpointInfo.
 [[nodiscard]] std::string checkpointTokenizerJson(const std::string& path);
+/// The recipe stored in a checkpoint (the spec of the run that made it; may be empty).
+[[nodiscard]] std::string checkpointRecipe(const std::string& path);
 
 /// What a checkpoint says about itself, for people: shape, step, hashes, recipe.
 struct CheckpointSummary {

@@ -22,7 +22,10 @@ Sampler::Sampler(const std::string& checkpoint, int threads) {
   if (tokenizer.size() != info.config.vocab)
     throw InputError("checkpoint " + checkpoint + " holds a tokenizer of " + std::to_string(tokenizer.size()) +
                      " tokens for a model of vocabulary " + std::to_string(info.config.vocab));
-  InfillModel model(info.config);
+  InfillModel model = [&] {
+    std::lock_guard lock(modelInitMutex());
+    return InfillModel(info.config);
+  }();
   (void)loadCheckpoint(checkpoint, model, nullptr, tokenizer.hash());
   model->eval();
   impl_ = std::make_unique<Impl>(Impl{std::move(tokenizer), model});

@@ -145,8 +145,11 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
   result.trainKernels = trainSet.size();
   result.validationKernels = validationSet.size();
 
-  torch::manual_seed(o.seed);
-  InfillModel model(o.model);
+  InfillModel model = [&] {
+    std::lock_guard lock(modelInitMutex());
+    torch::manual_seed(o.seed);
+    return InfillModel(o.model);
+  }();
   result.parameters = model->parameterCount();
   torch::optim::AdamW optimizer(model->parameters(),
                                 torch::optim::AdamWOptions(o.learningRate).weight_decay(o.weightDecay));

@@ -6,10 +6,57 @@
 #include "model/InfillModelInfo.h"
 #include "store/Workspace.h"
 
+#include <cstdio>
 #include <cstdlib>
+#include <optional>
+#include <type_traits>
 #include <filesystem>
 
 namespace steerbench::model {
+
+namespace {
+
+/// A number field of a spec we wrote ourselves (flat keys; the model's are
+/// unique too). nullopt when absent.
+std::optional<double> number(const std::string& json, const char* key) {
+  const std::string k = std::string("\"") + key + "\":";
+  const auto at = json.find(k);
+  if (at == std::string::npos) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(json.c_str() + at + k.size(), &end);
+  if (end == json.c_str() + at + k.size()) return std::nullopt;
+  return v;
+}
+
+} // namespace
+
+TrainOptions TrainingSession::optionsFromRecipe(const std::string& recipe, TrainOptions o) {
+  auto take = [&](const char* key, auto& field) {
+    if (const auto v = number(recipe, key)) field = static_cast<std::remove_reference_t<decltype(field)>>(*v);
+  };
+  take("batch", o.batchSize);
+  take("lr", o.learningRate);
+  take("warmup", o.warmupSteps);
+  take("mask", o.data.maskProbability);
+  take("seed", o.seed);
+  take("threads", o.threads);
+  take("validate_every", o.validateEvery);
+  take("checkpoint_every", o.checkpointEvery);
+  take("layers", o.model.layers);
+  take("hidden", o.model.hidden);
+  take("heads", o.model.heads);
+  take("ffn", o.model.ffn);
+  take("max_length", o.model.maxLength);
+  const std::string holes = "\"holes\":\"";
+  if (const auto at = recipe.find(holes); at != std::string::npos) {
+    unsigned lo = 0, hi = 0;
+    if (std::sscanf(recipe.c_str() + at + holes.size(), "%u-%u", &lo, &hi) == 2 && lo >= 1 && hi >= lo) {
+      o.data.minHoles = lo;
+      o.data.maxHoles = hi;
+    }
+  }
+  return o;
+}
 
 std::string TrainingSession::command(const TrainOptions& o, unsigned maxWords) {
   return "steerbench-cli train --steps " + std::to_string(o.steps) + " --batch " + std::to_string(o.batchSize) +
@@ -52,12 +99,16 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
           ",\"warmup\":" + std::to_string(o.warmupSteps) + ",\"holes\":" +
           jsonString(std::to_string(o.data.minHoles) + "-" + std::to_string(o.data.maxHoles)) +
           ",\"mask\":" + formatNumber(o.data.maskProbability) + ",\"seed\":" + std::to_string(o.seed) +
-          ",\"threads\":" + std::to_string(o.threads) + ",\"max_words\":" + std::to_string(maxWords) +
+          ",\"threads\":" + std::to_string(o.threads) + ",\"validate_every\":" + std::to_string(o.validateEvery) +
+          ",\"checkpoint_every\":" + std::to_string(o.checkpointEvery) + ",\"max_words\":" + std::to_string(maxWords) +
           ",\"tokenizer_sha256\":" + jsonString(tokenizer_.hash()) + ",\"training_kernels\":" +
           std::to_string(kernels_.size()) + "}";
   options_.recipe = spec_;
   run_ = resuming_ ? ws.trainingRunFor(ckpt) : 0;
-  if (!run_) run_ = ws.addTrainingRun(ckpt, spec_);
+  if (run_)
+    ws.setTrainingSpec(run_, spec_); // it may go on for more steps than it started with
+  else
+    run_ = ws.addTrainingRun(ckpt, spec_);
   ws.setTrainingStatus(run_, "running");
   for (const auto& row : ws.rows("SELECT coalesce(max(elapsed_s), 0), coalesce(max(cpu_s), 0) FROM training_steps "
                                  "WHERE run_id = " + std::to_string(run_))) {

@@ -31,6 +31,11 @@ public:
   /// stored in the spec and in the checkpoint's recipe.
   [[nodiscard]] static std::string command(const TrainOptions& options, unsigned maxWords);
 
+  /// The options a checkpoint's recipe (a run's spec) was trained with, over
+  /// `base` for what it does not say: resuming goes on with the same objective,
+  /// batch, seed and schedule. The checkpoint path and step count stay `base`'s.
+  [[nodiscard]] static TrainOptions optionsFromRecipe(const std::string& recipe, TrainOptions base);
+
   [[nodiscard]] bool resuming() const { return resuming_; }
   [[nodiscard]] const Tokenizer& tokenizer() const { return tokenizer_; }
   [[nodiscard]] const TrainOptions& options() const { return options_; }

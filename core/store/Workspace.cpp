@@ -350,6 +350,13 @@ void Workspace::setTrainingStatus(std::int64_t run, const std::string& status) {
   if (st.lastRc != SQLITE_OK) fail("cannot record the training status", st.lastRc);
 }
 
+void Workspace::setTrainingSpec(std::int64_t run, const std::string& specJson) {
+  Statement st(db_, "UPDATE training_runs SET spec = ? WHERE id = ?");
+  st.bind(1, specJson).bind(2, run);
+  st.step();
+  if (st.lastRc != SQLITE_OK) fail("cannot record the training spec", st.lastRc);
+}
+
 std::int64_t Workspace::addSample(const SampleRecord& x) {
   Statement st(db_, "INSERT INTO samples(feed, text, new_tokens, complete, compiled, error, model_sha256, seed, spec, "
                     "kernel_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");

@@ -125,6 +125,8 @@ public:
   void addTrainingStep(std::int64_t run, std::int64_t step, double loss, double validationLoss, double tokensPerSecond,
                        double labelsPerSecond, double elapsedSeconds, double cpuSeconds);
   void setTrainingStatus(std::int64_t run, const std::string& status);
+  /// Replaces a run's spec (a resumed run may go on for more steps).
+  void setTrainingSpec(std::int64_t run, const std::string& specJson);
 
   // --- samples ----------------------------------------------------------
   struct SampleRecord {

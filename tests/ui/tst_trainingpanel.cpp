@@ -7,6 +7,9 @@
 #include "TrainingPanel.h"
 
 #include "common/Paths.h"
+#include "model/InfillModelInfo.h"
+#include "model/Trainer.h"
+#include "model/TrainingSession.h"
 #include "store/Workspace.h"
 
 #include <QChartView>
@@ -82,13 +85,26 @@ class TestTrainingPanel : public QObject {
   TrainingPanel* panel_ = nullptr;
   std::unique_ptr<QWidget> window_;
 
+  /// As MainWindow does: the engine opens the workspace, then the panel follows.
   void open(const QString& path) {
-    engine_->post(QString(), [path](EngineState& s) -> EngineBridge::Continuation {
+    engine_->post(QString(), [this, path](EngineState& s) -> EngineBridge::Continuation {
       s.workspace = std::make_unique<store::Workspace>(store::Workspace::open(path.toStdString()));
-      return {};
+      return [this, path] { panel_->setWorkspace(path); };
     });
-    panel_->setWorkspace(path);
     QTRY_VERIFY_WITH_TIMEOUT(engine_->idle(), 30000);
+  }
+
+  /// Trains `steps` steps in a new workspace and returns its last loss, as stored.
+  QString lossAtTheEnd(const QString& name, int steps) {
+    const QString ws = dir_.filePath(name);
+    makeWorkspace(ws, true);
+    open(ws);
+    panel_->setSettings(tiny(steps));
+    QSignalSpy ended(panel_, &TrainingPanel::trainingEnded);
+    panel_->start();
+    if (!QTest::qWaitFor([&] { return ended.count() == 1; }, 180000)) return {};
+    if (!QTest::qWaitFor([&] { return engine_->idle(); }, 30000)) return {};
+    return scalar(ws, "SELECT loss FROM training_steps WHERE step = " + std::to_string(steps));
   }
 
   void screenshot(const QString& name) {
@@ -107,9 +123,7 @@ private slots:
     QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
   }
 
-  void cleanupTestCase() {
-    window_.reset(); // joins a training still running
-  }
+  void cleanupTestCase() { window_.reset(); }
 
   void trainsWithLiveCurvesAndStoresTheRun() {
     const QString ws = dir_.filePath(QStringLiteral("a.sbw"));
@@ -143,6 +157,7 @@ private slots:
     makeWorkspace(ws, true);
     open(ws);
     QCOMPARE(panel_->lossPoints(), 0); // another workspace: its own (empty) history
+    QVERIFY2(panel_->statusText().contains(QLatin1String("no training run yet")), qPrintable(panel_->statusText()));
     panel_->setSettings(tiny(1000));
     QSignalSpy ended(panel_, &TrainingPanel::trainingEnded);
     QSignalSpy steps(panel_, &TrainingPanel::stepShown);
@@ -173,6 +188,88 @@ private slots:
     open(ws);
     QTRY_COMPARE(panel_->lossPoints(), 1000);
     QCOMPARE(panel_->validationPoints(), 100);
+    QVERIFY(panel_->statusText().contains(QLatin1String("complete")));
+
+    // Paused and resumed, the run ends exactly where an uninterrupted one does.
+    const QString resumedLoss = scalar(ws, "SELECT loss FROM training_steps WHERE step = 1000");
+    QVERIFY(!resumedLoss.isEmpty());
+    QCOMPARE(lossAtTheEnd(QStringLiteral("straight.sbw"), 1000), resumedLoss);
+  }
+
+  void resumingKeepsTheObjectiveTheCheckpointWasTrainedWith() {
+    // A checkpoint made elsewhere (as by `steerbench-cli train --holes 1-1 --mask 0 --batch 2`), 20 of 40 steps.
+    const QString ws = dir_.filePath(QStringLiteral("c.sbw"));
+    makeWorkspace(ws, true);
+    {
+      auto w = store::Workspace::open(ws.toStdString());
+      model::TrainOptions o;
+      const auto t = tiny(40);
+      o.model.layers = t.layers;
+      o.model.hidden = t.hidden;
+      o.model.heads = t.heads;
+      o.model.ffn = t.ffn;
+      o.model.maxLength = t.maxLength;
+      o.batchSize = 2;
+      o.steps = 40;
+      o.threads = 1;
+      o.data.minHoles = o.data.maxHoles = 1;
+      o.data.maskProbability = 0;
+      o.checkpoint = workspaceModelPath(ws.toStdString());
+      const model::TrainingSession session(w, o, 4000);
+      engine::CancelToken stop;
+      const auto r = session.train([&](const model::TrainProgress& p) {
+        session.record(w, p);
+        if (p.step == 20) stop.cancel();
+      }, &stop);
+      session.finish(w, r);
+      QCOMPARE(r.step, std::int64_t(20));
+    }
+    open(ws);
+    QTRY_COMPARE(panel_->lossPoints(), 20);
+    QSignalSpy ended(panel_, &TrainingPanel::trainingEnded);
+    panel_->start();
+    QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(engine_->idle(), 30000);
+    QCOMPARE(scalar(ws, "SELECT max(step) FROM training_steps"), QStringLiteral("40"));
+    const QString spec = scalar(ws, "SELECT spec FROM training_runs");
+    QVERIFY2(spec.contains(QLatin1String("\"holes\":\"1-1\"")) && spec.contains(QLatin1String("\"mask\":0,")) &&
+                 spec.contains(QLatin1String("\"batch\":2,")),
+             qPrintable(spec));
+  }
+
+  void closingWhileTrainingStoresEveryStepUpToTheCheckpoint() {
+    const QString ws = dir_.filePath(QStringLiteral("d.sbw"));
+    makeWorkspace(ws, true);
+    open(ws);
+    panel_->setSettings(tiny(100000));
+    QSignalSpy steps(panel_, &TrainingPanel::stepShown);
+    panel_->start();
+    QTRY_VERIFY_WITH_TIMEOUT(steps.count() >= 10, 60000);
+    panel_->stopAndFlush(); // what closing the window and switching workspaces do
+    QVERIFY(!panel_->training());
+    QCOMPARE(scalar(ws, "SELECT status FROM training_runs"), QStringLiteral("stopped"));
+    const auto saved = model::summarizeCheckpoint(workspaceModelPath(ws.toStdString())).step;
+    QVERIFY(saved >= 10);
+    QCOMPARE(scalar(ws, "SELECT max(step) FROM training_steps"), QString::number(saved));
+    QCOMPARE(scalar(ws, "SELECT count(*) FROM training_steps"), QString::number(saved));
+  }
+
+  void aWorkspaceOpenedUnderARunningTrainingGetsNoneOfIt() {
+    const QString a = dir_.filePath(QStringLiteral("e.sbw")), b = dir_.filePath(QStringLiteral("f.sbw"));
+    makeWorkspace(a, true);
+    makeWorkspace(b, true);
+    open(a);
+    panel_->setSettings(tiny(100000));
+    QSignalSpy steps(panel_, &TrainingPanel::stepShown);
+    panel_->start();
+    QTRY_VERIFY_WITH_TIMEOUT(steps.count() >= 10, 60000);
+    open(b); // without pausing first (MainWindow pauses; the panel must cope anyway)
+    QVERIFY(!panel_->training());
+    QTest::qWait(300);
+    QTRY_VERIFY_WITH_TIMEOUT(engine_->idle(), 30000);
+    QCOMPARE(scalar(b, "SELECT count(*) FROM training_runs"), QStringLiteral("0"));
+    QCOMPARE(scalar(b, "SELECT count(*) FROM training_steps"), QStringLiteral("0"));
+    QCOMPARE(panel_->lossPoints(), 0);
   }
 
   void anEmptyCorpusIsExplained() {
