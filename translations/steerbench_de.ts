@@ -988,15 +988,15 @@ Tokenizer-sha256: %3</translation>
     </message>
     <message>
         <source>This workspace has no training run yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieser Arbeitsbereich hat noch keinen Trainingslauf.</translation>
     </message>
     <message>
         <source>interrupted</source>
-        <translation type="unfinished"></translation>
+        <translation>unterbrochen</translation>
     </message>
     <message>
         <source>Training paused: its progress cannot be stored (%1). Free some space and Resume.</source>
-        <translation type="unfinished"></translation>
+        <translation>Training angehalten: sein Fortschritt kann nicht gespeichert werden (%1). Geben Sie Speicherplatz frei und setzen Sie das Training fort.</translation>
     </message>
 </context>
 </TS>
