@@ -14,7 +14,14 @@ Datapoint makeDatapoint(const std::vector<int>& kernel, const DatapointOptions& 
   // Room for [START], [END] and one [HOLE] per hole.
   const unsigned maxHoles = std::max(o.minHoles, o.maxHoles);
   const std::size_t room = o.maxLength > 2 + maxHoles ? o.maxLength - 2 - maxHoles : 1;
-  std::vector<int> body(kernel.begin(), kernel.begin() + std::ptrdiff_t(std::min(kernel.size(), room)));
+  // A kernel longer than that is seen through a random window of it. [START]
+  // and [END] mark only the kernel's true ends: a window cut inside the kernel
+  // has none at that side, so the model never learns that a kernel may stop
+  // in the middle of a statement (sampling feeds [START] ... [END]).
+  std::size_t from = 0;
+  if (kernel.size() > room) from = std::uniform_int_distribution<std::size_t>(0, kernel.size() - room)(rng);
+  const std::size_t to = std::min(kernel.size(), from + room);
+  std::vector<int> body(kernel.begin() + std::ptrdiff_t(from), kernel.begin() + std::ptrdiff_t(to));
   const std::size_t n = body.size();
 
   // Draw the holes: start positions in [0, n], lengths up to the fraction,
@@ -37,8 +44,10 @@ Datapoint makeDatapoint(const std::vector<int>& kernel, const DatapointOptions& 
   std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.start < b.start; });
 
   Datapoint d;
-  d.inputs.push_back(Tokenizer::kStart);
-  d.labels.push_back(Datapoint::kIgnore);
+  if (from == 0) {
+    d.inputs.push_back(Tokenizer::kStart);
+    d.labels.push_back(Datapoint::kIgnore);
+  }
   std::bernoulli_distribution mask(o.maskProbability);
   std::size_t i = 0;
   auto copyUpTo = [&](std::size_t end) {
@@ -59,8 +68,10 @@ Datapoint makeDatapoint(const std::vector<int>& kernel, const DatapointOptions& 
     i = s.start + s.length;
   }
   copyUpTo(n);
-  d.inputs.push_back(Tokenizer::kEnd);
-  d.labels.push_back(Datapoint::kIgnore);
+  if (to == kernel.size()) {
+    d.inputs.push_back(Tokenizer::kEnd);
+    d.labels.push_back(Datapoint::kIgnore);
+  }
   return d;
 }
 

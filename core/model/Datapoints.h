@@ -27,9 +27,11 @@ struct Datapoint {
 };
 
 /// Makes a datapoint from a kernel's token ids (without [START]/[END]).
-/// Hole starts and lengths are drawn from `rng`: a start uniform over the
-/// kernel, a length uniform in [0, maxSpanFraction x length]; holes do not
-/// overlap. Deterministic for a given rng state.
+/// A kernel longer than maxLength allows is seen through a window at a
+/// random offset, with [START] only when the window starts the kernel and
+/// [END] only when it ends it. Hole starts and lengths are drawn from `rng`:
+/// a start uniform over the window, a length uniform in [0, maxSpanFraction x
+/// length / holes]; holes do not overlap. Deterministic for a given rng state.
 [[nodiscard]] Datapoint makeDatapoint(const std::vector<int>& kernel, const DatapointOptions& options,
                                       std::mt19937_64& rng);
 

@@ -113,6 +113,37 @@ private slots:
     QCOMPARE(x.labels, y.labels);
     QVERIFY(x.inputs.size() <= 64);
   }
+
+  void longKernelsAreWindowsMarkedOnlyAtTheirTrueEnds() {
+    // Tokens 100.. in order, so a window's offset shows in its first token.
+    const auto kernel = kernelOf(1000);
+    DatapointOptions o;
+    o.maxLength = 64;
+    o.maxSpanFraction = 0; // empty holes: every kernel token stays visible
+    std::mt19937_64 rng(7);
+    int middles = 0;
+    for (int i = 0; i < 300; ++i) {
+      const auto d = makeDatapoint(kernel, o, rng);
+      QVERIFY(d.inputs.size() <= 64);
+      const bool hasStart = d.inputs.front() == Tokenizer::kStart, hasEnd = d.inputs.back() == Tokenizer::kEnd;
+      QVERIFY(!(hasStart && hasEnd)); // never both: the kernel does not fit
+      std::vector<int> tokens;
+      for (int t : d.inputs)
+        if (t >= 100) tokens.push_back(t);
+      QVERIFY(!tokens.empty());
+      for (std::size_t k = 1; k < tokens.size(); ++k)
+        QCOMPARE(tokens[k], tokens[k - 1] + 1); // one contiguous window
+      QCOMPARE(hasStart, tokens.front() == kernel.front());
+      QCOMPARE(hasEnd, tokens.back() == kernel.back());
+      middles += !hasStart && !hasEnd;
+    }
+    QVERIFY(middles > 250); // most windows are inside the kernel
+    // A kernel that fits has both marks.
+    const auto small = kernelOf(20);
+    const auto d = makeDatapoint(small, o, rng);
+    QCOMPARE(d.inputs.front(), Tokenizer::kStart);
+    QCOMPARE(d.inputs.back(), Tokenizer::kEnd);
+  }
 };
 
 QTEST_APPLESS_MAIN(TestDatapoints)
