@@ -23,6 +23,10 @@
         <source>Show feature space &lt;name&gt; (grewe, instcount, autophase).</source>
         <translation>Merkmalsraum &lt;name&gt; anzeigen (grewe, instcount, autophase).</translation>
     </message>
+    <message>
+        <source>Bring dock &lt;name&gt; to the front (features, training).</source>
+        <translation>Dock &lt;name&gt; in den Vordergrund holen (features, training).</translation>
+    </message>
 </context>
 <context>
     <name>steerbench::ui::EngineBridge</name>

@@ -214,6 +214,14 @@ MainWindow::~MainWindow() {
   engine_ = nullptr;
 }
 
+bool MainWindow::raiseDock(const QString& name) {
+  auto* d = findChild<QDockWidget*>(name + QStringLiteral("Dock"));
+  if (!d) return false;
+  d->show();
+  d->raise();
+  return true;
+}
+
 bool MainWindow::busy() const { return engine_ && !engine_->idle(); }
 
 void MainWindow::buildDocks() {

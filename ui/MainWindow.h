@@ -50,6 +50,8 @@ public:
   /// Ingests a folder of OpenCL code into the corpus (a job, resumable).
   void ingestFolder(const QString& folder);
   void setSpace(const QString& space);
+  /// Brings a dock to the front: editor, features, training, target or kernels. False if no such dock.
+  bool raiseDock(const QString& name);
   /// PCA-2 (dimX < 0) or two raw dimensions.
   void setAxes(int dimX, int dimY);
 

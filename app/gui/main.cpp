@@ -54,11 +54,20 @@ int main(int argc, char** argv) {
                            QApplication::translate("main", "Show feature space <name> (grewe, instcount, autophase)."),
                            QStringLiteral("name"));
   parser.addOption(space);
+  QCommandLineOption dock(QStringLiteral("dock"),
+                          QApplication::translate("main", "Bring dock <name> to the front (features, training)."),
+                          QStringLiteral("name"));
+  parser.addOption(dock);
   parser.process(app);
 
   steerbench::ui::MainWindow window;
   window.show();
   if (parser.isSet(space)) window.setSpace(parser.value(space));
+  if (parser.isSet(dock) && !window.raiseDock(parser.value(dock))) {
+    std::fprintf(stderr, "steerbench: no dock named '%s' (features, training, editor, target, kernels)\n",
+                 qPrintable(parser.value(dock)));
+    return 2;
+  }
   if (parser.isSet(kernel)) {
     const qint64 id = parser.value(kernel).toLongLong();
     QObject::connect(

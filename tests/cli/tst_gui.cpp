@@ -107,6 +107,15 @@ private slots:
     QVERIFY(!QFile::exists(home_.filePath(QStringLiteral("never.png"))));
     QCOMPARE(QFileInfo(bad).size(), qint64(3000));
   }
+
+  void anUnknownDockIsAUsageError() {
+    const Run r = gui({home_.filePath(QStringLiteral("w.sbw")), QStringLiteral("--dock"), QStringLiteral("nope"),
+                       QStringLiteral("--screenshot"), home_.filePath(QStringLiteral("never2.png"))},
+                      QStringLiteral("C.UTF-8"), home_);
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(QLatin1String("no dock named 'nope'")), qPrintable(r.err));
+    QVERIFY(!QFile::exists(home_.filePath(QStringLiteral("never2.png"))));
+  }
 };
 
 QTEST_GUILESS_MAIN(TestGui)
