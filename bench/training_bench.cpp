@@ -9,8 +9,8 @@
 //
 // Usage: bench-training [--workspace FILE] [--steps 600] [--speed-steps 12] [--batch 16]
 //                       [--layers 3 --hidden 192 --heads 4 --ffn 768] [--validate-every 50]
-//                       [--csv FILE] [--no-speed] [--no-objectives] [--objectives 1-1:0,1-8:0,1-8:0.1]
-// Figures print as they come; --csv writes every learning-curve point.
+//                       [--csv FILE] [--svg FILE] [--no-speed] [--no-objectives] [--objectives 1-1:0,1-8:0,1-8:0.1]
+// Figures print as they come; --csv writes every learning-curve point, --svg plots them.
 #include "common/Paths.h"
 #include "model/Tokenizer.h"
 #include "model/Trainer.h"
@@ -45,6 +45,48 @@ struct Arm {
   double tokensPerSecond = 0, labelsPerSecond = 0;
 };
 
+/// Validation loss against CPU seconds, one line per arm, as a small SVG.
+void writeSvg(const std::string& path, const std::vector<Arm>& arms) {
+  const double w = 720, h = 420, left = 70, right = 230, top = 30, bottom = 50;
+  double xMax = 1, yMin = 1e30, yMax = -1e30;
+  for (const auto& a : arms)
+    for (const auto& p : a.curve)
+      if (p.validation >= 0) {
+        xMax = std::max(xMax, p.cpu);
+        yMin = std::min(yMin, p.validation);
+        yMax = std::max(yMax, p.validation);
+      }
+  if (yMin > yMax) return;
+  yMin = std::floor(yMin * 10) / 10;
+  yMax = std::ceil(yMax * 10) / 10;
+  auto X = [&](double x) { return left + (w - left - right) * x / xMax; };
+  auto Y = [&](double y) { return top + (h - top - bottom) * (yMax - y) / std::max(1e-9, yMax - yMin); };
+  std::ofstream out(path);
+  out << "<svg xmlns='http://www.w3.org/2000/svg' width='" << w << "' height='" << h
+      << "' font-family='sans-serif' font-size='12'>\n<rect width='100%' height='100%' fill='white'/>\n";
+  out << "<text x='" << left << "' y='18' font-size='14'>Validation loss (one hole, held-out kernels) against CPU "
+         "time</text>\n";
+  for (int k = 0; k <= 5; ++k) {
+    const double yv = yMin + (yMax - yMin) * k / 5, xv = xMax * k / 5;
+    out << "<line x1='" << left << "' x2='" << w - right << "' y1='" << Y(yv) << "' y2='" << Y(yv)
+        << "' stroke='#ddd'/><text x='" << left - 8 << "' y='" << Y(yv) + 4 << "' text-anchor='end'>" << yv
+        << "</text>\n";
+    out << "<text x='" << X(xv) << "' y='" << h - bottom + 18 << "' text-anchor='middle'>" << int(xv) << "</text>\n";
+  }
+  out << "<text x='" << (left + w - right) / 2 << "' y='" << h - 12 << "' text-anchor='middle'>CPU seconds</text>\n";
+  const char* colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
+  for (std::size_t i = 0; i < arms.size(); ++i) {
+    const char* c = colours[i % 6];
+    out << "<polyline fill='none' stroke='" << c << "' stroke-width='2' points='";
+    for (const auto& p : arms[i].curve)
+      if (p.validation >= 0) out << X(p.cpu) << ',' << Y(p.validation) << ' ';
+    out << "'/>\n<rect x='" << w - right + 15 << "' y='" << top + 20 * double(i) << "' width='14' height='4' fill='" << c
+        << "'/><text x='" << w - right + 35 << "' y='" << top + 20 * double(i) + 6 << "'>" << arms[i].name
+        << "</text>\n";
+  }
+  out << "</svg>\n";
+}
+
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -63,7 +105,7 @@ double validationAt(const Arm& a, double cpu) {
 } // namespace
 
 int main(int argc, char** argv) {
-  std::string wsPath = defaultWorkspacePath(), csv, objectives = "1-1:0,1-8:0,1-8:0.1";
+  std::string wsPath = defaultWorkspacePath(), csv, svg, objectives = "1-1:0,1-8:0,1-8:0.1";
   int steps = 600, speedSteps = 12, validateEvery = 50;
   bool speed = true, compare = true, child = false;
   model::TrainOptions base;
@@ -80,13 +122,14 @@ int main(int argc, char** argv) {
     else if (arg("--ffn")) base.model.ffn = std::atoi(argv[++i]);
     else if (arg("--validate-every")) validateEvery = std::atoi(argv[++i]);
     else if (arg("--csv")) csv = argv[++i];
+    else if (arg("--svg")) svg = argv[++i];
     else if (arg("--objectives")) objectives = argv[++i];
     else if (!std::strcmp(argv[i], "--no-speed")) speed = false;
     else if (!std::strcmp(argv[i], "--no-objectives")) compare = false;
     else if (!std::strcmp(argv[i], "--speed-child")) child = true;
     else {
       std::fprintf(stderr, "usage: bench-training [--workspace FILE] [--steps N] [--speed-steps N] [--batch N] "
-                           "[--layers N --hidden N --heads N --ffn N] [--validate-every N] [--csv FILE] "
+                           "[--layers N --hidden N --heads N --ffn N] [--validate-every N] [--csv FILE] [--svg FILE] "
                            "[--objectives MIN-MAX:MASK,...] [--no-speed] [--no-objectives]\n");
       return 2;
     }
@@ -249,6 +292,10 @@ int main(int argc, char** argv) {
         out << '"' << a.name << "\"," << p.step << ',' << p.cpu << ',' << p.wall << ',' << p.loss << ','
             << (p.validation >= 0 ? std::to_string(p.validation) : std::string()) << "\n";
     std::printf("Learning curves written to %s\n", csv.c_str());
+  }
+  if (!svg.empty()) {
+    writeSvg(svg, arms);
+    std::printf("Plot written to %s\n", svg.c_str());
   }
   return 0;
 }

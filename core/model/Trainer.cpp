@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <ctime>
+
+#include <dlfcn.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -86,21 +88,29 @@ bool isValidationKernel(const std::string& kernel, double fraction) {
 
 std::string useThreads(int threads) {
   torch::set_num_threads(threads > 0 ? threads : int(engine::hardwareJobs()));
-  // libtorch uses the system libblas.so.3: see which implementation the
-  // dynamic linker mapped (after a product has certainly run).
+  // libtorch calls the system libblas.so.3's sgemm_: ask the dynamic linker
+  // which library that symbol comes from. (Being mapped proves nothing:
+  // Debian's liblapack.so.3 may pull in OpenBLAS while libblas.so.3 is the
+  // reference implementation.)
   (void)torch::mm(torch::ones({8, 8}), torch::ones({8, 8}));
-  std::ifstream maps("/proc/self/maps");
-  std::string line, blas = "reference BLAS (slow: install libopenblas0-pthread)";
-  while (std::getline(maps, line)) {
-    if (line.find("libopenblas") != std::string::npos) {
-      blas = "OpenBLAS";
-      break;
-    }
-    if (line.find("libblis") != std::string::npos) {
-      blas = "BLIS";
-      break;
+  std::string from;
+  if (void* sgemm = dlsym(RTLD_DEFAULT, "sgemm_")) {
+    Dl_info info{};
+    if (dladdr(sgemm, &info) && info.dli_fname) {
+      std::error_code ec; // /lib/.../libblas.so.3 is an alternatives link: name what it points at
+      const auto real = std::filesystem::canonical(info.dli_fname, ec);
+      from = ec ? std::string(info.dli_fname) : real.string();
     }
   }
+  std::string blas;
+  if (from.find("openblas") != std::string::npos)
+    blas = "OpenBLAS";
+  else if (from.find("blis") != std::string::npos)
+    blas = "BLIS";
+  else if (from.find("/blas/libblas") != std::string::npos)
+    blas = "reference BLAS (slow: install libopenblas0-pthread)";
+  else
+    blas = from.empty() ? std::string("an unknown BLAS") : "the BLAS in " + from;
   if (blas == "OpenBLAS")
     if (const char* core = std::getenv("OPENBLAS_CORETYPE"); core && *core) blas += std::string(" (OPENBLAS_CORETYPE=") + core + ")";
   return blas + ", " + std::to_string(torch::get_num_threads()) + " libtorch thread(s)";
