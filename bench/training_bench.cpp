@@ -9,7 +9,7 @@
 //
 // Usage: bench-training [--workspace FILE] [--steps 600] [--speed-steps 12] [--batch 16]
 //                       [--layers 3 --hidden 192 --heads 4 --ffn 768] [--validate-every 50]
-//                       [--csv FILE] [--svg FILE] [--no-speed] [--no-objectives] [--objectives 1-1:0,1-8:0,1-8:0.1]
+//                       [--csv FILE] [--svg FILE] [--no-speed] [--no-objectives] [--objectives 1-1:0,1-8:0.1,1-8:0.1:0.3]
 // Figures print as they come; --csv writes every learning-curve point, --svg plots them.
 #include "common/Paths.h"
 #include "model/Tokenizer.h"
@@ -40,7 +40,7 @@ struct Point {
 struct Arm {
   std::string name;
   unsigned minHoles = 1, maxHoles = 1;
-  double mask = 0;
+  double mask = 0, continuation = 0;
   std::vector<Point> curve;
   double tokensPerSecond = 0, labelsPerSecond = 0;
 };
@@ -105,7 +105,7 @@ double validationAt(const Arm& a, double cpu) {
 } // namespace
 
 int main(int argc, char** argv) {
-  std::string wsPath = defaultWorkspacePath(), csv, svg, objectives = "1-1:0,1-8:0,1-8:0.1";
+  std::string wsPath = defaultWorkspacePath(), csv, svg, objectives = "1-1:0,1-8:0.1,1-8:0.1:0.3";
   int steps = 600, speedSteps = 12, validateEvery = 50;
   bool speed = true, compare = true, child = false;
   model::TrainOptions base;
@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr, "usage: bench-training [--workspace FILE] [--steps N] [--speed-steps N] [--batch N] "
                            "[--layers N --hidden N --heads N --ffn N] [--validate-every N] [--csv FILE] [--svg FILE] "
-                           "[--objectives MIN-MAX:MASK,...] [--no-speed] [--no-objectives]\n");
+                           "[--objectives MIN-MAX:MASK[:CONT],...] [--no-speed] [--no-objectives]\n");
       return 2;
     }
   }
@@ -156,6 +156,7 @@ int main(int argc, char** argv) {
     o.data.minHoles = 1;
     o.data.maxHoles = 8;
     o.data.maskProbability = 0.1;
+    o.data.continuationProbability = 0.3;
     o.steps = n;
     o.warmupSteps = 1;
     o.validateEvery = 1 << 30;
@@ -192,7 +193,7 @@ int main(int argc, char** argv) {
   std::printf("Model: %s; batch %d\n\n", shown.describe().c_str(), base.batchSize);
 
   if (speed) {
-    std::printf("Training speed, default objective (1-8 holes + 10%% masked), all cores:\n");
+    std::printf("Training speed, default objective (1-8 holes + 10%% masked + 30%% continuations), all cores:\n");
     std::fflush(stdout);
     speedRun(speedSteps * 2);
     // The same binary on reference BLAS: libblas.so.3 resolved from Debian's
@@ -217,13 +218,18 @@ int main(int argc, char** argv) {
     std::string item;
     while (std::getline(list, item, ',')) {
       Arm a;
-      if (std::sscanf(item.c_str(), "%u-%u:%lf", &a.minHoles, &a.maxHoles, &a.mask) != 3 || a.minHoles < 1 ||
-          a.maxHoles < a.minHoles) {
-        std::fprintf(stderr, "bench-training: bad objective \"%s\" (MIN-MAX:MASK, e.g. 1-8:0.1)\n", item.c_str());
+      const int got = std::sscanf(item.c_str(), "%u-%u:%lf:%lf", &a.minHoles, &a.maxHoles, &a.mask, &a.continuation);
+      if (got < 3 || a.minHoles < 1 || a.maxHoles < a.minHoles) {
+        std::fprintf(stderr, "bench-training: bad objective \"%s\" (MIN-MAX:MASK[:CONTINUATION], e.g. 1-8:0.1:0.3)\n",
+                     item.c_str());
         return 2;
       }
       char name[64];
-      std::snprintf(name, sizeof name, "%u-%u holes, mask %g", a.minHoles, a.maxHoles, a.mask);
+      if (a.continuation > 0)
+        std::snprintf(name, sizeof name, "%u-%u holes, mask %g, cont. %g", a.minHoles, a.maxHoles, a.mask,
+                      a.continuation);
+      else
+        std::snprintf(name, sizeof name, "%u-%u holes, mask %g", a.minHoles, a.maxHoles, a.mask);
       a.name = name;
       arms.push_back(a);
     }
@@ -237,6 +243,7 @@ int main(int argc, char** argv) {
     o.data.minHoles = a.minHoles;
     o.data.maxHoles = a.maxHoles;
     o.data.maskProbability = a.mask;
+    o.data.continuationProbability = a.continuation;
     o.steps = steps;
     o.warmupSteps = std::min(100, steps / 10);
     o.validateEvery = validateEvery;

@@ -382,6 +382,7 @@ void TrainingPanel::start() {
   o.data.minHoles = 1;
   o.data.maxHoles = 8;
   o.data.maskProbability = 0.1;
+  o.data.continuationProbability = 0.3;
   o.validateEvery = st.validateEvery;
   o.checkpointEvery = st.checkpointEvery;
   o.threads = st.threads;

@@ -32,7 +32,13 @@ Datapoint makeDatapoint(const std::vector<int>& kernel, const DatapointOptions& 
     std::size_t start, length;
   };
   std::vector<Span> spans;
-  for (unsigned h = 0; h < holes; ++h) {
+  const bool continuation =
+      o.continuationProbability > 0 && std::bernoulli_distribution(o.continuationProbability)(rng);
+  if (continuation) {
+    const std::size_t start = std::uniform_int_distribution<std::size_t>(0, n)(rng);
+    spans.push_back({start, n - start});
+  }
+  for (unsigned h = 0; h < holes && !continuation; ++h) {
     const std::size_t start = std::uniform_int_distribution<std::size_t>(0, n)(rng);
     const std::size_t length =
         std::min(std::uniform_int_distribution<std::size_t>(0, std::max<std::size_t>(maxSpan / holes, 0))(rng), n - start);

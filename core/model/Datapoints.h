@@ -14,6 +14,10 @@ struct DatapointOptions {
   unsigned minHoles = 1, maxHoles = 1;  ///< holes per sequence, uniform in [min, max]
   double maxSpanFraction = 0.9;         ///< a hole hides at most this share of the kernel
   double maskProbability = 0.0;         ///< other tokens replaced by [MASK] and labelled (0: off)
+  /// Share of datapoints that are one hole from a random start to the end
+  /// (the task of undirected sampling, "kernel void [HOLE]": the spans above
+  /// never hide more than maxSpanFraction of a kernel).
+  double continuationProbability = 0.0;
   unsigned maxLength = 256;             ///< sequences are cut to this many tokens, [START] and [END] included
 };
 

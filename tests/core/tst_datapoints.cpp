@@ -114,6 +114,24 @@ private slots:
     QVERIFY(x.inputs.size() <= 64);
   }
 
+  void continuationsHideEverythingFromTheirStartToTheEnd() {
+    const auto kernel = kernelOf(30);
+    DatapointOptions o;
+    o.maxHoles = 8;
+    o.continuationProbability = 1;
+    std::mt19937_64 rng(3);
+    int endHoles = 0;
+    for (int i = 0; i < 200; ++i) {
+      const auto d = makeDatapoint(kernel, o, rng);
+      QCOMPARE(std::count(d.inputs.begin(), d.inputs.end(), Tokenizer::kHole), 1l);
+      QCOMPARE(d.inputs[d.inputs.size() - 2], Tokenizer::kHole); // [HOLE] [END]: the rest is hidden
+      const auto visible = d.inputs.size() - 3;                  // [START] ... [HOLE] [END]
+      QCOMPARE(d.labels[d.inputs.size() - 2], visible == kernel.size() ? Tokenizer::kEndHole : kernel[visible]);
+      endHoles += visible == kernel.size();
+    }
+    QVERIFY(endHoles > 0 && endHoles < 30); // a complete kernel, then [ENDHOLE]: sometimes
+  }
+
   void longKernelsAreWindowsMarkedOnlyAtTheirTrueEnds() {
     // Tokens 100.. in order, so a window's offset shows in its first token.
     const auto kernel = kernelOf(1000);
