@@ -789,8 +789,7 @@ void MainWindow::saveKernel(const QString& source) {
 
 QString MainWindow::checkpointPath() const {
   if (workspacePath_.isEmpty()) return {};
-  const QFileInfo ws(workspacePath_);
-  return ws.absolutePath() + QLatin1Char('/') + ws.completeBaseName() + QStringLiteral(".model.ckpt");
+  return QString::fromStdString(workspaceModelPath(workspacePath_.toStdString()));
 }
 
 void MainWindow::fillHoles(const QString& source) {

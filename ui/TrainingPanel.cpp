@@ -48,13 +48,6 @@ QString duration(double seconds) {
   return QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 
-/// An integer field of the run's spec JSON ("steps", "layers", ...); -1 when absent.
-int specField(const std::string& spec, const char* key) {
-  const std::string k = std::string("\"") + key + "\":";
-  const auto at = spec.find(k);
-  return at == std::string::npos ? -1 : std::atoi(spec.c_str() + at + k.size());
-}
-
 QSpinBox* spin(int lo, int hi, int value, QWidget* parent) {
   auto* s = new QSpinBox(parent);
   s->setRange(lo, hi);
@@ -292,17 +285,24 @@ void TrainingPanel::loadHistory() {
     }
     return [this, rows = std::move(rows), spec, status] {
       if (running_) return; // the live curve is authoritative
+      // The run's own options, as resuming will use them (the same reader).
       Settings st = settings();
-      auto take = [&](const char* key, int& field) {
-        if (const int v = specField(spec, key); v > 0) field = v;
-      };
-      take("steps", st.steps);
-      take("batch", st.batch);
-      take("layers", st.layers);
-      take("hidden", st.hidden);
-      take("heads", st.heads);
-      take("ffn", st.ffn);
-      if (const int seed = specField(spec, "seed"); seed >= 0) st.seed = seed;
+      model::TrainOptions base;
+      base.steps = st.steps;
+      base.batchSize = st.batch;
+      base.seed = std::uint64_t(st.seed);
+      base.model.layers = st.layers;
+      base.model.hidden = st.hidden;
+      base.model.heads = st.heads;
+      base.model.ffn = st.ffn;
+      const auto o = model::TrainingSession::optionsFromRecipe(spec, base);
+      st.batch = o.batchSize;
+      st.seed = int(o.seed);
+      st.layers = o.model.layers;
+      st.hidden = o.model.hidden;
+      st.heads = o.model.heads;
+      st.ffn = o.model.ffn;
+      st.steps = o.steps;
       setSettings(st);
       totalSteps_ = st.steps;
       clearCurves();

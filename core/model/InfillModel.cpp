@@ -4,8 +4,6 @@
 #include "common/Error.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace steerbench::model {
 
@@ -220,10 +218,7 @@ CheckpointSummary summarizeCheckpoint(const std::string& path) {
     std::lock_guard lock(modelInitMutex());
     return InfillModel(info.config)->parameterCount();
   }();
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  s.fileSha256 = sha256Hex(bytes.str());
+  s.fileSha256 = sha256OfFile(path);
   return s;
 }
 

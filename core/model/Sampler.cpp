@@ -7,9 +7,7 @@
 #include "model/Tokenizer.h"
 
 #include <deque>
-#include <fstream>
 #include <random>
-#include <sstream>
 
 namespace steerbench::model {
 
@@ -29,10 +27,7 @@ Sampler::Sampler(const std::string& checkpoint, int threads) {
   (void)loadCheckpoint(checkpoint, model, nullptr, tokenizer.hash());
   model->eval();
   impl_ = std::make_unique<Impl>(Impl{std::move(tokenizer), model});
-  std::ifstream in(checkpoint, std::ios::binary);
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  modelHash_ = sha256Hex(bytes.str());
+  modelHash_ = sha256OfFile(checkpoint);
 }
 
 Sampler::~Sampler() = default;

@@ -34,6 +34,7 @@ TrainOptions TrainingSession::optionsFromRecipe(const std::string& recipe, Train
   auto take = [&](const char* key, auto& field) {
     if (const auto v = number(recipe, key)) field = static_cast<std::remove_reference_t<decltype(field)>>(*v);
   };
+  take("steps", o.steps);
   take("batch", o.batchSize);
   take("lr", o.learningRate);
   take("warmup", o.warmupSteps);

@@ -33,7 +33,7 @@ public:
 
   /// The options a checkpoint's recipe (a run's spec) was trained with, over
   /// `base` for what it does not say: resuming goes on with the same objective,
-  /// batch, seed and schedule. The checkpoint path and step count stay `base`'s.
+  /// batch, seed and schedule. The checkpoint path stays `base`'s.
   [[nodiscard]] static TrainOptions optionsFromRecipe(const std::string& recipe, TrainOptions base);
 
   [[nodiscard]] bool resuming() const { return resuming_; }
