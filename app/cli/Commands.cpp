@@ -4,6 +4,7 @@
 #include "cli/Interrupt.h"
 #include "cli/ProgressBar.h"
 #include "cli/ModelCommands.h"
+#include "cli/DriveCommands.h"
 
 #include "common/Error.h"
 #include "common/Paths.h"
@@ -293,6 +294,9 @@ const std::vector<Command>& commands() {
        runSample},
       {"model info", "print a model checkpoint's shape, step, hashes and recipe", modelInfoCommandLine, runModelInfo},
       {"model export", "write a checkpoint's model without optimizer state", modelExportCommandLine, runModelExport},
+      {"devices", "list the OpenCL platforms and devices", devicesCommandLine, runDevices},
+      {"drive", "run kernels on every device: check, time and label them", driveCommandLine, runDrive},
+      {"export csv", "write labelled drive results as a DevMap-layout CSV", exportCsvCommandLine, runExportCsv},
   };
   return all;
 }

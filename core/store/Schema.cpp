@@ -113,6 +113,42 @@ CREATE TABLE samples (
 ALTER TABLE training_steps ADD COLUMN elapsed_s REAL;  -- wall seconds since the run started
 ALTER TABLE training_steps ADD COLUMN cpu_s REAL;      -- CPU seconds of the training process (all threads)
 )sql",
+      // 5 -> 6: driving kernels on devices: one case per kernel, global and
+      // local size and spec, with the checker's outcome and the label; one
+      // measurement per device with its raw times and their statistics (ns).
+      R"sql(
+CREATE TABLE drive_cases (
+  id             INTEGER PRIMARY KEY,
+  kernel_id      INTEGER NOT NULL REFERENCES kernels(id) ON DELETE CASCADE,
+  kernel_name    TEXT NOT NULL,
+  global_size    INTEGER NOT NULL,
+  local_size     INTEGER NOT NULL,             -- 0: chosen by the runtime
+  transfer_bytes INTEGER NOT NULL,             -- bytes to and from the device per run
+  outcome        TEXT NOT NULL,                -- PASS, NO_OUTPUT, INPUT_INSENSITIVE, NONDETERMINISTIC, ...
+  detail         TEXT NOT NULL DEFAULT '',
+  label          TEXT NOT NULL DEFAULT '',     -- the device with the lowest mean total time (PASS only)
+  label_status   TEXT NOT NULL DEFAULT '',     -- significant, AMBIGUOUS, or '' (nothing to label)
+  spec_hash      TEXT NOT NULL REFERENCES specs(hash),
+  created_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+CREATE INDEX drive_cases_kernel ON drive_cases(kernel_id);
+CREATE TABLE drive_measurements (
+  case_id     INTEGER NOT NULL REFERENCES drive_cases(id) ON DELETE CASCADE,
+  position    INTEGER NOT NULL,                -- the device's place in the run's device list
+  device_id   TEXT NOT NULL,                   -- PLATFORM:DEVICE in the ICD loader's order
+  device      TEXT NOT NULL,
+  device_type TEXT NOT NULL,                   -- CPU, GPU, other
+  outcome     TEXT NOT NULL,
+  detail      TEXT NOT NULL DEFAULT '',
+  runs        INTEGER NOT NULL,                -- timed runs kept (warm-up runs are discarded)
+  kernel_median_ns REAL, kernel_mean_ns REAL, kernel_ci_low_ns REAL, kernel_ci_high_ns REAL,
+  transfer_median_ns REAL, transfer_mean_ns REAL, transfer_ci_low_ns REAL, transfer_ci_high_ns REAL,
+  total_median_ns REAL, total_mean_ns REAL, total_ci_low_ns REAL, total_ci_high_ns REAL,
+  kernel_ns   TEXT NOT NULL DEFAULT '[]',      -- JSON array: every timed run's kernel time
+  transfer_ns TEXT NOT NULL DEFAULT '[]',
+  PRIMARY KEY (case_id, position)
+);
+)sql",
   };
   return m;
 }

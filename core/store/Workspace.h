@@ -136,6 +136,30 @@ public:
   };
   std::int64_t addSample(const SampleRecord& sample);
 
+  // --- drive -------------------------------------------------------------
+  struct DriveStats {
+    std::int64_t n = 0;
+    double median = 0, mean = 0, ciLow = 0, ciHigh = 0; ///< ns; the interval is 95% of the mean
+  };
+  struct DriveMeasurementRecord {
+    std::string deviceId, device, deviceType, outcome, detail;
+    DriveStats kernel, transfer, total;
+    std::string kernelNs = "[]", transferNs = "[]"; ///< JSON arrays of every timed run
+  };
+  struct DriveCaseRecord {
+    std::int64_t id = 0, kernelId = 0;
+    std::string kernelName;
+    std::int64_t globalSize = 0, localSize = 0, transferBytes = 0;
+    std::string outcome, detail, label, labelStatus, specHash, createdAt;
+    std::vector<DriveMeasurementRecord> devices;
+  };
+  /// Stores a case and its measurements (call inside transaction() to keep them together).
+  std::int64_t addDriveCase(const DriveCaseRecord& c);
+  /// Every stored case with its measurements, oldest first.
+  [[nodiscard]] std::vector<DriveCaseRecord> driveCases() const;
+  /// A stored spec's JSON, or "" when unknown.
+  [[nodiscard]] std::string spec(const std::string& hash) const;
+
   /// Runs a read-only query and returns its rows as text (NULL as ""). For
   /// reports; `sql` is the program's own, never user text.
   [[nodiscard]] std::vector<std::vector<std::string>> rows(const std::string& sql) const;

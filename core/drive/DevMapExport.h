@@ -1,0 +1,37 @@
+// Writes a workspace's labelled drive results as a CSV in the DevMap layout
+// (cgo17-{amd,nvidia}.csv), so datasets made here load wherever DevMap does.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace steerbench::store {
+class Workspace;
+}
+
+namespace steerbench::drive {
+
+struct ExportOptions {
+  bool significantOnly = false; ///< leave out AMBIGUOUS labels
+};
+
+struct ExportSummary {
+  std::size_t rows = 0;
+  std::size_t skipped = 0; ///< cases not PASS, or with fewer than two measured devices
+};
+
+/// One row per PASS case with two or more measured devices. Columns:
+///   benchmark, dataset, comp, rational, mem, localmem, coalesced, atomic,
+///   transfer, wgsize, oracle, runtime_cpu, runtime_gpu, src,
+/// then device_cpu, device_gpu, runtime_cpu_ci_low, runtime_cpu_ci_high,
+/// runtime_gpu_ci_low, runtime_gpu_ci_high, outcome, label_status, spec.
+/// Device roles: a GPU-type device is "gpu" and a CPU-type one "cpu"; when
+/// the devices are all of one type (PoCL's basic and pthread here), the
+/// first device of the run is "cpu" and the second "gpu" (the ICD loader's
+/// order, or the order of --devices). Runtimes are mean total
+/// (kernel + transfer) times in milliseconds. Written atomically; throws
+/// InputError (with the reason, such as a full disk) and leaves no partial file.
+ExportSummary exportDevMapCsv(const store::Workspace& workspace, const std::string& path,
+                              const ExportOptions& options = {});
+
+} // namespace steerbench::drive

@@ -1,0 +1,463 @@
+#include "drive/DeviceRunner.h"
+
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <random>
+#include <stdexcept>
+
+namespace steerbench::drive {
+namespace {
+
+/// A failed OpenCL call: the outcome CL_ERROR names the call and the code.
+struct ClFailure : std::runtime_error {
+  ClFailure(const std::string& call, cl_int code) : std::runtime_error(call + ": " + clErrorName(code)) {}
+};
+
+void check(cl_int rc, const char* call) {
+  if (rc != CL_SUCCESS) throw ClFailure(call, rc);
+}
+
+std::string deviceText(cl_device_id d, cl_device_info what) {
+  std::size_t n = 0;
+  if (clGetDeviceInfo(d, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
+  std::string s(n, '\0');
+  clGetDeviceInfo(d, what, n, s.data(), nullptr);
+  while (!s.empty() && s.back() == '\0')
+    s.pop_back();
+  return s;
+}
+
+template <class T> T deviceValue(cl_device_id d, cl_device_info what) {
+  T v{};
+  clGetDeviceInfo(d, what, sizeof v, &v, nullptr);
+  return v;
+}
+
+std::uint16_t toHalf(float f) {
+  // Values are in [0, 1): normal or zero halves, rounded toward zero.
+  std::uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  const int exp = int((bits >> 23) & 0xff) - 127 + 15;
+  if (exp <= 0) return 0;
+  return std::uint16_t((exp << 10) | ((bits >> 13) & 0x3ff));
+}
+
+float fromHalf(std::uint16_t h) {
+  const int exp = (h >> 10) & 0x1f;
+  const float mant = float(h & 0x3ff) / 1024.0f;
+  if (exp == 0) return std::ldexp(mant, -14);
+  if (exp == 31) return mant == 0 ? INFINITY : NAN;
+  return std::ldexp(1.0f + mant, exp - 15);
+}
+
+std::uint64_t integralMax(const std::string& e) {
+  if (e == "char") return 127;
+  if (e == "uchar") return 255;
+  if (e == "short") return 32767;
+  if (e == "ushort") return 65535;
+  if (e == "int") return 2147483647ull;
+  if (e == "uint") return 4294967295ull;
+  return 9223372036854775807ull;
+}
+
+void storeValue(const KernelArgument& a, unsigned char* at, std::uint64_t integral, double floating) {
+  const std::string& e = a.element;
+  if (a.isIntegral()) {
+    const std::size_t n = a.elementBytes();
+    std::memcpy(at, &integral, n); // little-endian: the low bytes
+  } else if (e == "half") {
+    const std::uint16_t h = toHalf(float(floating));
+    std::memcpy(at, &h, 2);
+  } else if (e == "float") {
+    const float f = float(floating);
+    std::memcpy(at, &f, 4);
+  } else {
+    std::memcpy(at, &floating, 8);
+  }
+}
+
+double loadFloating(const KernelArgument& a, const unsigned char* at) {
+  if (a.element == "half") {
+    std::uint16_t h;
+    std::memcpy(&h, at, 2);
+    return fromHalf(h);
+  }
+  if (a.element == "float") {
+    float f;
+    std::memcpy(&f, at, 4);
+    return f;
+  }
+  double d;
+  std::memcpy(&d, at, 8);
+  return d;
+}
+
+struct Buffers {
+  std::vector<cl_mem> mems;
+  ~Buffers() {
+    for (auto m : mems)
+      if (m) clReleaseMemObject(m);
+  }
+};
+
+struct Event {
+  cl_event e = nullptr;
+  ~Event() {
+    if (e) clReleaseEvent(e);
+  }
+  double ns() const {
+    cl_ulong start = 0, end = 0;
+    check(clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr),
+          "clGetEventProfilingInfo");
+    check(clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr), "clGetEventProfilingInfo");
+    return double(end - start);
+  }
+};
+
+/// One input set: the host bytes of every argument (empty for local ones).
+using Inputs = std::vector<std::vector<unsigned char>>;
+/// What one run left in the output buffers, by argument index (empty for others).
+using Outputs = std::vector<std::vector<unsigned char>>;
+
+} // namespace
+
+std::string clErrorName(int code) {
+  switch (code) {
+#define SB_CL_ERROR(name)                                                                                              \
+  case name: return #name;
+    SB_CL_ERROR(CL_DEVICE_NOT_FOUND)
+    SB_CL_ERROR(CL_DEVICE_NOT_AVAILABLE)
+    SB_CL_ERROR(CL_COMPILER_NOT_AVAILABLE)
+    SB_CL_ERROR(CL_MEM_OBJECT_ALLOCATION_FAILURE)
+    SB_CL_ERROR(CL_OUT_OF_RESOURCES)
+    SB_CL_ERROR(CL_OUT_OF_HOST_MEMORY)
+    SB_CL_ERROR(CL_PROFILING_INFO_NOT_AVAILABLE)
+    SB_CL_ERROR(CL_BUILD_PROGRAM_FAILURE)
+    SB_CL_ERROR(CL_INVALID_VALUE)
+    SB_CL_ERROR(CL_INVALID_DEVICE)
+    SB_CL_ERROR(CL_INVALID_CONTEXT)
+    SB_CL_ERROR(CL_INVALID_COMMAND_QUEUE)
+    SB_CL_ERROR(CL_INVALID_MEM_OBJECT)
+    SB_CL_ERROR(CL_INVALID_BINARY)
+    SB_CL_ERROR(CL_INVALID_BUILD_OPTIONS)
+    SB_CL_ERROR(CL_INVALID_PROGRAM)
+    SB_CL_ERROR(CL_INVALID_PROGRAM_EXECUTABLE)
+    SB_CL_ERROR(CL_INVALID_KERNEL_NAME)
+    SB_CL_ERROR(CL_INVALID_KERNEL_DEFINITION)
+    SB_CL_ERROR(CL_INVALID_KERNEL)
+    SB_CL_ERROR(CL_INVALID_ARG_INDEX)
+    SB_CL_ERROR(CL_INVALID_ARG_VALUE)
+    SB_CL_ERROR(CL_INVALID_ARG_SIZE)
+    SB_CL_ERROR(CL_INVALID_KERNEL_ARGS)
+    SB_CL_ERROR(CL_INVALID_WORK_DIMENSION)
+    SB_CL_ERROR(CL_INVALID_WORK_GROUP_SIZE)
+    SB_CL_ERROR(CL_INVALID_WORK_ITEM_SIZE)
+    SB_CL_ERROR(CL_INVALID_GLOBAL_OFFSET)
+    SB_CL_ERROR(CL_INVALID_EVENT_WAIT_LIST)
+    SB_CL_ERROR(CL_INVALID_EVENT)
+    SB_CL_ERROR(CL_INVALID_OPERATION)
+    SB_CL_ERROR(CL_INVALID_BUFFER_SIZE)
+    SB_CL_ERROR(CL_INVALID_GLOBAL_WORK_SIZE)
+    SB_CL_ERROR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+#undef SB_CL_ERROR
+  default: return "OpenCL error " + std::to_string(code);
+  }
+}
+
+std::vector<unsigned char> payloadBytes(const KernelArgument& a, std::size_t count, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const std::size_t lanes = a.width == 3 ? 4 : a.width;
+  std::vector<unsigned char> bytes(count * a.valueBytes());
+  const std::uint64_t top = std::max<std::uint64_t>(1, std::min<std::uint64_t>(count, integralMax(a.element)));
+  std::uniform_int_distribution<std::uint64_t> integral(0, top - 1);
+  std::uniform_real_distribution<double> floating(0.0, 1.0);
+  for (std::size_t i = 0; i < count * lanes; ++i)
+    storeValue(a, bytes.data() + i * a.elementBytes(), a.isIntegral() ? integral(rng) : 0,
+               a.isIntegral() ? 0.0 : floating(rng));
+  return bytes;
+}
+
+bool sameOutput(const KernelArgument& a, const std::vector<unsigned char>& x, const std::vector<unsigned char>& y) {
+  if (x.size() != y.size()) return false;
+  if (a.isIntegral()) return x == y;
+  const std::size_t step = a.elementBytes();
+  for (std::size_t i = 0; i + step <= x.size(); i += step) {
+    const double p = loadFloating(a, x.data() + i), q = loadFloating(a, y.data() + i);
+    if (std::isnan(p) && std::isnan(q)) continue;
+    if (p == q) continue;
+    if (!(std::fabs(p - q) <= 1e-5 * std::max(std::fabs(p), std::fabs(q)) + 1e-30)) return false;
+  }
+  return true;
+}
+
+struct DeviceRunner::Impl {
+  struct Device {
+    WorkerDevice info;
+    cl_device_id id = nullptr;
+    cl_context context = nullptr;
+    cl_command_queue queue = nullptr;
+  };
+  std::vector<Device> devices;
+  std::vector<WorkerDevice> infos;
+  std::map<std::string, cl_program> programs; // device id + options + source -> built program
+
+  ~Impl() {
+    for (auto& [key, p] : programs)
+      clReleaseProgram(p);
+    for (auto& d : devices) {
+      if (d.queue) clReleaseCommandQueue(d.queue);
+      if (d.context) clReleaseContext(d.context);
+    }
+  }
+
+  Device& device(const std::string& id) {
+    for (auto& d : devices)
+      if (d.info.id == id) return d;
+    throw ClFailure("no device '" + id + "'", CL_DEVICE_NOT_FOUND);
+  }
+
+  void open(Device& d) {
+    if (d.queue) return;
+    cl_int rc = CL_SUCCESS;
+    d.context = clCreateContext(nullptr, 1, &d.id, nullptr, nullptr, &rc);
+    check(rc, "clCreateContext");
+    d.queue = clCreateCommandQueue(d.context, d.id, CL_QUEUE_PROFILING_ENABLE, &rc);
+    check(rc, "clCreateCommandQueue");
+  }
+
+  /// The built program, or the build log (thrown as BuildFailure).
+  cl_program program(Device& d, const RunRequest& r, std::string& buildLog) {
+    const std::string key = d.info.id + '\0' + r.buildOptions + '\0' + r.source;
+    if (auto it = programs.find(key); it != programs.end()) return it->second;
+    cl_int rc = CL_SUCCESS;
+    const char* text = r.source.c_str();
+    const std::size_t length = r.source.size();
+    cl_program p = clCreateProgramWithSource(d.context, 1, &text, &length, &rc);
+    check(rc, "clCreateProgramWithSource");
+    rc = clBuildProgram(p, 1, &d.id, r.buildOptions.c_str(), nullptr, nullptr);
+    if (rc != CL_SUCCESS) {
+      std::size_t n = 0;
+      clGetProgramBuildInfo(p, d.id, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
+      buildLog.assign(n, '\0');
+      if (n) clGetProgramBuildInfo(p, d.id, CL_PROGRAM_BUILD_LOG, n, buildLog.data(), nullptr);
+      while (!buildLog.empty() && (buildLog.back() == '\0' || buildLog.back() == '\n'))
+        buildLog.pop_back();
+      if (buildLog.empty()) buildLog = clErrorName(rc);
+      clReleaseProgram(p);
+      return nullptr;
+    }
+    programs.emplace(key, p);
+    return p;
+  }
+
+  Inputs makeInputs(const RunRequest& r, std::uint64_t seed) {
+    Inputs in(r.arguments.size());
+    std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
+    for (std::size_t i = 0; i < r.arguments.size(); ++i) {
+      const auto& a = r.arguments[i];
+      if (a.kind == KernelArgument::Kind::Global || a.kind == KernelArgument::Kind::Constant)
+        in[i] = payloadBytes(a, r.globalSize, seed * 1000003 + i);
+      else if (a.kind == KernelArgument::Kind::Scalar) {
+        // Integral scalars get the global size (they are usually a count);
+        // other scalars get random values.
+        in[i] = a.isIntegral() && a.width == 1 ? std::vector<unsigned char>(a.valueBytes()) : payloadBytes(a, 1, rng());
+        if (a.isIntegral() && a.width == 1)
+          storeValue(a, in[i].data(), std::min<std::uint64_t>(r.globalSize, integralMax(a.element)), 0);
+      }
+    }
+    return in;
+  }
+
+  struct RunTimes {
+    double kernelNs = 0, transferNs = 0;
+  };
+
+  Outputs runOnce(Device& d, cl_kernel k, const RunRequest& r, const Inputs& in, RunTimes* times) {
+    Buffers buffers;
+    buffers.mems.assign(r.arguments.size(), nullptr);
+    std::vector<Event> writes(r.arguments.size()), reads(r.arguments.size());
+    std::size_t locals = 0;
+    for (const auto& a : r.arguments)
+      locals += a.kind == KernelArgument::Kind::Local;
+    cl_int rc = CL_SUCCESS;
+    for (std::size_t i = 0; i < r.arguments.size(); ++i) {
+      const auto& a = r.arguments[i];
+      const cl_uint index = cl_uint(i);
+      if (a.kind == KernelArgument::Kind::Global || a.kind == KernelArgument::Kind::Constant) {
+        buffers.mems[i] = clCreateBuffer(d.context, a.isConst ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE,
+                                         std::max<std::size_t>(1, in[i].size()), nullptr, &rc);
+        check(rc, "clCreateBuffer");
+        check(clEnqueueWriteBuffer(d.queue, buffers.mems[i], CL_FALSE, 0, in[i].size(), in[i].data(), 0, nullptr,
+                                   &writes[i].e),
+              "clEnqueueWriteBuffer");
+        check(clSetKernelArg(k, index, sizeof(cl_mem), &buffers.mems[i]), "clSetKernelArg");
+      } else if (a.kind == KernelArgument::Kind::Local) {
+        // The global size in elements, within the device's local memory.
+        const std::uint64_t room = std::max<std::uint64_t>(a.valueBytes(), d.info.localMemBytes / (2 * locals));
+        const std::size_t bytes = std::size_t(std::min<std::uint64_t>(r.globalSize * a.valueBytes(), room));
+        check(clSetKernelArg(k, index, bytes, nullptr), "clSetKernelArg");
+      } else {
+        check(clSetKernelArg(k, index, in[i].size(), in[i].data()), "clSetKernelArg");
+      }
+    }
+    Event run;
+    const std::size_t global = r.globalSize, local = r.localSize;
+    check(clEnqueueNDRangeKernel(d.queue, k, 1, nullptr, &global, local ? &local : nullptr, 0, nullptr, &run.e),
+          "clEnqueueNDRangeKernel");
+    Outputs out(r.arguments.size());
+    for (std::size_t i = 0; i < r.arguments.size(); ++i)
+      if (r.arguments[i].isOutput()) {
+        out[i].resize(in[i].size());
+        check(clEnqueueReadBuffer(d.queue, buffers.mems[i], CL_FALSE, 0, out[i].size(), out[i].data(), 0, nullptr,
+                                  &reads[i].e),
+              "clEnqueueReadBuffer");
+      }
+    check(clFinish(d.queue), "clFinish");
+    if (times) {
+      times->kernelNs = run.ns();
+      times->transferNs = 0;
+      for (std::size_t i = 0; i < r.arguments.size(); ++i) {
+        if (writes[i].e) times->transferNs += writes[i].ns();
+        if (reads[i].e) times->transferNs += reads[i].ns();
+      }
+    }
+    return out;
+  }
+
+  bool same(const RunRequest& r, const Outputs& x, const Outputs& y) {
+    for (std::size_t i = 0; i < r.arguments.size(); ++i)
+      if (r.arguments[i].isOutput() && !sameOutput(r.arguments[i], x[i], y[i])) return false;
+    return true;
+  }
+
+  RunReply run(const RunRequest& r) {
+    RunReply reply;
+    reply.localSize = r.localSize;
+    for (std::size_t i = 0; i < r.arguments.size(); ++i)
+      if (!r.arguments[i].unsupported.empty()) {
+        reply.outcome = "UNSUPPORTED_ARGUMENTS";
+        reply.detail = "argument " + std::to_string(i + 1) + " '" + r.arguments[i].name + "' is " +
+                       r.arguments[i].unsupported;
+        return reply;
+      }
+    for (const auto& a : r.arguments)
+      if (a.isBuffer() && a.kind != KernelArgument::Kind::Local)
+        reply.transferBytes += r.globalSize * a.valueBytes() * (a.isOutput() ? 2 : 1);
+    try {
+      Device& d = device(r.device);
+      open(d);
+      std::string log;
+      cl_program p = program(d, r, log);
+      if (!p) {
+        reply.outcome = "BUILD_FAILURE";
+        reply.detail = log.substr(0, 4000);
+        return reply;
+      }
+      cl_int rc = CL_SUCCESS;
+      cl_kernel k = clCreateKernel(p, r.kernel.c_str(), &rc);
+      check(rc, "clCreateKernel");
+      struct KernelGuard {
+        cl_kernel k;
+        ~KernelGuard() { clReleaseKernel(k); }
+      } guard{k};
+      cl_uint argc = 0;
+      check(clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof argc, &argc, nullptr), "clGetKernelInfo");
+      if (argc != r.arguments.size())
+        throw ClFailure("the kernel takes " + std::to_string(argc) + " arguments, the request gives " +
+                            std::to_string(r.arguments.size()),
+                        CL_INVALID_KERNEL_ARGS);
+      const Inputs a = makeInputs(r, r.seed), b = makeInputs(r, r.seed + 1);
+      if (r.check) {
+        const Outputs a1 = runOnce(d, k, r, a, nullptr), a2 = runOnce(d, k, r, a, nullptr);
+        const Outputs b1 = runOnce(d, k, r, b, nullptr), b2 = runOnce(d, k, r, b, nullptr);
+        const bool anyOutput =
+            std::any_of(r.arguments.begin(), r.arguments.end(), [](const KernelArgument& x) { return x.isOutput(); });
+        if (!anyOutput) {
+          reply.outcome = "NO_OUTPUT";
+          reply.detail = "the kernel has no writable global buffer, so nothing it does can be read back";
+          return reply;
+        }
+        if (same(r, a1, a) && same(r, b1, b)) {
+          reply.outcome = "NO_OUTPUT";
+          reply.detail = "every writable buffer still holds its input after the run";
+          return reply;
+        }
+        if (!same(r, a1, a2) || !same(r, b1, b2)) {
+          reply.outcome = "NONDETERMINISTIC";
+          reply.detail = "two runs on the same input gave different outputs";
+          return reply;
+        }
+        if (same(r, a1, b1)) {
+          reply.outcome = "INPUT_INSENSITIVE";
+          reply.detail = "two different inputs gave the same outputs";
+          return reply;
+        }
+      }
+      for (unsigned i = 0; i < r.warmupRuns + r.timedRuns; ++i) {
+        RunTimes t;
+        (void)runOnce(d, k, r, a, &t);
+        if (i < r.warmupRuns) continue;
+        reply.kernelNs.push_back(t.kernelNs);
+        reply.transferNs.push_back(t.transferNs);
+      }
+      reply.outcome = "PASS";
+    } catch (const ClFailure& e) {
+      reply.outcome = "CL_ERROR";
+      reply.detail = e.what();
+      reply.kernelNs.clear();
+      reply.transferNs.clear();
+    }
+    return reply;
+  }
+};
+
+DeviceRunner::DeviceRunner() : impl_(std::make_unique<Impl>()) {
+  cl_uint np = 0;
+  if (clGetPlatformIDs(0, nullptr, &np) != CL_SUCCESS || np == 0) return;
+  std::vector<cl_platform_id> platforms(np);
+  clGetPlatformIDs(np, platforms.data(), nullptr);
+  for (cl_uint p = 0; p < np; ++p) {
+    std::size_t n = 0;
+    std::string platformName;
+    if (clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, 0, nullptr, &n) == CL_SUCCESS && n) {
+      platformName.assign(n, '\0');
+      clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, n, platformName.data(), nullptr);
+      while (!platformName.empty() && platformName.back() == '\0')
+        platformName.pop_back();
+    }
+    cl_uint nd = 0;
+    if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, nullptr, &nd) != CL_SUCCESS || nd == 0) continue;
+    std::vector<cl_device_id> ids(nd);
+    clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, nd, ids.data(), nullptr);
+    for (cl_uint i = 0; i < nd; ++i) {
+      Impl::Device d;
+      d.id = ids[i];
+      const auto type = deviceValue<cl_device_type>(ids[i], CL_DEVICE_TYPE);
+      d.info.id = std::to_string(p) + ":" + std::to_string(i);
+      d.info.name = deviceText(ids[i], CL_DEVICE_NAME);
+      d.info.type = type & CL_DEVICE_TYPE_GPU ? "GPU" : type & CL_DEVICE_TYPE_CPU ? "CPU" : "other";
+      d.info.platform = platformName;
+      d.info.vendor = deviceText(ids[i], CL_DEVICE_VENDOR);
+      d.info.driver = deviceText(ids[i], CL_DRIVER_VERSION);
+      d.info.localMemBytes = deviceValue<cl_ulong>(ids[i], CL_DEVICE_LOCAL_MEM_SIZE);
+      d.info.globalMemBytes = deviceValue<cl_ulong>(ids[i], CL_DEVICE_GLOBAL_MEM_SIZE);
+      d.info.maxWorkGroupSize = deviceValue<std::size_t>(ids[i], CL_DEVICE_MAX_WORK_GROUP_SIZE);
+      d.info.computeUnits = deviceValue<cl_uint>(ids[i], CL_DEVICE_MAX_COMPUTE_UNITS);
+      impl_->infos.push_back(d.info);
+      impl_->devices.push_back(std::move(d));
+    }
+  }
+}
+
+DeviceRunner::~DeviceRunner() = default;
+
+const std::vector<WorkerDevice>& DeviceRunner::devices() const { return impl_->infos; }
+
+RunReply DeviceRunner::run(const RunRequest& request) { return impl_->run(request); }
+
+} // namespace steerbench::drive

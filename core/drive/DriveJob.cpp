@@ -1,0 +1,111 @@
+#include "drive/DriveJob.h"
+
+#include "drive/KernelSignatures.h"
+#include "engine/ParallelFor.h"
+#include "store/Workspace.h"
+
+#include <cmath>
+#include <filesystem>
+
+namespace steerbench::drive {
+namespace {
+
+std::string numbersJson(const std::vector<double>& v) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i)
+    s += (i ? "," : "") + std::to_string(std::llround(v[i]));
+  return s + "]";
+}
+
+store::Workspace::DriveStats stats(const Summary& s) { return {std::int64_t(s.n), s.median, s.mean, s.ciLow, s.ciHigh}; }
+
+void storeCase(store::Workspace& ws, const DrivenKernel& k, const CaseResult& c, const std::string& specHash) {
+  store::Workspace::DriveCaseRecord r;
+  r.kernelId = k.kernelId;
+  r.kernelName = k.kernel;
+  r.globalSize = std::int64_t(c.globalSize);
+  r.localSize = std::int64_t(c.localSize);
+  r.transferBytes = std::int64_t(c.transferBytes);
+  r.outcome = c.outcome;
+  r.detail = c.detail;
+  r.label = c.labelDevice();
+  r.labelStatus = c.label.status();
+  r.specHash = specHash;
+  for (const auto& d : c.devices) {
+    store::Workspace::DriveMeasurementRecord m;
+    m.deviceId = d.device.id;
+    m.device = d.device.name;
+    m.deviceType = d.device.type;
+    m.outcome = d.reply.outcome;
+    m.detail = d.reply.detail;
+    m.kernel = stats(d.kernel);
+    m.transfer = stats(d.transfer);
+    m.total = stats(d.total);
+    m.kernelNs = numbersJson(d.reply.kernelNs);
+    m.transferNs = numbersJson(d.reply.transferNs);
+    r.devices.push_back(std::move(m));
+  }
+  ws.transaction([&] { ws.addDriveCase(r); });
+}
+
+} // namespace
+
+std::string poclCacheFor(const std::string& workspace) {
+  const std::filesystem::path p(workspace);
+  return (p.parent_path() / (p.stem().string() + ".pocl-cache")).string();
+}
+
+std::vector<DrivenKernel> runDriveJob(const std::vector<DriveUnit>& units, const DriveJobOptions& options,
+                                      store::Workspace* workspace) {
+  DriveOptions driveOptions = options.drive;
+  if (driveOptions.cacheDir.empty() && workspace) driveOptions.cacheDir = poclCacheFor(workspace->path());
+  Driver driver(driveOptions);
+
+  struct Planned {
+    const DriveUnit* unit;
+    KernelSignature signature;
+  };
+  std::vector<Planned> plan;
+  std::vector<DrivenKernel> out;
+  for (const auto& u : units) {
+    const auto scan = kernelSignatures(u.source, options.compile, u.name);
+    if (!scan.compiled || scan.kernels.empty()) {
+      DrivenKernel k;
+      k.unit = u.name;
+      k.error = scan.compiled ? "no kernel function in this file" : scan.error;
+      out.push_back(std::move(k));
+      continue;
+    }
+    for (const auto& s : scan.kernels)
+      if (u.onlyKernel.empty() || s.name == u.onlyKernel) plan.push_back({&u, s});
+  }
+  std::string specHash;
+  if (workspace) specHash = workspace->putSpec(specJson(driver.options()));
+  std::size_t done = 0;
+  if (options.progress) options.progress(0, plan.size());
+  for (const auto& p : plan) {
+    if (options.cancel && options.cancel->cancelled()) break;
+    DrivenKernel k;
+    k.unit = p.unit->name;
+    k.kernel = p.signature.name;
+    if (workspace) {
+      store::KernelRecord rec;
+      rec.name = k.kernel;
+      rec.source = p.unit->source;
+      rec.originFile = p.unit->name;
+      workspace->transaction([&] { k.kernelId = workspace->addKernel(rec); });
+    }
+    k.cases = driver.drive(
+        p.unit->source, p.signature,
+        [&](const CaseResult& c) {
+          if (workspace) storeCase(*workspace, k, c, specHash);
+          if (options.onCase) options.onCase(k, c);
+        },
+        options.cancel);
+    out.push_back(std::move(k));
+    if (options.progress) options.progress(++done, plan.size());
+  }
+  return out;
+}
+
+} // namespace steerbench::drive

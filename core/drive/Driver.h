@@ -1,0 +1,88 @@
+// Drives kernels on the selected devices through a steerbench-drive worker:
+// for each global and local size, every device in turn; a hang becomes
+// TIMEOUT and a dead worker CRASH, and driving goes on with a fresh worker.
+#pragma once
+
+#include "drive/KernelArguments.h"
+#include "drive/Protocol.h"
+#include "drive/Timing.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace steerbench::engine {
+class CancelToken;
+}
+
+namespace steerbench::drive {
+
+class WorkerProcess;
+
+struct DriveOptions {
+  std::vector<std::string> devices;                  ///< ids ("0:1") or parts of names; empty: every device
+  std::vector<std::uint64_t> globalSizes{4096, 65536};
+  std::vector<std::uint64_t> localSizes{64};         ///< 0: the runtime chooses
+  unsigned warmupRuns = 2, timedRuns = 10;
+  std::uint64_t seed = 1;
+  bool check = true;                                 ///< the dynamic checker (four runs) before timing
+  double timeoutSeconds = 20;                        ///< per kernel, device and size (checks and timed runs)
+  std::uint64_t memoryLimitMB = 8192;                ///< the worker's address-space limit
+  bool freshWorkerPerKernel = false;                 ///< a new worker for every kernel (see the README)
+  std::string buildOptions = "-cl-std=CL1.2";
+  std::string workerPath;                            ///< empty: driveWorkerPath()
+  std::string cacheDir;                              ///< PoCL's cache, beside the workspace
+};
+
+/// The options as JSON, for the spec stored with every result.
+[[nodiscard]] std::string specJson(const DriveOptions& o);
+
+struct DeviceRun {
+  WorkerDevice device;
+  RunReply reply;                   ///< outcome, detail, raw times
+  Summary kernel, transfer, total;  ///< nanoseconds; n = 0 unless PASS
+};
+
+struct CaseResult {
+  std::string kernel;
+  std::uint64_t globalSize = 0, localSize = 0;
+  std::vector<DeviceRun> devices;   ///< in the order of Driver::devices(); fewer when driving stopped early
+  std::string outcome;              ///< PASS when every device passed, else the first other outcome
+  std::string detail;
+  LabelDecision label;              ///< index into devices; only when outcome is PASS
+  std::uint64_t transferBytes = 0;
+  [[nodiscard]] std::string labelDevice() const;
+};
+
+class Driver {
+public:
+  /// Starts a worker and picks the devices. Throws InputError when the worker
+  /// cannot start, or when a requested device does not exist (naming those that do).
+  explicit Driver(DriveOptions options);
+  ~Driver();
+
+  [[nodiscard]] const std::vector<WorkerDevice>& devices() const { return devices_; }
+  [[nodiscard]] const DriveOptions& options() const { return options_; }
+  /// Workers started so far (the first, plus one after every timeout or crash).
+  [[nodiscard]] int workersStarted() const { return started_; }
+
+  /// Drives one kernel at every size on every device. `onCase` sees each case
+  /// as it completes. After a TIMEOUT or CRASH the kernel's remaining sizes
+  /// are not driven (the same hang would cost the timeout again on each).
+  std::vector<CaseResult> drive(const std::string& source, const KernelSignature& kernel,
+                                const std::function<void(const CaseResult&)>& onCase = {},
+                                const engine::CancelToken* cancel = nullptr);
+
+private:
+  WorkerProcess& worker();
+
+  DriveOptions options_;
+  std::unique_ptr<WorkerProcess> worker_;
+  std::vector<WorkerDevice> all_, devices_;
+  int started_ = 0;
+  bool usedSinceStart_ = false;
+};
+
+} // namespace steerbench::drive

@@ -1,0 +1,371 @@
+// The driver: timing statistics and labels, the worker's line protocol,
+// payloads, signatures from the Clang AST, and driving real kernels on PoCL
+// through the steerbench-drive worker (every kernel is written here).
+#include "common/Error.h"
+#include "dataset/DevMap.h"
+#include "drive/DevMapExport.h"
+#include "drive/DeviceRunner.h"
+#include "drive/DriveJob.h"
+#include "drive/Driver.h"
+#include "drive/KernelSignatures.h"
+#include "drive/Timing.h"
+#include "store/Workspace.h"
+
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace steerbench;
+using namespace steerbench::drive;
+
+namespace {
+
+const char* kScale = R"(kernel void scale(global float* out, global const float* in, const int n) {
+  int i = get_global_id(0);
+  if (i < n) out[i] = in[i] * 2.0f + 1.0f;
+})";
+const char* kNoOutput = R"(kernel void nothing(global float* out, global const float* in) {
+  float x = in[get_global_id(0)] * 2.0f;
+  (void)x;
+})";
+const char* kInsensitive = R"(kernel void fill(global int* out, global const int* in) {
+  out[get_global_id(0)] = 42;
+})";
+// Work-groups on PoCL's pthread device run on several threads; each reads a
+// shared counter without synchronisation and records what it saw, so the
+// outputs record the threads' interleaving.
+const char* kRacy = R"(kernel void racy_counter(volatile global int* out, global const int* in) {
+  const int gid = get_global_id(0);
+  int acc = 0;
+  for (int k = 0; k < 200; ++k)
+    acc += in[(gid + k) % get_global_size(0)];
+  const int seen = out[0];
+  out[1 + gid % (get_global_size(0) - 1)] = seen + acc;
+  out[0] = seen + 1;
+})";
+const char* kSpin = R"(kernel void spin(global int* out, const int n) {
+  int i = get_global_id(0);
+  while (out[0] >= 0) { out[i % 4] = out[i % 4] + 1; if (out[0] == -7) break; }
+})";
+const char* kFarWrite = R"(kernel void far_write(global int* out, global const int* in) {
+  out[get_global_id(0) + 500000000] = in[get_global_id(0)];
+})";
+
+KernelSignature signatureOf(const char* source) {
+  const auto scan = kernelSignatures(source);
+  if (!scan.compiled || scan.kernels.size() != 1) qFatal("fixture does not compile: %s", scan.error.c_str());
+  return scan.kernels[0];
+}
+
+} // namespace
+
+class TestDrive : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+
+  DriveOptions quick() const {
+    DriveOptions o;
+    o.globalSizes = {1024};
+    o.localSizes = {32};
+    o.warmupRuns = 1;
+    o.timedRuns = 4;
+    o.timeoutSeconds = 30;
+    o.cacheDir = dir_.path().toStdString() + "/pocl-cache";
+    return o;
+  }
+
+private slots:
+  void initTestCase() {
+    QVERIFY(dir_.isValid());
+    // This machine has no GPU: PoCL's pthread and basic devices are the real pair.
+    if (qgetenv("POCL_DEVICES").isEmpty()) qputenv("POCL_DEVICES", "pthread basic");
+  }
+
+  // --- statistics and labels ----------------------------------------------
+  void summaryOfKnownValues() {
+    const auto s = summarize({5, 1, 4, 2, 3});
+    QCOMPARE(s.n, std::size_t(5));
+    QCOMPARE(s.median, 3.0);
+    QCOMPARE(s.mean, 3.0);
+    QVERIFY(std::fabs(s.stddev - 1.58114) < 1e-4);
+    const double half = 2.776 * 1.58114 / std::sqrt(5.0); // t(0.975, 4 dof)
+    QVERIFY(std::fabs(s.ciLow - (3 - half)) < 1e-3);
+    QVERIFY(std::fabs(s.ciHigh - (3 + half)) < 1e-3);
+    QCOMPARE(summarize({2, 4}).median, 3.0);
+    QCOMPARE(summarize({}).n, std::size_t(0));
+  }
+
+  void labelIsSignificantOnlyWhenIntervalsSeparate() {
+    const auto fast = summarize({10, 11, 10, 11}), slow = summarize({20, 21, 20, 21});
+    auto d = decideLabel({slow, fast});
+    QCOMPARE(d.best, 1);
+    QCOMPARE(d.status(), std::string("significant"));
+    const auto wide = summarize({9, 30, 12, 25});
+    d = decideLabel({wide, slow});
+    QCOMPARE(d.status(), std::string("AMBIGUOUS"));
+    QCOMPARE(decideLabel({fast}).status(), std::string(""));              // one device: nothing to label
+    QCOMPARE(decideLabel({summarize({1}), summarize({5})}).status(), std::string("AMBIGUOUS")); // one run each
+  }
+
+  // --- protocol and payloads ------------------------------------------------
+  void protocolRoundTrip() {
+    RunRequest r;
+    r.source = "kernel void k(global float4* a) { a[0] = 1; }\n\"quoted\"";
+    r.kernel = "k";
+    r.device = "0:1";
+    r.arguments = signatureOf(kScale).arguments;
+    r.globalSize = 65536;
+    r.localSize = 128;
+    r.seed = 7;
+    r.check = false;
+    const auto back = decodeRequest(encodeRequest(r));
+    QVERIFY(back.has_value());
+    QCOMPARE(back->source, r.source);
+    QCOMPARE(back->arguments.size(), std::size_t(3));
+    QCOMPARE(back->arguments[1].describe(), std::string("global const float*"));
+    QCOMPARE(back->globalSize, std::uint64_t(65536));
+    QCOMPARE(back->localSize, std::uint64_t(128));
+    QCOMPARE(back->check, false);
+    QVERIFY(!decodeRequest("{\"op\":\"quit\"}").has_value());
+    QVERIFY_THROWS_EXCEPTION(InputError, (void)decodeRequest("not json"));
+
+    RunReply reply;
+    reply.outcome = "PASS";
+    reply.kernelNs = {1000, 1200.5};
+    reply.transferNs = {50, 60};
+    reply.transferBytes = 4096;
+    const auto rb = decodeReply(encodeReply(reply));
+    QCOMPARE(rb.kernelNs, reply.kernelNs);
+    QCOMPARE(rb.transferBytes, std::uint64_t(4096));
+
+    WorkerDevice d{"0:0", "dev", "CPU", "plat", "vendor", "1.0", 65536, 1 << 30, 1024, 4};
+    const auto devices = decodeHello(encodeHello({d}));
+    QCOMPARE(devices.size(), std::size_t(1));
+    QCOMPARE(devices[0].computeUnits, 4u);
+    QVERIFY_THROWS_EXCEPTION(InputError, (void)decodeHello("{\"worker\":\"steerbench-drive\",\"protocol\":99}"));
+  }
+
+  void payloadsAreSeededAndDiffer() {
+    KernelArgument f;
+    f.kind = KernelArgument::Kind::Global;
+    f.element = "float";
+    f.width = 4;
+    QCOMPARE(payloadBytes(f, 100, 1), payloadBytes(f, 100, 1));
+    QVERIFY(payloadBytes(f, 100, 1) != payloadBytes(f, 100, 2));
+    QCOMPARE(payloadBytes(f, 100, 1).size(), std::size_t(100 * 16));
+    KernelArgument i3 = f;
+    i3.element = "int";
+    i3.width = 3; // takes the room of 4
+    QCOMPARE(payloadBytes(i3, 10, 1).size(), std::size_t(10 * 16));
+    // Integers stay below the element count, so they are safe indices.
+    KernelArgument idx = f;
+    idx.element = "uint";
+    idx.width = 1;
+    const auto b = payloadBytes(idx, 50, 3);
+    for (std::size_t k = 0; k < 50; ++k) {
+      std::uint32_t v;
+      std::memcpy(&v, b.data() + 4 * k, 4);
+      QVERIFY(v < 50);
+    }
+    // Floats compare within a tolerance.
+    std::vector<unsigned char> x(4), y(4);
+    const float a = 1.0f, c = 1.0000001f, far = 1.1f;
+    std::memcpy(x.data(), &a, 4);
+    std::memcpy(y.data(), &c, 4);
+    KernelArgument one = f;
+    one.width = 1;
+    QVERIFY(sameOutput(one, x, y));
+    std::memcpy(y.data(), &far, 4);
+    QVERIFY(!sameOutput(one, x, y));
+  }
+
+  // --- signatures ------------------------------------------------------------
+  void signaturesFromTheAst() {
+    const auto scan = kernelSignatures(R"(
+typedef struct { int a; float b; } pair_t;
+kernel void many(global const float4* a, local int* b, constant uchar* c, const ulong n, float2 v,
+                 global double* d) {}
+kernel void byvalue(pair_t s, global int* o) {}
+kernel void img(read_only image2d_t im, global float* o) {}
+)");
+    QVERIFY(scan.compiled);
+    QCOMPARE(scan.kernels.size(), std::size_t(3));
+    const auto& m = scan.kernels[0].arguments;
+    QCOMPARE(m.size(), std::size_t(6));
+    QCOMPARE(m[0].describe(), std::string("global const float4*"));
+    QVERIFY(m[0].isConst && !m[0].isOutput());
+    QCOMPARE(m[1].describe(), std::string("local int*"));
+    QCOMPARE(m[2].describe(), std::string("constant uchar*"));
+    QCOMPARE(m[3].describe(), std::string("ulong"));
+    QCOMPARE(m[4].describe(), std::string("float2"));
+    QVERIFY(m[5].isOutput());
+    QVERIFY(scan.kernels[0].unsupportedReason().empty());
+    QVERIFY(QString::fromStdString(scan.kernels[1].unsupportedReason()).contains("struct or union passed by value"));
+    QVERIFY(QString::fromStdString(scan.kernels[2].unsupportedReason()).contains("an image"));
+    // OpenCL C forbids pointers to pointers as kernel arguments: Clang says so,
+    // and the recovered signature says why the driver could not fill it anyway.
+    const auto pp = kernelSignatures("kernel void bad(global int** p) {}");
+    QVERIFY(!pp.compiled);
+    QVERIFY(!pp.error.empty());
+    QCOMPARE(pp.kernels.size(), std::size_t(1));
+    QVERIFY2(QString::fromStdString(pp.kernels[0].unsupportedReason()).contains("pointer to a pointer"), pp.kernels[0].unsupportedReason().c_str());
+  }
+
+  // --- real PoCL through the worker ------------------------------------------
+  void correctKernelPassesWithTimesOnBothDevices() {
+    Driver driver(quick());
+    QVERIFY2(driver.devices().size() >= 2, "PoCL should offer its pthread and basic devices");
+    const auto cases = driver.drive(kScale, signatureOf(kScale));
+    QCOMPARE(cases.size(), std::size_t(1));
+    QCOMPARE(cases[0].outcome, std::string("PASS"));
+    QCOMPARE(cases[0].devices.size(), driver.devices().size());
+    for (const auto& d : cases[0].devices) {
+      QCOMPARE(d.reply.outcome, std::string("PASS"));
+      QCOMPARE(d.kernel.n, std::size_t(4));
+      QVERIFY(d.kernel.mean > 0);
+      QVERIFY(d.transfer.mean > 0);
+      QVERIFY(d.total.ciLow <= d.total.mean && d.total.mean <= d.total.ciHigh);
+    }
+    QVERIFY(cases[0].label.best >= 0);
+    QVERIFY(cases[0].label.status() == "significant" || cases[0].label.status() == "AMBIGUOUS");
+    QCOMPARE(cases[0].transferBytes, std::uint64_t(1024 * 4 * 3)); // in once, out in and back
+  }
+
+  void checkerRejectsBadKernels_data() {
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<QString>("outcome");
+    QTest::addColumn<QString>("device");
+    QTest::addColumn<int>("global");
+    QTest::newRow("writes nothing") << kNoOutput << "NO_OUTPUT" << "" << 1024;
+    QTest::newRow("ignores its input") << kInsensitive << "INPUT_INSENSITIVE" << "" << 1024;
+    QTest::newRow("racy") << kRacy << "NONDETERMINISTIC" << "pthread" << 262144;
+  }
+  void checkerRejectsBadKernels() {
+    QFETCH(QString, source);
+    QFETCH(QString, outcome);
+    QFETCH(QString, device);
+    QFETCH(int, global);
+    auto o = quick();
+    o.globalSizes = {std::uint64_t(global)};
+    o.localSizes = {64};
+    if (!device.isEmpty()) o.devices = {device.toStdString()};
+    Driver driver(o);
+    const std::string src = source.toStdString();
+    const auto cases = driver.drive(src, signatureOf(src.c_str()));
+    QCOMPARE(cases.size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(cases[0].outcome), outcome);
+    QVERIFY(cases[0].label.best < 0);
+  }
+
+  void infiniteLoopTimesOutAndTheNextKernelRuns() {
+    auto o = quick();
+    o.timeoutSeconds = 2;
+    o.devices = {"basic"};
+    Driver driver(o);
+    QElapsedTimer t;
+    t.start();
+    const auto cases = driver.drive(kSpin, signatureOf(kSpin));
+    QCOMPARE(cases.at(0).outcome, std::string("TIMEOUT"));
+    QVERIFY2(t.elapsed() < 10000, "the hung worker should be killed at the limit");
+    const auto next = driver.drive(kScale, signatureOf(kScale));
+    QCOMPARE(next.at(0).outcome, std::string("PASS"));
+    QCOMPARE(driver.workersStarted(), 2);
+  }
+
+  void outOfBoundsWriteKillsOnlyTheWorker() {
+    auto o = quick();
+    Driver driver(o);
+    const auto cases = driver.drive(kFarWrite, signatureOf(kFarWrite));
+    QVERIFY2(cases.at(0).outcome == "CRASH" || cases.at(0).outcome == "CL_ERROR", cases.at(0).outcome.c_str());
+    // This process is unharmed, and the next kernel is driven normally.
+    const auto next = driver.drive(kScale, signatureOf(kScale));
+    QCOMPARE(next.at(0).outcome, std::string("PASS"));
+    QCOMPARE(next.at(0).devices.size(), driver.devices().size());
+  }
+
+  void buildFailureAndUnsupportedArguments() {
+    Driver driver(quick());
+    // Clang accepted this signature; PoCL is given a unit that does not build.
+    const auto broken = driver.drive("kernel void scale(global float* out, global const float* in, const int n) {"
+                                     " undeclared_call(); }",
+                                     signatureOf(kScale));
+    QCOMPARE(broken.at(0).outcome, std::string("BUILD_FAILURE"));
+    QVERIFY(!broken.at(0).detail.empty());
+    const char* image = "kernel void img(read_only image2d_t im, global float* o) { o[0] = 1.0f; }";
+    const auto unsupported = driver.drive(image, signatureOf(image));
+    QCOMPARE(unsupported.at(0).outcome, std::string("UNSUPPORTED_ARGUMENTS"));
+    QVERIFY(QString::fromStdString(unsupported.at(0).detail).contains("image"));
+  }
+
+  void clearErrorsForMissingWorkerAndUnknownDevice() {
+    auto o = quick();
+    o.workerPath = dir_.path().toStdString() + "/no-such-worker";
+    try {
+      Driver d(o);
+      QFAIL("no error");
+    } catch (const InputError& e) {
+      QVERIFY(QString(e.what()).contains("steerbench-drive was not found"));
+    }
+    o = quick();
+    o.devices = {"no-such-device"};
+    try {
+      Driver d(o);
+      QFAIL("no error");
+    } catch (const InputError& e) {
+      QVERIFY(QString(e.what()).contains("no device matches 'no-such-device'"));
+      QVERIFY(QString(e.what()).contains("pthread"));
+    }
+  }
+
+  // --- the job, the workspace and the DevMap export ----------------------------
+  void drivenCasesAreStoredAndExportLoadsBack() {
+    const std::string wsPath = dir_.path().toStdString() + "/drive.sbw";
+    auto ws = store::Workspace::open(wsPath);
+    DriveJobOptions job;
+    job.drive = quick();
+    job.drive.globalSizes = {1024, 4096};
+    std::size_t progressCalls = 0;
+    job.progress = [&](std::size_t, std::size_t) { ++progressCalls; };
+    const auto results = runDriveJob({{"scale.cl", kScale, {}}, {"fill.cl", kInsensitive, {}},
+                                      {"broken.cl", "kernel void k( {", {}}},
+                                     job, &ws);
+    QCOMPARE(results.size(), std::size_t(3));
+    QVERIFY(!results[0].error.empty()); // the unit Clang rejects comes first, driven never
+    QCOMPARE(progressCalls, std::size_t(3));
+
+    const auto stored = ws.driveCases();
+    QCOMPARE(stored.size(), std::size_t(4));
+    QCOMPARE(stored[0].outcome, std::string("PASS"));
+    QCOMPARE(stored[2].outcome, std::string("INPUT_INSENSITIVE"));
+    QVERIFY(ws.spec(stored[0].specHash).find("\"global_sizes\":[1024,4096]") != std::string::npos);
+    QCOMPARE(stored[0].devices.size(), std::size_t(2));
+    QCOMPARE(stored[0].devices[0].total.n, std::int64_t(4));
+
+    const std::string csv = dir_.path().toStdString() + "/export.csv";
+    const auto summary = exportDevMapCsv(ws, csv);
+    QCOMPARE(summary.rows, std::size_t(2));
+    QCOMPARE(summary.skipped, std::size_t(2));
+    const auto rows = dataset::readDevMap(csv);
+    QCOMPARE(rows.size(), std::size_t(2));
+    for (std::size_t i = 0; i < 2; ++i) {
+      const auto& c = stored[i];
+      QCOMPARE(rows[i].benchmark, "steerbench-" + std::to_string(c.kernelId) + "-scale");
+      QCOMPARE(rows[i].dataset, "g" + std::to_string(c.globalSize) + "-l32");
+      QCOMPARE(rows[i].transfer, double(c.transferBytes));
+      QCOMPARE(rows[i].wgsize, 32.0);
+      QVERIFY(std::fabs(rows[i].runtimeCpu - c.devices[0].total.mean / 1e6) < 1e-9);
+      QVERIFY(std::fabs(rows[i].runtimeGpu - c.devices[1].total.mean / 1e6) < 1e-9);
+      QCOMPARE(rows[i].oracle, std::string(c.devices[0].total.mean <= c.devices[1].total.mean ? "CPU" : "GPU"));
+      QCOMPARE(rows[i].mem, 2.0); // Grewe: one global load, one global store
+      QCOMPARE(rows[i].src, std::string(kScale));
+    }
+    // A folder that does not exist: a clear error and no file.
+    QVERIFY_THROWS_EXCEPTION(InputError, (void)exportDevMapCsv(ws, dir_.path().toStdString() + "/no/dir/x.csv"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestDrive)
+#include "tst_drive.moc"
