@@ -86,6 +86,20 @@ std::vector<CaseResult> Driver::drive(const std::string& source, const KernelSig
                                       const std::function<void(const CaseResult&)>& onCase,
                                       const engine::CancelToken* cancel) {
   if (options_.freshWorkerPerKernel && usedSinceStart_) worker_.reset();
+  std::vector<CaseResult> results = driveCases(source, kernel, onCase, cancel);
+  // A kernel that failed may have written out of bounds without crashing:
+  // the next kernel gets a fresh worker, so its outcome is its own.
+  for (const auto& c : results)
+    if (c.outcome != "PASS" && usedSinceStart_) {
+      worker_.reset();
+      break;
+    }
+  return results;
+}
+
+std::vector<CaseResult> Driver::driveCases(const std::string& source, const KernelSignature& kernel,
+                                           const std::function<void(const CaseResult&)>& onCase,
+                                           const engine::CancelToken* cancel) {
   std::vector<CaseResult> results;
   const std::string unsupported = kernel.unsupportedReason();
   for (const auto global : options_.globalSizes)

@@ -30,7 +30,7 @@ struct DriveOptions {
   bool check = true;                                 ///< the dynamic checker (four runs) before timing
   double timeoutSeconds = 20;                        ///< per kernel, device and size (checks and timed runs)
   std::uint64_t memoryLimitMB = 8192;                ///< the worker's address-space limit
-  bool freshWorkerPerKernel = false;                 ///< a new worker for every kernel (see the README)
+  bool freshWorkerPerKernel = false;                 ///< a new worker for every kernel, not only after failures
   std::string buildOptions = "-cl-std=CL1.2";
   std::string workerPath;                            ///< empty: driveWorkerPath()
   std::string cacheDir;                              ///< PoCL's cache, beside the workspace
@@ -71,12 +71,17 @@ public:
   /// Drives one kernel at every size on every device. `onCase` sees each case
   /// as it completes. After a TIMEOUT or CRASH the kernel's remaining sizes
   /// are not driven (the same hang would cost the timeout again on each).
+  /// One worker serves kernel after kernel, but a kernel that did not PASS
+  /// leaves it for a fresh one (it may have corrupted the worker's memory).
   std::vector<CaseResult> drive(const std::string& source, const KernelSignature& kernel,
                                 const std::function<void(const CaseResult&)>& onCase = {},
                                 const engine::CancelToken* cancel = nullptr);
 
 private:
   WorkerProcess& worker();
+  std::vector<CaseResult> driveCases(const std::string& source, const KernelSignature& kernel,
+                                     const std::function<void(const CaseResult&)>& onCase,
+                                     const engine::CancelToken* cancel);
 
   DriveOptions options_;
   std::unique_ptr<WorkerProcess> worker_;

@@ -1,0 +1,275 @@
+// The driver on real devices: every DevMap kernel source driven on the
+// machine's OpenCL devices (both PoCL devices here) at three global sizes;
+// worker reuse against a fresh worker per kernel; and PIE's identical-pair
+// test (one kernel timed twice as if it were two, for 50 kernels).
+//
+// Usage: bench-drive [--devmap CSV] [--global-sizes 1024,8192,65536] [--local 64] [--runs 10] [--warmup 2]
+//                    [--limit N] [--reuse-kernels 40] [--pairs 50] [--timeout 20] [--csv FILE]
+// Prints: throughput (kernels per minute), counts per outcome, the compile-pass
+// and execute-pass rates, label counts and the AMBIGUOUS fraction; the reuse
+// comparison; the distribution of identical-pair time ratios.
+#include "common/Paths.h"
+#include "corpus/TypeReconstruction.h"
+#include "dataset/DevMap.h"
+#include "drive/Driver.h"
+#include "drive/KernelSignatures.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+
+using namespace steerbench;
+using namespace steerbench::drive;
+
+namespace {
+
+struct Kernel {
+  std::string name, source;
+  KernelSignature signature;
+};
+
+double seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const double at = q * double(v.size() - 1);
+  const std::size_t lo = std::size_t(at);
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (v[hi] - v[lo]) * (at - double(lo));
+}
+
+std::vector<std::uint64_t> sizes(const char* text) {
+  std::vector<std::uint64_t> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    out.push_back(std::stoull(item));
+  return out;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  std::string devmap = devmapDir().empty() ? std::string() : devmapDir() + "/cgo17-amd.csv";
+  DriveOptions o;
+  o.globalSizes = {1024, 8192, 65536};
+  o.localSizes = {64};
+  o.timedRuns = 10;
+  o.warmupRuns = 2;
+  std::size_t limit = 0, reuseKernels = 40, pairs = 50;
+  std::string csvPath;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> const char* {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "bench-drive: %s needs a value\n", a.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--devmap") devmap = next();
+    else if (a == "--global-sizes") o.globalSizes = sizes(next());
+    else if (a == "--local") o.localSizes = {std::stoull(next())};
+    else if (a == "--runs") o.timedRuns = unsigned(std::stoul(next()));
+    else if (a == "--warmup") o.warmupRuns = unsigned(std::stoul(next()));
+    else if (a == "--limit") limit = std::stoul(next());
+    else if (a == "--reuse-kernels") reuseKernels = std::stoul(next());
+    else if (a == "--pairs") pairs = std::stoul(next());
+    else if (a == "--timeout") o.timeoutSeconds = std::stod(next());
+    else if (a == "--csv") csvPath = next();
+    else {
+      std::fprintf(stderr, "usage: bench-drive [--devmap CSV] [--global-sizes A,B,C] [--local N] [--runs N] "
+                           "[--warmup N] [--limit N] [--reuse-kernels N] [--pairs N] [--timeout S] [--csv FILE]\n");
+      return 2;
+    }
+  }
+  if (devmap.empty()) {
+    std::fprintf(stderr, "bench-drive: no DevMap CSV (give --devmap or set STEERBENCH_DEVMAP_DIR)\n");
+    return 2;
+  }
+  const auto scratch = std::filesystem::temp_directory_path() / "steerbench-bench-drive";
+  std::filesystem::create_directories(scratch);
+  o.cacheDir = (scratch / "pocl-cache").string();
+
+  // Every distinct kernel source in DevMap, with its signature. Sources that
+  // need declarations identifier rewriting dropped get the corpus's reconstruction.
+  const auto rows = dataset::readDevMap(devmap);
+  std::set<std::string> seen;
+  std::vector<Kernel> kernels;
+  int clangFailures = 0;
+  for (const auto& r : rows) {
+    if (!seen.insert(r.src).second) continue;
+    Kernel k;
+    k.name = r.benchmark;
+    k.source = r.src;
+    auto scan = kernelSignatures(k.source);
+    if (!scan.compiled) {
+      const auto rec = corpus::reconstructDeclarations(k.source, k.name + ".cl", {});
+      if (rec.compiled) {
+        k.source = rec.prelude + "\n" + k.source;
+        scan = kernelSignatures(k.source);
+      }
+    }
+    if (!scan.compiled || scan.kernels.empty()) {
+      ++clangFailures;
+      k.signature.name = "A";
+    } else {
+      k.signature = scan.kernels[0];
+    }
+    kernels.push_back(std::move(k));
+    if (limit && kernels.size() >= limit) break;
+  }
+
+  Driver driver(o);
+  std::printf("devices:");
+  for (const auto& d : driver.devices())
+    std::printf("  %s (%s, %u compute units)", d.name.c_str(), d.id.c_str(), d.computeUnits);
+  std::printf("\nkernels: %zu distinct DevMap sources (%d do not compile with Clang even after reconstruction)\n",
+              kernels.size(), clangFailures);
+  std::printf("global sizes:");
+  for (auto g : o.globalSizes)
+    std::printf(" %llu", (unsigned long long)g);
+  std::printf(", local %llu, %u warm-up + %u timed runs, timeout %.0f s\n\n",
+              (unsigned long long)o.localSizes[0], o.warmupRuns, o.timedRuns, o.timeoutSeconds);
+
+  // 1. Drive everything.
+  std::FILE* csv = csvPath.empty() ? nullptr : std::fopen(csvPath.c_str(), "w");
+  if (csv) std::fprintf(csv, "kernel,global,outcome,label,label_status\n");
+  std::map<std::string, int> outcomes, kernelOutcomes, labels;
+  int cases = 0, labelled = 0, ambiguous = 0, compiled = 0, executed = 0;
+  std::vector<std::size_t> passing;
+  const auto start = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const auto& k = kernels[i];
+    std::vector<CaseResult> results;
+    if (k.signature.arguments.empty() && k.signature.name == "A" && !kernelSignatures(k.source).compiled) {
+      CaseResult c;
+      c.outcome = "BUILD_FAILURE";
+      results.push_back(c);
+    } else {
+      results = driver.drive(k.source, k.signature);
+    }
+    bool allPass = !results.empty(), built = true;
+    for (const auto& c : results) {
+      ++cases;
+      ++outcomes[c.outcome];
+      allPass = allPass && c.outcome == "PASS";
+      built = built && c.outcome != "BUILD_FAILURE";
+      if (c.outcome == "PASS" && c.label.best >= 0) {
+        ++labelled;
+        ambiguous += c.label.status() == "AMBIGUOUS";
+        ++labels[c.labelDevice() + (c.label.significant ? "" : " (AMBIGUOUS)")];
+      }
+      if (csv)
+        std::fprintf(csv, "%s,%llu,%s,\"%s\",%s\n", k.name.c_str(), (unsigned long long)c.globalSize,
+                     c.outcome.c_str(), c.labelDevice().c_str(), c.label.status().c_str());
+    }
+    // A kernel's outcome: PASS when every size passed, else its first other outcome.
+    std::string ko = "PASS";
+    for (const auto& c : results)
+      if (c.outcome != "PASS") {
+        ko = c.outcome;
+        break;
+      }
+    ++kernelOutcomes[ko];
+    compiled += built;
+    executed += allPass;
+    if (allPass) passing.push_back(i);
+    if ((i + 1) % 25 == 0)
+      std::fprintf(stderr, "[%zu/%zu] %.0f s\n", i + 1, kernels.size(), seconds(start));
+  }
+  const double took = seconds(start);
+  if (csv) std::fclose(csv);
+  std::printf("1. DevMap kernels on every device\n");
+  std::printf("  throughput: %zu kernels in %.0f s = %.1f kernels per minute (%d cases, %zu devices each)\n",
+              kernels.size(), took, 60.0 * double(kernels.size()) / took, cases, driver.devices().size());
+  std::printf("  outcomes per case:");
+  for (const auto& [k, v] : outcomes)
+    std::printf("  %s %d", k.c_str(), v);
+  std::printf("\n  outcomes per kernel:");
+  for (const auto& [k, v] : kernelOutcomes)
+    std::printf("  %s %d", k.c_str(), v);
+  std::printf("\n  compile-pass: %d/%zu = %.1f%%   execute-pass (PASS at every size): %d/%zu = %.1f%%\n", compiled,
+              kernels.size(), 100.0 * compiled / double(kernels.size()), executed, kernels.size(),
+              100.0 * executed / double(kernels.size()));
+  std::printf("  labels (%d labelled cases):\n", labelled);
+  for (const auto& [k, v] : labels)
+    std::printf("    %-70s %d\n", k.c_str(), v);
+  std::printf("  AMBIGUOUS: %d/%d = %.1f%%\n  workers started: %d\n\n", ambiguous, labelled,
+              labelled ? 100.0 * ambiguous / labelled : 0.0, driver.workersStarted());
+
+  // 2. Reusing one worker against a fresh worker per kernel, on the same kernels.
+  {
+    std::vector<std::size_t> sample;
+    for (std::size_t i = 0; i < kernels.size() && sample.size() < reuseKernels; ++i)
+      sample.push_back(i);
+    std::printf("2. worker reuse (%zu kernels, all outcomes)\n", sample.size());
+    std::map<bool, std::vector<std::string>> outcomesBy;
+    for (bool fresh : {false, true}) {
+      DriveOptions w = o;
+      w.freshWorkerPerKernel = fresh;
+      Driver d(w);
+      const auto t0 = std::chrono::steady_clock::now();
+      for (auto i : sample) {
+        const auto& k = kernels[i];
+        if (!kernelSignatures(k.source).compiled) continue;
+        for (const auto& c : d.drive(k.source, k.signature))
+          outcomesBy[fresh].push_back(c.outcome);
+      }
+      const double s = seconds(t0);
+      std::printf("  %-28s %.1f s, %.1f kernels per minute, %d workers\n",
+                  fresh ? "fresh worker per kernel:" : "one worker, reused:", s, 60.0 * double(sample.size()) / s,
+                  d.workersStarted());
+    }
+    std::size_t agree = 0;
+    for (std::size_t i = 0; i < std::min(outcomesBy[false].size(), outcomesBy[true].size()); ++i)
+      agree += outcomesBy[false][i] == outcomesBy[true][i];
+    std::printf("  same outcome in both modes: %zu/%zu cases\n\n", agree, outcomesBy[false].size());
+  }
+
+  // 3. PIE's identical-pair test: one device, the same kernel timed twice as
+  // if it were two devices.
+  {
+    DriveOptions p = o;
+    p.globalSizes = {o.globalSizes.back()};
+    const std::string device = driver.devices().back().id;
+    p.devices = {device, device};
+    p.check = false; // it passed the checker above
+    Driver d(p);
+    std::vector<double> ratios;
+    int significant = 0, measured = 0;
+    for (auto i : passing) {
+      if (std::size_t(measured) >= pairs) break;
+      const auto results = d.drive(kernels[i].source, kernels[i].signature);
+      if (results.empty() || results[0].outcome != "PASS" || results[0].devices.size() != 2) continue;
+      ++measured;
+      const auto& a = results[0].devices[0].total;
+      const auto& b = results[0].devices[1].total;
+      ratios.push_back(a.mean / b.mean);
+      significant += results[0].label.significant;
+    }
+    std::printf("3. identical pairs (%d kernels, each timed twice on %s at global %llu)\n", measured,
+                d.devices()[0].name.c_str(), (unsigned long long)p.globalSizes[0]);
+    double mean = 0, sd = 0;
+    for (double r : ratios)
+      mean += r / double(ratios.size());
+    for (double r : ratios)
+      sd += (r - mean) * (r - mean) / double(std::max<std::size_t>(1, ratios.size() - 1));
+    sd = std::sqrt(sd);
+    std::printf("  time ratio first/second: min %.3f  p5 %.3f  median %.3f  p95 %.3f  max %.3f  (mean %.3f, sd %.3f)\n",
+                quantile(ratios, 0), quantile(ratios, 0.05), quantile(ratios, 0.5), quantile(ratios, 0.95),
+                quantile(ratios, 1), mean, sd);
+    std::printf("  labelled significantly different: %d/%d (goal: 0)\n", significant, measured);
+  }
+  return 0;
+}
