@@ -8,6 +8,7 @@
 #include "KernelList.h"
 #include "SelectionModel.h"
 #include "TargetTable.h"
+#include "DevicePanel.h"
 #include "TrainingPanel.h"
 #include "UndoCommands.h"
 
@@ -196,6 +197,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), prefs_(Preference
   connect(editor_, &KernelEditor::saveRequested, this, &MainWindow::saveKernel);
   connect(editor_, &KernelEditor::fillRequested, this, &MainWindow::fillHoles);
   connect(this, &MainWindow::workspaceOpened, training_, &TrainingPanel::setWorkspace);
+  connect(this, &MainWindow::workspaceOpened, devices_, &DevicePanel::setWorkspace);
+  connect(devices_, &DevicePanel::runEditorRequested, this,
+          [this] { devices_->driveSource(editor_->title(), editor_->text()); });
+  connect(devices_, &DevicePanel::runSelectedRequested, this, [this] {
+    auto ids = selection_->picked();
+    if (ids.isEmpty() && selection_->currentKernel()) ids = {selection_->currentKernel()};
+    devices_->driveKernels(ids);
+  });
   connect(targets_, &TargetTable::valueEdited, this, &MainWindow::editTargetValue);
   connect(targets_, &TargetTable::nearestRequested, this, &MainWindow::nearestKernels);
   connect(targets_, &TargetTable::clearRequested, this, [this] {
@@ -243,9 +252,12 @@ void MainWindow::buildDocks() {
   auto* listDock = dock(list_, tr("Kernels"), QStringLiteral("kernelsDock"), Qt::LeftDockWidgetArea);
   training_ = new TrainingPanel(engine_, this);
   auto* trainingDock = dock(training_, tr("Training"), QStringLiteral("trainingDock"), Qt::RightDockWidgetArea);
+  devices_ = new DevicePanel(engine_, this);
+  auto* devicesDock = dock(devices_, tr("Devices"), QStringLiteral("devicesDock"), Qt::RightDockWidgetArea);
   splitDockWidget(editorDock, featuresDock, Qt::Vertical);
   splitDockWidget(targetDock, listDock, Qt::Vertical);
   tabifyDockWidget(featuresDock, trainingDock);
+  tabifyDockWidget(trainingDock, devicesDock);
   featuresDock->raise();
   resizeDocks({editorDock, targetDock}, {480, 250}, Qt::Horizontal);
   resizeDocks({editorDock, featuresDock}, {600, 250}, Qt::Vertical);
@@ -293,6 +305,8 @@ void MainWindow::buildActions() {
   auto* exportAct = file->addAction(QIcon::fromTheme(QStringLiteral("document-save-as")), tr("&Export Plot..."), this,
                                     &MainWindow::exportPlot);
   exportAct->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  file->addAction(QIcon::fromTheme(QStringLiteral("x-office-spreadsheet")), tr("Export &Labelled Kernels (CSV)..."),
+                  this, [this] { devices_->exportCsv(); });
   file->addSeparator();
   auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);

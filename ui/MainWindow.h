@@ -29,6 +29,7 @@ class KernelList;
 class SelectionModel;
 class TargetTable;
 class TrainingPanel;
+class DevicePanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -62,6 +63,7 @@ public:
   [[nodiscard]] KernelList* kernelList() const { return list_; }
   [[nodiscard]] FeaturesView* featuresView() const { return features_; }
   [[nodiscard]] TrainingPanel* trainingPanel() const { return training_; }
+  [[nodiscard]] DevicePanel* devicePanel() const { return devices_; }
   [[nodiscard]] SelectionModel* selection() const { return selection_; }
   [[nodiscard]] EngineBridge* engine() const { return engine_; }
   [[nodiscard]] QUndoStack* undoStack() const { return undo_; }
@@ -127,6 +129,7 @@ private:
   KernelList* list_ = nullptr;
   FeaturesView* features_ = nullptr;
   TrainingPanel* training_ = nullptr;
+  DevicePanel* devices_ = nullptr;
   JobStatus* jobs_ = nullptr;
   QComboBox* spaceBox_ = nullptr;
   QComboBox* xBox_ = nullptr;
