@@ -29,6 +29,214 @@
     </message>
 </context>
 <context>
+    <name>steerbench::ui::DevicePanel</name>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Compute units</source>
+        <translation>Recheneinheiten</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>Speicher</translation>
+    </message>
+    <message>
+        <source>Max work-group</source>
+        <translation>Max. Work-Group</translation>
+    </message>
+    <message>
+        <source>Global sizes to sweep, separated by commas</source>
+        <translation>Zu durchlaufende globale Größen, durch Kommas getrennt</translation>
+    </message>
+    <message>
+        <source>Local sizes to sweep, separated by commas (0: the runtime chooses)</source>
+        <translation>Zu durchlaufende lokale Größen, durch Kommas getrennt (0: die Laufzeitumgebung wählt)</translation>
+    </message>
+    <message>
+        <source>Timed runs per case, after two warm-up runs that are discarded</source>
+        <translation>Gemessene Läufe je Fall, nach zwei Aufwärmläufen, die verworfen werden</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>How long one kernel may run on one device at one size before its worker is killed</source>
+        <translation>Wie lange ein Kernel auf einem Gerät bei einer Größe laufen darf, bevor sein Worker-Prozess beendet wird</translation>
+    </message>
+    <message>
+        <source>Global sizes</source>
+        <translation>Globale Größen</translation>
+    </message>
+    <message>
+        <source>Local sizes</source>
+        <translation>Lokale Größen</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>Läufe</translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation>Zeitlimit</translation>
+    </message>
+    <message>
+        <source>Run editor&apos;s kernel</source>
+        <translation>Kernel aus dem Editor ausführen</translation>
+    </message>
+    <message>
+        <source>Run selected kernels</source>
+        <translation>Ausgewählte Kernels ausführen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Export CSV...</source>
+        <translation>CSV exportieren...</translation>
+    </message>
+    <message>
+        <source>Write the workspace&apos;s labelled cases as a DevMap-layout CSV</source>
+        <translation>Die gelabelten Fälle des Arbeitsbereichs als CSV im DevMap-Format schreiben</translation>
+    </message>
+    <message>
+        <source>Drive kernels to time them on every device.</source>
+        <translation>Führen Sie Kernels aus, um ihre Laufzeit auf jedem Gerät zu messen.</translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation>Kernel</translation>
+    </message>
+    <message>
+        <source>Global</source>
+        <translation>Global</translation>
+    </message>
+    <message>
+        <source>Local</source>
+        <translation>Lokal</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>Fastest</source>
+        <translation>Am schnellsten</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Label</translation>
+    </message>
+    <message>
+        <source>Total time per run (µs)</source>
+        <translation>Gesamtzeit pro Lauf (µs)</translation>
+    </message>
+    <message>
+        <source>Cancelled; the cases driven so far are stored.</source>
+        <translation>Abgebrochen; die bisher ausgeführten Fälle sind gespeichert.</translation>
+    </message>
+    <message>
+        <source>%1 on %2, driver %3 (id %4)</source>
+        <translation>%1 auf %2, Treiber %3 (ID %4)</translation>
+    </message>
+    <message>
+        <source>%1 MiB global, %2 KiB local</source>
+        <translation>%1 MiB global, %2 KiB lokal</translation>
+    </message>
+    <message>
+        <source>No OpenCL device found. Install an OpenCL driver (on Debian: pocl-opencl-icd).</source>
+        <translation>Kein OpenCL-Gerät gefunden. Installieren Sie einen OpenCL-Treiber (unter Debian: pocl-opencl-icd).</translation>
+    </message>
+    <message>
+        <source>Global sizes must be a comma list of numbers from 1 to 268435456.</source>
+        <translation>Globale Größen müssen eine durch Kommas getrennte Liste von Zahlen von 1 bis 268435456 sein.</translation>
+    </message>
+    <message>
+        <source>Local sizes must be a comma list of numbers (0: the runtime chooses).</source>
+        <translation>Lokale Größen müssen eine durch Kommas getrennte Liste von Zahlen sein (0: die Laufzeitumgebung wählt).</translation>
+    </message>
+    <message>
+        <source>The editor is empty: open or write a kernel first.</source>
+        <translation>Der Editor ist leer: Öffnen oder schreiben Sie zuerst einen Kernel.</translation>
+    </message>
+    <message>
+        <source>Driving %1</source>
+        <translation>%1 wird ausgeführt</translation>
+    </message>
+    <message>
+        <source>Select kernels first: click one in the plot or the list, or drag a rectangle.</source>
+        <translation>Wählen Sie zuerst Kernels aus: Klicken Sie auf einen im Diagramm oder in der Liste, oder ziehen Sie ein Rechteck auf.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Driving %n kernel(s)</source>
+        <translation>
+            <numerusform>%n Kernel wird ausgeführt</numerusform>
+            <numerusform>%n Kernels werden ausgeführt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A drive is running; cancel it first.</source>
+        <translation>Es läuft bereits eine Ausführung; brechen Sie sie zuerst ab.</translation>
+    </message>
+    <message>
+        <source>Driving...</source>
+        <translation>Wird ausgeführt...</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n case(s) driven and stored in the workspace.</source>
+        <translation>
+            <numerusform>%n Fall ausgeführt und im Arbeitsbereich gespeichert.</numerusform>
+            <numerusform>%n Fälle ausgeführt und im Arbeitsbereich gespeichert.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Clang rejected: %1</source>
+        <translation>Von Clang abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>%1 (µs, 95% interval)</source>
+        <translation>%1 (µs, 95-%-Intervall)</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>auto</translation>
+    </message>
+    <message>
+        <source>kernel median %1 µs, transfer median %2 µs, %3 runs</source>
+        <translation>Kernel-Median %1 µs, Transfer-Median %2 µs, %3 Läufe</translation>
+    </message>
+    <message>
+        <source>Total time per run (µs): nothing measured for this case</source>
+        <translation>Gesamtzeit pro Lauf (µs): für diesen Fall nichts gemessen</translation>
+    </message>
+    <message>
+        <source>Total time per run (µs): %1, global %2</source>
+        <translation>Gesamtzeit pro Lauf (µs): %1, global %2</translation>
+    </message>
+    <message>
+        <source>Export labelled kernels</source>
+        <translation>Gelabelte Kernels exportieren</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n labelled case(s) to %1 (%2 left out: not PASS, or fewer than two devices).</source>
+        <translation>
+            <numerusform>%n gelabelter Fall nach %1 geschrieben (%2 ausgelassen: nicht PASS oder weniger als zwei Geräte).</numerusform>
+            <numerusform>%n gelabelte Fälle nach %1 geschrieben (%2 ausgelassen: nicht PASS oder weniger als zwei Geräte).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>steerbench::ui::EngineBridge</name>
     <message>
         <source>an unknown error</source>
@@ -740,6 +948,14 @@ and Fill holes again.</source>
   steerbench-cli train -w %2
 
 und klicken Sie dann erneut auf „Lücken füllen“.</translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation>Geräte</translation>
+    </message>
+    <message>
+        <source>Export &amp;Labelled Kernels (CSV)...</source>
+        <translation>Ge&amp;labelte Kernels exportieren (CSV)...</translation>
     </message>
 </context>
 <context>
