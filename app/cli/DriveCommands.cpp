@@ -74,6 +74,7 @@ CommandLine devicesCommandLine() {
                  "(all cores) and basic (one core) devices: a real pair to label with on a CPU-only\n"
                  "machine. A GPU's vendor ICD adds the GPU with no change.");
   cl.option({"format", 'f', "FORMAT", "text or json", false, "text"});
+  cl.option({"workspace", 'w', "FILE", "PoCL's cache goes beside this workspace", false, defaultWorkspacePath()});
   return cl;
 }
 
@@ -82,7 +83,7 @@ int runDevices(const CommandLine& cl) {
   if (format != "text" && format != "json") throw UsageError("--format must be text or json");
   drive::WorkerOptions w;
   w.executable = drive::driveWorkerPath();
-  w.cacheDir = cacheDir() + "/pocl";
+  w.cacheDir = drive::poclCacheFor(cl.value("workspace"));
   drive::WorkerProcess worker(w);
   const auto& devices = worker.devices();
   if (format == "json") {

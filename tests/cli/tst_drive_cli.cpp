@@ -45,6 +45,7 @@ private slots:
     // This machine has no GPU: PoCL's pthread and basic devices are the real pair.
     if (qgetenv("POCL_DEVICES").isEmpty()) qputenv("POCL_DEVICES", "pthread basic");
     qputenv("XDG_CACHE_HOME", dir_.filePath("cache").toUtf8());
+    qputenv("XDG_DATA_HOME", dir_.filePath("data").toUtf8()); // devices keeps PoCL's cache beside the default workspace
     write(path("scale.cl"), kScale);
     write(path("binary.cl"), QByteArray("\x7f" "ELF\x02\x01\x01\0\0\0\0garbage\xff\xfe", 22));
     write(path("spin.cl"), "kernel void spin(global int* out, const int n) {\n"
