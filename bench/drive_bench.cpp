@@ -5,6 +5,7 @@
 //
 // Usage: bench-drive [--devmap CSV] [--global-sizes 1024,8192,65536] [--local 64] [--runs 10] [--warmup 2]
 //                    [--limit N] [--reuse-kernels 40] [--pairs 50] [--timeout 20] [--csv FILE]
+// Timed runs are interleaved across devices (see Driver), also for the pairs.
 // Prints: throughput (kernels per minute), counts per outcome, the compile-pass
 // and execute-pass rates, label counts and the AMBIGUOUS fraction; the reuse
 // comparison; the distribution of identical-pair time ratios.
@@ -210,10 +211,13 @@ int main(int argc, char** argv) {
 
   // 2. Reusing one worker against a fresh worker per kernel, on the same kernels.
   {
-    std::vector<std::size_t> sample;
+    // The kernels that passed first (a failing kernel replaces the worker in
+    // both modes), then others.
+    std::vector<std::size_t> sample(passing.begin(), passing.begin() + std::ptrdiff_t(std::min(passing.size(), reuseKernels)));
+    const std::size_t passed = sample.size();
     for (std::size_t i = 0; i < kernels.size() && sample.size() < reuseKernels; ++i)
-      sample.push_back(i);
-    std::printf("2. worker reuse (%zu kernels, all outcomes)\n", sample.size());
+      if (std::find(passing.begin(), passing.end(), i) == passing.end()) sample.push_back(i);
+    std::printf("2. worker reuse (%zu kernels: %zu that passed, then others)\n", sample.size(), passed);
     std::map<bool, std::vector<std::string>> outcomesBy;
     for (bool fresh : {false, true}) {
       DriveOptions w = o;

@@ -112,6 +112,49 @@ std::vector<CaseResult> Driver::driveCases(const std::string& source, const Kern
       c.globalSize = global;
       c.localSize = local;
       bool stop = false;
+      // Phase 1, per device: build, the checker, and the warm-up runs.
+      // Phase 2: the timed runs one at a time, in rounds over the devices
+      // that passed (forward, then backward), so that drift in the
+      // machine's load (PIE's warning) falls on every device alike.
+      bool cancelled = false;
+      auto request = [&](const WorkerDevice& device, bool check, unsigned warmup, unsigned runs, RunReply& reply) {
+        RunRequest r;
+        r.source = source;
+        r.kernel = kernel.name;
+        r.device = device.id;
+        r.buildOptions = options_.buildOptions;
+        r.arguments = kernel.arguments;
+        r.globalSize = global;
+        r.localSize = local;
+        r.warmupRuns = warmup;
+        r.timedRuns = runs;
+        r.seed = options_.seed;
+        r.check = check;
+        auto x = worker().exchange(encodeRequest(r), options_.timeoutSeconds, cancel);
+        usedSinceStart_ = true;
+        using S = WorkerProcess::Exchange::Status;
+        if (x.status == S::Cancelled) {
+          worker_.reset();
+          cancelled = true;
+          return;
+        }
+        if (x.status == S::Reply) {
+          reply = decodeReply(x.line);
+          return;
+        }
+        worker_.reset();
+        stop = true;
+        reply.kernelNs.clear();
+        reply.transferNs.clear();
+        if (x.status == S::Timeout) {
+          reply.outcome = "TIMEOUT";
+          reply.detail = "no result within " + formatNumber(options_.timeoutSeconds) +
+                         " s; the worker was killed (raise --timeout for long kernels)";
+        } else {
+          reply.outcome = "CRASH";
+          reply.detail = "the drive worker died: " + x.death;
+        }
+      };
       for (const auto& device : devices_) {
         if (cancel && cancel->cancelled()) return results;
         DeviceRun run;
@@ -124,40 +167,28 @@ std::vector<CaseResult> Driver::driveCases(const std::string& source, const Kern
           run.reply.detail = "local size " + std::to_string(local) + " exceeds the device's maximum work-group size " +
                              std::to_string(device.maxWorkGroupSize) + " (CL_INVALID_WORK_GROUP_SIZE)";
         } else {
-          RunRequest r;
-          r.source = source;
-          r.kernel = kernel.name;
-          r.device = device.id;
-          r.buildOptions = options_.buildOptions;
-          r.arguments = kernel.arguments;
-          r.globalSize = global;
-          r.localSize = local;
-          r.warmupRuns = options_.warmupRuns;
-          r.timedRuns = options_.timedRuns;
-          r.seed = options_.seed;
-          r.check = options_.check;
-          auto x = worker().exchange(encodeRequest(r), options_.timeoutSeconds, cancel);
-          usedSinceStart_ = true;
-          using S = WorkerProcess::Exchange::Status;
-          if (x.status == S::Cancelled) {
-            worker_.reset();
-            return results;
-          }
-          if (x.status == S::Reply) {
-            run.reply = decodeReply(x.line);
-          } else if (x.status == S::Timeout) {
-            worker_.reset();
-            run.reply.outcome = "TIMEOUT";
-            run.reply.detail = "no result within " + formatNumber(options_.timeoutSeconds) +
-                               " s; the worker was killed (raise --timeout for long kernels)";
-            stop = true;
-          } else {
-            worker_.reset();
-            run.reply.outcome = "CRASH";
-            run.reply.detail = "the drive worker died: " + x.death;
-            stop = true;
-          }
+          request(device, options_.check, options_.warmupRuns, 0, run.reply);
+          if (cancelled) return results;
         }
+        c.devices.push_back(std::move(run));
+        if (stop) break;
+      }
+      for (unsigned round = 0; round < options_.timedRuns && !stop; ++round)
+        for (std::size_t k = 0; k < c.devices.size() && !stop; ++k) {
+          auto& run = c.devices[round % 2 ? c.devices.size() - 1 - k : k];
+          if (run.reply.outcome != "PASS") continue;
+          RunReply one;
+          request(run.device, false, 0, 1, one);
+          if (cancelled) return results;
+          if (one.outcome != "PASS") {
+            run.reply.outcome = one.outcome;
+            run.reply.detail = one.detail + " (in timed run " + std::to_string(round + 1) + ")";
+            continue;
+          }
+          run.reply.kernelNs.insert(run.reply.kernelNs.end(), one.kernelNs.begin(), one.kernelNs.end());
+          run.reply.transferNs.insert(run.reply.transferNs.end(), one.transferNs.begin(), one.transferNs.end());
+        }
+      for (auto& run : c.devices) {
         if (run.reply.outcome == "PASS") {
           run.kernel = summarize(run.reply.kernelNs);
           run.transfer = summarize(run.reply.transferNs);
@@ -165,14 +196,15 @@ std::vector<CaseResult> Driver::driveCases(const std::string& source, const Kern
           for (std::size_t i = 0; i < totals.size() && i < run.reply.transferNs.size(); ++i)
             totals[i] = run.reply.kernelNs[i] + run.reply.transferNs[i];
           run.total = summarize(totals);
+        } else {
+          run.reply.kernelNs.clear();
+          run.reply.transferNs.clear();
         }
         c.transferBytes = std::max(c.transferBytes, run.reply.transferBytes);
         if (c.outcome.empty() && run.reply.outcome != "PASS") {
           c.outcome = run.reply.outcome;
-          c.detail = device.name + ": " + run.reply.detail;
+          c.detail = run.device.name + ": " + run.reply.detail;
         }
-        c.devices.push_back(std::move(run));
-        if (stop) break;
       }
       if (c.outcome.empty()) {
         c.outcome = "PASS";
