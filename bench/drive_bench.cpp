@@ -5,6 +5,7 @@
 //
 // Usage: bench-drive [--devmap CSV] [--global-sizes 1024,8192,65536] [--local 64] [--runs 10] [--warmup 2]
 //                    [--limit N] [--reuse-kernels 40] [--pairs 50] [--timeout 20] [--csv FILE]
+//                    [--pairs-workspace WS]   (corpus kernels for the pairs; default: the default workspace)
 // Timed runs are interleaved across devices (see Driver), also for the pairs.
 // Prints: throughput (kernels per minute), counts per outcome, the compile-pass
 // and execute-pass rates, label counts and the AMBIGUOUS fraction; the reuse
@@ -14,6 +15,7 @@
 #include "dataset/DevMap.h"
 #include "drive/Driver.h"
 #include "drive/KernelSignatures.h"
+#include "store/Workspace.h"
 
 #include <algorithm>
 #include <chrono>
@@ -69,6 +71,7 @@ int main(int argc, char** argv) {
   o.warmupRuns = 2;
   std::size_t limit = 0, reuseKernels = 40, pairs = 50;
   std::string csvPath;
+  std::string pairsWorkspace = defaultWorkspacePath();
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> const char* {
@@ -88,6 +91,7 @@ int main(int argc, char** argv) {
     else if (a == "--pairs") pairs = std::stoul(next());
     else if (a == "--timeout") o.timeoutSeconds = std::stod(next());
     else if (a == "--csv") csvPath = next();
+    else if (a == "--pairs-workspace") pairsWorkspace = next();
     else {
       std::fprintf(stderr, "usage: bench-drive [--devmap CSV] [--global-sizes A,B,C] [--local N] [--runs N] "
                            "[--warmup N] [--limit N] [--reuse-kernels N] [--pairs N] [--timeout S] [--csv FILE]\n");
@@ -149,6 +153,7 @@ int main(int argc, char** argv) {
   std::map<std::string, int> outcomes, kernelOutcomes, labels;
   int cases = 0, labelled = 0, ambiguous = 0, compiled = 0, executed = 0;
   std::vector<std::size_t> passing;
+  std::vector<std::pair<std::string, std::size_t>> passedSomewhere; // kernel passed at one size at least
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     const auto& k = kernels[i];
@@ -166,6 +171,7 @@ int main(int argc, char** argv) {
       ++outcomes[c.outcome];
       allPass = allPass && c.outcome == "PASS";
       built = built && c.outcome != "BUILD_FAILURE";
+      if (c.outcome == "PASS") passedSomewhere.push_back({k.name, i});
       if (c.outcome == "PASS" && c.label.best >= 0) {
         ++labelled;
         ambiguous += c.label.status() == "AMBIGUOUS";
@@ -242,28 +248,54 @@ int main(int argc, char** argv) {
   }
 
   // 3. PIE's identical-pair test: one device, the same kernel timed twice as
-  // if it were two devices.
+  // if it were two devices. DevMap kernels that passed come first; when there
+  // are fewer than --pairs, kernels of the default workspace's corpus follow
+  // (the checker runs first, so only kernels that pass are timed).
   {
     DriveOptions p = o;
     p.globalSizes = {o.globalSizes.back()};
     const std::string device = driver.devices().back().id;
     p.devices = {device, device};
-    p.check = false; // it passed the checker above
     Driver d(p);
+    std::vector<std::pair<std::string, KernelSignature>> candidates;
+    std::set<std::size_t> anyPass;
+    for (const auto& [name, index] : passedSomewhere)
+      anyPass.insert(index);
+    for (auto i : anyPass)
+      candidates.push_back({kernels[i].source, kernels[i].signature});
+    std::size_t fromCorpus = 0;
+    if (candidates.size() < pairs * 2) {
+      try {
+        auto ws = store::Workspace::open(pairsWorkspace, store::Workspace::Mode::OpenExisting);
+        for (const auto& row : ws.rows("SELECT source, name FROM kernels WHERE role = 'train' ORDER BY id LIMIT 400")) {
+          const auto scan = kernelSignatures(row[0]);
+          // Corpus kernels are rewritten (the kernel is A); one kernel per unit.
+          if (scan.compiled && scan.kernels.size() == 1) {
+            candidates.push_back({row[0], scan.kernels[0]});
+            ++fromCorpus;
+          }
+        }
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench-drive: no corpus kernels for the pairs (%s)\n", e.what());
+      }
+    }
     std::vector<double> ratios;
-    int significant = 0, measured = 0;
-    for (auto i : passing) {
-      if (std::size_t(measured) >= pairs) break;
-      const auto results = d.drive(kernels[i].source, kernels[i].signature);
+    int significant = 0, measured = 0, fromDevMap = 0;
+    for (std::size_t c = 0; c < candidates.size() && std::size_t(measured) < pairs; ++c) {
+      const auto results = d.drive(candidates[c].first, candidates[c].second);
       if (results.empty() || results[0].outcome != "PASS" || results[0].devices.size() != 2) continue;
       ++measured;
+      fromDevMap += c < anyPass.size();
       const auto& a = results[0].devices[0].total;
       const auto& b = results[0].devices[1].total;
       ratios.push_back(a.mean / b.mean);
       significant += results[0].label.significant;
     }
-    std::printf("3. identical pairs (%d kernels, each timed twice on %s at global %llu)\n", measured,
-                d.devices()[0].name.c_str(), (unsigned long long)p.globalSizes[0]);
+    std::printf("3. identical pairs (%d kernels: %d from DevMap, %d from the corpus; each timed twice on %s at global "
+                "%llu)\n",
+                measured, fromDevMap, measured - fromDevMap, d.devices()[0].name.c_str(),
+                (unsigned long long)p.globalSizes[0]);
+    (void)fromCorpus;
     double mean = 0, sd = 0;
     for (double r : ratios)
       mean += r / double(ratios.size());
