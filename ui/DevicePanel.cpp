@@ -311,9 +311,12 @@ void DevicePanel::cancel() {
 
 void DevicePanel::addCase(const QString& kernel, const drive::CaseResult& c) {
   // One column per device, in the order the driver uses.
+  // Keyed by device id: two identical GPUs have one name and two columns.
   for (const auto& d : c.devices) {
+    const QString id = QString::fromStdString(d.device.id);
     const QString name = shortName(d.device.name);
-    if (!deviceNames_.contains(name)) {
+    if (!deviceIds_.contains(id)) {
+      deviceIds_ << id;
       deviceNames_ << name;
       table_->setColumnCount(FirstDeviceCol + int(deviceNames_.size()));
       table_->setHorizontalHeaderItem(FirstDeviceCol + int(deviceNames_.size()) - 1,
@@ -335,7 +338,7 @@ void DevicePanel::addCase(const QString& kernel, const drive::CaseResult& c) {
   set(LabelCol, QString::fromStdString(c.label.status()));
   QVector<QVector<double>> times(deviceNames_.size());
   for (const auto& d : c.devices) {
-    const int at = int(deviceNames_.indexOf(shortName(d.device.name)));
+    const int at = int(deviceIds_.indexOf(QString::fromStdString(d.device.id)));
     if (d.reply.outcome == "PASS") {
       set(FirstDeviceCol + at,
           QStringLiteral("%1 [%2, %3]")

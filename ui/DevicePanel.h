@@ -97,7 +97,7 @@ private:
   QChart* chart_;
   QChartView* view_;
   QString workspace_;
-  QStringList deviceNames_;
+  QStringList deviceIds_, deviceNames_;
   /// Per row: every device's total times in microseconds (empty when not measured).
   QVector<QVector<QVector<double>>> times_;
   int job_ = 0;

@@ -6,10 +6,15 @@
 #include "common/Version.h"
 #include "drive/DeviceRunner.h"
 
+#include "common/Error.h"
+
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <string>
+#include <unistd.h>
 
 int main(int argc, char** argv) {
   using namespace steerbench::drive;
@@ -24,9 +29,19 @@ int main(int argc, char** argv) {
                  "see docs/drive-protocol.md. Not meant to be run by hand.\n";
     return std::strcmp(argv[i], "--help") == 0 ? 0 : 2;
   }
-  std::ios::sync_with_stdio(false);
+  // The protocol gets its own descriptor; fd 1 then points at the log (fd 2),
+  // so a kernel's printf or a driver's chatter cannot corrupt the replies.
+  const int protocolFd = ::dup(1);
+  ::dup2(2, 1);
+  std::FILE* protocol = ::fdopen(protocolFd, "w");
+  if (!protocol) return 1;
+  auto send = [protocol](const std::string& line) {
+    std::fputs(line.c_str(), protocol);
+    std::fputc('\n', protocol);
+    std::fflush(protocol);
+  };
   DeviceRunner runner;
-  std::cout << encodeHello(runner.devices()) << std::endl;
+  send(encodeHello(runner.devices()));
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.empty()) continue;
@@ -35,11 +50,17 @@ int main(int argc, char** argv) {
       const auto request = decodeRequest(line);
       if (!request) return 0;
       reply = runner.run(*request);
-    } catch (const std::exception& e) {
+    } catch (const steerbench::InputError& e) {
       reply.outcome = "PROTOCOL_ERROR";
       reply.detail = e.what();
+    } catch (const std::bad_alloc&) {
+      reply.outcome = "CL_ERROR";
+      reply.detail = "the worker ran out of host memory for the payloads (raise --memory-limit or lower the global size)";
+    } catch (const std::exception& e) {
+      reply.outcome = "CL_ERROR";
+      reply.detail = std::string("the worker failed: ") + e.what();
     }
-    std::cout << encodeReply(reply) << std::endl;
+    send(encodeReply(reply));
   }
   return 0;
 }

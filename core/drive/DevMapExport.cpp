@@ -41,8 +41,7 @@ ExportSummary exportDevMapCsv(const store::Workspace& ws, const std::string& pat
     std::vector<const store::Workspace::DriveMeasurementRecord*> measured;
     for (const auto& d : c.devices)
       if (d.outcome == "PASS" && d.total.n > 0) measured.push_back(&d);
-    if (c.outcome != "PASS" || measured.size() < 2 ||
-        (options.significantOnly && c.labelStatus != "significant")) {
+    if (c.outcome != "PASS" || measured.size() < 2) {
       ++summary.skipped;
       continue;
     }
@@ -56,6 +55,17 @@ ExportSummary exportDevMapCsv(const store::Workspace& ws, const std::string& pat
       cpu = measured[0];
       gpu = measured[1];
     }
+    // The oracle and its status are the exported pair's own: with a third
+    // device the case's label may name neither of them.
+    const bool cpuFaster = cpu->total.mean <= gpu->total.mean;
+    const auto* best = cpuFaster ? cpu : gpu;
+    const auto* other = cpuFaster ? gpu : cpu;
+    const bool separate = best->total.n > 1 && other->total.n > 1 && best->total.ciHigh < other->total.ciLow;
+    const std::string pairStatus = separate ? "significant" : "AMBIGUOUS";
+    if (options.significantOnly && !separate) {
+      ++summary.skipped;
+      continue;
+    }
     auto it = kernels.find(c.kernelId);
     if (it == kernels.end()) {
       auto k = ws.kernel(c.kernelId);
@@ -66,7 +76,6 @@ ExportSummary exportDevMapCsv(const store::Workspace& ws, const std::string& pat
       it = kernels.emplace(c.kernelId, std::make_pair(*k, greweOf(*k))).first;
     }
     const auto& [k, g] = it->second;
-    const bool cpuFaster = cpu->total.mean <= gpu->total.mean;
     csv += csvField("steerbench-" + std::to_string(c.kernelId) + "-" + c.kernelName) + "," +
            csvField("g" + std::to_string(c.globalSize) + "-l" + std::to_string(c.localSize)) + "," +
            formatNumber(g.comp) + "," + formatNumber(g.rational) + "," + formatNumber(g.mem) + "," +
@@ -75,7 +84,7 @@ ExportSummary exportDevMapCsv(const store::Workspace& ws, const std::string& pat
            "," + ms(cpu->total.mean) + "," + ms(gpu->total.mean) + "," + csvField(k.source) + "," +
            csvField(cpu->device) + "," + csvField(gpu->device) + "," + ms(cpu->total.ciLow) + "," +
            ms(cpu->total.ciHigh) + "," + ms(gpu->total.ciLow) + "," + ms(gpu->total.ciHigh) + "," + c.outcome + "," +
-           c.labelStatus + "," + csvField(c.specHash) + "\n";
+           pairStatus + "," + csvField(c.specHash) + "\n";
     ++summary.rows;
   }
   const std::string tmp = path + ".part";

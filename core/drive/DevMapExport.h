@@ -29,7 +29,9 @@ struct ExportSummary {
 /// the devices are all of one type (PoCL's basic and pthread here), the
 /// first device of the run is "cpu" and the second "gpu" (the ICD loader's
 /// order, or the order of --devices). Runtimes are mean total
-/// (kernel + transfer) times in milliseconds. Written atomically; throws
+/// (kernel + transfer) times in milliseconds; oracle and label_status compare
+/// the two exported devices (significant when their 95% intervals separate).
+/// Written atomically; throws
 /// InputError (with the reason, such as a full disk) and leaves no partial file.
 ExportSummary exportDevMapCsv(const store::Workspace& workspace, const std::string& path,
                               const ExportOptions& options = {});

@@ -205,6 +205,7 @@ struct DeviceRunner::Impl {
   std::vector<Device> devices;
   std::vector<WorkerDevice> infos;
   std::map<std::string, cl_program> programs; // device id + options + source -> built program
+  std::string lastSource;
 
   ~Impl() {
     for (auto& [key, p] : programs)
@@ -234,6 +235,14 @@ struct DeviceRunner::Impl {
   cl_program program(Device& d, const RunRequest& r, std::string& buildLog) {
     const std::string key = d.info.id + '\0' + r.buildOptions + '\0' + r.source;
     if (auto it = programs.find(key); it != programs.end()) return it->second;
+    // Keep only the programs of the kernel being driven: a long-lived worker
+    // must not grow with every kernel it has seen.
+    if (r.source != lastSource) {
+      for (auto& [unused, p] : programs)
+        clReleaseProgram(p);
+      programs.clear();
+      lastSource = r.source;
+    }
     cl_int rc = CL_SUCCESS;
     const char* text = r.source.c_str();
     const std::size_t length = r.source.size();
@@ -278,6 +287,15 @@ struct DeviceRunner::Impl {
   };
 
   Outputs runOnce(Device& d, cl_kernel k, const RunRequest& r, const Inputs& in, RunTimes* times) {
+    // A failing call leaves commands queued that read or write host memory
+    // about to be freed: wait for them before unwinding.
+    struct Drain {
+      cl_command_queue q;
+      bool armed = true;
+      ~Drain() {
+        if (armed) clFinish(q);
+      }
+    } drain{d.queue};
     Buffers buffers;
     buffers.mems.assign(r.arguments.size(), nullptr);
     std::vector<Event> writes(r.arguments.size()), reads(r.arguments.size());
@@ -317,6 +335,7 @@ struct DeviceRunner::Impl {
                                   &reads[i].e),
               "clEnqueueReadBuffer");
       }
+    drain.armed = false;
     check(clFinish(d.queue), "clFinish");
     if (times) {
       times->kernelNs = run.ns();

@@ -7,6 +7,7 @@
 #include "engine/ParallelFor.h"
 
 #include <algorithm>
+#include <sys/resource.h>
 
 namespace steerbench::drive {
 namespace {
@@ -31,7 +32,8 @@ std::string specJson(const DriveOptions& o) {
          ",\"seed\":" + std::to_string(o.seed) + ",\"check\":" + (o.check ? "true" : "false") +
          ",\"timeout_s\":" + formatNumber(o.timeoutSeconds) + ",\"memory_limit_mb\":" +
          std::to_string(o.memoryLimitMB) + ",\"fresh_worker_per_kernel\":" +
-         (o.freshWorkerPerKernel ? "true" : "false") + ",\"build_options\":" + jsonString(o.buildOptions) + "}";
+         (o.freshWorkerPerKernel ? "true" : "false") + ",\"build_options\":" + jsonString(o.buildOptions) +
+         ",\"nice\":" + std::to_string(::getpriority(PRIO_PROCESS, 0)) + "}";
 }
 
 std::string CaseResult::labelDevice() const {
@@ -139,8 +141,13 @@ std::vector<CaseResult> Driver::driveCases(const std::string& source, const Kern
           return;
         }
         if (x.status == S::Reply) {
-          reply = decodeReply(x.line);
-          return;
+          try {
+            reply = decodeReply(x.line);
+            return;
+          } catch (const InputError& e) {
+            x.status = S::Died;
+            x.death = std::string("it sent an unreadable reply (") + e.what() + ")";
+          }
         }
         worker_.reset();
         stop = true;

@@ -28,8 +28,8 @@ struct DriveOptions {
   unsigned warmupRuns = 2, timedRuns = 10;
   std::uint64_t seed = 1;
   bool check = true;                                 ///< the dynamic checker (four runs) before timing
-  double timeoutSeconds = 20;                        ///< per kernel, device and size (checks and timed runs)
-  std::uint64_t memoryLimitMB = 8192;                ///< the worker's address-space limit
+  double timeoutSeconds = 20;                        ///< per request: build, checks and warm-up; or one timed run
+  std::uint64_t memoryLimitMB = 8192;                ///< the worker's data-memory limit (RLIMIT_DATA)
   bool freshWorkerPerKernel = false;                 ///< a new worker for every kernel, not only after failures
   std::string buildOptions = "-cl-std=CL1.2";
   std::string workerPath;                            ///< empty: driveWorkerPath()

@@ -12,10 +12,11 @@ double tQuantile95(std::size_t dof) {
                                  2.074, 2.069,  2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
   if (dof == 0) return 0;
   if (dof <= 30) return table[dof];
-  if (dof <= 40) return 2.021;
-  if (dof <= 60) return 2.000;
-  if (dof <= 120) return 1.980;
-  return 1.960;
+  // Between table rows, the row below (a wider interval, never a narrower one).
+  if (dof <= 40) return 2.042;
+  if (dof <= 60) return 2.021;
+  if (dof <= 120) return 2.000;
+  return 1.980;
 }
 
 Summary summarize(std::vector<double> v) {

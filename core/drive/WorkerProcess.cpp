@@ -88,8 +88,10 @@ WorkerProcess::WorkerProcess(WorkerOptions options) : options_(std::move(options
     rlimit core{0, 0};
     ::setrlimit(RLIMIT_CORE, &core);
     if (options_.memoryLimitBytes) {
-      rlimit as{options_.memoryLimitBytes, options_.memoryLimitBytes};
-      ::setrlimit(RLIMIT_AS, &as);
+      // RLIMIT_DATA (writable private memory), not RLIMIT_AS: GPU runtimes
+      // reserve large address ranges they never write.
+      rlimit data{options_.memoryLimitBytes, options_.memoryLimitBytes};
+      ::setrlimit(RLIMIT_DATA, &data);
     }
     ::dup2(sv[1], 0);
     ::dup2(sv[1], 1);
@@ -113,7 +115,15 @@ WorkerProcess::WorkerProcess(WorkerOptions options) : options_(std::move(options
     throw InputError("the drive worker " + options_.executable + " failed to start: " + how + " (its messages: " +
                      logPath + ")");
   }
-  devices_ = decodeHello(hello);
+  try {
+    devices_ = decodeHello(hello);
+  } catch (...) {
+    kill();
+    (void)reap();
+    ::close(fd_);
+    fd_ = -1;
+    throw;
+  }
 }
 
 WorkerProcess::~WorkerProcess() {

@@ -19,7 +19,7 @@ namespace steerbench::drive {
 struct WorkerOptions {
   std::string executable;  ///< steerbench-drive (see driveWorkerPath())
   std::string cacheDir;    ///< PoCL's kernel cache (POCL_CACHE_DIR); created when missing
-  std::uint64_t memoryLimitBytes = std::uint64_t(8) << 30; ///< RLIMIT_AS of the worker (0: none)
+  std::uint64_t memoryLimitBytes = std::uint64_t(8) << 30; ///< RLIMIT_DATA of the worker (0: none)
   double startTimeoutSeconds = 60;
 };
 

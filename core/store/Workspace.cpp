@@ -388,6 +388,10 @@ std::int64_t Workspace::addDriveCase(const DriveCaseRecord& c) {
     ms.bind(6, m.outcome).bind(7, m.detail).bind(8, m.total.n);
     int col = 9;
     for (const DriveStats* s : {&m.kernel, &m.transfer, &m.total}) {
+      if (s->n == 0) { // not measured: NULL, never a zero time
+        col += 4;
+        continue;
+      }
       ms.bindDouble(col++, s->median).bindDouble(col++, s->mean).bindDouble(col++, s->ciLow);
       ms.bindDouble(col++, s->ciHigh);
     }
@@ -419,6 +423,7 @@ std::vector<Workspace::DriveCaseRecord> Workspace::driveCases() const {
       c.createdAt = st.text(11);
       out.push_back(std::move(c));
     }
+    if (st.lastRc != SQLITE_OK) fail("cannot read the drive results", st.lastRc);
   }
   Statement st(db_, "SELECT case_id, device_id, device, device_type, outcome, detail, runs, kernel_median_ns, "
                     "kernel_mean_ns, kernel_ci_low_ns, kernel_ci_high_ns, transfer_median_ns, transfer_mean_ns, "
@@ -449,6 +454,7 @@ std::vector<Workspace::DriveCaseRecord> Workspace::driveCases() const {
     m.transferNs = st.text(20);
     out[at].devices.push_back(std::move(m));
   }
+  if (st.lastRc != SQLITE_OK) fail("cannot read the drive results", st.lastRc);
   return out;
 }
 

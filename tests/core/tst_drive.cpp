@@ -286,6 +286,20 @@ kernel void img(read_only image2d_t im, global float* o) {}
     QCOMPARE(next.at(0).devices.size(), driver.devices().size());
   }
 
+  void printfInAKernelCannotCorruptTheProtocol() {
+    // PoCL prints to the worker's fd 1; the replies travel on their own descriptor.
+    const char* talk = "kernel void talk(global float* out, global const float* in) {\n"
+                       "  printf(\"test_printf %d\\n\", (int)get_global_id(0));\n"
+                       "  out[get_global_id(0)] = in[get_global_id(0)] + 1.0f;\n}\n";
+    auto o = quick();
+    o.globalSizes = {64};
+    o.localSizes = {16};
+    Driver driver(o);
+    const auto cases = driver.drive(talk, signatureOf(talk));
+    QCOMPARE(cases.at(0).outcome, std::string("PASS"));
+    QCOMPARE(driver.workersStarted(), 1);
+  }
+
   void buildFailureAndUnsupportedArguments() {
     Driver driver(quick());
     // Clang accepted this signature; PoCL is given a unit that does not build.
