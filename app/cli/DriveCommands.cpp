@@ -131,7 +131,8 @@ CommandLine driveCommandLine() {
   cl.option({"memory-limit", 0, "MB", "the worker's writable-memory limit (RLIMIT_DATA)", false, "8192"});
   cl.option({"seed", 0, "N", "seed of the payloads", false, "1"});
   cl.option({"no-check", 0, "", "skip the dynamic checker (not recommended: it is what makes labels trustworthy)"});
-  cl.option({"fresh-worker", 0, "", "start a new worker for every kernel (slower; see the README)"});
+  cl.option({"reuse-worker", 0, "",
+             "keep one worker across kernels that pass (default: a new worker per kernel; see the README)"});
   cl.option({"workspace", 'w', "FILE", "store kernels and results here", false, defaultWorkspacePath()});
   cl.option({"format", 'f', "FORMAT", "text or csv", false, "text"});
   return cl;
@@ -157,7 +158,7 @@ int runDrive(const CommandLine& cl) {
   o.memoryLimitMB = cl.unsignedValue("memory-limit", 256, 1u << 30);
   o.seed = cl.unsignedValue("seed", 0, 4294967295u);
   o.check = !cl.has("no-check");
-  o.freshWorkerPerKernel = cl.has("fresh-worker");
+  o.freshWorkerPerKernel = !cl.has("reuse-worker");
 
   std::vector<drive::DriveUnit> units;
   int failed = 0;
