@@ -36,13 +36,7 @@ namespace {
 
 enum Column { KernelCol, GlobalCol, LocalCol, OutcomeCol, FastestCol, LabelCol, FirstDeviceCol };
 
-/// "basic-skylake-avx512-Intel(R) Xeon(R) Processor" -> "basic-skylake-avx512"
-QString shortName(const std::string& device) {
-  const QString d = QString::fromStdString(device);
-  const int first = d.indexOf(QLatin1Char('-'));
-  const int second = first < 0 ? -1 : d.indexOf(QLatin1Char('-'), first + 1);
-  return second < 0 ? d : d.left(second);
-}
+QString shortName(const std::string& device) { return QString::fromStdString(drive::shortDeviceName(device)); }
 
 double quantile(const QVector<double>& sorted, double q) {
   if (sorted.isEmpty()) return 0;

@@ -56,14 +56,6 @@ std::string micros(double ns) {
   return b;
 }
 
-/// "basic-skylake-avx512-Intel(R) Xeon(R) Processor" -> "basic-skylake-avx512"
-std::string shortName(const std::string& device) {
-  std::size_t dashes = 0;
-  for (std::size_t i = 0; i < device.size(); ++i)
-    if (device[i] == '-' && ++dashes == 2) return device.substr(0, i);
-  return device;
-}
-
 } // namespace
 
 CommandLine devicesCommandLine() {
@@ -190,12 +182,12 @@ int runDrive(const CommandLine& cl) {
     std::cout << k.unit << ": " << k.kernel << " global " << c.globalSize << " local "
               << (c.localSize ? std::to_string(c.localSize) : "auto") << ": " << c.outcome;
     if (c.outcome == "PASS" && c.label.best >= 0)
-      std::cout << ", fastest " << shortName(c.labelDevice()) << " (" << c.label.status() << ")";
+      std::cout << ", fastest " << drive::shortDeviceName(c.labelDevice()) << " (" << c.label.status() << ")";
     std::cout << "\n";
     if (c.outcome != "PASS") std::cout << "    " << c.detail.substr(0, 400) << "\n";
     for (const auto& d : c.devices) {
       if (d.reply.outcome != "PASS") continue;
-      std::cout << "    " << shortName(d.device.name) << ": total " << micros(d.total.mean) << " us [95% "
+      std::cout << "    " << drive::shortDeviceName(d.device.name) << ": total " << micros(d.total.mean) << " us [95% "
                 << micros(d.total.ciLow) << ", " << micros(d.total.ciHigh) << "], kernel median "
                 << micros(d.kernel.median) << " us, transfer median " << micros(d.transfer.median) << " us, "
                 << d.total.n << " runs\n";

@@ -1,7 +1,6 @@
 #include "drive/DeviceRunner.h"
 
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
+#include "drive/ClInfo.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,6 +10,7 @@
 #include <stdexcept>
 
 namespace steerbench::drive {
+using namespace clinfo;
 namespace {
 
 /// A failed OpenCL call: the outcome CL_ERROR names the call and the code.
@@ -20,22 +20,6 @@ struct ClFailure : std::runtime_error {
 
 void check(cl_int rc, const char* call) {
   if (rc != CL_SUCCESS) throw ClFailure(call, rc);
-}
-
-std::string deviceText(cl_device_id d, cl_device_info what) {
-  std::size_t n = 0;
-  if (clGetDeviceInfo(d, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
-  std::string s(n, '\0');
-  clGetDeviceInfo(d, what, n, s.data(), nullptr);
-  while (!s.empty() && s.back() == '\0')
-    s.pop_back();
-  return s;
-}
-
-template <class T> T deviceValue(cl_device_id d, cl_device_info what) {
-  T v{};
-  clGetDeviceInfo(d, what, sizeof v, &v, nullptr);
-  return v;
 }
 
 std::uint16_t toHalf(float f) {
@@ -441,14 +425,7 @@ DeviceRunner::DeviceRunner() : impl_(std::make_unique<Impl>()) {
   std::vector<cl_platform_id> platforms(np);
   clGetPlatformIDs(np, platforms.data(), nullptr);
   for (cl_uint p = 0; p < np; ++p) {
-    std::size_t n = 0;
-    std::string platformName;
-    if (clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, 0, nullptr, &n) == CL_SUCCESS && n) {
-      platformName.assign(n, '\0');
-      clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, n, platformName.data(), nullptr);
-      while (!platformName.empty() && platformName.back() == '\0')
-        platformName.pop_back();
-    }
+    const std::string platformName = platformText(platforms[p], CL_PLATFORM_NAME);
     cl_uint nd = 0;
     if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, nullptr, &nd) != CL_SUCCESS || nd == 0) continue;
     std::vector<cl_device_id> ids(nd);
@@ -459,7 +436,7 @@ DeviceRunner::DeviceRunner() : impl_(std::make_unique<Impl>()) {
       const auto type = deviceValue<cl_device_type>(ids[i], CL_DEVICE_TYPE);
       d.info.id = std::to_string(p) + ":" + std::to_string(i);
       d.info.name = deviceText(ids[i], CL_DEVICE_NAME);
-      d.info.type = type & CL_DEVICE_TYPE_GPU ? "GPU" : type & CL_DEVICE_TYPE_CPU ? "CPU" : "other";
+      d.info.type = typeName(type);
       d.info.platform = platformName;
       d.info.vendor = deviceText(ids[i], CL_DEVICE_VENDOR);
       d.info.driver = deviceText(ids[i], CL_DRIVER_VERSION);

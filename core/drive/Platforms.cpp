@@ -1,45 +1,9 @@
 #include "drive/Platforms.h"
 
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
+#include "drive/ClInfo.h"
 
 namespace steerbench::drive {
-namespace {
-
-std::string platformText(cl_platform_id p, cl_platform_info what) {
-  std::size_t n = 0;
-  if (clGetPlatformInfo(p, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
-  std::string s(n, '\0');
-  clGetPlatformInfo(p, what, n, s.data(), nullptr);
-  while (!s.empty() && s.back() == '\0')
-    s.pop_back();
-  return s;
-}
-
-std::string deviceText(cl_device_id d, cl_device_info what) {
-  std::size_t n = 0;
-  if (clGetDeviceInfo(d, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
-  std::string s(n, '\0');
-  clGetDeviceInfo(d, what, n, s.data(), nullptr);
-  while (!s.empty() && s.back() == '\0')
-    s.pop_back();
-  return s;
-}
-
-template <class T> T deviceValue(cl_device_id d, cl_device_info what) {
-  T v{};
-  clGetDeviceInfo(d, what, sizeof v, &v, nullptr);
-  return v;
-}
-
-std::string typeName(cl_device_type t) {
-  if (t & CL_DEVICE_TYPE_GPU) return "GPU";
-  if (t & CL_DEVICE_TYPE_CPU) return "CPU";
-  if (t & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
-  return "other";
-}
-
-} // namespace
+using namespace clinfo;
 
 std::vector<PlatformInfo> openclPlatforms() {
   cl_uint n = 0;

@@ -103,6 +103,13 @@ std::string KernelSignature::unsupportedReason() const {
   return {};
 }
 
+std::string shortDeviceName(const std::string& name) {
+  std::size_t dashes = 0;
+  for (std::size_t i = 0; i < name.size(); ++i)
+    if (name[i] == '-' && ++dashes == 2) return name.substr(0, i);
+  return name;
+}
+
 std::string encodeHello(const std::vector<WorkerDevice>& devices) {
   Array ds;
   for (const auto& d : devices)

@@ -27,6 +27,10 @@ struct WorkerDevice {
   unsigned computeUnits = 0;
 };
 
+/// A device's name without PoCL's CPU suffix, for tables:
+/// "basic-skylake-avx512-Intel(R) Xeon(R) Processor" -> "basic-skylake-avx512".
+[[nodiscard]] std::string shortDeviceName(const std::string& name);
+
 /// Drive one kernel on one device at one global and local size.
 struct RunRequest {
   std::string source;   ///< the OpenCL C unit
