@@ -4,6 +4,7 @@
 #include "cli/Interrupt.h"
 #include "cli/ProgressBar.h"
 #include "cli/ModelCommands.h"
+#include "cli/SteerCommands.h"
 #include "cli/DriveCommands.h"
 
 #include "common/Error.h"
@@ -297,6 +298,10 @@ const std::vector<Command>& commands() {
       {"devices", "list the OpenCL platforms and devices", devicesCommandLine, runDevices},
       {"drive", "run kernels on every device: check, time and label them", driveCommandLine, runDrive},
       {"export csv", "write labelled drive results as a DevMap-layout CSV", exportCsvCommandLine, runExportCsv},
+      {"steer", "steer generated kernels toward a target feature vector (beam search)", steerCommandLine, runSteer},
+      {"runs", "list the steering runs", runsCommandLine, runRuns},
+      {"lineage", "print a steering run's path from seed to best, with a diff per step", lineageCommandLine,
+       runLineage},
   };
   return all;
 }

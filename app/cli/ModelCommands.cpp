@@ -68,6 +68,8 @@ CommandLine trainCommandLine() {
   cl.option({"warmup", 0, "N", "warmup steps", false, "100"});
   cl.option({"holes", 0, "MIN-MAX", "holes per sequence", false, "1-8"});
   cl.option({"mask", 0, "P", "share of other tokens masked and predicted", false, "0.1"});
+  cl.option({"short-holes", 0, "P", "share of holes that hide at most 8 tokens (the holes steering makes)", false,
+             "0"});
   cl.option({"continuation", 0, "P", "share of datapoints with one hole from a random start to the end", false,
              "0.3"});
   cl.option({"seed", 0, "N", "seed of initialisation and data", false, "1"});
@@ -100,6 +102,9 @@ int runTrain(const CommandLine& cl) {
   o.data.maskProbability = std::atof(cl.value("mask").c_str());
   if (!(o.data.maskProbability >= 0 && o.data.maskProbability < 1)) throw UsageError("--mask must be in [0, 1)");
   o.data.continuationProbability = std::atof(cl.value("continuation").c_str());
+  o.data.shortHoleProbability = std::atof(cl.value("short-holes").c_str());
+  if (!(o.data.shortHoleProbability >= 0 && o.data.shortHoleProbability <= 1))
+    throw UsageError("--short-holes must be in [0, 1]");
   if (!(o.data.continuationProbability >= 0 && o.data.continuationProbability <= 1))
     throw UsageError("--continuation must be in [0, 1]");
   o.seed = std::stoull(cl.value("seed"));

@@ -40,8 +40,9 @@ Datapoint makeDatapoint(const std::vector<int>& kernel, const DatapointOptions& 
   }
   for (unsigned h = 0; h < holes && !continuation; ++h) {
     const std::size_t start = std::uniform_int_distribution<std::size_t>(0, n)(rng);
-    const std::size_t length =
-        std::min(std::uniform_int_distribution<std::size_t>(0, std::max<std::size_t>(maxSpan / holes, 0))(rng), n - start);
+    const bool shortHole = o.shortHoleProbability > 0 && std::bernoulli_distribution(o.shortHoleProbability)(rng);
+    const std::size_t cap = shortHole ? std::size_t(o.shortHoleTokens) : std::max<std::size_t>(maxSpan / holes, 0);
+    const std::size_t length = std::min(std::uniform_int_distribution<std::size_t>(0, cap)(rng), n - start);
     const bool overlaps = std::any_of(spans.begin(), spans.end(), [&](const Span& s) {
       return start <= s.start + s.length && s.start <= start + length;
     });

@@ -18,6 +18,12 @@ struct DatapointOptions {
   /// (the task of undirected sampling, "kernel void [HOLE]": the spans above
   /// never hide more than maxSpanFraction of a kernel).
   double continuationProbability = 0.0;
+  /// Share of holes (not continuations) that hide at most shortHoleTokens
+  /// tokens, uniform in [0, shortHoleTokens]: the holes steering makes. Long
+  /// spans alone almost never label [ENDHOLE], so a model trained only on
+  /// them rarely closes a small hole (0: off, the stream of draws unchanged).
+  double shortHoleProbability = 0.0;
+  unsigned shortHoleTokens = 8;
   unsigned maxLength = 256;             ///< sequences are cut to this many tokens, [START] and [END] included
 };
 

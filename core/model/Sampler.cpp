@@ -38,6 +38,8 @@ const Tokenizer& Sampler::tokenizer() const { return impl_->tokenizer; }
 
 std::string Sampler::describe() const { return impl_->model->config().describe(); }
 
+int Sampler::maxLength() const { return impl_->model->config().maxLength; }
+
 std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int count, const SampleOptions& o,
                                     const std::function<void(const Sample&)>& done, const engine::CancelToken* cancel) {
   const auto& tok = impl_->tokenizer;
@@ -103,6 +105,8 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
     // Meta tokens other than [ENDHOLE] are never sampled.
     for (int m = 0; m < Tokenizer::kMetaCount; ++m)
       if (m != Tokenizer::kEndHole) at.index_put_({torch::indexing::Slice(), m}, -1e9);
+    if (o.endHoleBias != 0.0)
+      at.index({torch::indexing::Slice(), Tokenizer::kEndHole}).add_(o.endHoleBias);
     std::vector<std::int64_t> chosen(rows.size());
     if (o.temperature <= 0) {
       auto best = at.argmax(1);

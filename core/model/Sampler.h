@@ -21,6 +21,9 @@ struct SampleOptions {
   double temperature = 0.8;  ///< <= 0: always the most likely token
   int maxNewTokens = 512;    ///< per sample, over all its holes
   std::uint64_t seed = 1;
+  /// Added to the [ENDHOLE] logit before sampling (a length prior: > 0 closes
+  /// holes sooner). 0 samples the model as trained.
+  double endHoleBias = 0.0;
 };
 
 struct Sample {
@@ -44,6 +47,8 @@ public:
   /// sha256 of the checkpoint file: recorded with every sample.
   [[nodiscard]] const std::string& modelHash() const { return modelHash_; }
   [[nodiscard]] std::string describe() const;
+  /// The longest sequence the model takes, [START] and [END] included.
+  [[nodiscard]] int maxLength() const;
 
   /// `count` samples, taking the feeds in turn. Each feed's text must hold at
   /// least one [HOLE]. `done` is called on the calling thread as each sample

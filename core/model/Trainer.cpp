@@ -193,6 +193,7 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
     task.minHoles = task.maxHoles = 1;
     task.maskProbability = 0;
     task.continuationProbability = 0;
+    task.shortHoleProbability = 0; // validation losses stay comparable across objectives
     std::mt19937_64 vrng(o.seed ^ 0x5eedull);
     for (int i = 0; i < o.validationSequences && !validationSet.empty(); ++i)
       validation.push_back(makeDatapoint(validationSet[std::size_t(i) % validationSet.size()], task, vrng));

@@ -40,6 +40,7 @@ TrainOptions TrainingSession::optionsFromRecipe(const std::string& recipe, Train
   take("warmup", o.warmupSteps);
   take("mask", o.data.maskProbability);
   take("continuation", o.data.continuationProbability);
+  take("short_holes", o.data.shortHoleProbability);
   take("seed", o.seed);
   take("threads", o.threads);
   take("validate_every", o.validateEvery);
@@ -67,7 +68,9 @@ std::string TrainingSession::command(const TrainOptions& o, unsigned maxWords) {
          std::to_string(o.model.maxLength) + " --lr " + formatNumber(o.learningRate) + " --warmup " +
          std::to_string(o.warmupSteps) + " --holes " + std::to_string(o.data.minHoles) + "-" +
          std::to_string(o.data.maxHoles) + " --mask " + formatNumber(o.data.maskProbability) + " --continuation " +
-         formatNumber(o.data.continuationProbability) + " --seed " +
+         formatNumber(o.data.continuationProbability) +
+         (o.data.shortHoleProbability > 0 ? " --short-holes " + formatNumber(o.data.shortHoleProbability) : "") +
+         " --seed " +
          std::to_string(o.seed) + " --threads " + std::to_string(o.threads) + " --validate-every " +
          std::to_string(o.validateEvery) + " --checkpoint-every " + std::to_string(o.checkpointEvery) +
          " --max-words " + std::to_string(maxWords);
@@ -102,7 +105,8 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
           ",\"warmup\":" + std::to_string(o.warmupSteps) + ",\"holes\":" +
           jsonString(std::to_string(o.data.minHoles) + "-" + std::to_string(o.data.maxHoles)) +
           ",\"mask\":" + formatNumber(o.data.maskProbability) + ",\"continuation\":" +
-          formatNumber(o.data.continuationProbability) + ",\"seed\":" + std::to_string(o.seed) +
+          formatNumber(o.data.continuationProbability) + ",\"short_holes\":" +
+          formatNumber(o.data.shortHoleProbability) + ",\"seed\":" + std::to_string(o.seed) +
           ",\"threads\":" + std::to_string(o.threads) + ",\"validate_every\":" + std::to_string(o.validateEvery) +
           ",\"checkpoint_every\":" + std::to_string(o.checkpointEvery) + ",\"max_words\":" + std::to_string(maxWords) +
           ",\"tokenizer_sha256\":" + jsonString(tokenizer_.hash()) + ",\"training_kernels\":" +

@@ -149,6 +149,59 @@ CREATE TABLE drive_measurements (
   PRIMARY KEY (case_id, position)
 );
 )sql",
+      // 6 -> 7: steering. A run holds its target and spec; every candidate it
+      // made is kept with its generation, parent, the span its hole replaced,
+      // compile status, features and distance; a generation's row (written in
+      // the same transaction as its candidates) marks it complete and lists the
+      // beam it kept, which is where a resumed run goes on.
+      R"sql(
+CREATE TABLE steer_runs (
+  id             INTEGER PRIMARY KEY,
+  space          TEXT NOT NULL,
+  space_version  INTEGER NOT NULL,
+  target         TEXT NOT NULL,                -- JSON: {"space", "values", "origin"}
+  spec_hash      TEXT NOT NULL REFERENCES specs(hash),
+  model_sha256   TEXT NOT NULL,
+  status         TEXT NOT NULL DEFAULT 'running', -- running, finished, cancelled, failed
+  stop_reason    TEXT NOT NULL DEFAULT '',     -- exact match, depth, time budget, patience, ...
+  elapsed_s      REAL NOT NULL DEFAULT 0,      -- wall seconds over every session of the run
+  best_kernel_id INTEGER REFERENCES kernels(id) ON DELETE SET NULL,
+  created_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+CREATE TABLE steer_candidates (
+  id           INTEGER PRIMARY KEY,
+  run_id       INTEGER NOT NULL REFERENCES steer_runs(id) ON DELETE CASCADE,
+  generation   INTEGER NOT NULL,
+  parent_id    INTEGER REFERENCES steer_candidates(id),  -- NULL for a seed
+  origin       TEXT NOT NULL DEFAULT '',     -- seeds: empty feed, kernel #ID, a file
+  text         TEXT NOT NULL,
+  hole_start   INTEGER NOT NULL DEFAULT -1,  -- token index in the parent where the hole went
+  hole_length  INTEGER NOT NULL DEFAULT 0,   -- parent tokens the hole replaced
+  new_tokens   INTEGER NOT NULL DEFAULT 0,   -- tokens the model put in their place
+  replaced     TEXT NOT NULL DEFAULT '',     -- the parent's text the hole replaced
+  infill       TEXT NOT NULL DEFAULT '',     -- the text the model put there
+  compiled     INTEGER NOT NULL,
+  error        TEXT NOT NULL DEFAULT '',
+  kernel_name  TEXT NOT NULL DEFAULT '',
+  features     BLOB,                         -- float64 LE in the run's space; NULL when not compiled
+  distance     REAL,                         -- to the target (scaled as the spec says)
+  kept         INTEGER NOT NULL DEFAULT 0    -- entered the beam
+);
+CREATE INDEX steer_candidates_run ON steer_candidates(run_id, generation);
+CREATE TABLE steer_generations (
+  run_id          INTEGER NOT NULL REFERENCES steer_runs(id) ON DELETE CASCADE,
+  generation      INTEGER NOT NULL,
+  candidates      INTEGER NOT NULL,
+  compiled        INTEGER NOT NULL,
+  best_distance   REAL,
+  median_distance REAL,
+  best_id         INTEGER REFERENCES steer_candidates(id),
+  beam            TEXT NOT NULL,               -- JSON array of the kept candidates' ids, best first
+  elapsed_s       REAL NOT NULL,               -- run time when the generation completed
+  seconds         REAL NOT NULL,               -- this generation's wall time
+  PRIMARY KEY (run_id, generation)
+);
+)sql",
   };
   return m;
 }

@@ -157,6 +157,50 @@ public:
   std::int64_t addDriveCase(const DriveCaseRecord& c);
   /// Every stored case with its measurements, oldest first.
   [[nodiscard]] std::vector<DriveCaseRecord> driveCases() const;
+  // --- steering ------------------------------------------------------------
+  struct SteerRunRecord {
+    std::int64_t id = 0;
+    std::string space;
+    int spaceVersion = 0;
+    std::string target;   ///< JSON {"space", "values", "origin"}
+    std::string specHash; ///< the spec's JSON is in specs
+    std::string modelHash;
+    std::string status = "running", stopReason, createdAt;
+    double elapsed = 0;
+    std::int64_t bestKernelId = 0;
+  };
+  struct SteerCandidateRecord {
+    std::int64_t id = 0, run = 0, parent = 0; ///< parent 0: a seed
+    int generation = 0;
+    std::string origin, text, replaced, infill, error, kernelName;
+    std::int64_t holeStart = -1, holeLength = 0, newTokens = 0;
+    bool compiled = false, kept = false;
+    std::vector<double> values; ///< empty when not compiled
+    double distance = -1;       ///< < 0: none (not compiled)
+  };
+  struct SteerGenerationRecord {
+    std::int64_t run = 0;
+    int generation = 0;
+    std::int64_t candidates = 0, compiled = 0, bestId = 0;
+    double bestDistance = -1, medianDistance = -1; ///< < 0: nothing compiled yet
+    std::vector<std::int64_t> beam;                ///< kept candidates' ids, best first
+    double elapsed = 0, seconds = 0;
+  };
+  std::int64_t addSteerRun(const SteerRunRecord& run);
+  void setSteerRunStatus(std::int64_t run, const std::string& status, const std::string& stopReason, double elapsed,
+                         std::int64_t bestKernelId = 0);
+  /// Stores a generation: its candidates (ids assigned in place; parents must
+  /// be stored already) and its summary, whose `beam` holds indexes into
+  /// `candidates` or, when negative, ~id of an earlier candidate. Call inside
+  /// transaction() so that a generation is stored whole or not at all.
+  void addSteerGeneration(SteerGenerationRecord generation, std::vector<SteerCandidateRecord>& candidates);
+  [[nodiscard]] std::vector<SteerRunRecord> steerRuns() const;
+  [[nodiscard]] std::optional<SteerRunRecord> steerRun(std::int64_t id) const;
+  [[nodiscard]] std::vector<SteerGenerationRecord> steerGenerations(std::int64_t run) const;
+  /// A run's candidates, by id; `generation` < 0 for all of them.
+  [[nodiscard]] std::vector<SteerCandidateRecord> steerCandidates(std::int64_t run, int generation = -1) const;
+  [[nodiscard]] std::optional<SteerCandidateRecord> steerCandidate(std::int64_t id) const;
+
   /// A stored spec's JSON, or "" when unknown.
   [[nodiscard]] std::string spec(const std::string& hash) const;
 

@@ -1,0 +1,328 @@
+// steerbench-cli steer: a beam search toward a target in a feature space;
+// runs and lineage: what steering runs did, from seed to best.
+#include "cli/SteerCommands.h"
+
+#include "cli/Interrupt.h"
+
+#include "common/Error.h"
+#include "common/Paths.h"
+#include "common/TextFormat.h"
+#include "engine/FeatureTable.h"
+#include "model/Sampler.h"
+#include "model/Trainer.h"
+#include "source/SourceFile.h"
+#include "steer/BeamSearch.h"
+#include "store/Workspace.h"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace steerbench::cli {
+namespace {
+
+std::string percent(double x) { return std::isfinite(x) ? formatNumber(100.0 * x) + "%" : "-inf"; }
+
+std::pair<int, int> parseRange(const std::string& text, const std::string& what) {
+  const auto dash = text.find('-');
+  try {
+    std::size_t used = 0;
+    if (dash == std::string::npos) {
+      const int v = std::stoi(text, &used);
+      if (used == text.size() && v >= 0) return {v, v};
+    } else {
+      const int a = std::stoi(text.substr(0, dash), &used);
+      std::size_t used2 = 0;
+      const int b = std::stoi(text.substr(dash + 1), &used2);
+      if (used == dash && used2 == text.size() - dash - 1 && a >= 0 && b >= a) return {a, b};
+    }
+  } catch (const std::exception&) {
+  }
+  throw UsageError(what + ": expected MIN-MAX (0 <= MIN <= MAX), got \"" + text + "\"");
+}
+
+double parseDouble(const std::string& text, const std::string& what, double min, double max) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end || !(v >= min && v <= max))
+    throw UsageError(what + ": expected a number in [" + formatNumber(min) + ", " + formatNumber(max) + "], got \"" +
+                     text + "\"");
+  return v;
+}
+
+std::string readText(const std::string& path) { return source::readSourceFile(path); }
+
+steer::Target targetFrom(const CommandLine& cl, store::Workspace& ws) {
+  const std::string space = cl.value("space");
+  int given = int(cl.has("target")) + int(cl.has("target-kernel")) + int(cl.has("target-devmap")) +
+              int(cl.has("target-pca"));
+  if (given != 1)
+    throw UsageError("give exactly one target: --target, --target-kernel, --target-devmap or --target-pca");
+  if (cl.has("target")) {
+    const auto t = cl.value("target");
+    if (std::filesystem::is_regular_file(t)) {
+      auto target = steer::Target::fromJson(readText(t), t);
+      if (cl.has("space") && target.space != space)
+        throw InputError(t + " is a target in the " + target.space + " space, not " + space);
+      return target;
+    }
+    return steer::targetFromAssignments(space, t);
+  }
+  if (cl.has("target-kernel")) return steer::targetFromKernelFile(space, cl.value("target-kernel"), cl.value("kernel"));
+  if (cl.has("target-devmap")) {
+    if (space != "grewe") throw UsageError("--target-devmap gives Grewe targets: use --space grewe");
+    if (!cl.has("row")) throw UsageError("--target-devmap needs --row BENCHMARK|INDEX");
+    return steer::targetFromDevMap(cl.value("target-devmap"), cl.value("row"));
+  }
+  const auto xy = cl.value("target-pca");
+  const auto comma = xy.find(',');
+  if (comma == std::string::npos) throw UsageError("--target-pca: expected X,Y");
+  const double x = parseDouble(xy.substr(0, comma), "--target-pca X", -1e12, 1e12);
+  const double y = parseDouble(xy.substr(comma + 1), "--target-pca Y", -1e12, 1e12);
+  const auto table = engine::loadWorkspaceTable(ws, features::featureSpace(space));
+  std::vector<std::vector<double>> rows;
+  for (std::size_t r = 0; r < table.size(); ++r)
+    if (table.groups[r] != "user") rows.push_back(table.rows[r]);
+  if (rows.size() < 2) rows = table.rows;
+  if (rows.size() < 2)
+    throw InputError(ws.path() + " has fewer than two kernels with " + space + " features to fit the PCA on");
+  return steer::targetFromPcaPoint(space, features::Pca::fit(rows), x, y);
+}
+
+std::vector<double> parseScale(const std::string& text, const std::string& space) {
+  const auto& fs = features::featureSpace(space);
+  std::vector<double> scale;
+  if (text.find('=') != std::string::npos) {
+    const auto t = steer::targetFromAssignments(space, text); // same NAME=VALUE syntax
+    scale.assign(fs.dimensions.size(), 1.0);
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+      const auto eq = item.find('=');
+      const auto name = item.substr(0, eq);
+      for (std::size_t i = 0; i < fs.dimensions.size(); ++i)
+        if (fs.dimensions[i] == name) scale[i] = t.values[i];
+    }
+    return scale;
+  }
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ','))
+    scale.push_back(parseDouble(item, "--scale", 0, 1e12));
+  if (scale.size() != fs.dimensions.size())
+    throw UsageError("--scale: " + std::to_string(scale.size()) + " factors for the " + space + " space's " +
+                     std::to_string(fs.dimensions.size()) + " dimensions (or give NAME=FACTOR pairs)");
+  return scale;
+}
+
+std::string distanceText(double d) { return d < 0 ? "-" : formatNumber(d); }
+
+} // namespace
+
+CommandLine steerCommandLine() {
+  CommandLine cl("steer", "Steer generated kernels toward a target vector in a feature space.", "",
+                 "A beam search (ALGORITHMS.md): generation 0 holds the seeds (by default the corpus\n"
+                 "kernels nearest the target); each later generation puts a hole of random position and\n"
+                 "length into every beam member --candidates times, lets the model infill them all in\n"
+                 "one batch while finished samples compile and are measured on the other cores, and keeps\n"
+                 "the --width nearest distinct kernels, each slot but the best swapped with probability\n"
+                 "--swap for a random lower-ranked one. It stops at an exact match, --depth, --time-budget\n"
+                 "or --patience generations without improvement. Every candidate, its parent, the span\n"
+                 "its hole replaced, its compile status, features and distance, and the run's spec go to\n"
+                 "the workspace as each generation completes; Ctrl-C (or kill -9) keeps what is done,\n"
+                 "and --resume RUN goes on from there with the same result. The best candidate becomes a\n"
+                 "kernel with role 'steered'. Seeds never come from held-out kernels.\n\n"
+                 "Targets: --target comp=40,mem=12 (unnamed dimensions are 0; Grewe's F2 and F4 follow\n"
+                 "from the counts unless given) or a JSON file {\"space\", \"values\"}; --target-kernel FILE;\n"
+                 "--target-devmap CSV --row BENCHMARK|INDEX; --target-pca X,Y (a point of the PCA-2 plot\n"
+                 "fitted on the workspace's corpus kernels).");
+  cl.option({"space", 's', "SPACE", "grewe, instcount or autophase", false, "grewe"});
+  cl.option({"target", 't', "NAME=V,...|FILE", "the target vector, or a JSON file holding it"});
+  cl.option({"target-kernel", 0, "FILE", "target the features of a kernel file"});
+  cl.option({"kernel", 0, "NAME", "with --target-kernel: which kernel of the file (default: the first)"});
+  cl.option({"target-devmap", 0, "CSV", "target a row of a DevMap-layout CSV (Grewe)"});
+  cl.option({"row", 0, "BENCHMARK|INDEX", "with --target-devmap: the row"});
+  cl.option({"target-pca", 0, "X,Y", "target a point of the PCA-2 plane"});
+  cl.option({"workspace", 'w', "FILE", "the workspace", false, defaultWorkspacePath()});
+  cl.option({"checkpoint", 'o', "FILE", "the model (default: the workspace's, else the shipped default)"});
+  cl.option({"width", 'k', "K", "beam width", false, "32"});
+  cl.option({"candidates", 'c', "N", "infills per beam member and generation", false, "8"});
+  cl.option({"depth", 'd', "N", "generations after the seeds", false, "50"});
+  cl.option({"swap", 0, "P", "probability of swapping a kept slot for a lower-ranked candidate", false, "0.15"});
+  cl.option({"temperature", 'T', "T", "sampling temperature", false, "0.8"});
+  cl.option({"hole", 0, "MIN-MAX", "tokens a hole replaces, uniform in MIN-MAX", false, "0-6"});
+  cl.option({"hole-fraction", 0, "F", "a hole replaces at most this share of the kernel's tokens", false, "0.25"});
+  cl.option({"max-new-tokens", 0, "N", "cap on the tokens one infill adds", false, "24"});
+  cl.option({"endhole-bias", 0, "B", "added to the [ENDHOLE] logit of infills (> 0: shorter infills)", false, "0"});
+  cl.option({"scale", 0, "F,...|NAME=F,...", "per-dimension factors applied to differences (default: none)"});
+  cl.option({"seeding", 0, "MODE", "nearest (corpus kernels nearest the target), empty (kernel void [HOLE]) or "
+                                   "given (--seed-kernel)", false, "nearest"});
+  cl.option({"nearest", 0, "N", "corpus kernels to seed from", false, "32"});
+  cl.option({"seed-kernel", 0, "FILE", "a seed kernel (repeatable; implies --seeding given)", true});
+  cl.option({"time-budget", 0, "SECONDS", "stop after this much time (0: none)", false, "0"});
+  cl.option({"patience", 0, "N", "stop after N generations without a better best (0: never)", false, "0"});
+  cl.option({"seed", 0, "N", "random seed", false, "1"});
+  cl.option({"batch", 0, "N", "rows the model infills together", false, "64"});
+  cl.option({"threads", 'j', "N", "libtorch and compile threads (default: all cores)", false, "0"});
+  cl.option({"resume", 0, "RUN", "go on with a stored run (its own spec is used)"});
+  cl.option({"out", 0, "FILE", "also write the best kernel to FILE"});
+  cl.option({"quiet", 'q', "", "no progress line per generation"});
+  return cl;
+}
+
+int runSteer(const CommandLine& cl) {
+  const std::string wsPath = cl.value("workspace");
+  const std::string ckpt = cl.has("checkpoint") ? cl.value("checkpoint") : modelForWorkspace(wsPath);
+  if (ckpt.empty())
+    throw InputError("no model: " + workspaceModelPath(wsPath) + " does not exist and no default model is installed; "
+                     "train one with: steerbench-cli train -w " + wsPath);
+  auto ws = store::Workspace::open(wsPath);
+  const int threads = int(cl.unsignedValue("threads", 0, 256));
+
+  steer::SteerSpec spec;
+  std::int64_t resume = 0;
+  if (cl.has("resume")) {
+    resume = std::int64_t(cl.unsignedValue("resume", 1, 2000000000u));
+  } else {
+    spec.target = targetFrom(cl, ws);
+    spec.width = int(cl.unsignedValue("width", 1, 4096));
+    spec.candidatesPerMember = int(cl.unsignedValue("candidates", 1, 4096));
+    spec.depth = int(cl.unsignedValue("depth", 0, 100000));
+    spec.swapProbability = parseDouble(cl.value("swap"), "--swap", 0, 1);
+    spec.temperature = parseDouble(cl.value("temperature"), "--temperature", 0, 100);
+    std::tie(spec.holeMin, spec.holeMax) = parseRange(cl.value("hole"), "--hole");
+    spec.holeMaxFraction = parseDouble(cl.value("hole-fraction"), "--hole-fraction", 0, 1);
+    spec.maxNewTokens = int(cl.unsignedValue("max-new-tokens", 1, 100000));
+    spec.endHoleBias = parseDouble(cl.value("endhole-bias"), "--endhole-bias", -100, 100);
+    if (cl.has("scale")) spec.scale = parseScale(cl.value("scale"), spec.target.space);
+    const auto mode = cl.has("seed-kernel") ? std::string("given") : cl.value("seeding");
+    if (mode == "nearest") spec.seeding = steer::Seeding::Nearest;
+    else if (mode == "empty") spec.seeding = steer::Seeding::Empty;
+    else if (mode == "given") spec.seeding = steer::Seeding::Given;
+    else throw UsageError("--seeding: expected nearest, empty or given, got \"" + mode + "\"");
+    if (spec.seeding == steer::Seeding::Given && !cl.has("seed-kernel"))
+      throw UsageError("--seeding given needs --seed-kernel FILE");
+    for (const auto& f : cl.values("seed-kernel"))
+      spec.seeds.push_back({f, readText(f)});
+    spec.nearest = int(cl.unsignedValue("nearest", 1, 100000));
+    spec.timeBudget = parseDouble(cl.value("time-budget"), "--time-budget", 0, 1e9);
+    spec.patience = int(cl.unsignedValue("patience", 0, 100000));
+    spec.seed = std::stoull(cl.value("seed"));
+    spec.batchSize = int(cl.unsignedValue("batch", 1, 4096));
+    spec.jobs = unsigned(threads);
+  }
+
+  model::Sampler sampler(ckpt, threads);
+  std::cerr << "BLAS: " << model::useThreads(threads) << "\nmodel: " << sampler.describe() << " (sha256 "
+            << sampler.modelHash().substr(0, 12) << ")\n";
+  if (!resume) std::cerr << "target (" << spec.target.space << "): " << spec.target.origin << "\n";
+  steer::BeamSearch search(ws, sampler);
+  const bool quiet = cl.has("quiet");
+  search.onMessage = [](const std::string& m) { std::cerr << m << "\n"; };
+  search.onGeneration = [&](const steer::GenerationReport& g) {
+    if (quiet) return;
+    std::cerr << "run " << g.run << " generation " << g.generation << ": best " << distanceText(g.bestDistance)
+              << " (proximity " << percent(g.bestProximity) << "), beam median " << distanceText(g.medianDistance)
+              << ", " << g.compiled << "/" << g.candidates << " compile, "
+              << formatNumber(g.candidatesPerSecond) << " candidates/s, " << formatNumber(g.elapsed) << " s\n";
+  };
+  InterruptGuard interrupt;
+  const auto r = resume ? search.resume(resume, &interrupt.token()) : search.run(spec, &interrupt.token());
+  if (r.bestId == 0) {
+    std::cout << "run " << r.run << ": no candidate compiled (" << r.stopReason << ")\n";
+    return r.status == "cancelled" ? 130 : 1;
+  }
+  std::cout << "run " << r.run << ": " << r.stopReason << " after " << r.generations << " generations in "
+            << formatNumber(r.elapsed) << " s; best candidate " << r.bestId << ": distance "
+            << formatNumber(r.bestDistance) << ", relative proximity " << percent(r.bestProximity)
+            << (r.bestKernelId ? ", kernel #" + std::to_string(r.bestKernelId) : std::string()) << "\n";
+  if (cl.has("out")) {
+    std::ofstream out(cl.value("out"));
+    out << r.bestText << "\n";
+    if (!out) throw InputError("cannot write " + cl.value("out"));
+  }
+  if (r.status == "cancelled") {
+    std::cerr << "interrupted: every complete generation is stored; go on with: steerbench-cli steer -w " << wsPath
+              << " --resume " << r.run << "\n";
+    return 130;
+  }
+  return 0;
+}
+
+CommandLine runsCommandLine() {
+  CommandLine cl("runs", "List the workspace's steering runs.", "",
+                 "One line per run: its space, status and why it stopped, generations, the best\n"
+                 "distance and relative proximity, time, and where its target came from.");
+  cl.option({"workspace", 'w', "FILE", "the workspace", false, defaultWorkspacePath()});
+  return cl;
+}
+
+int runRuns(const CommandLine& cl) {
+  auto ws = store::Workspace::open(cl.value("workspace"), store::Workspace::Mode::OpenExisting);
+  const auto runs = ws.steerRuns();
+  if (runs.empty()) {
+    std::cout << "no steering runs in " << ws.path() << "\n";
+    return 0;
+  }
+  std::cout << "run  space      status     stop          gens  best       proximity  time_s  target\n";
+  for (const auto& r : runs) {
+    const auto gens = ws.steerGenerations(r.id);
+    const auto target = steer::Target::fromJson(r.target, "run " + std::to_string(r.id));
+    std::string best = "-", prox = "-";
+    if (!gens.empty() && gens.back().bestDistance >= 0) {
+      best = formatNumber(gens.back().bestDistance);
+      if (auto c = ws.steerCandidate(gens.back().bestId))
+        prox = percent(features::relativeProximity(c->values, target.values,
+                                                   steer::SteerSpec::fromJson(ws.spec(r.specHash), "spec").scale));
+    }
+    char line[512];
+    std::snprintf(line, sizeof line, "%-4lld %-10s %-10s %-13s %4d  %-10s %-10s %6.0f  ", (long long)r.id,
+                  r.space.c_str(), r.status.c_str(), r.stopReason.empty() ? "-" : r.stopReason.c_str(),
+                  gens.empty() ? 0 : gens.back().generation, best.c_str(), prox.c_str(), r.elapsed);
+    std::cout << line << target.origin << "\n";
+  }
+  return 0;
+}
+
+CommandLine lineageCommandLine() {
+  CommandLine cl("lineage", "Print the path from a seed to a run's best candidate, with a diff per step.", "RUN",
+                 "Each step shows its generation, candidate, distance to the target, and what its\n"
+                 "hole changed: the parent's tokens it replaced (-) and the model's infill (+).\n"
+                 "The last step's kernel follows in full.");
+  cl.option({"workspace", 'w', "FILE", "the workspace", false, defaultWorkspacePath()});
+  cl.option({"candidate", 0, "ID", "trace this candidate instead of the run's best"});
+  return cl;
+}
+
+int runLineage(const CommandLine& cl) {
+  if (cl.positionals().size() != 1) throw UsageError("lineage takes one RUN");
+  const auto& arg = cl.positionals()[0];
+  const std::int64_t run = std::atoll(arg.c_str());
+  if (run <= 0 || std::to_string(run) != arg) throw UsageError("RUN must be a run number, got \"" + arg + "\"");
+  auto ws = store::Workspace::open(cl.value("workspace"), store::Workspace::Mode::OpenExisting);
+  const std::int64_t id = cl.has("candidate") ? std::int64_t(cl.unsignedValue("candidate", 1, 2000000000u)) : 0;
+  const auto steps = steer::lineage(ws, run, id);
+  if (steps.empty()) {
+    std::cout << "run " << run << " has no compiling candidate yet\n";
+    return 0;
+  }
+  const auto r = ws.steerRun(run);
+  std::cout << "run " << run << " (" << r->space << "), target: "
+            << steer::Target::fromJson(r->target, "run").origin << "\n";
+  for (const auto& s : steps) {
+    std::cout << "\ngeneration " << s.generation << ", candidate " << s.id << ": distance " << distanceText(s.distance);
+    if (!s.parent) {
+      std::cout << " (seed: " << s.origin << ")\n";
+      continue;
+    }
+    std::cout << " (from " << s.parent << ", hole at token " << s.holeStart << ")\n";
+    std::cout << "  - " << (s.replaced.empty() ? "(nothing)" : s.replaced) << "\n";
+    std::cout << "  + " << (s.infill.empty() ? "(nothing)" : s.infill) << "\n";
+  }
+  std::cout << "\n" << steps.back().text << "\n";
+  return 0;
+}
+
+} // namespace steerbench::cli

@@ -1,0 +1,649 @@
+#include "steer/BeamSearch.h"
+
+#include "common/Error.h"
+#include "common/TextFormat.h"
+#include "common/Version.h"
+#include "corpus/SourceFormatting.h"
+#include "engine/FeatureJob.h"
+#include "engine/FeatureTable.h"
+#include "features/Measurement.h"
+#include "model/Sampler.h"
+#include "model/Tokenizer.h"
+#include "store/Workspace.h"
+
+#include <llvm/Support/JSON.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <random>
+#include <set>
+#include <thread>
+
+namespace steerbench::steer {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using CandidateRecord = store::Workspace::SteerCandidateRecord;
+
+constexpr double kExact = 1e-9;
+
+/// A well-mixed seed for generation g of a run (splitmix64 of both).
+std::uint64_t generationSeed(std::uint64_t seed, int generation) {
+  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + std::uint64_t(generation) + 0x632BE59BD9B4E019ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+const char* seedingName(Seeding s) {
+  switch (s) {
+  case Seeding::Empty: return "empty";
+  case Seeding::Nearest: return "nearest";
+  case Seeding::Given: return "given";
+  }
+  return "?";
+}
+
+std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+/// What compiling and measuring one candidate gave.
+struct Measured {
+  bool compiled = false;
+  std::string error, kernel, text;
+  std::vector<double> values;
+  double distance = -1;
+};
+
+Measured measure(const std::string& text, const features::FeatureSpace& space, const SteerSpec& spec) {
+  Measured out;
+  features::MeasureOptions mo;
+  mo.spaces = {&space};
+  const auto m = features::measureSource(text, "candidate.cl", mo);
+  out.text = text;
+  if (!m.ok()) {
+    out.error = firstLine(m.error);
+    return out;
+  }
+  const auto& sr = m.spaces.at(0);
+  if (!sr.error.empty() || sr.kernels.empty()) {
+    out.error = sr.error.empty() ? "no kernel" : firstLine(sr.error);
+    return out;
+  }
+  for (const auto& k : sr.kernels) {
+    const double d = features::distance(k.values, spec.target.values, spec.scale);
+    if (out.distance < 0 || d < out.distance) {
+      out.distance = d;
+      out.values = k.values;
+      out.kernel = k.kernel;
+    }
+  }
+  out.compiled = true;
+  out.text = corpus::formatSource(text);
+  return out;
+}
+
+/// Compiles and measures samples on worker threads while the model goes on
+/// sampling on the calling thread.
+class MeasurePool {
+public:
+  MeasurePool(unsigned threads, std::function<void(std::size_t)> work) : work_(std::move(work)) {
+    for (unsigned t = 0; t < std::max(1u, threads); ++t)
+      threads_.emplace_back([this] { loop(); });
+  }
+  ~MeasurePool() { finish(); }
+  void push(std::size_t i) {
+    {
+      std::lock_guard lock(m_);
+      queue_.push_back(i);
+    }
+    cv_.notify_one();
+  }
+  /// Waits for every pushed item; rethrows the first error.
+  void finish() {
+    {
+      std::lock_guard lock(m_);
+      closed_ = true;
+    }
+    cv_.notify_all();
+    for (auto& t : threads_)
+      t.join();
+    threads_.clear();
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+  }
+
+private:
+  void loop() {
+    for (;;) {
+      std::size_t i = 0;
+      {
+        std::unique_lock lock(m_);
+        cv_.wait(lock, [&] { return closed_ || !queue_.empty(); });
+        if (queue_.empty()) return;
+        i = queue_.front();
+        queue_.pop_front();
+      }
+      try {
+        work_(i);
+      } catch (...) {
+        std::lock_guard lock(m_);
+        if (!error_) error_ = std::current_exception();
+      }
+    }
+  }
+  std::function<void(std::size_t)> work_;
+  std::vector<std::thread> threads_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::deque<std::size_t> queue_;
+  bool closed_ = false;
+  std::exception_ptr error_;
+};
+
+/// A beam member: a stored candidate with what selection needs.
+struct Member {
+  std::int64_t id = 0;
+  std::string text, key;
+  std::vector<double> values;
+  double distance = 0;
+};
+
+double median(std::vector<double> v) {
+  if (v.empty()) return -1;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::string numbers(const std::vector<double>& v) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i)
+    s += (i ? "," : "") + formatNumber(v[i]);
+  return s + "]";
+}
+
+} // namespace
+
+// --- spec --------------------------------------------------------------------
+
+std::string SteerSpec::toJson() const {
+  std::string roles = "[";
+  for (std::size_t i = 0; i < seedRoles.size(); ++i)
+    roles += (i ? "," : "") + jsonString(seedRoles[i]);
+  roles += "]";
+  std::string given = "[";
+  for (std::size_t i = 0; i < seeds.size(); ++i)
+    given += std::string(i ? "," : "") + "{\"name\":" + jsonString(seeds[i].name) + ",\"text\":" +
+             jsonString(seeds[i].text) + "}";
+  given += "]";
+  return "{\"command\":\"steer\",\"app_version\":" + jsonString(kAppVersion) + ",\"target\":" + target.toJson() +
+         ",\"width\":" + std::to_string(width) + ",\"candidates_per_member\":" + std::to_string(candidatesPerMember) +
+         ",\"depth\":" + std::to_string(depth) + ",\"swap_probability\":" + formatNumber(swapProbability) +
+         ",\"temperature\":" + formatNumber(temperature) + ",\"hole_min\":" + std::to_string(holeMin) +
+         ",\"hole_max\":" + std::to_string(holeMax) + ",\"hole_max_fraction\":" + formatNumber(holeMaxFraction) +
+         ",\"max_new_tokens\":" + std::to_string(maxNewTokens) +
+         ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"scale\":" + numbers(scale) +
+         ",\"seeding\":\"" + seedingName(seeding) + "\",\"nearest\":" + std::to_string(nearest) +
+         ",\"seed_roles\":" + roles + ",\"seeds\":" + given + ",\"time_budget\":" + formatNumber(timeBudget) +
+         ",\"patience\":" + std::to_string(patience) + ",\"seed\":" + std::to_string(seed) +
+         ",\"batch\":" + std::to_string(batchSize) + "}";
+}
+
+SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) {
+  auto parsed = llvm::json::parse(json);
+  if (!parsed) {
+    const std::string why = llvm::toString(parsed.takeError());
+    throw InputError(name + ": the steering spec is not JSON (" + why + ")");
+  }
+  const auto* o = parsed->getAsObject();
+  if (!o || !o->get("target")) throw InputError(name + ": not a steering spec");
+  SteerSpec s;
+  std::string targetJson;
+  llvm::raw_string_ostream os(targetJson);
+  os << *o->get("target");
+  os.flush();
+  s.target = Target::fromJson(targetJson, name);
+  auto integer = [&](const char* key, int& v) {
+    if (auto x = o->getInteger(key)) v = int(*x);
+  };
+  auto real = [&](const char* key, double& v) {
+    if (auto x = o->getNumber(key)) v = *x;
+  };
+  integer("width", s.width);
+  integer("candidates_per_member", s.candidatesPerMember);
+  integer("depth", s.depth);
+  real("swap_probability", s.swapProbability);
+  real("temperature", s.temperature);
+  integer("hole_min", s.holeMin);
+  integer("hole_max", s.holeMax);
+  real("hole_max_fraction", s.holeMaxFraction);
+  integer("max_new_tokens", s.maxNewTokens);
+  integer("nearest", s.nearest);
+  real("time_budget", s.timeBudget);
+  real("endhole_bias", s.endHoleBias);
+  integer("patience", s.patience);
+  integer("batch", s.batchSize);
+  if (auto x = o->getInteger("seed")) s.seed = std::uint64_t(*x);
+  if (const auto* a = o->getArray("scale"))
+    for (const auto& v : *a)
+      if (auto d = v.getAsNumber()) s.scale.push_back(*d);
+  if (auto x = o->getString("seeding")) {
+    if (*x == "empty") s.seeding = Seeding::Empty;
+    else if (*x == "given") s.seeding = Seeding::Given;
+    else s.seeding = Seeding::Nearest;
+  }
+  if (const auto* a = o->getArray("seed_roles")) {
+    s.seedRoles.clear();
+    for (const auto& v : *a)
+      if (auto r = v.getAsString()) s.seedRoles.push_back(r->str());
+  }
+  if (const auto* a = o->getArray("seeds"))
+    for (const auto& v : *a)
+      if (const auto* k = v.getAsObject()) {
+        SeedKernel sk;
+        if (auto n = k->getString("name")) sk.name = n->str();
+        if (auto t = k->getString("text")) sk.text = t->str();
+        s.seeds.push_back(std::move(sk));
+      }
+  return s;
+}
+
+// --- the search ----------------------------------------------------------------
+
+BeamSearch::BeamSearch(store::Workspace& workspace, model::Sampler& sampler) : ws_(workspace), sampler_(sampler) {}
+
+SteerResult BeamSearch::run(const SteerSpec& spec, const engine::CancelToken* cancel) {
+  const auto& space = features::featureSpace(spec.target.space);
+  if (spec.target.values.size() != space.dimensions.size())
+    throw InputError("the target has " + std::to_string(spec.target.values.size()) + " values; the " + space.name +
+                     " space has " + std::to_string(space.dimensions.size()) + " dimensions");
+  if (!spec.scale.empty() && spec.scale.size() != space.dimensions.size())
+    throw InputError("--scale has " + std::to_string(spec.scale.size()) + " factors; the " + space.name +
+                     " space has " + std::to_string(space.dimensions.size()) + " dimensions");
+  if (spec.width < 1 || spec.candidatesPerMember < 1 || spec.depth < 0 || spec.holeMin < 0 ||
+      spec.holeMax < spec.holeMin || spec.swapProbability < 0 || spec.swapProbability > 1)
+    throw InputError("bad steering parameters: width and candidates must be at least 1, 0 <= hole min <= hole max, "
+                     "and the swap probability within [0, 1]");
+  if (spec.seeding == Seeding::Given && spec.seeds.empty()) throw InputError("no seed kernels given");
+  store::Workspace::SteerRunRecord r;
+  r.space = space.name;
+  r.spaceVersion = space.version;
+  r.target = spec.target.toJson();
+  r.specHash = ws_.putSpec(spec.toJson());
+  r.modelHash = sampler_.modelHash();
+  const auto id = ws_.addSteerRun(r);
+  try {
+    return go(id, spec, cancel);
+  } catch (const InputError& e) { // e.g. no seed: the run is recorded as failed, with why
+    ws_.setSteerRunStatus(id, "failed", e.what(), 0);
+    throw;
+  }
+}
+
+SteerResult BeamSearch::resume(std::int64_t run, const engine::CancelToken* cancel) {
+  const auto r = ws_.steerRun(run);
+  if (!r) throw InputError("there is no steering run " + std::to_string(run) + " in " + ws_.path());
+  if (r->status == "finished")
+    throw InputError("steering run " + std::to_string(run) + " is finished (" + r->stopReason +
+                     "); start a new run to steer further");
+  if (r->modelHash != sampler_.modelHash())
+    throw InputError("steering run " + std::to_string(run) + " was made with model " + r->modelHash.substr(0, 12) +
+                     ", not " + sampler_.modelHash().substr(0, 12) + "; resume it with the same checkpoint");
+  const auto json = ws_.spec(r->specHash);
+  if (json.empty()) throw InputError("steering run " + std::to_string(run) + " has lost its spec");
+  return go(run, SteerSpec::fromJson(json, "steering run " + std::to_string(run)), cancel);
+}
+
+SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine::CancelToken* cancel) {
+  const auto& space = features::featureSpace(spec.target.space);
+  const auto& tok = sampler_.tokenizer();
+  const int maxLength = sampler_.maxLength();
+  const unsigned jobs = spec.jobs ? spec.jobs : engine::hardwareJobs();
+  const auto started = Clock::now();
+  const double before = ws_.steerRun(run)->elapsed;
+  auto elapsed = [&] { return before + std::chrono::duration<double>(Clock::now() - started).count(); };
+  auto say = [&](const std::string& m) {
+    if (onMessage) onMessage(m);
+  };
+  auto proximity = [&](const std::vector<double>& v) {
+    return features::relativeProximity(v, spec.target.values, spec.scale);
+  };
+  // A member's tokens must leave room for a hole and an infill.
+  auto fits = [&](std::size_t tokens) { return int(tokens) + 4 < maxLength; };
+
+  std::vector<Member> beam;
+  std::vector<double> bests; // best distance after each generation
+  int generation = 0;
+  const auto stored = ws_.steerGenerations(run);
+  if (!stored.empty()) {
+    for (const auto& g : stored)
+      bests.push_back(g.bestDistance);
+    generation = stored.back().generation + 1;
+    for (auto id : stored.back().beam) {
+      const auto c = ws_.steerCandidate(id);
+      if (!c) throw WorkspaceError("steering run " + std::to_string(run) + " lost candidate " + std::to_string(id));
+      beam.push_back({c->id, c->text, model::tokenKey(c->text), c->values, c->distance});
+    }
+    say("resuming run " + std::to_string(run) + " at generation " + std::to_string(generation));
+  }
+
+  std::map<std::string, Measured> cache; // by token key: a repeated sample is not compiled again
+  std::string stopReason;
+  auto exact = [&] { return !beam.empty() && beam.front().distance <= kExact; };
+
+  for (;; ++generation) {
+    if (exact()) stopReason = "exact match";
+    else if (generation > spec.depth) stopReason = "depth";
+    else if (spec.timeBudget > 0 && elapsed() >= spec.timeBudget) stopReason = "time budget";
+    else if (spec.patience > 0 && int(bests.size()) > spec.patience &&
+             !(bests.back() < bests[bests.size() - 1 - std::size_t(spec.patience)]))
+      stopReason = "patience";
+    else if (cancel && cancel->cancelled()) stopReason = "cancelled";
+    if (!stopReason.empty()) break;
+
+    const auto t0 = Clock::now();
+    std::mt19937_64 rng(generationSeed(spec.seed, generation));
+    std::vector<CandidateRecord> cands;
+    std::vector<Measured> measured;
+    // Generation 0 of corpus or given seeds: nothing to sample.
+    const bool seeds = generation == 0 && spec.seeding != Seeding::Empty;
+    if (seeds) {
+      std::vector<std::pair<std::string, std::string>> texts; // origin, text
+      if (spec.seeding == Seeding::Given) {
+        for (const auto& s : spec.seeds) {
+          if (!fits(tok.encode(s.text).size()))
+            throw InputError("seed " + s.name + " is " + std::to_string(tok.encode(s.text).size()) +
+                             " tokens, too long for the model's " + std::to_string(maxLength));
+          texts.emplace_back("seed " + s.name, s.text);
+        }
+      } else {
+        const auto table = engine::loadWorkspaceTable(ws_, space);
+        const std::set<std::string> roles(spec.seedRoles.begin(), spec.seedRoles.end());
+        std::set<std::string> seen;
+        for (const auto& n : engine::nearestRows(table, spec.target.values, table.size())) {
+          if (int(texts.size()) >= spec.nearest) break;
+          if (!roles.count(table.groups[n.row])) continue;
+          const auto k = ws_.kernel(table.ids[n.row]);
+          if (!k || !fits(tok.encode(k->source).size()) || !seen.insert(model::tokenKey(k->source)).second) continue;
+          texts.emplace_back("kernel #" + std::to_string(k->id) + " " + k->name, k->source);
+        }
+        if (texts.empty())
+          throw InputError("no kernel of the workspace has " + space.name + " features, a role in the seed roles and "
+                           "fits the model (" + std::to_string(maxLength) + " tokens); ingest a corpus or seed "
+                           "from a file or the empty feed");
+      }
+      measured.resize(texts.size());
+      engine::parallelFor(texts.size(), jobs, [&](std::size_t i) { measured[i] = measure(texts[i].second, space, spec); });
+      for (std::size_t i = 0; i < texts.size(); ++i) {
+        CandidateRecord c;
+        c.origin = texts[i].first;
+        cands.push_back(std::move(c));
+      }
+    } else {
+      // Feeds: a hole in each member, several times; the empty feed while the beam is empty.
+      struct Feed {
+        std::size_t member = 0;
+        std::int64_t start = -1, length = 0;
+        std::string replaced;
+      };
+      std::vector<std::string> texts;
+      std::vector<Feed> feeds;
+      if (beam.empty()) {
+        if (spec.seeding != Seeding::Empty) {
+          stopReason = "no candidates";
+          break;
+        }
+        for (int c = 0; c < spec.width * spec.candidatesPerMember; ++c) {
+          texts.push_back("kernel void [HOLE]");
+          feeds.push_back({});
+        }
+      } else {
+        for (std::size_t m = 0; m < beam.size(); ++m) {
+          const auto ids = tok.encode(beam[m].text);
+          const auto n = std::int64_t(ids.size());
+          for (int c = 0; c < spec.candidatesPerMember; ++c) {
+            const std::int64_t start = std::uniform_int_distribution<std::int64_t>(0, n)(rng);
+            const std::int64_t cap = std::max<std::int64_t>(
+                spec.holeMin, std::min<std::int64_t>(spec.holeMax, std::int64_t(spec.holeMaxFraction * double(n))));
+            std::int64_t len = std::uniform_int_distribution<std::int64_t>(spec.holeMin, cap)(rng);
+            len = std::min(len, n - start);
+            std::vector<int> f(ids.begin(), ids.begin() + start);
+            f.push_back(model::Tokenizer::kHole);
+            f.insert(f.end(), ids.begin() + start + len, ids.end());
+            if (!fits(f.size())) continue;
+            texts.push_back(tok.decode(f));
+            feeds.push_back({m, start, len, tok.decode({ids.begin() + start, ids.begin() + start + len})});
+          }
+        }
+      }
+      model::SampleOptions so;
+      so.batchSize = spec.batchSize;
+      so.temperature = spec.temperature;
+      so.maxNewTokens = beam.empty() ? std::max(1, maxLength - 8) : spec.maxNewTokens;
+      so.seed = generationSeed(spec.seed, generation) ^ 0x5eedull;
+      so.endHoleBias = beam.empty() ? 0.0 : spec.endHoleBias;
+      std::vector<model::Sample> samples(texts.size());
+      std::vector<bool> have(texts.size(), false);
+      measured.assign(texts.size(), Measured{});
+      std::mutex cacheMutex;
+      {
+        MeasurePool pool(jobs, [&](std::size_t i) {
+          const auto key = model::tokenKey(samples[i].text);
+          {
+            std::lock_guard lock(cacheMutex);
+            if (auto it = cache.find(key); it != cache.end()) {
+              measured[i] = it->second;
+              return;
+            }
+          }
+          auto m = measure(samples[i].text, space, spec);
+          std::lock_guard lock(cacheMutex);
+          measured[i] = m;
+          cache.emplace(key, std::move(m));
+        });
+        sampler_.sample(texts, int(texts.size()), so, [&](const model::Sample& s) {
+          samples[s.feed] = s;
+          have[s.feed] = true;
+          if (s.complete) pool.push(s.feed);
+        }, cancel);
+        pool.finish();
+      }
+      if (cancel && cancel->cancelled()) {
+        stopReason = "cancelled"; // the partial generation is not stored: a resume makes it again
+        break;
+      }
+      for (std::size_t i = 0; i < texts.size(); ++i) {
+        CandidateRecord c;
+        const auto& f = feeds[i];
+        if (!beam.empty()) c.parent = beam[f.member].id;
+        else c.origin = "empty feed";
+        c.holeStart = f.start;
+        c.holeLength = f.length;
+        c.replaced = f.replaced;
+        const auto& s = samples[i];
+        c.newTokens = s.newTokens;
+        const std::size_t at = f.start < 0 ? tok.encode("kernel void").size() : std::size_t(f.start);
+        if (have[i] && at <= s.ids.size())
+          c.infill = tok.decode({s.ids.begin() + std::ptrdiff_t(at),
+                                 s.ids.begin() + std::ptrdiff_t(std::min(s.ids.size(), at + std::size_t(s.newTokens)))});
+        if (have[i] && !s.complete) {
+          measured[i].text = s.text;
+          measured[i].error = "the infill was cut at " + std::to_string(s.newTokens) + " tokens";
+        }
+        cands.push_back(std::move(c));
+      }
+    }
+    // Fill in what measuring gave, then select the next beam from the old
+    // beam and the new distinct compiling candidates.
+    std::size_t compiled = 0;
+    struct Entry {
+      double distance;
+      std::int64_t beamIndex; ///< >= 0: a new candidate's index; < 0: ~old member index
+    };
+    std::vector<Entry> pool;
+    std::set<std::string> keys;
+    for (std::size_t m = 0; m < beam.size(); ++m) {
+      pool.push_back({beam[m].distance, ~std::int64_t(m)});
+      keys.insert(beam[m].key);
+    }
+    std::vector<std::string> candKeys(cands.size());
+    for (std::size_t i = 0; i < cands.size(); ++i) {
+      auto& c = cands[i];
+      auto& m = measured[i];
+      c.text = m.text;
+      c.error = m.error;
+      c.compiled = m.compiled;
+      if (!m.compiled) continue;
+      ++compiled;
+      c.kernelName = m.kernel;
+      c.values = m.values;
+      c.distance = m.distance;
+      candKeys[i] = model::tokenKey(c.text);
+      if (keys.insert(candKeys[i]).second) pool.push_back({c.distance, std::int64_t(i)});
+    }
+    std::stable_sort(pool.begin(), pool.end(), [](const Entry& a, const Entry& b) { return a.distance < b.distance; });
+    const std::size_t k = std::min(pool.size(), std::size_t(spec.width));
+    if (pool.size() > k) {
+      std::uniform_real_distribution<double> u(0, 1);
+      for (std::size_t i = 1; i < k; ++i)
+        if (u(rng) < spec.swapProbability)
+          std::swap(pool[i], pool[std::uniform_int_distribution<std::size_t>(k, pool.size() - 1)(rng)]);
+      std::stable_sort(pool.begin(), pool.begin() + std::ptrdiff_t(k),
+                       [](const Entry& a, const Entry& b) { return a.distance < b.distance; });
+    }
+    pool.resize(k);
+
+    store::Workspace::SteerGenerationRecord g;
+    g.run = run;
+    g.generation = generation;
+    g.candidates = std::int64_t(cands.size());
+    g.compiled = std::int64_t(compiled);
+    std::vector<double> beamDistances;
+    for (const auto& e : pool) {
+      beamDistances.push_back(e.distance);
+      if (e.beamIndex >= 0) {
+        cands[std::size_t(e.beamIndex)].kept = true;
+        g.beam.push_back(e.beamIndex);
+      } else {
+        g.beam.push_back(~beam[std::size_t(~e.beamIndex)].id);
+      }
+    }
+    if (!pool.empty()) {
+      g.bestDistance = pool.front().distance;
+      g.bestId = pool.front().beamIndex >= 0 ? ~pool.front().beamIndex : beam[std::size_t(~pool.front().beamIndex)].id;
+      g.medianDistance = median(beamDistances);
+    }
+    g.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    g.elapsed = elapsed();
+    ws_.transaction([&] {
+      ws_.addSteerGeneration(g, cands);
+      ws_.setSteerRunStatus(run, "running", "", g.elapsed);
+    });
+    // The new beam, as stored.
+    std::vector<Member> next;
+    for (const auto& e : pool) {
+      if (e.beamIndex >= 0) {
+        const auto& c = cands[std::size_t(e.beamIndex)];
+        next.push_back({c.id, c.text, candKeys[std::size_t(e.beamIndex)], c.values, c.distance});
+      } else {
+        next.push_back(beam[std::size_t(~e.beamIndex)]);
+      }
+    }
+    beam = std::move(next);
+    bests.push_back(g.bestDistance);
+
+    if (onGeneration) {
+      GenerationReport rep;
+      rep.run = run;
+      rep.generation = generation;
+      rep.candidates = cands.size();
+      rep.compiled = compiled;
+      rep.bestDistance = g.bestDistance;
+      rep.medianDistance = g.medianDistance;
+      rep.bestProximity = beam.empty() ? 0 : proximity(beam.front().values);
+      rep.seconds = g.seconds;
+      rep.elapsed = g.elapsed;
+      rep.candidatesPerSecond = g.seconds > 0 ? double(cands.size()) / g.seconds : 0;
+      rep.bestId = beam.empty() ? 0 : beam.front().id;
+      for (const auto& c : cands)
+        if (c.compiled) rep.points.push_back({c.id, c.parent, c.values, c.distance, c.kept});
+      onGeneration(rep);
+    }
+  }
+
+  SteerResult res;
+  res.run = run;
+  res.stopReason = stopReason;
+  res.status = stopReason == "cancelled" ? "cancelled" : "finished";
+  res.generations = std::max(0, generation - 1);
+  res.elapsed = elapsed();
+  if (!beam.empty()) {
+    const auto& b = beam.front();
+    res.bestId = b.id;
+    res.bestText = b.text;
+    res.bestValues = b.values;
+    res.bestDistance = b.distance;
+    res.bestProximity = proximity(b.values);
+    // The best candidate becomes a workspace kernel, measured in every space.
+    features::MeasureOptions mo;
+    for (const auto& s : features::featureSpaces())
+      mo.spaces.push_back(&s);
+    const auto m = features::measureSource(b.text, "steered.cl", mo);
+    const auto c = ws_.steerCandidate(b.id);
+    if (m.ok() && c) {
+      ws_.transaction([&] {
+        store::KernelRecord kr;
+        kr.name = c->kernelName;
+        kr.source = b.text;
+        kr.role = "steered";
+        kr.originFile = "steer run " + std::to_string(run) + ", candidate " + std::to_string(b.id);
+        res.bestKernelId = ws_.addKernel(kr);
+        const auto featureSpec = engine::featureSpecJson(mo);
+        for (const auto& sp : m.spaces)
+          for (const auto& kv : sp.kernels)
+            if (kv.kernel == c->kernelName)
+              ws_.putFeatures({res.bestKernelId, sp.space->name, sp.space->version, kv.values, false, featureSpec});
+      });
+    }
+  }
+  ws_.setSteerRunStatus(run, res.status, stopReason, res.elapsed, res.bestKernelId);
+  return res;
+}
+
+std::vector<LineageStep> lineage(const store::Workspace& ws, std::int64_t run, std::int64_t id) {
+  if (!ws.steerRun(run)) throw InputError("there is no steering run " + std::to_string(run) + " in " + ws.path());
+  if (id == 0) {
+    const auto gens = ws.steerGenerations(run);
+    for (auto it = gens.rbegin(); it != gens.rend() && id == 0; ++it)
+      id = it->bestId;
+    if (id == 0) return {};
+  }
+  std::vector<LineageStep> out;
+  while (id) {
+    const auto c = ws.steerCandidate(id);
+    if (!c || c->run != run)
+      throw InputError("candidate " + std::to_string(id) + " is not part of steering run " + std::to_string(run));
+    LineageStep s;
+    s.id = c->id;
+    s.parent = c->parent;
+    s.generation = c->generation;
+    s.origin = c->origin;
+    s.text = c->text;
+    s.replaced = c->replaced;
+    s.infill = c->infill;
+    s.holeStart = c->holeStart;
+    s.holeLength = c->holeLength;
+    s.distance = c->distance;
+    out.push_back(std::move(s));
+    id = c->parent;
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+} // namespace steerbench::steer

@@ -1,0 +1,130 @@
+// Steering (ALGORITHMS.md, BenchPress 3.3): a beam search toward a target
+// vector. Generation 0 is the seeds: the empty feed, the corpus kernels
+// nearest the target, or kernels the user gives. Each later generation puts a
+// hole of random position and length into every beam member, several times,
+// lets the model infill all of them in one batch while the finished samples
+// are compiled and measured on the other cores, and keeps the K nearest
+// distinct kernels, each slot but the best swapped with probability p for a
+// random lower-ranked one. Everything is stored as it completes (one
+// transaction per generation), so a run can be cancelled or killed and
+// resumed from its last complete generation with the same result.
+//
+// Torch-free interface; the sampler is used through model::Sampler.
+#pragma once
+#include "engine/ParallelFor.h"
+#include "steer/Target.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace steerbench::model {
+class Sampler;
+}
+namespace steerbench::store {
+class Workspace;
+}
+
+namespace steerbench::steer {
+
+enum class Seeding { Empty, Nearest, Given };
+
+struct SeedKernel {
+  std::string name; ///< where it came from, for people (a file name)
+  std::string text;
+};
+
+struct SteerSpec {
+  Target target;
+  int width = 32;              ///< K: beam members kept per generation
+  int candidatesPerMember = 8; ///< holes (and infills) per beam member and generation
+  int depth = 50;              ///< generations after the seeds
+  double swapProbability = 0.15;
+  double temperature = 0.8;
+  int holeMin = 0;             ///< tokens a hole replaces: uniform in [holeMin, holeMax] ...
+  int holeMax = 6;
+  double holeMaxFraction = 0.25; ///< ... and at most this share of the member's tokens
+  int maxNewTokens = 24;       ///< cap on the tokens one infill adds
+  double endHoleBias = 0;      ///< added to the [ENDHOLE] logit of infills (model::SampleOptions)
+  std::vector<double> scale;   ///< per-dimension scaling of distances (empty: none)
+  Seeding seeding = Seeding::Nearest;
+  int nearest = 32;            ///< corpus kernels seeded (Nearest)
+  std::vector<std::string> seedRoles = {"train", "capped", "user"}; ///< kernel roles Nearest seeds from
+  std::vector<SeedKernel> seeds; ///< Given
+  double timeBudget = 0;       ///< seconds over the whole run (0: none)
+  int patience = 0;            ///< stop after this many generations without a better best (0: never)
+  std::uint64_t seed = 1;
+  int batchSize = 64;          ///< rows the model infills together
+  unsigned jobs = 0;           ///< compile threads (0: all cores)
+
+  /// Everything that shapes the run, as JSON (stored with the run).
+  [[nodiscard]] std::string toJson() const;
+  /// Reads toJson()'s form. Throws InputError.
+  [[nodiscard]] static SteerSpec fromJson(const std::string& json, const std::string& name);
+};
+
+/// One generation as it completes: what the plot and the progress line show.
+struct GenerationReport {
+  std::int64_t run = 0;
+  int generation = 0;
+  std::size_t candidates = 0, compiled = 0;
+  double bestDistance = -1, bestProximity = 0, medianDistance = -1; ///< over the beam; < 0: nothing compiled
+  double candidatesPerSecond = 0, seconds = 0, elapsed = 0;
+  std::int64_t bestId = 0;
+  struct Point {
+    std::int64_t id = 0, parent = 0;
+    std::vector<double> values;
+    double distance = 0;
+    bool kept = false;
+  };
+  std::vector<Point> points; ///< the generation's compiled candidates
+};
+
+struct SteerResult {
+  std::int64_t run = 0;
+  std::string status;     ///< finished, cancelled
+  std::string stopReason; ///< exact match, depth, time budget, patience, cancelled, no candidates
+  int generations = 0;    ///< complete generations after the seeds
+  double elapsed = 0;     ///< seconds over every session of the run
+  std::int64_t bestId = 0;
+  std::string bestText;
+  std::vector<double> bestValues;
+  double bestDistance = -1, bestProximity = 0;
+  std::int64_t bestKernelId = 0; ///< the best candidate as a workspace kernel (role "steered")
+};
+
+class BeamSearch {
+public:
+  /// Uses `workspace` (on this thread) and `sampler`, whose model must be
+  /// the one a resumed run was started with.
+  BeamSearch(store::Workspace& workspace, model::Sampler& sampler);
+
+  std::function<void(const GenerationReport&)> onGeneration;
+  std::function<void(const std::string&)> onMessage;
+
+  /// Starts a run. Throws InputError for a bad spec (unknown space, a target
+  /// of the wrong size, no seed that fits the model).
+  SteerResult run(const SteerSpec& spec, const engine::CancelToken* cancel = nullptr);
+  /// Goes on with a stored run from its last complete generation. Throws
+  /// InputError for an unknown or finished run, or another model.
+  SteerResult resume(std::int64_t run, const engine::CancelToken* cancel = nullptr);
+
+private:
+  SteerResult go(std::int64_t run, const SteerSpec& spec, const engine::CancelToken* cancel);
+  store::Workspace& ws_;
+  model::Sampler& sampler_;
+};
+
+/// One step of a lineage, seed first.
+struct LineageStep {
+  std::int64_t id = 0, parent = 0;
+  int generation = 0;
+  std::string origin, text, replaced, infill; ///< replaced: the parent's text the hole took out
+  std::int64_t holeStart = -1, holeLength = 0;
+  double distance = -1;
+};
+/// From the seed to candidate `id` (the run's best when 0).
+[[nodiscard]] std::vector<LineageStep> lineage(const store::Workspace& ws, std::int64_t run, std::int64_t id = 0);
+
+} // namespace steerbench::steer

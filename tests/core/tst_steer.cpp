@@ -1,0 +1,292 @@
+// Steering: targets (explicit, JSON, kernel file, DevMap row, inverse PCA),
+// and the beam search on a real workspace and Clang with a tiny model made
+// here. The model's head is zero but for a large [ENDHOLE] bias, so every
+// infill is empty and each candidate is its parent with a random span
+// deleted: a mutator whose reachable kernels are known. Covered: a run that
+// stops at an exact match, everything stored with lineage, resume after a
+// simulated crash giving the same run as a straight one, and cancel.
+#include "model/SamplerImpl.h"
+
+#include "common/Error.h"
+#include "features/FeatureSpace.h"
+#include "steer/BeamSearch.h"
+#include "store/Workspace.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <fstream>
+
+using namespace steerbench;
+
+namespace {
+
+const char* kSeed = "kernel void A(global float* a, global const float* b) {\n"
+                    "  int i = get_global_id(0);\n"
+                    "  a[i] = b[i] * 2.0f;\n"
+                    "  a[i] = a[i] + 1.0f;\n"
+                    "}\n";
+// The seed with "+ 1.0f" or "* 2.0f" gone: one comparison fewer in comp.
+const char* kTarget = "kernel void A(global float* a, global const float* b) {\n"
+                      "  int i = get_global_id(0);\n"
+                      "  a[i] = b[i] * 2.0f;\n"
+                      "  a[i] = a[i];\n"
+                      "}\n";
+
+/// A sampler whose every infill is empty ([ENDHOLE] first).
+model::Sampler deleter() {
+  model::Tokenizer::Options o;
+  o.minCount = 1;
+  auto tok = model::Tokenizer::build({kSeed, kTarget}, o);
+  model::ModelConfig c;
+  c.vocab = tok.size();
+  c.layers = 1;
+  c.hidden = 16;
+  c.heads = 2;
+  c.ffn = 32;
+  c.maxLength = 128;
+  torch::manual_seed(1);
+  model::InfillModel m(c);
+  {
+    torch::NoGradGuard ng;
+    for (auto& p : m->named_parameters())
+      if (p.key().rfind("head.", 0) == 0) p.value().zero_();
+    m->named_parameters()["head.bias"][model::Tokenizer::kEndHole] = 50.0;
+  }
+  m->eval();
+  return model::Sampler(std::make_unique<model::Sampler::Impl>(model::Sampler::Impl{std::move(tok), m}));
+}
+
+std::vector<double> greweOf(const char* text) {
+  QTemporaryDir d;
+  const std::string path = d.filePath(QStringLiteral("k.cl")).toStdString();
+  std::ofstream(path) << text;
+  return steer::targetFromKernelFile("grewe", path).values;
+}
+
+steer::SteerSpec spec(const std::vector<double>& target, int depth) {
+  steer::SteerSpec s;
+  s.target = {"grewe", target, "test"};
+  s.seeding = steer::Seeding::Given;
+  s.seeds = {{"seed.cl", kSeed}};
+  s.width = 4;
+  s.candidatesPerMember = 8;
+  s.depth = depth;
+  s.holeMin = 1;
+  s.holeMax = 3;
+  s.holeMaxFraction = 0.5;
+  s.seed = 7;
+  s.batchSize = 16;
+  s.jobs = 2;
+  return s;
+}
+
+/// Every candidate's generation and text, in order: what a run did.
+std::vector<std::string> history(const store::Workspace& ws, std::int64_t run) {
+  std::vector<std::string> out;
+  for (const auto& c : ws.steerCandidates(run))
+    out.push_back(std::to_string(c.generation) + ":" + c.text + ":" + std::to_string(c.kept));
+  return out;
+}
+
+} // namespace
+
+class TestSteer : public QObject {
+  Q_OBJECT
+  QTemporaryDir dir_;
+
+private Q_SLOTS:
+  void targetsFromAssignmentsAndJson() {
+    auto t = steer::targetFromAssignments("grewe", "comp=40, mem=8,coalesced=2");
+    QCOMPARE(t.values, (std::vector<double>{40, 0, 8, 0, 2, 0, 0.25, 5}));
+    t = steer::targetFromAssignments("grewe", "comp=40,mem=8,F4=1.5");
+    QCOMPARE(t.values[7], 1.5); // a given ratio is kept
+    QCOMPARE(t.values[6], 0.0);
+    const auto back = steer::Target::fromJson(t.toJson(), "t.json");
+    QCOMPARE(back.values, t.values);
+    QCOMPARE(back.space, std::string("grewe"));
+    const auto named = steer::Target::fromJson(R"({"space":"grewe","values":{"comp":3,"mem":3}})", "n.json");
+    QCOMPARE(named.values, (std::vector<double>{3, 0, 3, 0, 0, 0, 0, 1}));
+    auto fails = [](auto f, const char* part) {
+      try {
+        f();
+      } catch (const InputError& e) {
+        QVERIFY2(std::string(e.what()).find(part) != std::string::npos, e.what());
+        return;
+      }
+      QFAIL("no InputError");
+    };
+    fails([] { (void)steer::targetFromAssignments("grewe", "cmop=4"); }, "no dimension \"cmop\"");
+    fails([] { (void)steer::targetFromAssignments("grewe", "comp=x"); }, "not a number");
+    fails([] { (void)steer::targetFromAssignments("nospace", "comp=1"); }, "nospace");
+    fails([] { (void)steer::Target::fromJson("{\"space\":\"grewe\",\"values\":[1,2]}", "short.json"); },
+          "2 values");
+    fails([] { (void)steer::Target::fromJson("not json", "bad.json"); }, "bad.json");
+  }
+
+  void targetsFromKernelsAndDevMapRows() {
+    const auto seed = greweOf(kSeed);
+    QCOMPARE(seed.size(), std::size_t(8));
+    QCOMPARE(seed[0], 2.0); // comp: * and +
+    const QString csv = dir_.filePath(QStringLiteral("devmap.csv"));
+    {
+      std::ofstream f(csv.toStdString());
+      f << ",benchmark,dataset,comp,rational,mem,localmem,coalesced,atomic,transfer,wgsize,oracle,runtime_cpu,"
+           "runtime_gpu,src\n"
+        << "0,suite-a-k,default,12,2,6,0,6,0,64,32,GPU,1,2,\"kernel void A() {}\"\n";
+    }
+    const auto t = steer::targetFromDevMap(csv.toStdString(), "suite-a-k");
+    QCOMPARE(t.values, (std::vector<double>{12, 2, 6, 0, 6, 0, 1, 2}));
+    QCOMPARE(steer::targetFromDevMap(csv.toStdString(), "0").values, t.values);
+    QVERIFY_EXCEPTION_THROWN((void)steer::targetFromDevMap(csv.toStdString(), "7"), InputError);
+  }
+
+  void inversePcaTargetGivesBackAVectorOnThePlane() {
+    // Rows that vary along two directions only: the PCA-2 plane holds them
+    // all, so a point's inverse is the vector that was projected.
+    std::vector<std::vector<double>> rows;
+    for (int a = 0; a < 4; ++a)
+      for (int b = 0; b < 3; ++b) {
+        std::vector<double> v = {double(10 + 2 * a), double(b), double(4 + a), 0, double(b), 0, 0, 0};
+        steer::recomputeGreweRatios(v);
+        rows.push_back(v);
+      }
+    const auto pca = features::Pca::fit(rows);
+    std::vector<double> x = {14, 1, 6, 0, 1, 0, 0, 0};
+    steer::recomputeGreweRatios(x);
+    const auto p = pca.transform(x);
+    const auto t = steer::targetFromPcaPoint("grewe", pca, p[0], p[1]);
+    QCOMPARE(t.space, std::string("grewe"));
+    for (std::size_t i = 0; i < 6; ++i)
+      QCOMPARE(t.values[i], x[i]);
+    QCOMPARE(t.values[7], 14.0 / 6.0); // F4 recomputed from the rounded counts
+  }
+
+  void distanceAndProximity() {
+    QCOMPARE(features::distance({3, 4}, {0, 0}), 5.0);
+    QCOMPARE(features::distance({3, 4}, {0, 0}, {2, 0}), 6.0);
+    QCOMPARE(features::relativeProximity({10, 0}, {10, 0}), 1.0);
+    QCOMPARE(features::relativeProximity({5, 0}, {10, 0}), 0.5);
+    QCOMPARE(features::relativeProximity({0, 0}, {10, 0}), 0.0);
+  }
+
+  void stopsAtAnExactMatchAndKeepsEverything() {
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("exact.sbw")).toStdString());
+    auto sampler = deleter();
+    steer::BeamSearch search(ws, sampler);
+    std::vector<int> generations;
+    search.onGeneration = [&](const steer::GenerationReport& g) { generations.push_back(g.generation); };
+    const auto target = greweOf(kTarget);
+    const auto r = search.run(spec(target, 20));
+    QCOMPARE(r.stopReason, std::string("exact match"));
+    QCOMPARE(r.status, std::string("finished"));
+    QCOMPARE(r.bestDistance, 0.0);
+    QCOMPARE(r.bestProximity, 1.0);
+    QVERIFY(r.generations >= 1 && r.generations < 20);
+    QCOMPARE(int(generations.size()), r.generations + 1); // a progress event per generation, seeds included
+    QCOMPARE(greweOf(r.bestText.c_str()), target);        // the best really measures as the target
+    // Stored: the run with its status, every candidate, and a lineage from the seed.
+    const auto run = ws.steerRun(r.run);
+    QVERIFY(run);
+    QCOMPARE(run->status, std::string("finished"));
+    QCOMPARE(run->stopReason, std::string("exact match"));
+    QVERIFY(ws.spec(run->specHash).find("\"seed\":7") != std::string::npos);
+    QCOMPARE(int(ws.steerGenerations(r.run).size()), r.generations + 1);
+    const auto steps = steer::lineage(ws, r.run);
+    QVERIFY(steps.size() >= 2);
+    QCOMPARE(steps.front().parent, std::int64_t(0));
+    QCOMPARE(steps.front().origin, std::string("seed seed.cl"));
+    QCOMPARE(steps.back().id, r.bestId);
+    for (std::size_t i = 1; i < steps.size(); ++i) {
+      QCOMPARE(steps[i].parent, steps[i - 1].id);
+      QVERIFY(steps[i].holeLength > 0 && !steps[i].replaced.empty()); // a deletion, recorded
+      QVERIFY(steps[i].infill.empty());
+    }
+    // The best is a workspace kernel with its features.
+    QVERIFY(r.bestKernelId > 0);
+    QCOMPARE(ws.kernel(r.bestKernelId)->role, std::string("steered"));
+    QCOMPARE(ws.features(r.bestKernelId, "grewe", features::featureSpace("grewe").version)->values, target);
+    // Failed candidates are kept too, with their error.
+    bool failed = false;
+    for (const auto& c : ws.steerCandidates(r.run))
+      failed |= !c.compiled && !c.error.empty() && c.values.empty() && c.distance < 0;
+    QVERIFY(failed);
+  }
+
+  void resumesAfterACrashWithTheSameResult() {
+    const std::vector<double> unreachable = {50, 0, 50, 0, 0, 0, 0, 1};
+    auto sampler = deleter();
+    auto straightWs = store::Workspace::open(dir_.filePath(QStringLiteral("straight.sbw")).toStdString());
+    steer::BeamSearch straight(straightWs, sampler);
+    const auto a = straight.run(spec(unreachable, 4));
+    QCOMPARE(a.stopReason, std::string("depth"));
+    QCOMPARE(a.generations, 4);
+
+    // Killed after generation 2 is stored (an exception out of the progress
+    // callback leaves the run as a crash would: status running).
+    const std::string path = dir_.filePath(QStringLiteral("crash.sbw")).toStdString();
+    std::int64_t run = 0;
+    {
+      auto ws = store::Workspace::open(path);
+      steer::BeamSearch crashing(ws, sampler);
+      crashing.onGeneration = [&](const steer::GenerationReport& g) {
+        run = g.run;
+        if (g.generation == 2) throw std::runtime_error("simulated crash");
+      };
+      QVERIFY_EXCEPTION_THROWN((void)crashing.run(spec(unreachable, 4)), std::runtime_error);
+      QCOMPARE(ws.steerRun(run)->status, std::string("running"));
+      QCOMPARE(int(ws.steerGenerations(run).size()), 3);
+    }
+    auto ws = store::Workspace::open(path);
+    steer::BeamSearch resumed(ws, sampler);
+    std::vector<int> generations;
+    resumed.onGeneration = [&](const steer::GenerationReport& g) { generations.push_back(g.generation); };
+    const auto b = resumed.resume(run);
+    QCOMPARE(generations, (std::vector<int>{3, 4})); // nothing done twice
+    QCOMPARE(b.stopReason, std::string("depth"));
+    QCOMPARE(b.bestText, a.bestText);
+    QCOMPARE(b.bestDistance, a.bestDistance);
+    QCOMPARE(history(ws, run), history(straightWs, a.run));
+    // A finished run is not resumed again.
+    QVERIFY_EXCEPTION_THROWN((void)resumed.resume(run), InputError);
+    QVERIFY_EXCEPTION_THROWN((void)resumed.resume(999), InputError);
+  }
+
+  void cancelStopsAfterTheCurrentGenerationAndCanBeResumed() {
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("cancel.sbw")).toStdString());
+    auto sampler = deleter();
+    steer::BeamSearch search(ws, sampler);
+    engine::CancelToken cancel;
+    search.onGeneration = [&](const steer::GenerationReport& g) {
+      if (g.generation == 1) cancel.cancel();
+    };
+    const std::vector<double> unreachable = {50, 0, 50, 0, 0, 0, 0, 1};
+    const auto r = search.run(spec(unreachable, 10), &cancel);
+    QCOMPARE(r.status, std::string("cancelled"));
+    QCOMPARE(ws.steerRun(r.run)->status, std::string("cancelled"));
+    QCOMPARE(int(ws.steerGenerations(r.run).size()), 2);
+    QVERIFY(!r.bestText.empty()); // the best so far is reported
+    search.onGeneration = {};
+    const auto more = search.resume(r.run);
+    QCOMPARE(more.stopReason, std::string("depth"));
+    QCOMPARE(int(ws.steerGenerations(r.run).size()), 11);
+  }
+
+  void badSpecsAreRefused() {
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("bad.sbw")).toStdString());
+    auto sampler = deleter();
+    steer::BeamSearch search(ws, sampler);
+    auto s = spec({1, 2, 3}, 2); // 3 values for 8 dimensions
+    QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError);
+    s = spec(greweOf(kTarget), 2);
+    s.seeding = steer::Seeding::Nearest; // an empty workspace has no kernel to seed from
+    QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError);
+    s = spec(greweOf(kTarget), 2);
+    s.seeds = {{"long.cl", std::string("kernel void A(global int* a) {") + std::string(200, ';') + "}"}};
+    QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError); // too long for the model
+  }
+};
+
+QTEST_GUILESS_MAIN(TestSteer)
+#include "tst_steer.moc"
