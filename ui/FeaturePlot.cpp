@@ -17,6 +17,7 @@
 #include <QToolTip>
 #include <QGraphicsItem>
 #include <QLegendMarker>
+#include <QLineSeries>
 #include <QValueAxis>
 #include <QWheelEvent>
 
@@ -326,11 +327,15 @@ void FeaturePlot::rebuild() {
       s = nullptr;
     }
   }
-  if (selected_) {
-    chart()->removeSeries(selected_);
-    delete selected_;
-    selected_ = nullptr;
-  }
+  auto drop = [this](auto*& series) {
+    if (!series) return;
+    chart()->removeSeries(series);
+    delete series;
+    series = nullptr;
+  };
+  drop(selected_);
+  drop(steerSeries_);
+  drop(pathSeries_);
   chart()->setTheme(dark_ ? QChart::ChartThemeDark : QChart::ChartThemeLight);
   const QColor colors[kLayers] = {QColor(70, 130, 200), QColor(240, 150, 30), QColor(40, 170, 90),
                                   QColor(200, 60, 200), QColor(220, 40, 40)};
@@ -360,7 +365,67 @@ void FeaturePlot::rebuild() {
   selected_->attachAxis(axisY_);
   for (auto* marker : chart()->legend()->markers(selected_))
     marker->setVisible(false);
+  pathSeries_ = new QLineSeries;
+  pathSeries_->setName(tr("Steering path"));
+  pathSeries_->setPen(QPen(dark_ ? QColor(255, 255, 255) : QColor(30, 30, 30), 2, Qt::DashLine));
+  pathSeries_->setPointsVisible(true);
+  chart()->addSeries(pathSeries_);
+  pathSeries_->attachAxis(axisX_);
+  pathSeries_->attachAxis(axisY_);
+  steerSeries_ = new QScatterSeries;
+  steerSeries_->setName(tr("Steered candidates"));
+  steerSeries_->setMarkerSize(7);
+  steerSeries_->setColor(QColor(150, 60, 220));
+  steerSeries_->setBorderColor(Qt::transparent);
+  chart()->addSeries(steerSeries_);
+  steerSeries_->attachAxis(axisX_);
+  steerSeries_->attachAxis(axisY_);
   refill();
+}
+
+void FeaturePlot::addSteeringPoints(int generation, const std::vector<std::vector<double>>& vectors) {
+  for (const auto& v : vectors)
+    steerPoints_.emplace_back(generation, v);
+  placeSteering();
+}
+
+void FeaturePlot::setSteeringPath(const std::vector<std::vector<double>>& path) {
+  steerPath_ = path;
+  placeSteering();
+}
+
+void FeaturePlot::clearSteering() {
+  steerPoints_.clear();
+  steerPath_.clear();
+  placeSteering();
+}
+
+void FeaturePlot::placeSteering() {
+  if (!steerSeries_ || !pathSeries_) return;
+  QVector<QPointF> points;
+  QVector<int> generations;
+  int last = 0;
+  for (const auto& [g, v] : steerPoints_)
+    if (auto p = project(v)) {
+      points.push_back(*p);
+      generations.push_back(g);
+      last = std::max(last, g);
+    }
+  steerSeries_->replace(points);
+  for (int i = 0; i < points.size(); ++i) {
+    const double f = last > 0 ? double(generations[i]) / last : 1.0;
+    steerSeries_->setPointConfiguration(
+        i, QXYSeries::PointConfiguration::Color, QColor::fromHsvF(float(0.78 * (1.0 - f)), 0.85f, 0.9f));
+  }
+  steerSeries_->setVisible(!points.isEmpty());
+  QVector<QPointF> path;
+  for (const auto& v : steerPath_)
+    if (auto p = project(v)) path.push_back(*p);
+  pathSeries_->replace(path);
+  pathSeries_->setVisible(!path.isEmpty());
+  for (auto* s : {static_cast<QAbstractSeries*>(steerSeries_), static_cast<QAbstractSeries*>(pathSeries_)})
+    for (auto* marker : chart()->legend()->markers(s))
+      marker->setVisible(s->isVisible());
 }
 
 void FeaturePlot::refill() {
@@ -388,6 +453,7 @@ void FeaturePlot::refill() {
   }
   lodSpan_ = 0;
   placeSelection();
+  placeSteering();
   resetZoom();
   updateTitle();
 }

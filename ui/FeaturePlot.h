@@ -17,6 +17,7 @@
 #include <array>
 #include <optional>
 
+class QLineSeries;
 class QRubberBand;
 class QScatterSeries;
 class QValueAxis;
@@ -60,6 +61,15 @@ public:
   /// Rings the point of workspace kernel `id` (0: none).
   void setSelectedKernel(std::int64_t id);
   void setDarkTheme(bool dark);
+
+  /// The steering overlay: a run's compiling candidates (full vectors),
+  /// coloured by generation from violet (early) to red (late), and the path
+  /// from the seed to the best candidate. Re-projected when the axes change.
+  void addSteeringPoints(int generation, const std::vector<std::vector<double>>& vectors);
+  void setSteeringPath(const std::vector<std::vector<double>>& path);
+  void clearSteering();
+  [[nodiscard]] int steeringPoints() const { return int(steerPoints_.size()); }
+  [[nodiscard]] int steeringPathLength() const { return int(steerPath_.size()); }
 
   [[nodiscard]] const engine::FeatureTable& workspaceTable() const { return workspace_; }
   [[nodiscard]] const engine::FeatureTable& referenceTable() const { return reference_; }
@@ -136,6 +146,11 @@ private:
   QScatterSeries* selected_ = nullptr; ///< the ring around the selected kernel (not in the legend)
   std::int64_t selectedId_ = 0;
   void placeSelection();
+  void placeSteering();
+  std::vector<std::pair<int, std::vector<double>>> steerPoints_; ///< (generation, vector)
+  std::vector<std::vector<double>> steerPath_;
+  QScatterSeries* steerSeries_ = nullptr;
+  QLineSeries* pathSeries_ = nullptr;
   QValueAxis* axisX_ = nullptr;
   QValueAxis* axisY_ = nullptr;
   QRectF home_;

@@ -2,6 +2,7 @@
 
 #include "OpenCLLexer.h"
 
+#include <algorithm>
 #include <QAction>
 #include <QFontDatabase>
 #include <QLabel>
@@ -16,6 +17,7 @@ namespace {
 // to the lexer; annotations use their own numbers, offset by the editor).
 constexpr int kErrorStyle = 1, kWarningStyle = 2, kNoteStyle = 3;
 constexpr int kStyleOffset = 256; ///< annotation styles live above the lexer's 0-255
+constexpr int kInfillIndicator = 8; ///< marks what a steering step changed
 } // namespace
 
 KernelEditor::KernelEditor(QWidget* parent) : QWidget(parent) {
@@ -37,6 +39,8 @@ KernelEditor::KernelEditor(QWidget* parent) : QWidget(parent) {
   fill_->setShortcutContext(Qt::WidgetWithChildrenShortcut);
   fill_->setToolTip(tr("Put [HOLE] anywhere in the kernel, then let the model fill it (%1)")
                         .arg(fill_->shortcut().toString(QKeySequence::NativeText)));
+  steer_ = bar->addAction(QIcon::fromTheme(QStringLiteral("go-jump")), tr("Steer from here"));
+  steer_->setToolTip(tr("Start a steering run toward the target from this kernel"));
   header_ = new QLabel(tr("No kernel selected: click a point on the plot, or type a kernel and Evaluate."), this);
   header_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   bar->addSeparator();
@@ -77,6 +81,25 @@ KernelEditor::KernelEditor(QWidget* parent) : QWidget(parent) {
   connect(evaluate_, &QAction::triggered, this, [this] { emit evaluateRequested(text()); });
   connect(save_, &QAction::triggered, this, [this] { emit saveRequested(text()); });
   connect(fill_, &QAction::triggered, this, [this] { emit fillRequested(text()); });
+  connect(steer_, &QAction::triggered, this, [this] { emit steerRequested(text()); });
+  edit_->indicatorDefine(QsciScintilla::StraightBoxIndicator, kInfillIndicator);
+  edit_->setIndicatorForegroundColor(QColor(40, 200, 90, 110), kInfillIndicator);
+}
+
+void KernelEditor::highlight(int start, int length) {
+  const QString t = text();
+  start = std::clamp(start, 0, int(t.size()));
+  length = std::clamp(length, 0, int(t.size()) - start);
+  edit_->SendScintilla(QsciScintillaBase::SCI_SETINDICATORCURRENT, kInfillIndicator);
+  edit_->SendScintilla(QsciScintillaBase::SCI_INDICATORCLEARRANGE, 0, edit_->length());
+  highlight_ = {start, length};
+  if (length == 0) return;
+  const long from = long(t.left(start).toUtf8().size());
+  const long bytes = long(t.mid(start, length).toUtf8().size());
+  edit_->SendScintilla(QsciScintillaBase::SCI_INDICATORFILLRANGE, from, bytes);
+  int line = 0, index = 0;
+  edit_->lineIndexFromPosition(int(from), &line, &index);
+  edit_->ensureLineVisible(line);
 }
 
 void KernelEditor::setDarkTheme(bool dark) {
@@ -104,6 +127,7 @@ void KernelEditor::setKernel(std::int64_t id, const QString& title, const QStrin
   header_->setText(title);
   edit_->setText(source);
   edit_->setModified(false);
+  highlight_ = {0, 0};
   setDiagnostics({}, QString());
 }
 

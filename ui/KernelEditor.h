@@ -2,6 +2,7 @@
 // folding, and Clang's diagnostics as inline annotations and margin markers.
 #pragma once
 
+#include <QPair>
 #include <QString>
 #include <QVector>
 #include <QWidget>
@@ -47,6 +48,12 @@ public:
   [[nodiscard]] QAction* evaluateAction() const { return evaluate_; }
   [[nodiscard]] QAction* saveAction() const { return save_; }
   [[nodiscard]] QAction* fillAction() const { return fill_; }
+  [[nodiscard]] QAction* steerAction() const { return steer_; }
+  /// Marks [start, start + length) of the text (characters) as what a steering
+  /// step's infill changed; setKernel() clears it.
+  void highlight(int start, int length);
+  /// The highlighted range as (start, length); length 0 when none.
+  [[nodiscard]] QPair<int, int> highlighted() const { return highlight_; }
   void setDarkTheme(bool dark);
 
 signals:
@@ -54,6 +61,8 @@ signals:
   void saveRequested(const QString& source);
   /// Fill the [HOLE]s of this text with the model.
   void fillRequested(const QString& source);
+  /// Start a steering run from this text ("Steer from here").
+  void steerRequested(const QString& source);
 
 private:
   QsciScintilla* edit_;
@@ -62,6 +71,8 @@ private:
   QAction* evaluate_;
   QAction* save_;
   QAction* fill_;
+  QAction* steer_;
+  QPair<int, int> highlight_{0, 0};
   std::int64_t id_ = 0;
   QString title_;
   QVector<EditorDiagnostic> diagnostics_;

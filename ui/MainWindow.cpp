@@ -9,6 +9,7 @@
 #include "SelectionModel.h"
 #include "TargetTable.h"
 #include "DevicePanel.h"
+#include "SteeringPanel.h"
 #include "TrainingPanel.h"
 #include "UndoCommands.h"
 
@@ -145,6 +146,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), prefs_(Preference
       undo_->push(new SetTargetCommand(selection_, std::nullopt, tr("Change space")));
     spaceBox_->setCurrentText(space);
     plot_->setEvaluated(std::nullopt);
+    plot_->clearSteering(); // its vectors belong to the other space
     reloadPlot();
   });
   connect(selection_, &SelectionModel::currentKernelChanged, this, [this](std::int64_t id) {
@@ -154,6 +156,33 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), prefs_(Preference
   connect(selection_, &SelectionModel::targetChanged, this, [this] {
     const auto& t = selection_->target();
     plot_->setTargetVector(t && t->space == selection_->space() ? std::optional(t->values) : std::nullopt);
+    steering_->setTarget(t ? t->space : selection_->space(), t ? std::optional(t->values) : std::nullopt,
+                         t ? t->origin : QString());
+  });
+  // Steering: the plot shows each generation's candidates and the path to the best;
+  // a lineage step opens in the editor with its infill highlighted.
+  connect(steering_, &SteeringPanel::runStarted, plot_, &FeaturePlot::clearSteering);
+  connect(steering_, &SteeringPanel::candidatesArrived, this,
+          [this](int generation, const std::vector<std::vector<double>>& vectors) {
+            if (!vectors.empty() && vectors.front().size() == plot_->workspaceTable().dimensions.size())
+              plot_->addSteeringPoints(generation, vectors);
+          });
+  connect(steering_, &SteeringPanel::pathChanged, this, [this](const std::vector<std::vector<double>>& path) {
+    if (!path.empty() && path.front().size() == plot_->workspaceTable().dimensions.size())
+      plot_->setSteeringPath(path);
+  });
+  connect(steering_, &SteeringPanel::showKernel, this,
+          [this](const QString& title, const QString& text, int start, int length) {
+            selection_->setCurrentKernel(0);
+            editor_->setKernel(0, title, text);
+            editor_->highlight(start, length);
+          });
+  connect(steering_, &SteeringPanel::runFinished, this, [this](qint64 bestKernelId) {
+    if (bestKernelId > 0) reloadPlot(); // the best candidate is a workspace kernel now
+  });
+  connect(editor_, &KernelEditor::steerRequested, this, [this](const QString& source) {
+    raiseDock(QStringLiteral("steering"));
+    steering_->steer(source, editor_->title());
   });
   connect(plot_, &FeaturePlot::pointClicked, this, [this](const FeaturePlot::PointRef& p) {
     if (const auto id = plot_->kernelId(p)) {
@@ -198,6 +227,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), prefs_(Preference
   connect(editor_, &KernelEditor::fillRequested, this, &MainWindow::fillHoles);
   connect(this, &MainWindow::workspaceOpened, training_, &TrainingPanel::setWorkspace);
   connect(this, &MainWindow::workspaceOpened, devices_, &DevicePanel::setWorkspace);
+  connect(this, &MainWindow::workspaceOpened, steering_, &SteeringPanel::setWorkspace);
   connect(devices_, &DevicePanel::runEditorRequested, this,
           [this] { devices_->driveSource(editor_->title(), editor_->text()); });
   connect(devices_, &DevicePanel::runSelectedRequested, this, [this] {
@@ -254,10 +284,13 @@ void MainWindow::buildDocks() {
   auto* trainingDock = dock(training_, tr("Training"), QStringLiteral("trainingDock"), Qt::RightDockWidgetArea);
   devices_ = new DevicePanel(engine_, this);
   auto* devicesDock = dock(devices_, tr("Devices"), QStringLiteral("devicesDock"), Qt::RightDockWidgetArea);
+  steering_ = new SteeringPanel(engine_, this);
+  auto* steeringDock = dock(steering_, tr("Steering"), QStringLiteral("steeringDock"), Qt::RightDockWidgetArea);
   splitDockWidget(editorDock, featuresDock, Qt::Vertical);
   splitDockWidget(targetDock, listDock, Qt::Vertical);
   tabifyDockWidget(featuresDock, trainingDock);
   tabifyDockWidget(trainingDock, devicesDock);
+  tabifyDockWidget(devicesDock, steeringDock);
   featuresDock->raise();
   resizeDocks({editorDock, targetDock}, {480, 250}, Qt::Horizontal);
   resizeDocks({editorDock, featuresDock}, {600, 250}, Qt::Vertical);

@@ -30,6 +30,7 @@ class SelectionModel;
 class TargetTable;
 class TrainingPanel;
 class DevicePanel;
+class SteeringPanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -64,6 +65,7 @@ public:
   [[nodiscard]] FeaturesView* featuresView() const { return features_; }
   [[nodiscard]] TrainingPanel* trainingPanel() const { return training_; }
   [[nodiscard]] DevicePanel* devicePanel() const { return devices_; }
+  [[nodiscard]] SteeringPanel* steeringPanel() const { return steering_; }
   [[nodiscard]] SelectionModel* selection() const { return selection_; }
   [[nodiscard]] EngineBridge* engine() const { return engine_; }
   [[nodiscard]] QUndoStack* undoStack() const { return undo_; }
@@ -130,6 +132,7 @@ private:
   FeaturesView* features_ = nullptr;
   TrainingPanel* training_ = nullptr;
   DevicePanel* devices_ = nullptr;
+  SteeringPanel* steering_ = nullptr;
   JobStatus* jobs_ = nullptr;
   QComboBox* spaceBox_ = nullptr;
   QComboBox* xBox_ = nullptr;

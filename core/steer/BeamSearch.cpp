@@ -638,6 +638,7 @@ std::vector<LineageStep> lineage(const store::Workspace& ws, std::int64_t run, s
     s.infill = c->infill;
     s.holeStart = c->holeStart;
     s.holeLength = c->holeLength;
+    s.values = c->values;
     s.distance = c->distance;
     out.push_back(std::move(s));
     id = c->parent;

@@ -122,6 +122,7 @@ struct LineageStep {
   int generation = 0;
   std::string origin, text, replaced, infill; ///< replaced: the parent's text the hole took out
   std::int64_t holeStart = -1, holeLength = 0;
+  std::vector<double> values; ///< its features in the run's space
   double distance = -1;
 };
 /// From the seed to candidate `id` (the run's best when 0).

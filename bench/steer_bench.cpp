@@ -1,0 +1,234 @@
+// bench-steer: the steering issue's acceptance figures.
+//
+// Targets are DevMap kernels (cgo17-amd.csv: 256 distinct benchmark kernels
+// over 7 suites), taken round-robin over the suites in an order fixed by
+// --seed, skipping any whose vector some seedable corpus kernel already has
+// (distance 0). In the Grewe space the vectors are the CSV's own columns (F2
+// and F4 derived); in the IR spaces each kernel's `src` is measured.
+// Per target it prints the relative proximity of the seeds' best (generation
+// 0) and of the run's best, whether it matched exactly, the generations used
+// and the wall time; then the totals (exact share, median proximity, median
+// and largest time).
+//
+// --ablation runs every target three ways on the same budget: the default
+// (nearest-kernel seeds, swaps on), empty seeding, and swaps off.
+//
+// The bench steers on a scratch copy of the workspace (it never writes to
+// yours); seeds come only from the corpus roles (train, capped, user).
+//
+// Usage: bench-steer [--space grewe|instcount|autophase] [--targets 40] [--time-budget 600]
+//                    [--depth 1000] [--width 16] [--candidates 4] [--temperature 0.5] [--hole 0-3]
+//                    [--max-new-tokens 8] [--endhole-bias 4] [--seed 1] [--ablation]
+//                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
+#include "common/Paths.h"
+#include "common/TextFormat.h"
+#include "engine/FeatureTable.h"
+#include "model/Sampler.h"
+#include "model/Trainer.h"
+#include "steer/BeamSearch.h"
+#include "store/Workspace.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+using namespace steerbench;
+
+namespace {
+
+std::string suiteOf(const std::string& benchmark) {
+  for (const char* s : {"amd-app-sdk", "nvidia", "parboil", "polybench", "rodinia", "shoc", "npb"})
+    if (benchmark.rfind(s, 0) == 0) return s;
+  return benchmark.substr(0, benchmark.find('-'));
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return NAN;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+struct Outcome {
+  double seedProximity = NAN, proximity = NAN, seconds = 0;
+  bool exact = false;
+  int generations = 0;
+  std::string stop;
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+  std::string spaceName = "grewe", wsPath = defaultWorkspacePath(), ckpt,
+              csv = std::string(STEERBENCH_DEVMAP_DIR) + "/cgo17-amd.csv", csvOut;
+  int targets = 40, threads = 0;
+  bool ablation = false;
+  steer::SteerSpec base;
+  base.width = 16;
+  base.candidatesPerMember = 4;
+  base.depth = 1000;
+  base.temperature = 0.5;
+  base.holeMin = 0;
+  base.holeMax = 3;
+  base.maxNewTokens = 8;
+  base.endHoleBias = 4;
+  base.timeBudget = 600;
+  for (int i = 1; i < argc; ++i) {
+    auto arg = [&](const char* name) { return !std::strcmp(argv[i], name) && i + 1 < argc; };
+    if (arg("--space")) spaceName = argv[++i];
+    else if (arg("--targets")) targets = std::atoi(argv[++i]);
+    else if (arg("--time-budget")) base.timeBudget = std::atof(argv[++i]);
+    else if (arg("--depth")) base.depth = std::atoi(argv[++i]);
+    else if (arg("--width")) base.width = std::atoi(argv[++i]);
+    else if (arg("--candidates")) base.candidatesPerMember = std::atoi(argv[++i]);
+    else if (arg("--temperature")) base.temperature = std::atof(argv[++i]);
+    else if (arg("--hole")) std::sscanf(argv[++i], "%d-%d", &base.holeMin, &base.holeMax);
+    else if (arg("--max-new-tokens")) base.maxNewTokens = std::atoi(argv[++i]);
+    else if (arg("--endhole-bias")) base.endHoleBias = std::atof(argv[++i]);
+    else if (arg("--swap")) base.swapProbability = std::atof(argv[++i]);
+    else if (arg("--seed")) base.seed = std::strtoull(argv[++i], nullptr, 10);
+    else if (arg("--workspace")) wsPath = argv[++i];
+    else if (arg("--checkpoint")) ckpt = argv[++i];
+    else if (arg("--devmap")) csv = argv[++i];
+    else if (arg("--threads")) threads = std::atoi(argv[++i]);
+    else if (arg("--csv")) csvOut = argv[++i];
+    else if (!std::strcmp(argv[i], "--ablation")) ablation = true;
+    else {
+      std::fprintf(stderr, "usage: see the comment at the top of bench/steer_bench.cpp\n");
+      return 2;
+    }
+  }
+  try {
+    if (ckpt.empty()) ckpt = modelForWorkspace(wsPath);
+    const auto& space = features::featureSpace(spaceName);
+    // A scratch copy: steered kernels must not seed later targets.
+    const auto scratch = std::filesystem::temp_directory_path() / ("bench-steer-" + std::to_string(::getpid()) + ".sbw");
+    std::filesystem::copy_file(wsPath, scratch, std::filesystem::copy_options::overwrite_existing);
+    struct Cleanup {
+      std::filesystem::path p;
+      ~Cleanup() {
+        std::error_code ec;
+        for (const char* s : {"", "-wal", "-shm"})
+          std::filesystem::remove(p.string() + s, ec);
+      }
+    } cleanup{scratch};
+    auto ws = store::Workspace::open(scratch.string());
+    model::Sampler sampler(ckpt, threads);
+    base.jobs = unsigned(threads);
+    std::printf("bench-steer: %s space; model %s (sha256 %s); BLAS %s\n", space.name.c_str(), sampler.describe().c_str(),
+                sampler.modelHash().substr(0, 12).c_str(), model::useThreads(threads).c_str());
+    std::printf("spec: width %d, %d candidates per member, depth %d, swap %.2f, temperature %.2f, holes %d-%d tokens, "
+                "infills up to %d tokens, [ENDHOLE] bias %.1f, %d nearest seeds, time budget %.0f s per target, seed %llu\n",
+                base.width, base.candidatesPerMember, base.depth, base.swapProbability, base.temperature, base.holeMin,
+                base.holeMax, base.maxNewTokens, base.endHoleBias, base.nearest, base.timeBudget,
+                (unsigned long long)base.seed);
+
+    // Targets: distinct DevMap kernels, round-robin over the suites.
+    const auto reference = engine::loadReferenceTable(csv, space, threads ? unsigned(threads) : engine::hardwareJobs());
+    const auto corpus = engine::loadWorkspaceTable(ws, space);
+    std::map<std::string, std::vector<std::size_t>> bySuite;
+    std::mt19937_64 rng(base.seed);
+    for (std::size_t r = 0; r < reference.size(); ++r)
+      bySuite[suiteOf(reference.names[r])].push_back(r);
+    for (auto& [suite, rows] : bySuite)
+      std::shuffle(rows.begin(), rows.end(), rng);
+    std::vector<std::size_t> chosen;
+    std::size_t matched = 0;
+    for (std::size_t round = 0; int(chosen.size()) < targets; ++round) {
+      bool any = false;
+      for (auto& [suite, rows] : bySuite) {
+        if (round >= rows.size() || int(chosen.size()) >= targets) continue;
+        any = true;
+        const auto r = rows[round];
+        bool exact = false;
+        for (std::size_t c = 0; c < corpus.size() && !exact; ++c)
+          exact = corpus.groups[c] != "held_out" && corpus.groups[c] != "steered" && corpus.groups[c] != "sample" &&
+                  features::distance(corpus.rows[c], reference.rows[r]) == 0;
+        if (exact) ++matched;
+        else chosen.push_back(r);
+      }
+      if (!any) break;
+    }
+    std::printf("%zu targets from %zu distinct DevMap kernels (%zu not measurable in this space); %zu skipped for an "
+                "exact match in the corpus\n\n",
+                chosen.size(), reference.size() + reference.skipped, reference.skipped, matched);
+
+    struct Variant {
+      std::string name;
+      steer::SteerSpec spec;
+    };
+    std::vector<Variant> variants = {{"default", base}};
+    if (ablation) {
+      auto empty = base;
+      empty.seeding = steer::Seeding::Empty;
+      auto noswap = base;
+      noswap.swapProbability = 0;
+      variants.push_back({"empty seeds", empty});
+      variants.push_back({"no swaps", noswap});
+    }
+    std::vector<std::vector<Outcome>> results(variants.size());
+    std::FILE* out = csvOut.empty() ? nullptr : std::fopen(csvOut.c_str(), "w");
+    if (out) std::fprintf(out, "variant,target,suite,seed_proximity,proximity,exact,generations,seconds,stop\n");
+    std::printf("%-14s %-58s %-10s %9s %9s %5s %4s %7s  %s\n", "variant", "target", "suite", "seeds", "best", "exact",
+                "gens", "time_s", "stop");
+    for (std::size_t t = 0; t < chosen.size(); ++t) {
+      const auto r = chosen[t];
+      for (std::size_t v = 0; v < variants.size(); ++v) {
+        auto spec = variants[v].spec;
+        spec.target = {space.name, reference.rows[r], reference.names[r]};
+        steer::BeamSearch search(ws, sampler);
+        Outcome o;
+        search.onGeneration = [&](const steer::GenerationReport& g) {
+          if (g.generation == 0) o.seedProximity = g.bestDistance < 0 ? NAN : g.bestProximity;
+        };
+        const auto res = search.run(spec);
+        o.proximity = res.bestId ? res.bestProximity : NAN;
+        o.exact = res.bestId && res.bestDistance <= 1e-9;
+        o.generations = res.generations;
+        o.seconds = res.elapsed;
+        o.stop = res.stopReason;
+        results[v].push_back(o);
+        std::printf("%-14s %-58.58s %-10s %8.1f%% %8.1f%% %5s %4d %7.1f  %s\n", variants[v].name.c_str(),
+                    reference.names[r].c_str(), suiteOf(reference.names[r]).c_str(), 100 * o.seedProximity,
+                    100 * o.proximity, o.exact ? "yes" : "no", o.generations, o.seconds, o.stop.c_str());
+        std::fflush(stdout);
+        if (out)
+          std::fprintf(out, "%s,%s,%s,%.6f,%.6f,%d,%d,%.2f,%s\n", variants[v].name.c_str(), reference.names[r].c_str(),
+                       suiteOf(reference.names[r]).c_str(), o.seedProximity, o.proximity, int(o.exact), o.generations,
+                       o.seconds, o.stop.c_str());
+      }
+    }
+    if (out) std::fclose(out);
+    std::printf("\n%-14s %8s %10s %14s %14s %12s %10s\n", "variant", "targets", "exact", "median seeds", "median best",
+                "median time", "max time");
+    for (std::size_t v = 0; v < variants.size(); ++v) {
+      std::vector<double> seedP, bestP, secs;
+      int exact = 0;
+      for (const auto& o : results[v]) {
+        seedP.push_back(std::isnan(o.seedProximity) ? -1e9 : o.seedProximity);
+        bestP.push_back(std::isnan(o.proximity) ? -1e9 : o.proximity);
+        secs.push_back(o.seconds);
+        exact += o.exact;
+      }
+      char ex[32];
+      std::snprintf(ex, sizeof ex, "%d (%.0f%%)", exact, results[v].empty() ? 0.0 : 100.0 * exact / double(results[v].size()));
+      std::printf("%-14s %8zu %10s %13.1f%% %13.1f%% %11.1fs %9.1fs\n", variants[v].name.c_str(), results[v].size(), ex,
+                  100 * median(seedP), 100 * median(bestP), median(secs),
+                  secs.empty() ? 0.0 : *std::max_element(secs.begin(), secs.end()));
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench-steer: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

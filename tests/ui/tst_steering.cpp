@@ -1,0 +1,210 @@
+// Steering in the workbench, driven like a user would: a click on the plot
+// sets the target, Steer runs the beam search with the shipped default model
+// on the engine thread, the plot shows each generation's candidates and the
+// path to the best, the lineage opens steps in the editor with the infill
+// highlighted, "Steer from here" starts from the editor's kernel, and Stop
+// cancels. Real workspace, Clang and libtorch, under Xvfb.
+#include "FeaturePlot.h"
+#include "KernelEditor.h"
+#include "MainWindow.h"
+#include "SelectionModel.h"
+#include "SteeringPanel.h"
+
+#include "engine/FeatureJob.h"
+#include "store/Workspace.h"
+
+#include <QAction>
+#include <QDir>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+#include <sstream>
+
+using namespace steerbench;
+using ui::FeaturePlot;
+using ui::MainWindow;
+using ui::SteeringPanel;
+
+namespace {
+QTemporaryDir* home = nullptr;
+
+std::string readFixture(const char* name) {
+  std::ifstream in(std::string(STEERBENCH_TEST_DATA) + "/kernels/" + name + ".cl");
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+} // namespace
+
+class TestSteering : public QObject {
+  Q_OBJECT
+  std::unique_ptr<MainWindow> w_;
+  QString wsPath_;
+
+  SteeringPanel* panel() { return w_->steeringPanel(); }
+  FeaturePlot* plot() { return w_->plot(); }
+
+  void settle() {
+    for (int i = 0; i < 3; ++i) {
+      QTRY_VERIFY_WITH_TIMEOUT(!w_->busy(), 120000);
+      QTest::qWait(20);
+    }
+  }
+
+  QPoint emptySpot() {
+    const QRect area = plot()->viewport()->rect();
+    for (int y = area.height() / 4; y < area.height() * 3 / 4; y += 7)
+      for (int x = area.width() / 4; x < area.width() * 3 / 4; x += 7)
+        if (!plot()->pointAt({x, y}, 12)) return {x, y};
+    return {};
+  }
+
+  /// Small, quick runs: the suite checks behaviour, not quality.
+  void smallSettings(int depth) {
+    auto s = panel()->settings();
+    s.width = 3;
+    s.candidates = 3;
+    s.depth = depth;
+    s.timeBudget = 0;
+    s.seed = 5;
+    panel()->setSettings(s);
+  }
+
+private Q_SLOTS:
+  void initTestCase() {
+    wsPath_ = home->filePath(QStringLiteral("steer.sbw"));
+    auto ws = store::Workspace::open(wsPath_.toStdString());
+    engine::FeatureJobOptions o;
+    for (const auto& s : features::featureSpaces())
+      o.measure.spaces.push_back(&s);
+    o.workspace = &ws;
+    std::vector<std::string> paths;
+    for (const char* f : {"k01_copy", "k03_local_tile", "k05_loop", "k06_vector", "k07_math", "k08_strided",
+                          "k12_bit_ops"})
+      paths.push_back(std::string(STEERBENCH_TEST_DATA) + "/kernels/" + f + ".cl");
+    for (const auto& r : engine::runFeatureJob(paths, o))
+      QVERIFY2(r.ok(), r.error.c_str());
+    for (std::int64_t id = 1; id <= ws.kernelCount(); ++id)
+      ws.setRole(id, "train");
+    w_ = std::make_unique<MainWindow>();
+    w_->resize(1500, 950);
+    w_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+    QSignalSpy reloaded(w_.get(), &MainWindow::plotReloaded);
+    w_->openWorkspace(wsPath_);
+    QTRY_VERIFY_WITH_TIMEOUT(reloaded.count() >= 1, 60000);
+    settle();
+    QVERIFY(w_->raiseDock(QStringLiteral("steering")));
+  }
+
+  void cleanup() {
+    QTest::qWait(50);
+    QDir().mkpath(QStringLiteral(STEERBENCH_SCREENSHOT_DIR));
+    w_->grab().save(QStringLiteral(STEERBENCH_SCREENSHOT_DIR "/steering-%1.png").arg(QTest::currentTestFunction()));
+  }
+
+  void cleanupTestCase() { w_.reset(); }
+
+  void clickSetsTheTargetAndSteerRunsLive() {
+    QVERIFY(!panel()->running());
+    const QPoint at = emptySpot();
+    QVERIFY(!at.isNull());
+    QTest::mouseClick(plot()->viewport(), Qt::LeftButton, {}, at);
+    QTRY_VERIFY(w_->selection()->target().has_value());
+    smallSettings(3);
+    QSignalSpy arrived(panel(), &SteeringPanel::candidatesArrived);
+    QSignalSpy finished(panel(), &SteeringPanel::runFinished);
+    panel()->steer();
+    QVERIFY(panel()->running());
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 300000);
+    QVERIFY(!panel()->running());
+    QVERIFY2(panel()->statusText().contains(QLatin1String("Run 1")), qPrintable(panel()->statusText()));
+    QCOMPARE(arrived.count(), 4); // generations 0 to 3, each as it completed
+    QCOMPARE(panel()->generationsShown(), 4);
+    QVERIFY(plot()->steeringPoints() >= 4); // the seeds at least
+    QVERIFY(panel()->lineageSteps() >= 1);
+    QCOMPARE(plot()->steeringPathLength(), panel()->lineageSteps());
+    // The run is in the workspace, and its best became a kernel on the plot.
+    const qint64 best = finished.at(0).at(0).toLongLong();
+    QVERIFY(best > 0);
+    settle();
+    bool onPlot = false;
+    for (auto id : plot()->workspaceTable().ids)
+      onPlot |= id == best;
+    QVERIFY(onPlot);
+    auto ws = store::Workspace::open(wsPath_.toStdString(), store::Workspace::Mode::OpenExisting);
+    QCOMPARE(ws.steerRuns().size(), std::size_t(1));
+    QCOMPARE(ws.steerRuns()[0].status, std::string("finished"));
+    QCOMPARE(int(ws.steerGenerations(1).size()), 4);
+  }
+
+  void aLineageStepOpensInTheEditorWithItsChangeHighlighted() {
+    const int last = panel()->lineageSteps() - 1;
+    panel()->showStep(last);
+    auto* editor = w_->findChild<ui::KernelEditor*>();
+    QVERIFY(editor);
+    QVERIFY(editor->title().contains(QLatin1String("candidate")) || editor->title().startsWith(QLatin1String("Seed")));
+    QVERIFY(editor->text().contains(QLatin1String("kernel")));
+    const auto h = editor->highlighted();
+    QVERIFY(h.first >= 0 && h.first + h.second <= editor->text().size());
+    if (last > 0) {
+      // Some step after the seed changed something: its span is highlighted.
+      bool any = false;
+      for (int r = 1; r <= last && !any; ++r) {
+        panel()->showStep(r);
+        any = editor->highlighted().second > 0;
+      }
+      QVERIFY(any);
+    }
+  }
+
+  void steerFromHereStartsFromTheEditorsKernel() {
+    auto* editor = w_->findChild<ui::KernelEditor*>();
+    const QString seed = QString::fromStdString(readFixture("k05_loop"));
+    editor->setKernel(0, QStringLiteral("my loop"), seed);
+    smallSettings(1);
+    QSignalSpy finished(panel(), &SteeringPanel::runFinished);
+    editor->steerAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 300000);
+    panel()->showStep(0);
+    QVERIFY2(editor->title().contains(QLatin1String("my loop")), qPrintable(editor->title()));
+    auto ws = store::Workspace::open(wsPath_.toStdString(), store::Workspace::Mode::OpenExisting);
+    const auto runs = ws.steerRuns();
+    QCOMPARE(runs.size(), std::size_t(2));
+    QVERIFY(ws.spec(runs[1].specHash).find("\"seeding\":\"given\"") != std::string::npos);
+    QCOMPARE(ws.steerCandidates(runs[1].id, 0).at(0).origin, std::string("seed my loop"));
+  }
+
+  void stopCancelsARun() {
+    smallSettings(100000);
+    QSignalSpy arrived(panel(), &SteeringPanel::candidatesArrived);
+    QSignalSpy finished(panel(), &SteeringPanel::runFinished);
+    panel()->steer();
+    QTRY_VERIFY_WITH_TIMEOUT(arrived.count() >= 2, 300000);
+    panel()->stop();
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 60000);
+    QVERIFY2(panel()->statusText().contains(QLatin1String("cancelled")), qPrintable(panel()->statusText()));
+    auto ws = store::Workspace::open(wsPath_.toStdString(), store::Workspace::Mode::OpenExisting);
+    QCOMPARE(ws.steerRuns().back().status, std::string("cancelled"));
+  }
+};
+
+int main(int argc, char** argv) {
+  QTemporaryDir dir;
+  home = &dir;
+  qputenv("XDG_CONFIG_HOME", dir.filePath(QStringLiteral("config")).toUtf8());
+  qputenv("XDG_DATA_HOME", dir.filePath(QStringLiteral("data")).toUtf8());
+  qputenv("XDG_CACHE_HOME", dir.filePath(QStringLiteral("cache")).toUtf8());
+  qputenv("STEERBENCH_DEVMAP_DIR", dir.filePath(QStringLiteral("no-devmap")).toUtf8());
+  // The model Steerbench ships steers (the workspace has none of its own).
+  qputenv("STEERBENCH_MODEL", STEERBENCH_DEFAULT_MODEL);
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("steerbench-test"));
+  QApplication::setApplicationName(QStringLiteral("steerbench-test"));
+  TestSteering test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_steering.moc"

@@ -1,0 +1,111 @@
+// The steering panel: the beam search's parameters, Steer and Stop, live
+// progress (best and median distance per generation, compile rate,
+// candidates/s), and the lineage from the seed to the best candidate. A step
+// of the lineage opens in the editor with what its hole changed highlighted.
+//
+// A run is a job on the engine thread (it owns the workspace and the model);
+// each generation comes back as a queued call, and the plot gets its
+// candidates and the seed-to-best path through signals.
+#pragma once
+
+#include <QString>
+#include <QVector>
+#include <QWidget>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+class QChartView;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineSeries;
+class QListWidget;
+class QPushButton;
+class QSpinBox;
+class QValueAxis;
+
+namespace steerbench::steer {
+struct GenerationReport;
+struct LineageStep;
+struct SteerResult;
+} // namespace steerbench::steer
+
+namespace steerbench::ui {
+
+class EngineBridge;
+
+class SteeringPanel : public QWidget {
+  Q_OBJECT
+public:
+  explicit SteeringPanel(EngineBridge* engine, QWidget* parent = nullptr);
+
+  /// Follows the open workspace (its model steers).
+  void setWorkspace(const QString& workspacePath);
+  /// The target of the next run (space and vector); nullopt: none set.
+  void setTarget(const QString& space, const std::optional<std::vector<double>>& values, const QString& origin);
+  /// Starts a run toward the target; with `seedText`, from that kernel only ("Steer from here").
+  void steer(const QString& seedText = {}, const QString& seedName = {});
+  /// Cancels the run at once (the generation in hand is not stored).
+  void stop();
+  [[nodiscard]] bool running() const { return job_ != 0; }
+
+  struct Settings {
+    int width = 16, candidates = 4, depth = 50, holeMin = 0, holeMax = 3, maxNewTokens = 8, seed = 1;
+    double temperature = 0.5, swap = 0.15, endHoleBias = 4, timeBudget = 600;
+    int seeding = 0; ///< 0: nearest corpus kernels, 1: empty kernel
+  };
+  void setSettings(const Settings& s);
+  [[nodiscard]] Settings settings() const;
+
+  // For tests and screenshots.
+  [[nodiscard]] int generationsShown() const;
+  [[nodiscard]] int lineageSteps() const;
+  [[nodiscard]] QString statusText() const;
+  /// Opens lineage step `row` in the editor (as a click on it does).
+  void showStep(int row);
+
+signals:
+  /// A run started: the plot clears its steering layer.
+  void runStarted();
+  /// A generation's compiling candidates, for the plot.
+  void candidatesArrived(int generation, const std::vector<std::vector<double>>& vectors);
+  /// The seed-to-best path changed.
+  void pathChanged(const std::vector<std::vector<double>>& path);
+  /// Show this kernel in the editor, with [start, start + length) highlighted.
+  void showKernel(const QString& title, const QString& text, int highlightStart, int highlightLength);
+  /// A run ended; its best candidate is workspace kernel `bestKernelId` (0: none).
+  void runFinished(qint64 bestKernelId);
+
+private:
+  void addGeneration(const steer::GenerationReport& g, const std::vector<steer::LineageStep>& lineage);
+  void finished(const steer::SteerResult& r, const QString& error);
+  void updateButtons();
+
+  EngineBridge* engine_;
+  QString workspace_, space_, origin_;
+  std::optional<std::vector<double>> target_;
+  int job_ = 0;
+  int runToken_ = 0; ///< drops generations of an earlier run that arrive late
+
+  QLabel* targetLabel_;
+  QSpinBox *width_, *candidates_, *depth_, *holeMin_, *holeMax_, *seed_;
+  QDoubleSpinBox *temperature_, *swap_, *timeBudget_;
+  QComboBox* seeding_;
+  QPushButton *steer_, *stop_;
+  QLabel* status_;
+  QChartView* chartView_;
+  QLineSeries *best_, *median_;
+  QValueAxis *axisX_, *axisY_;
+  QListWidget* lineage_;
+  struct Step {
+    QString title, text;
+    int start = 0, length = 0;
+  };
+  QVector<Step> steps_;
+  int maxNewTokens_ = 8;
+  double endHoleBias_ = 4;
+};
+
+} // namespace steerbench::ui
