@@ -302,6 +302,8 @@ const std::vector<Command>& commands() {
       {"runs", "list the steering runs", runsCommandLine, runRuns},
       {"lineage", "print a steering run's path from seed to best, with a diff per step", lineageCommandLine,
        runLineage},
+      {"explore", "active learning: steer to where a committee disagrees, drive and label what comes out",
+       exploreCommandLine, runExplore},
   };
   return all;
 }

@@ -17,7 +17,6 @@
 #include <sstream>
 
 namespace steerbench::cli {
-namespace {
 
 std::vector<std::uint64_t> sizeList(const CommandLine& cl, const std::string& name, bool allowZero) {
   std::vector<std::uint64_t> out;
@@ -39,6 +38,8 @@ std::vector<std::uint64_t> sizeList(const CommandLine& cl, const std::string& na
   if (out.empty()) throw UsageError("--" + name + " needs at least one size");
   return out;
 }
+
+namespace {
 
 double secondsValue(const CommandLine& cl, const std::string& name) {
   try {

@@ -2,12 +2,15 @@
 // runs and lineage: what steering runs did, from seed to best.
 #include "cli/SteerCommands.h"
 
+#include "cli/DriveCommands.h"
 #include "cli/Interrupt.h"
 
 #include "common/Error.h"
 #include "common/Paths.h"
 #include "common/TextFormat.h"
+#include "drive/DriveJob.h"
 #include "engine/FeatureTable.h"
+#include "explore/Explorer.h"
 #include "model/Sampler.h"
 #include "model/Trainer.h"
 #include "source/SourceFile.h"
@@ -119,6 +122,43 @@ std::vector<double> parseScale(const std::string& text, const std::string& space
 
 std::string distanceText(double d) { return d < 0 ? "-" : formatNumber(d); }
 
+/// The beam search's own parameters, shared by steer and explore.
+void addSearchOptions(CommandLine& cl) {
+  cl.option({"width", 'k', "K", "beam width", false, "32"});
+  cl.option({"candidates", 'c', "N", "infills per beam member and generation", false, "8"});
+  cl.option({"depth", 'd', "N", "generations after the seeds", false, "50"});
+  cl.option({"swap", 0, "P", "probability of swapping a kept slot for a lower-ranked candidate", false, "0.15"});
+  cl.option({"temperature", 'T', "T", "sampling temperature", false, "0.8"});
+  cl.option({"hole", 0, "MIN-MAX", "tokens a hole replaces, uniform in MIN-MAX", false, "0-6"});
+  cl.option({"hole-fraction", 0, "F", "a hole replaces at most this share of the kernel's tokens", false, "0.25"});
+  cl.option({"max-new-tokens", 0, "N", "cap on the tokens one infill adds", false, "24"});
+  cl.option({"endhole-bias", 0, "B", "added to the [ENDHOLE] logit of infills (> 0: shorter infills)", false, "0"});
+  cl.option({"scale", 0, "F,...|NAME=F,...", "per-dimension factors applied to differences (default: none)"});
+  cl.option({"seeding", 0, "MODE", "nearest (corpus kernels nearest the target), empty (kernel void [HOLE]) or "
+                                   "given (--seed-kernel)", false, "nearest"});
+  cl.option({"nearest", 0, "N", "corpus kernels to seed from", false, "32"});
+}
+
+void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
+    spec.width = int(cl.unsignedValue("width", 1, 4096));
+    spec.candidatesPerMember = int(cl.unsignedValue("candidates", 1, 4096));
+    spec.depth = int(cl.unsignedValue("depth", 0, 100000));
+    spec.swapProbability = parseDouble(cl.value("swap"), "--swap", 0, 1);
+    spec.temperature = parseDouble(cl.value("temperature"), "--temperature", 0, 100);
+    std::tie(spec.holeMin, spec.holeMax) = parseRange(cl.value("hole"), "--hole");
+    spec.holeMaxFraction = parseDouble(cl.value("hole-fraction"), "--hole-fraction", 0, 1);
+    spec.maxNewTokens = int(cl.unsignedValue("max-new-tokens", 1, 100000));
+    spec.endHoleBias = parseDouble(cl.value("endhole-bias"), "--endhole-bias", -100, 100);
+    if (cl.has("scale")) spec.scale = parseScale(cl.value("scale"), spec.target.space);
+    const auto mode = cl.value("seeding");
+    if (mode == "nearest") spec.seeding = steer::Seeding::Nearest;
+    else if (mode == "empty") spec.seeding = steer::Seeding::Empty;
+    else if (mode == "given") spec.seeding = steer::Seeding::Given;
+    else throw UsageError("--seeding: expected nearest, empty or given, got \"" + mode + "\"");
+}
+
+
+
 } // namespace
 
 CommandLine steerCommandLine() {
@@ -147,19 +187,7 @@ CommandLine steerCommandLine() {
   cl.option({"target-pca", 0, "X,Y", "target a point of the PCA-2 plane"});
   cl.option({"workspace", 'w', "FILE", "the workspace", false, defaultWorkspacePath()});
   cl.option({"checkpoint", 'o', "FILE", "the model (default: the workspace's, else the shipped default)"});
-  cl.option({"width", 'k', "K", "beam width", false, "32"});
-  cl.option({"candidates", 'c', "N", "infills per beam member and generation", false, "8"});
-  cl.option({"depth", 'd', "N", "generations after the seeds", false, "50"});
-  cl.option({"swap", 0, "P", "probability of swapping a kept slot for a lower-ranked candidate", false, "0.15"});
-  cl.option({"temperature", 'T', "T", "sampling temperature", false, "0.8"});
-  cl.option({"hole", 0, "MIN-MAX", "tokens a hole replaces, uniform in MIN-MAX", false, "0-6"});
-  cl.option({"hole-fraction", 0, "F", "a hole replaces at most this share of the kernel's tokens", false, "0.25"});
-  cl.option({"max-new-tokens", 0, "N", "cap on the tokens one infill adds", false, "24"});
-  cl.option({"endhole-bias", 0, "B", "added to the [ENDHOLE] logit of infills (> 0: shorter infills)", false, "0"});
-  cl.option({"scale", 0, "F,...|NAME=F,...", "per-dimension factors applied to differences (default: none)"});
-  cl.option({"seeding", 0, "MODE", "nearest (corpus kernels nearest the target), empty (kernel void [HOLE]) or "
-                                   "given (--seed-kernel)", false, "nearest"});
-  cl.option({"nearest", 0, "N", "corpus kernels to seed from", false, "32"});
+  addSearchOptions(cl);
   cl.option({"seed-kernel", 0, "FILE", "a seed kernel (repeatable; implies --seeding given)", true});
   cl.option({"time-budget", 0, "SECONDS", "stop after this much time (0: none)", false, "0"});
   cl.option({"patience", 0, "N", "stop after N generations without a better best (0: never)", false, "0"});
@@ -187,21 +215,8 @@ int runSteer(const CommandLine& cl) {
     resume = std::int64_t(cl.unsignedValue("resume", 1, 2000000000u));
   } else {
     spec.target = targetFrom(cl, ws);
-    spec.width = int(cl.unsignedValue("width", 1, 4096));
-    spec.candidatesPerMember = int(cl.unsignedValue("candidates", 1, 4096));
-    spec.depth = int(cl.unsignedValue("depth", 0, 100000));
-    spec.swapProbability = parseDouble(cl.value("swap"), "--swap", 0, 1);
-    spec.temperature = parseDouble(cl.value("temperature"), "--temperature", 0, 100);
-    std::tie(spec.holeMin, spec.holeMax) = parseRange(cl.value("hole"), "--hole");
-    spec.holeMaxFraction = parseDouble(cl.value("hole-fraction"), "--hole-fraction", 0, 1);
-    spec.maxNewTokens = int(cl.unsignedValue("max-new-tokens", 1, 100000));
-    spec.endHoleBias = parseDouble(cl.value("endhole-bias"), "--endhole-bias", -100, 100);
-    if (cl.has("scale")) spec.scale = parseScale(cl.value("scale"), spec.target.space);
-    const auto mode = cl.has("seed-kernel") ? std::string("given") : cl.value("seeding");
-    if (mode == "nearest") spec.seeding = steer::Seeding::Nearest;
-    else if (mode == "empty") spec.seeding = steer::Seeding::Empty;
-    else if (mode == "given") spec.seeding = steer::Seeding::Given;
-    else throw UsageError("--seeding: expected nearest, empty or given, got \"" + mode + "\"");
+    readSearchOptions(cl, spec);
+    if (cl.has("seed-kernel")) spec.seeding = steer::Seeding::Given;
     if (spec.seeding == steer::Seeding::Given && !cl.has("seed-kernel"))
       throw UsageError("--seeding given needs --seed-kernel FILE");
     for (const auto& f : cl.values("seed-kernel"))
@@ -322,6 +337,86 @@ int runLineage(const CommandLine& cl) {
     std::cout << "  + " << (s.infill.empty() ? "(nothing)" : s.infill) << "\n";
   }
   std::cout << "\n" << steps.back().text << "\n";
+  return 0;
+}
+
+CommandLine exploreCommandLine() {
+  CommandLine cl("explore", "Active learning: steer to where a committee of models disagrees, then label it.", "",
+                 "Each epoch trains a committee (4 MLPs, 8 k-NN, 6 K-means; ALGORITHMS.md) on the\n"
+                 "workspace's labelled drive cases: Grewe F1 to F4 of each kernel at its transfer and\n"
+                 "local size, labelled with the fastest device (significant labels only, unless\n"
+                 "--include-ambiguous). It scores --points random points within the data's bounds by\n"
+                 "vote entropy and steers to the highest (--active) or to a random one (--passive, for\n"
+                 "comparison), drives the best kernel it reached on every device, and adds its labelled\n"
+                 "cases before the next epoch. Every epoch's committee, entropy, point, target, steering\n"
+                 "run and new labels go to the workspace. Needs labelled cases from two devices to start:\n"
+                 "drive some kernels first (steerbench-cli drive).");
+  cl.option({"active", 0, "", "target the point of highest vote entropy (the default)"});
+  cl.option({"passive", 0, "", "target a random point instead"});
+  cl.option({"epochs", 'e', "N", "epochs", false, "5"});
+  cl.option({"points", 0, "N", "random points scored per epoch", false, "4096"});
+  cl.option({"include-ambiguous", 0, "", "also learn from AMBIGUOUS labels"});
+  cl.option({"workspace", 'w', "FILE", "the workspace", false, defaultWorkspacePath()});
+  cl.option({"checkpoint", 'o', "FILE", "the model (default: the workspace's, else the shipped default)"});
+  addSearchOptions(cl);
+  cl.option({"time-budget", 0, "SECONDS", "steering time per epoch", false, "120"});
+  cl.option({"global-sizes", 'g', "N,...", "global sizes the steered kernel is driven at", false, "4096,65536"});
+  cl.option({"local-sizes", 'l', "N,...", "local sizes (0: the runtime chooses)", false, "64"});
+  cl.option({"runs", 0, "N", "timed runs per device and size", false, "10"});
+  cl.option({"seed", 0, "N", "random seed", false, "1"});
+  cl.option({"threads", 'j', "N", "libtorch and compile threads (default: all cores)", false, "0"});
+  return cl;
+}
+
+int runExplore(const CommandLine& cl) {
+  if (cl.has("active") && cl.has("passive")) throw UsageError("choose --active or --passive");
+  const std::string wsPath = cl.value("workspace");
+  const std::string ckpt = cl.has("checkpoint") ? cl.value("checkpoint") : modelForWorkspace(wsPath);
+  if (ckpt.empty())
+    throw InputError("no model: " + workspaceModelPath(wsPath) + " does not exist and no default model is installed; "
+                     "train one with: steerbench-cli train -w " + wsPath);
+  const int threads = int(cl.unsignedValue("threads", 0, 256));
+  explore::ExploreSpec spec;
+  spec.active = !cl.has("passive");
+  spec.epochs = int(cl.unsignedValue("epochs", 1, 100000));
+  spec.points = int(cl.unsignedValue("points", 1, 10000000));
+  spec.includeAmbiguous = cl.has("include-ambiguous");
+  spec.seed = std::stoull(cl.value("seed"));
+  spec.steer.target.space = "grewe";
+  readSearchOptions(cl, spec.steer);
+  if (spec.steer.seeding == steer::Seeding::Given) throw UsageError("explore seeds from the corpus or the empty kernel");
+  spec.steer.nearest = int(cl.unsignedValue("nearest", 1, 100000));
+  spec.steer.timeBudget = parseDouble(cl.value("time-budget"), "--time-budget", 1, 1e9);
+  spec.steer.seed = spec.seed;
+  spec.steer.jobs = unsigned(threads);
+  spec.drive.globalSizes = sizeList(cl, "global-sizes", false);
+  spec.drive.localSizes = sizeList(cl, "local-sizes", true);
+  spec.drive.timedRuns = cl.unsignedValue("runs", 2, 100000);
+  spec.drive.seed = spec.seed;
+  spec.drive.cacheDir = drive::poclCacheFor(wsPath);
+
+  auto ws = store::Workspace::open(wsPath);
+  model::Sampler sampler(ckpt, threads);
+  std::cerr << "BLAS: " << model::useThreads(threads) << "\nmodel: " << sampler.describe() << " (sha256 "
+            << sampler.modelHash().substr(0, 12) << ")\n";
+  explore::Explorer explorer(ws, sampler);
+  explorer.onMessage = [](const std::string& m) { std::cerr << m << "\n"; };
+  explorer.onEpoch = [](const explore::EpochReport& e) {
+    std::cout << "epoch " << e.epoch << ": " << e.labelled << " labelled points, vote entropy "
+              << formatNumber(e.entropy) << "; steering run " << e.steered.run << " reached proximity "
+              << percent(e.steered.bestProximity) << " (" << e.steered.stopReason << ")";
+    if (e.steered.bestKernelId)
+      std::cout << "; kernel #" << e.steered.bestKernelId << " driven: " << e.cases << " case(s), " << e.labelsAdded
+                << " labelled";
+    std::cout << std::endl;
+  };
+  InterruptGuard interrupt;
+  const auto run = explorer.run(spec, &interrupt.token());
+  std::cout << (spec.active ? "active" : "passive") << " learning run " << run << " stored in " << wsPath << "\n";
+  if (interrupt.token().cancelled()) {
+    std::cerr << "interrupted: the epochs done are stored\n";
+    return 130;
+  }
   return 0;
 }
 

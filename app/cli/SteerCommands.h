@@ -11,5 +11,7 @@ int runSteer(const CommandLine& cl);
 int runRuns(const CommandLine& cl);
 [[nodiscard]] CommandLine lineageCommandLine();
 int runLineage(const CommandLine& cl);
+[[nodiscard]] CommandLine exploreCommandLine();
+int runExplore(const CommandLine& cl);
 
 } // namespace steerbench::cli

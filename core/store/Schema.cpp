@@ -202,6 +202,32 @@ CREATE TABLE steer_generations (
   PRIMARY KEY (run_id, generation)
 );
 )sql",
+      // 7 -> 8: active learning. A run is its mode and spec; each epoch keeps
+      // the committee it trained, the entropy and target it chose, the
+      // steering run that went there, and what driving the result labelled.
+      R"sql(
+CREATE TABLE explore_runs (
+  id          INTEGER PRIMARY KEY,
+  mode        TEXT NOT NULL,                   -- active, passive
+  spec_hash   TEXT NOT NULL REFERENCES specs(hash),
+  status      TEXT NOT NULL DEFAULT 'running', -- running, finished, cancelled, failed
+  created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+CREATE TABLE explore_epochs (
+  run_id       INTEGER NOT NULL REFERENCES explore_runs(id) ON DELETE CASCADE,
+  epoch        INTEGER NOT NULL,
+  labelled     INTEGER NOT NULL,                -- labelled points the committee trained on
+  committee    TEXT NOT NULL,                   -- JSON: its members and their parameters
+  entropy      REAL NOT NULL,                   -- vote entropy at the chosen point
+  point        TEXT NOT NULL,                   -- JSON: the chosen point's raw features, F1..F4
+  target       TEXT NOT NULL,                   -- JSON: the Grewe target steered to
+  steer_run_id INTEGER REFERENCES steer_runs(id) ON DELETE SET NULL,
+  kernel_id    INTEGER REFERENCES kernels(id) ON DELETE SET NULL,
+  cases        INTEGER NOT NULL,                -- drive cases of the steered kernel
+  labels_added INTEGER NOT NULL,                -- of them, labelled (and so added to the set)
+  PRIMARY KEY (run_id, epoch)
+);
+)sql",
   };
   return m;
 }

@@ -653,6 +653,57 @@ std::optional<Workspace::SteerCandidateRecord> Workspace::steerCandidate(std::in
   return std::nullopt;
 }
 
+std::int64_t Workspace::addExploreRun(const std::string& mode, const std::string& specHash) {
+  Statement st(db_, "INSERT INTO explore_runs(mode, spec_hash) VALUES (?, ?)");
+  st.bind(1, mode).bind(2, specHash);
+  st.step();
+  if (st.lastRc != SQLITE_OK) fail("cannot store the active-learning run", st.lastRc);
+  return sqlite3_last_insert_rowid(db_);
+}
+
+void Workspace::setExploreStatus(std::int64_t run, const std::string& status) {
+  Statement st(db_, "UPDATE explore_runs SET status = ? WHERE id = ?");
+  st.bind(1, status).bind(2, run);
+  st.step();
+  if (st.lastRc != SQLITE_OK) fail("cannot update active-learning run " + std::to_string(run), st.lastRc);
+}
+
+void Workspace::addExploreEpoch(const ExploreEpochRecord& e) {
+  Statement st(db_, "INSERT INTO explore_epochs(run_id, epoch, labelled, committee, entropy, point, target, "
+                    "steer_run_id, kernel_id, cases, labels_added) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  st.bind(1, e.run).bind(2, std::int64_t(e.epoch)).bind(3, e.labelled).bind(4, e.committee).bindDouble(5, e.entropy);
+  st.bind(6, e.point).bind(7, e.target);
+  if (e.steerRun) st.bind(8, e.steerRun);
+  if (e.kernelId) st.bind(9, e.kernelId);
+  st.bind(10, e.cases).bind(11, e.labelsAdded);
+  st.step();
+  if (st.lastRc != SQLITE_OK) fail("cannot store active-learning epoch " + std::to_string(e.epoch), st.lastRc);
+}
+
+std::vector<Workspace::ExploreEpochRecord> Workspace::exploreEpochs(std::int64_t run) const {
+  Statement st(db_, "SELECT epoch, labelled, committee, entropy, point, target, COALESCE(steer_run_id, 0), "
+                    "COALESCE(kernel_id, 0), cases, labels_added FROM explore_epochs WHERE run_id = ? ORDER BY epoch");
+  st.bind(1, run);
+  std::vector<ExploreEpochRecord> out;
+  while (st.step()) {
+    ExploreEpochRecord e;
+    e.run = run;
+    e.epoch = int(st.integer(0));
+    e.labelled = st.integer(1);
+    e.committee = st.text(2);
+    e.entropy = st.real(3);
+    e.point = st.text(4);
+    e.target = st.text(5);
+    e.steerRun = st.integer(6);
+    e.kernelId = st.integer(7);
+    e.cases = st.integer(8);
+    e.labelsAdded = st.integer(9);
+    out.push_back(std::move(e));
+  }
+  if (st.lastRc != SQLITE_OK) fail("cannot read active-learning run " + std::to_string(run), st.lastRc);
+  return out;
+}
+
 std::string Workspace::spec(const std::string& hash) const {
   Statement st(db_, "SELECT json FROM specs WHERE hash = ?");
   st.bind(1, hash);

@@ -201,6 +201,19 @@ public:
   [[nodiscard]] std::vector<SteerCandidateRecord> steerCandidates(std::int64_t run, int generation = -1) const;
   [[nodiscard]] std::optional<SteerCandidateRecord> steerCandidate(std::int64_t id) const;
 
+  // --- active learning ------------------------------------------------------
+  struct ExploreEpochRecord {
+    std::int64_t run = 0;
+    int epoch = 0;
+    std::int64_t labelled = 0, steerRun = 0, kernelId = 0, cases = 0, labelsAdded = 0;
+    std::string committee, point, target;
+    double entropy = 0;
+  };
+  std::int64_t addExploreRun(const std::string& mode, const std::string& specHash);
+  void setExploreStatus(std::int64_t run, const std::string& status);
+  void addExploreEpoch(const ExploreEpochRecord& epoch);
+  [[nodiscard]] std::vector<ExploreEpochRecord> exploreEpochs(std::int64_t run) const;
+
   /// A stored spec's JSON, or "" when unknown.
   [[nodiscard]] std::string spec(const std::string& hash) const;
 

@@ -1,11 +1,10 @@
 // Steering: targets (explicit, JSON, kernel file, DevMap row, inverse PCA),
 // and the beam search on a real workspace and Clang with a tiny model made
-// here. The model's head is zero but for a large [ENDHOLE] bias, so every
-// infill is empty and each candidate is its parent with a random span
-// deleted: a mutator whose reachable kernels are known. Covered: a run that
+// here (TinyModel.h: every infill empty, so each candidate is its parent with
+// a random span deleted). Covered: a run that
 // stops at an exact match, everything stored with lineage, resume after a
 // simulated crash giving the same run as a straight one, and cancel.
-#include "model/SamplerImpl.h"
+#include "TinyModel.h"
 
 #include "common/Error.h"
 #include "features/FeatureSpace.h"
@@ -35,28 +34,7 @@ const char* kTarget = "kernel void A(global float* a, global const float* b) {\n
                       "}\n";
 
 /// A sampler whose every infill is empty ([ENDHOLE] first).
-model::Sampler deleter() {
-  model::Tokenizer::Options o;
-  o.minCount = 1;
-  auto tok = model::Tokenizer::build({kSeed, kTarget}, o);
-  model::ModelConfig c;
-  c.vocab = tok.size();
-  c.layers = 1;
-  c.hidden = 16;
-  c.heads = 2;
-  c.ffn = 32;
-  c.maxLength = 128;
-  torch::manual_seed(1);
-  model::InfillModel m(c);
-  {
-    torch::NoGradGuard ng;
-    for (auto& p : m->named_parameters())
-      if (p.key().rfind("head.", 0) == 0) p.value().zero_();
-    m->named_parameters()["head.bias"][model::Tokenizer::kEndHole] = 50.0;
-  }
-  m->eval();
-  return model::Sampler(std::make_unique<model::Sampler::Impl>(model::Sampler::Impl{std::move(tok), m}));
-}
+model::Sampler deleter() { return deletingSampler({kSeed, kTarget}); }
 
 std::vector<double> greweOf(const char* text) {
   QTemporaryDir d;

@@ -1,0 +1,185 @@
+#include "explore/Explorer.h"
+
+#include "common/Error.h"
+#include "common/TextFormat.h"
+#include "common/Version.h"
+#include "drive/DriveJob.h"
+#include "features/FeatureSpace.h"
+#include "model/Sampler.h"
+#include "store/Workspace.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+#include <set>
+
+namespace steerbench::explore {
+
+namespace {
+
+std::string numbers(const std::vector<double>& v) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i)
+    s += (i ? "," : "") + formatNumber(v[i]);
+  return s + "]";
+}
+
+} // namespace
+
+std::vector<double> greweF1toF4(const std::vector<double>& r) {
+  const double comp = r.at(0), mem = r.at(2), localmem = r.at(3), coalesced = r.at(4), transfer = r.at(6),
+               wgsize = r.at(7);
+  return {comp + mem > 0 ? transfer / (comp + mem) : 0.0, mem > 0 ? coalesced / mem : 0.0,
+          mem > 0 ? localmem / mem * wgsize : 0.0, mem > 0 ? comp / mem : 0.0};
+}
+
+LabelledSet labelledCases(const store::Workspace& ws, bool includeAmbiguous) {
+  LabelledSet set;
+  const auto& grewe = features::featureSpace("grewe");
+  std::map<std::int64_t, std::vector<double>> counts; // kernel id -> Grewe vector
+  std::map<std::string, int> labelIndex;
+  for (const auto& c : ws.driveCases()) {
+    if (c.outcome != "PASS" || c.label.empty()) continue;
+    if (c.labelStatus != "significant" && !includeAmbiguous) continue;
+    auto it = counts.find(c.kernelId);
+    if (it == counts.end()) {
+      const auto f = ws.features(c.kernelId, grewe.name, grewe.version);
+      it = counts.emplace(c.kernelId, f ? f->values : std::vector<double>{}).first;
+    }
+    if (it->second.size() < 6) continue;
+    // The runtime chose the local size when it is 0: F3 then has no work-group size to use.
+    std::vector<double> raw(it->second.begin(), it->second.begin() + 6);
+    raw.push_back(double(c.transferBytes));
+    raw.push_back(double(c.localSize));
+    auto [at, added] = labelIndex.emplace(c.label, int(set.labels.size()));
+    if (added) set.labels.push_back(c.label);
+    set.points.push_back({greweF1toF4(raw), at->second});
+    set.raw.push_back(std::move(raw));
+  }
+  return set;
+}
+
+std::string ExploreSpec::toJson() const {
+  return "{\"command\":\"explore\",\"app_version\":" + jsonString(kAppVersion) + ",\"mode\":\"" +
+         (active ? "active" : "passive") + "\",\"epochs\":" + std::to_string(epochs) + ",\"points\":" +
+         std::to_string(points) + ",\"seed\":" + std::to_string(seed) + ",\"include_ambiguous\":" +
+         (includeAmbiguous ? "true" : "false") + ",\"steer\":" + steer.toJson() + ",\"drive\":" +
+         drive::specJson(drive) + "}";
+}
+
+Explorer::Explorer(store::Workspace& workspace, model::Sampler& sampler) : ws_(workspace), sampler_(sampler) {}
+
+std::int64_t Explorer::run(const ExploreSpec& spec, const engine::CancelToken* cancel) {
+  auto say = [&](const std::string& m) {
+    if (onMessage) onMessage(m);
+  };
+  {
+    const auto set = labelledCases(ws_, spec.includeAmbiguous);
+    if (set.points.size() < 2 || set.labels.size() < 2)
+      throw InputError(ws_.path() + " has " + std::to_string(set.points.size()) + " labelled drive case(s) over " +
+                       std::to_string(set.labels.size()) +
+                       " device(s); the committee needs cases labelled with at least two devices. Drive some kernels "
+                       "first (steerbench-cli drive FILE... -w " + ws_.path() + ")" +
+                       (spec.includeAmbiguous ? "" : ", or count AMBIGUOUS labels too (--include-ambiguous)"));
+  }
+  const auto id = ws_.addExploreRun(spec.active ? "active" : "passive", ws_.putSpec(spec.toJson()));
+  std::string status = "finished";
+  try {
+    for (int epoch = 0; epoch < spec.epochs; ++epoch) {
+      if (cancel && cancel->cancelled()) {
+        status = "cancelled";
+        break;
+      }
+      const auto set = labelledCases(ws_, spec.includeAmbiguous);
+      const auto committee = Committee::train(set.points, int(set.labels.size()), spec.seed + std::uint64_t(epoch));
+      // Random points within the labelled data's bounds: counts uniform,
+      // transfer log-uniform, the work-group size one of those seen.
+      std::mt19937_64 rng(spec.seed * 0x9E3779B97F4A7C15ull + std::uint64_t(epoch));
+      std::vector<double> lo(8, 1e300), hi(8, -1e300);
+      std::vector<double> wgsizes;
+      for (const auto& r : set.raw) {
+        for (std::size_t d = 0; d < 8; ++d) {
+          lo[d] = std::min(lo[d], r[d]);
+          hi[d] = std::max(hi[d], r[d]);
+        }
+        wgsizes.push_back(r[7]);
+      }
+      std::vector<double> best;
+      double bestH = -1;
+      for (int p = 0; p < std::max(1, spec.points); ++p) {
+        std::vector<double> raw(8);
+        for (std::size_t d = 0; d < 6; ++d)
+          raw[d] = std::round(std::uniform_real_distribution<double>(lo[d], hi[d])(rng));
+        const double t0 = std::log(std::max(1.0, lo[6])), t1 = std::log(std::max(1.0, hi[6]));
+        raw[6] = std::round(std::exp(std::uniform_real_distribution<double>(t0, std::max(t0, t1))(rng)));
+        raw[7] = wgsizes[std::uniform_int_distribution<std::size_t>(0, wgsizes.size() - 1)(rng)];
+        const double h = committee.entropy(greweF1toF4(raw));
+        if (!spec.active) { // passive: the first random point
+          best = raw;
+          bestH = h;
+          break;
+        }
+        if (h > bestH) {
+          bestH = h;
+          best = raw;
+        }
+      }
+      EpochReport rep;
+      rep.epoch = epoch;
+      rep.labelled = set.points.size();
+      rep.entropy = bestH;
+      rep.point = best;
+      std::vector<double> target(best.begin(), best.begin() + 6);
+      target.push_back(0);
+      target.push_back(0);
+      steer::recomputeGreweRatios(target);
+      rep.target = {"grewe", target,
+                    std::string(spec.active ? "active" : "passive") + " learning, run " + std::to_string(id) +
+                        ", epoch " + std::to_string(epoch)};
+      say("epoch " + std::to_string(epoch) + ": " + std::to_string(set.points.size()) + " labelled points; target " +
+          numbers(target) + " (vote entropy " + formatNumber(bestH) + ")");
+      auto steerSpec = spec.steer;
+      steerSpec.target = rep.target;
+      steerSpec.seed = spec.steer.seed + std::uint64_t(epoch);
+      steer::BeamSearch search(ws_, sampler_);
+      rep.steered = search.run(steerSpec, cancel);
+      if (rep.steered.bestKernelId && !(cancel && cancel->cancelled())) {
+        const auto k = ws_.kernel(rep.steered.bestKernelId);
+        drive::DriveJobOptions jo;
+        jo.drive = spec.drive;
+        jo.cancel = cancel;
+        const auto driven = drive::runDriveJob({{"steered kernel #" + std::to_string(k->id), k->source, k->name}},
+                                               jo, &ws_);
+        for (const auto& dk : driven)
+          for (const auto& c : dk.cases) {
+            ++rep.cases;
+            if (c.outcome == "PASS" && c.label.best >= 0 && (c.label.significant || spec.includeAmbiguous))
+              ++rep.labelsAdded;
+          }
+      }
+      store::Workspace::ExploreEpochRecord e;
+      e.run = id;
+      e.epoch = epoch;
+      e.labelled = std::int64_t(rep.labelled);
+      e.committee = committee.describe();
+      e.entropy = rep.entropy;
+      e.point = "{\"raw\":" + numbers(best) + ",\"F1_F4\":" + numbers(greweF1toF4(best)) + "}";
+      e.target = rep.target.toJson();
+      e.steerRun = rep.steered.run;
+      e.kernelId = rep.steered.bestKernelId;
+      e.cases = std::int64_t(rep.cases);
+      e.labelsAdded = std::int64_t(rep.labelsAdded);
+      ws_.addExploreEpoch(e);
+      if (onEpoch) onEpoch(rep);
+    }
+  } catch (...) {
+    ws_.setExploreStatus(id, "failed");
+    throw;
+  }
+  if (cancel && cancel->cancelled()) status = "cancelled";
+  ws_.setExploreStatus(id, status);
+  return id;
+}
+
+} // namespace steerbench::explore

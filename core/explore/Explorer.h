@@ -1,0 +1,79 @@
+// Active learning (ALGORITHMS.md, BenchPress 3.4). Each epoch trains the
+// committee on the workspace's labelled drive cases (Grewe F1 to F4 of the
+// kernel at the case's transfer and local size; label: the fastest device),
+// draws random points within the labelled data's bounds, and steers to the
+// one of highest vote entropy (active) or to the first drawn (passive, for
+// comparison). The best kernel steered to is driven on this machine's
+// devices; its labelled cases join the set, and the next epoch retrains.
+// Every epoch's committee, entropy, point, target, steering run and new
+// labels are stored.
+#pragma once
+#include "drive/Driver.h"
+#include "explore/Committee.h"
+#include "steer/BeamSearch.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace steerbench::model {
+class Sampler;
+}
+namespace steerbench::store {
+class Workspace;
+}
+
+namespace steerbench::explore {
+
+/// The committee's training set from stored drive cases.
+struct LabelledSet {
+  std::vector<LabelledPoint> points; ///< x = F1..F4
+  std::vector<std::string> labels;   ///< device names; a point's label indexes this
+  /// Per point: comp, rational, mem, localmem, coalesced, atomic, transfer, wgsize.
+  std::vector<std::vector<double>> raw;
+};
+/// PASS cases with a significant label (or any label with `includeAmbiguous`)
+/// whose kernel has Grewe features.
+[[nodiscard]] LabelledSet labelledCases(const store::Workspace& ws, bool includeAmbiguous);
+
+/// F1..F4 of raw (comp, rational, mem, localmem, coalesced, atomic, transfer, wgsize).
+[[nodiscard]] std::vector<double> greweF1toF4(const std::vector<double>& raw);
+
+struct ExploreSpec {
+  bool active = true;
+  int epochs = 5;
+  int points = 4096;  ///< random points scored per epoch
+  std::uint64_t seed = 1;
+  bool includeAmbiguous = false;
+  steer::SteerSpec steer;   ///< everything but the target (set per epoch)
+  drive::DriveOptions drive; ///< how the steered kernel is driven
+  [[nodiscard]] std::string toJson() const;
+};
+
+struct EpochReport {
+  int epoch = 0;
+  std::size_t labelled = 0;
+  double entropy = 0;            ///< at the chosen point
+  std::vector<double> point;     ///< raw, as greweF1toF4 takes it
+  steer::Target target;
+  steer::SteerResult steered;
+  std::size_t cases = 0, labelsAdded = 0;
+};
+
+class Explorer {
+public:
+  Explorer(store::Workspace& workspace, model::Sampler& sampler);
+  std::function<void(const EpochReport&)> onEpoch;
+  std::function<void(const std::string&)> onMessage;
+  /// Runs the epochs; returns the run's id. Throws InputError when the
+  /// workspace has too few labelled cases to train a committee (it says
+  /// how to make some: drive kernels first).
+  std::int64_t run(const ExploreSpec& spec, const engine::CancelToken* cancel = nullptr);
+
+private:
+  store::Workspace& ws_;
+  model::Sampler& sampler_;
+};
+
+} // namespace steerbench::explore

@@ -1,0 +1,176 @@
+// Active learning: vote entropy on hand-made votes, the committee on data
+// whose answer is known (two far clusters), and one epoch of the explorer on
+// a real workspace: labelled cases made here, the committee trained on them,
+// a steering run (tiny deleting model, TinyModel.h) to the chosen point, and
+// the steered kernel driven for real on PoCL through the worker.
+#include "TinyModel.h"
+
+#include "common/Error.h"
+#include "engine/FeatureJob.h"
+#include "explore/Explorer.h"
+#include "store/Workspace.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+using namespace steerbench;
+using explore::Committee;
+using explore::LabelledPoint;
+
+namespace {
+
+std::string fixture(const char* name) {
+  std::ifstream in(std::string(STEERBENCH_TEST_DATA) + "/kernels/" + name + ".cl");
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// Two clusters of F1..F4 points: label 0 near (1, 0.1, 0, 1), label 1 near (1000, 0.9, 50, 40).
+std::vector<LabelledPoint> clusters() {
+  std::vector<LabelledPoint> out;
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> jitter(0.9, 1.1);
+  for (int i = 0; i < 20; ++i) {
+    out.push_back({{1 * jitter(rng), 0.1 * jitter(rng), 0, 1 * jitter(rng)}, 0});
+    out.push_back({{1000 * jitter(rng), 0.9 * jitter(rng), 50 * jitter(rng), 40 * jitter(rng)}, 1});
+  }
+  return out;
+}
+
+} // namespace
+
+class TestExplore : public QObject {
+  Q_OBJECT
+  QTemporaryDir dir_;
+
+private Q_SLOTS:
+  void initTestCase() {
+    if (qgetenv("POCL_DEVICES").isEmpty()) qputenv("POCL_DEVICES", "pthread basic");
+  }
+
+  void voteEntropyByHand() {
+    QCOMPARE(explore::voteEntropy({0, 0, 0, 0}, 2), 0.0);
+    QCOMPARE(explore::voteEntropy({0, 1, 0, 1}, 2), std::log(2.0));
+    QCOMPARE(explore::voteEntropy({0, 0, 0, 1}, 2), -(0.75 * std::log(0.75) + 0.25 * std::log(0.25)));
+    QCOMPARE(explore::voteEntropy({0, 1, 2}, 3), std::log(3.0));
+  }
+
+  void committeeAgreesOnClearCasesAndDisagreesBetween() {
+    const auto data = clusters();
+    const auto c = Committee::train(data, 2, 1);
+    QCOMPARE(c.size(), std::size_t(18)); // 4 MLPs, 8 k-NN, 6 K-means
+    QCOMPARE(c.predict({1, 0.1, 0, 1}), 0);
+    QCOMPARE(c.predict({1000, 0.9, 50, 40}), 1);
+    QCOMPARE(c.entropy({1, 0.1, 0, 1}), 0.0);
+    QCOMPARE(c.entropy({1000, 0.9, 50, 40}), 0.0);
+    // Somewhere on the way from one cluster to the other the members split.
+    double most = 0;
+    for (int i = 1; i < 40; ++i) {
+      const double f = i / 40.0;
+      most = std::max(most, c.entropy({std::exp(f * std::log(1000.0)), 0.1 + 0.8 * f, 50 * f, 1 + 39 * f}));
+    }
+    QVERIFY(most > 0.3);
+    // Same data and seed: the same committee.
+    const auto again = Committee::train(data, 2, 1);
+    QCOMPARE(again.describe(), c.describe());
+    QCOMPARE(again.votes({30, 0.5, 10, 8}), c.votes({30, 0.5, 10, 8}));
+    QVERIFY(c.describe().find("\"kind\":\"kmeans\"") != std::string::npos);
+    // One label only, or one point, is refused.
+    std::vector<LabelledPoint> one = {{{1, 1, 1, 1}, 0}, {{2, 2, 2, 2}, 0}};
+    QVERIFY_EXCEPTION_THROWN((void)Committee::train(one, 2, 1), InputError);
+  }
+
+  void anEpochSteersToTheChosenPointAndDrivesWhatItMade() {
+    const std::string path = dir_.filePath(QStringLiteral("explore.sbw")).toStdString();
+    auto ws = store::Workspace::open(path);
+    engine::FeatureJobOptions o;
+    o.measure.spaces = {&features::featureSpace("grewe")};
+    o.workspace = &ws;
+    std::vector<std::string> paths;
+    const char* names[] = {"k01_copy", "k05_loop", "k07_math", "k08_strided", "k12_bit_ops"};
+    for (const char* f : names)
+      paths.push_back(std::string(STEERBENCH_TEST_DATA) + "/kernels/" + f + ".cl");
+    for (const auto& r : engine::runFeatureJob(paths, o))
+      QVERIFY2(r.ok(), r.error.c_str());
+    for (std::int64_t id = 1; id <= ws.kernelCount(); ++id)
+      ws.setRole(id, "train");
+
+    // No labels yet: a clear message that says what to do.
+    model::Sampler sampler = deletingSampler({fixture("k01_copy"), fixture("k05_loop"), fixture("k07_math"),
+                                              fixture("k08_strided"), fixture("k12_bit_ops")});
+    explore::Explorer explorer(ws, sampler);
+    explore::ExploreSpec spec;
+    spec.epochs = 1;
+    spec.points = 500;
+    spec.steer.width = 2;
+    spec.steer.candidatesPerMember = 2;
+    spec.steer.depth = 2;
+    spec.steer.nearest = 3;
+    spec.steer.holeMin = 1;
+    spec.steer.holeMax = 2;
+    spec.drive.globalSizes = {256};
+    spec.drive.localSizes = {32};
+    spec.drive.timedRuns = 3;
+    spec.drive.warmupRuns = 1;
+    spec.drive.cacheDir = dir_.filePath(QStringLiteral("pocl")).toStdString();
+    try {
+      (void)explorer.run(spec);
+      QFAIL("no labels, yet it ran");
+    } catch (const InputError& e) {
+      QVERIFY2(std::string(e.what()).find("steerbench-cli drive") != std::string::npos, e.what());
+    }
+
+    // Labelled cases made here (the committee's input is what the workspace
+    // stores; a made-up device pair keeps the labels known).
+    int n = 0;
+    for (std::int64_t id = 1; id <= ws.kernelCount(); ++id)
+      for (std::int64_t size : {1024, 65536}) {
+        store::Workspace::DriveCaseRecord c;
+        c.kernelId = id;
+        c.kernelName = ws.kernel(id)->name;
+        c.globalSize = size;
+        c.localSize = 64;
+        c.transferBytes = size * 8;
+        c.outcome = "PASS";
+        c.label = (n++ % 3 == 0) ? "device A" : "device B";
+        c.labelStatus = "significant";
+        c.specHash = ws.putSpec("{\"made\":\"by the test\"}");
+        ws.addDriveCase(c);
+      }
+    const auto before = explore::labelledCases(ws, false);
+    QCOMPARE(before.points.size(), std::size_t(10));
+    QCOMPARE(before.labels.size(), std::size_t(2));
+
+    std::vector<explore::EpochReport> epochs;
+    explorer.onEpoch = [&](const explore::EpochReport& e) { epochs.push_back(e); };
+    const auto run = explorer.run(spec);
+    QCOMPARE(epochs.size(), std::size_t(1));
+    const auto& e = epochs[0];
+    QCOMPARE(e.labelled, std::size_t(10));
+    QVERIFY(e.entropy > 0); // the most disputed of 500 points, on labels that do not follow the features
+    QCOMPARE(e.target.space, std::string("grewe"));
+    QCOMPARE(e.target.values[0], e.point[0]); // comp of the chosen point is the target's
+    QVERIFY(e.steered.run > 0);
+    QVERIFY(e.steered.bestKernelId > 0);
+    QCOMPARE(e.cases, std::size_t(1)); // one size, really driven
+    const auto stored = ws.exploreEpochs(run);
+    QCOMPARE(stored.size(), std::size_t(1));
+    QVERIFY(stored[0].committee.find("\"training_points\":10") != std::string::npos);
+    QCOMPARE(stored[0].steerRun, e.steered.run);
+    QCOMPARE(stored[0].cases, std::int64_t(1));
+    QVERIFY(stored[0].point.find("F1_F4") != std::string::npos);
+    // The steered kernel's case is in the workspace, driven on both PoCL devices.
+    bool driven = false;
+    for (const auto& c : ws.driveCases())
+      driven |= c.kernelId == e.steered.bestKernelId && c.devices.size() == 2;
+    QVERIFY(driven);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestExplore)
+#include "tst_explore.moc"
