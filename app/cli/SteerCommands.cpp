@@ -124,15 +124,15 @@ std::string distanceText(double d) { return d < 0 ? "-" : formatNumber(d); }
 
 /// The beam search's own parameters, shared by steer and explore.
 void addSearchOptions(CommandLine& cl) {
-  cl.option({"width", 'k', "K", "beam width", false, "32"});
-  cl.option({"candidates", 'c', "N", "infills per beam member and generation", false, "8"});
+  cl.option({"width", 'k', "K", "beam width", false, "16"});
+  cl.option({"candidates", 'c', "N", "infills per beam member and generation", false, "4"});
   cl.option({"depth", 'd', "N", "generations after the seeds", false, "50"});
   cl.option({"swap", 0, "P", "probability of swapping a kept slot for a lower-ranked candidate", false, "0.15"});
-  cl.option({"temperature", 'T', "T", "sampling temperature", false, "0.8"});
-  cl.option({"hole", 0, "MIN-MAX", "tokens a hole replaces, uniform in MIN-MAX", false, "0-6"});
+  cl.option({"temperature", 'T', "T", "sampling temperature", false, "0.5"});
+  cl.option({"hole", 0, "MIN-MAX", "tokens a hole replaces, uniform in MIN-MAX", false, "0-3"});
   cl.option({"hole-fraction", 0, "F", "a hole replaces at most this share of the kernel's tokens", false, "0.25"});
-  cl.option({"max-new-tokens", 0, "N", "cap on the tokens one infill adds", false, "24"});
-  cl.option({"endhole-bias", 0, "B", "added to the [ENDHOLE] logit of infills (> 0: shorter infills)", false, "0"});
+  cl.option({"max-new-tokens", 0, "N", "cap on the tokens one infill adds", false, "8"});
+  cl.option({"endhole-bias", 0, "B", "added to the [ENDHOLE] logit of infills (> 0: shorter infills)", false, "4"});
   cl.option({"scale", 0, "F,...|NAME=F,...", "per-dimension factors applied to differences (default: none)"});
   cl.option({"seeding", 0, "MODE", "nearest (corpus kernels nearest the target), empty (kernel void [HOLE]) or "
                                    "given (--seed-kernel)", false, "nearest"});

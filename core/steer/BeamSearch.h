@@ -37,16 +37,16 @@ struct SeedKernel {
 
 struct SteerSpec {
   Target target;
-  int width = 32;              ///< K: beam members kept per generation
-  int candidatesPerMember = 8; ///< holes (and infills) per beam member and generation
+  int width = 16;              ///< K: beam members kept per generation
+  int candidatesPerMember = 4; ///< holes (and infills) per beam member and generation
   int depth = 50;              ///< generations after the seeds
   double swapProbability = 0.15;
-  double temperature = 0.8;
+  double temperature = 0.5;
   int holeMin = 0;             ///< tokens a hole replaces: uniform in [holeMin, holeMax] ...
-  int holeMax = 6;
+  int holeMax = 3;
   double holeMaxFraction = 0.25; ///< ... and at most this share of the member's tokens
-  int maxNewTokens = 24;       ///< cap on the tokens one infill adds
-  double endHoleBias = 0;      ///< added to the [ENDHOLE] logit of infills (model::SampleOptions)
+  int maxNewTokens = 8;        ///< cap on the tokens one infill adds
+  double endHoleBias = 4;      ///< added to the [ENDHOLE] logit of infills (model::SampleOptions)
   std::vector<double> scale;   ///< per-dimension scaling of distances (empty: none)
   Seeding seeding = Seeding::Nearest;
   int nearest = 32;            ///< corpus kernels seeded (Nearest)

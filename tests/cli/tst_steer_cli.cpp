@@ -1,0 +1,164 @@
+// steerbench-cli steer, runs, lineage and explore, run as a user would with
+// the model Steerbench ships, on a corpus made here: a run to the end, its
+// listing and lineage, resume after kill -9, and the bad inputs (unknown
+// dimensions, two targets, a binary target file, a finished or unknown run,
+// exploring without labels).
+#include "CliRun.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sqlite3.h>
+
+#include <csignal>
+
+namespace {
+
+QString scalar(const QString& workspace, const char* sql) {
+  sqlite3* db = nullptr;
+  sqlite3_open_v2(workspace.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr);
+  sqlite3_stmt* st = nullptr;
+  QString out;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+    out = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return out;
+}
+
+} // namespace
+
+class TestSteerCli : public QObject {
+  Q_OBJECT
+  QTemporaryDir dir_;
+  QString ws_;
+
+  QStringList steer(const QStringList& more) const {
+    return QStringList{QStringLiteral("steer"), QStringLiteral("-w"), ws_, QStringLiteral("-o"),
+                       QStringLiteral(STEERBENCH_DEFAULT_MODEL), QStringLiteral("-k"), QStringLiteral("3"),
+                       QStringLiteral("-c"), QStringLiteral("3"), QStringLiteral("--seed"), QStringLiteral("2")} +
+           more;
+  }
+
+private slots:
+  void initTestCase() {
+    ws_ = dir_.filePath(QStringLiteral("s.sbw"));
+    const Run r = cli({QStringLiteral("corpus"), QStringLiteral("ingest"), QStringLiteral(STEERBENCH_TEST_DATA "/kernels"),
+                       QStringLiteral("-w"), ws_, QStringLiteral("--no-reference")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+  }
+
+  void steersListsAndTracesARun() {
+    const Run r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4,mem=3,coalesced=2"),
+                             QStringLiteral("--depth"), QStringLiteral("2")}));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(QLatin1String("run 1: ")) && r.out.contains(QLatin1String("relative proximity")),
+             qPrintable(r.out));
+    QVERIFY(r.err.contains(QLatin1String("generation 2:"))); // a progress line per generation
+    QCOMPARE(scalar(ws_, "SELECT status FROM steer_runs WHERE id = 1"), QStringLiteral("finished"));
+    QCOMPARE(scalar(ws_, "SELECT count(*) FROM steer_generations WHERE run_id = 1"), QStringLiteral("3"));
+    QVERIFY(scalar(ws_, "SELECT count(*) FROM steer_candidates WHERE run_id = 1").toInt() > 3);
+    // The spec is stored with the run: the target's origin and the seed.
+    QVERIFY(scalar(ws_, "SELECT s.json FROM specs s JOIN steer_runs r ON r.spec_hash = s.hash WHERE r.id = 1")
+                .contains(QLatin1String("\"seed\":2")));
+
+    const Run runs = cli({QStringLiteral("runs"), QStringLiteral("-w"), ws_});
+    QCOMPARE(runs.exitCode, 0);
+    QVERIFY2(runs.out.contains(QLatin1String("finished")) && runs.out.contains(QLatin1String("comp=4,mem=3")),
+             qPrintable(runs.out));
+    const Run lin = cli({QStringLiteral("lineage"), QStringLiteral("1"), QStringLiteral("-w"), ws_});
+    QCOMPARE(lin.exitCode, 0);
+    QVERIFY2(lin.out.contains(QLatin1String("generation 0, candidate")) && lin.out.contains(QLatin1String("seed: kernel #")),
+             qPrintable(lin.out));
+    QVERIFY(lin.out.contains(QLatin1String("kernel void")));
+
+    // A finished run is not resumed; an unknown one is named.
+    const Run again = cli(steer({QStringLiteral("--resume"), QStringLiteral("1")}));
+    QCOMPARE(again.exitCode, 1);
+    QVERIFY2(again.err.contains(QLatin1String("is finished")), qPrintable(again.err));
+    const Run unknown = cli({QStringLiteral("lineage"), QStringLiteral("9"), QStringLiteral("-w"), ws_});
+    QCOMPARE(unknown.exitCode, 1);
+    QVERIFY2(unknown.err.contains(QLatin1String("no steering run 9")), qPrintable(unknown.err));
+  }
+
+  void resumesAfterKill9() {
+    const int before = scalar(ws_, "SELECT COALESCE(max(id), 0) FROM steer_runs").toInt();
+    QProcess p;
+    p.start(STEERBENCH_CLI, steer({QStringLiteral("--target"), QStringLiteral("comp=60,rational=9,mem=11,localmem=3"),
+                                    QStringLiteral("--depth"), QStringLiteral("100000"), QStringLiteral("--time-budget"),
+                                    QStringLiteral("12")}));
+    QVERIFY(p.waitForStarted());
+    QElapsedTimer t;
+    t.start();
+    auto generations = [&] { // of the run this test started
+      return scalar(ws_, QStringLiteral("SELECT count(*) FROM steer_generations WHERE run_id = "
+                                        "(SELECT max(id) FROM steer_runs) AND run_id > %1")
+                             .arg(before)
+                             .toUtf8()
+                             .constData())
+          .toInt();
+    };
+    while (generations() < 3 && t.elapsed() < 120000 && p.state() == QProcess::Running)
+      QTest::qWait(100);
+    QVERIFY2(p.state() == QProcess::Running, "the run ended before it could be killed");
+    ::kill(pid_t(p.processId()), SIGKILL);
+    p.waitForFinished();
+    const QString run = scalar(ws_, "SELECT max(id) FROM steer_runs");
+    const int kept = generations();
+    QVERIFY(kept >= 3);
+    QCOMPARE(scalar(ws_, "SELECT status FROM steer_runs WHERE id = (SELECT max(id) FROM steer_runs)"),
+             QStringLiteral("running"));
+    // The workspace is sound, and the run goes on from its last complete generation.
+    QCOMPARE(scalar(ws_, "PRAGMA integrity_check"), QStringLiteral("ok"));
+    const Run r = cli(steer({QStringLiteral("--resume"), run}));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("resuming run %1 at generation %2").arg(run).arg(kept)), qPrintable(r.err));
+    QVERIFY2(r.out.contains(QLatin1String("time budget")) || r.out.contains(QLatin1String("exact match")),
+             qPrintable(r.out));
+    QCOMPARE(scalar(ws_, "SELECT status FROM steer_runs WHERE id = (SELECT max(id) FROM steer_runs)"),
+             QStringLiteral("finished"));
+    // No generation twice.
+    QCOMPARE(scalar(ws_, "SELECT count(*) FROM (SELECT generation FROM steer_generations WHERE run_id = "
+                         "(SELECT max(id) FROM steer_runs) GROUP BY generation HAVING count(*) > 1)"),
+             QStringLiteral("0"));
+  }
+
+  void badTargetsAreExplained() {
+    Run r = cli(steer({QStringLiteral("--target"), QStringLiteral("cmop=4")}));
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QLatin1String("no dimension \"cmop\"")), qPrintable(r.err));
+    r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--target-pca"),
+                   QStringLiteral("0,0")}));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QLatin1String("exactly one target")), qPrintable(r.err));
+    r = cli(steer({QStringLiteral("--target-kernel"), QStringLiteral(STEERBENCH_TEST_DATA "/bad/binary.cl")}));
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QLatin1String("binary.cl")), qPrintable(r.err));
+    r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--hole"), QStringLiteral("5-2")}));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QLatin1String("--hole")), qPrintable(r.err));
+    // A JSON target of the wrong size names the file.
+    const QString json = dir_.filePath(QStringLiteral("t.json"));
+    QFile f(json);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"space\":\"grewe\",\"values\":[1,2,3]}");
+    f.close();
+    r = cli(steer({QStringLiteral("--target"), json}));
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QLatin1String("t.json")) && r.err.contains(QLatin1String("3 values")), qPrintable(r.err));
+  }
+
+  void exploreWithoutLabelsSaysWhatToDo() {
+    const Run r = cli({QStringLiteral("explore"), QStringLiteral("-w"), ws_, QStringLiteral("-o"),
+                       QStringLiteral(STEERBENCH_DEFAULT_MODEL), QStringLiteral("--epochs"), QStringLiteral("1")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QLatin1String("steerbench-cli drive")), qPrintable(r.err));
+    QCOMPARE(scalar(ws_, "SELECT count(*) FROM explore_runs"), QStringLiteral("0"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestSteerCli)
+#include "tst_steer_cli.moc"
