@@ -7,6 +7,7 @@
 #include "model/Tokenizer.h"
 
 #include <deque>
+#include <stdexcept>
 #include <random>
 
 namespace steerbench::model {
@@ -59,17 +60,24 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
 
   struct Row {
     std::size_t feed = 0;
-    std::vector<int> seq; ///< [START] ... [END]
+    std::vector<int> seq; ///< [START] ... [END] (either left out for a window that does not reach that end)
     int newTokens = 0;
+    bool start = true, end = true;
   };
+  if (!o.feedEnds.empty() && o.feedEnds.size() != encoded.size())
+    throw std::invalid_argument("SampleOptions::feedEnds must have one entry per feed");
   std::mt19937_64 rng(o.seed);
   int queued = 0;
   auto next = [&]() {
     Row r;
     r.feed = std::size_t(queued) % encoded.size();
-    r.seq.push_back(Tokenizer::kStart);
+    if (!o.feedEnds.empty()) {
+      r.start = o.feedEnds[r.feed] & SampleOptions::kHasStart;
+      r.end = o.feedEnds[r.feed] & SampleOptions::kHasEnd;
+    }
+    if (r.start) r.seq.push_back(Tokenizer::kStart);
     r.seq.insert(r.seq.end(), encoded[r.feed].begin(), encoded[r.feed].end());
-    r.seq.push_back(Tokenizer::kEnd);
+    if (r.end) r.seq.push_back(Tokenizer::kEnd);
     ++queued;
     return r;
   };
@@ -81,7 +89,7 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
   auto finish = [&](Row& r, bool complete) {
     Sample s;
     s.feed = r.feed;
-    s.ids.assign(r.seq.begin() + 1, r.seq.end() - 1);
+    s.ids.assign(r.seq.begin() + (r.start ? 1 : 0), r.seq.end() - (r.end ? 1 : 0));
     s.text = tok.decode(s.ids);
     s.newTokens = r.newTokens;
     s.complete = complete;

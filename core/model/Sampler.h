@@ -24,12 +24,17 @@ struct SampleOptions {
   /// Added to the [ENDHOLE] logit before sampling (a length prior: > 0 closes
   /// holes sooner). 0 samples the model as trained.
   double endHoleBias = 0.0;
+  /// Per feed: which true ends of a kernel it holds (kStartEnd bits). A
+  /// window cut out of a longer kernel has no [START] or [END] at a cut side,
+  /// as in training. Empty: every feed is a whole kernel.
+  std::vector<std::uint8_t> feedEnds;
+  static constexpr std::uint8_t kHasStart = 1, kHasEnd = 2;
 };
 
 struct Sample {
   std::size_t feed = 0;      ///< index of the feed it came from
   std::string text;          ///< decoded, holes filled
-  std::vector<int> ids;      ///< tokens, [START]/[END] excluded
+  std::vector<int> ids;      ///< tokens, [START]/[END] excluded (of the window, for a windowed feed)
   int newTokens = 0;
   bool complete = false;     ///< every hole closed by [ENDHOLE] (not cut by a limit)
 };

@@ -313,8 +313,10 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
   auto proximity = [&](const std::vector<double>& v) {
     return features::relativeProximity(v, spec.target.values, spec.scale);
   };
-  // A member's tokens must leave room for a hole and an infill.
-  auto fits = [&](std::size_t tokens) { return int(tokens) + 4 < maxLength; };
+  // The model sees at most this many tokens around a hole: a longer member is
+  // infilled through a window (without [START]/[END] at a cut side, as in
+  // training) and the infill spliced back into the whole kernel.
+  const int window = std::max(8, maxLength - 4 - spec.maxNewTokens);
 
   std::vector<Member> beam;
   std::vector<double> bests; // best distance after each generation
@@ -355,12 +357,8 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
     if (seeds) {
       std::vector<std::pair<std::string, std::string>> texts; // origin, text
       if (spec.seeding == Seeding::Given) {
-        for (const auto& s : spec.seeds) {
-          if (!fits(tok.encode(s.text).size()))
-            throw InputError("seed " + s.name + " is " + std::to_string(tok.encode(s.text).size()) +
-                             " tokens, too long for the model's " + std::to_string(maxLength));
+        for (const auto& s : spec.seeds)
           texts.emplace_back("seed " + s.name, s.text);
-        }
       } else {
         const auto table = engine::loadWorkspaceTable(ws_, space);
         const std::set<std::string> roles(spec.seedRoles.begin(), spec.seedRoles.end());
@@ -369,13 +367,12 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
           if (int(texts.size()) >= spec.nearest) break;
           if (!roles.count(table.groups[n.row])) continue;
           const auto k = ws_.kernel(table.ids[n.row]);
-          if (!k || !fits(tok.encode(k->source).size()) || !seen.insert(model::tokenKey(k->source)).second) continue;
+          if (!k || !seen.insert(model::tokenKey(k->source)).second) continue;
           texts.emplace_back("kernel #" + std::to_string(k->id) + " " + k->name, k->source);
         }
         if (texts.empty())
-          throw InputError("no kernel of the workspace has " + space.name + " features, a role in the seed roles and "
-                           "fits the model (" + std::to_string(maxLength) + " tokens); ingest a corpus or seed "
-                           "from a file or the empty feed");
+          throw InputError("no kernel of the workspace has " + space.name + " features and a role in the seed "
+                           "roles; ingest a corpus, or seed from a file or the empty feed");
       }
       measured.resize(texts.size());
       engine::parallelFor(texts.size(), jobs, [&](std::size_t i) { measured[i] = measure(texts[i].second, space, spec); });
@@ -390,8 +387,11 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
         std::size_t member = 0;
         std::int64_t start = -1, length = 0;
         std::string replaced;
+        std::int64_t from = 0, to = 0; ///< the member's tokens [from, to) the model saw (a window, or all)
       };
+      std::vector<std::vector<int>> memberIds(beam.size());
       std::vector<std::string> texts;
+      std::vector<std::uint8_t> ends; // per feed: the kernel's true ends it holds
       std::vector<Feed> feeds;
       if (beam.empty()) {
         if (spec.seeding != Seeding::Empty) {
@@ -400,11 +400,13 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
         }
         for (int c = 0; c < spec.width * spec.candidatesPerMember; ++c) {
           texts.push_back("kernel void [HOLE]");
+          ends.push_back(model::SampleOptions::kHasStart | model::SampleOptions::kHasEnd);
           feeds.push_back({});
         }
       } else {
         for (std::size_t m = 0; m < beam.size(); ++m) {
-          const auto ids = tok.encode(beam[m].text);
+          memberIds[m] = tok.encode(beam[m].text);
+          const auto& ids = memberIds[m];
           const auto n = std::int64_t(ids.size());
           for (int c = 0; c < spec.candidatesPerMember; ++c) {
             const std::int64_t start = std::uniform_int_distribution<std::int64_t>(0, n)(rng);
@@ -412,12 +414,19 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
                 spec.holeMin, std::min<std::int64_t>(spec.holeMax, std::int64_t(spec.holeMaxFraction * double(n))));
             std::int64_t len = std::uniform_int_distribution<std::int64_t>(spec.holeMin, cap)(rng);
             len = std::min(len, n - start);
-            std::vector<int> f(ids.begin(), ids.begin() + start);
+            // The window: as much context on each side as fits, centred on the hole.
+            const std::int64_t room = window, rightAll = n - start - len;
+            std::int64_t left = std::min<std::int64_t>(start, room / 2);
+            const std::int64_t right = std::min<std::int64_t>(rightAll, room - left);
+            left = std::min<std::int64_t>(start, room - right);
+            const std::int64_t from = start - left, to = start + len + right;
+            std::vector<int> f(ids.begin() + from, ids.begin() + start);
             f.push_back(model::Tokenizer::kHole);
-            f.insert(f.end(), ids.begin() + start + len, ids.end());
-            if (!fits(f.size())) continue;
+            f.insert(f.end(), ids.begin() + start + len, ids.begin() + to);
             texts.push_back(tok.decode(f));
-            feeds.push_back({m, start, len, tok.decode({ids.begin() + start, ids.begin() + start + len})});
+            ends.push_back(std::uint8_t((from == 0 ? model::SampleOptions::kHasStart : 0) |
+                                        (to == n ? model::SampleOptions::kHasEnd : 0)));
+            feeds.push_back({m, start, len, tok.decode({ids.begin() + start, ids.begin() + start + len}), from, to});
           }
         }
       }
@@ -427,6 +436,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
       so.maxNewTokens = beam.empty() ? std::max(1, maxLength - 8) : spec.maxNewTokens;
       so.seed = generationSeed(spec.seed, generation) ^ 0x5eedull;
       so.endHoleBias = beam.empty() ? 0.0 : spec.endHoleBias;
+      so.feedEnds = ends;
       std::vector<model::Sample> samples(texts.size());
       std::vector<bool> have(texts.size(), false);
       measured.assign(texts.size(), Measured{});
@@ -447,7 +457,18 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
           cache.emplace(key, std::move(m));
         });
         sampler_.sample(texts, int(texts.size()), so, [&](const model::Sample& s) {
-          samples[s.feed] = s;
+          auto& x = samples[s.feed];
+          x = s;
+          const auto& f = feeds[s.feed];
+          if (!beam.empty() && (f.from > 0 || f.to < std::int64_t(memberIds[f.member].size()))) {
+            // A window: splice it back between the member's tokens outside it.
+            const auto& ids = memberIds[f.member];
+            std::vector<int> whole(ids.begin(), ids.begin() + f.from);
+            whole.insert(whole.end(), s.ids.begin(), s.ids.end());
+            whole.insert(whole.end(), ids.begin() + f.to, ids.end());
+            x.ids = std::move(whole);
+            x.text = tok.decode(x.ids);
+          }
           have[s.feed] = true;
           if (s.complete) pool.push(s.feed);
         }, cancel);

@@ -260,9 +260,41 @@ private Q_SLOTS:
     s = spec(greweOf(kTarget), 2);
     s.seeding = steer::Seeding::Nearest; // an empty workspace has no kernel to seed from
     QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError);
-    s = spec(greweOf(kTarget), 2);
-    s.seeds = {{"long.cl", std::string("kernel void A(global int* a) {") + std::string(200, ';') + "}"}};
-    QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError); // too long for the model
+    // A failed run says why in the workspace.
+    const auto runs = ws.steerRuns();
+    QCOMPARE(runs.back().status, std::string("failed"));
+    QVERIFY(runs.back().stopReason.find("no kernel") != std::string::npos);
+  }
+
+  void kernelsLongerThanTheModelAreInfilledThroughAWindow() {
+    // 40 statements: about 500 tokens, four times the tiny model's 128.
+    std::string seed = "kernel void A(global float* a, global const float* b) {\n  int i = get_global_id(0);\n";
+    for (int k = 0; k < 40; ++k)
+      seed += "  a[i] = a[i] + 1.0f;\n";
+    seed += "}\n";
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("long.sbw")).toStdString());
+    auto sampler = deleter();
+    QVERIFY(int(sampler.tokenizer().encode(seed).size()) > 3 * sampler.maxLength());
+    steer::BeamSearch search(ws, sampler);
+    auto s = spec({50, 0, 50, 0, 0, 0, 0, 1}, 1);
+    s.seeds = {{"long.cl", seed}};
+    s.candidatesPerMember = 64; // two-token holes: deleting one of the 40 "+ 1.0f" compiles
+    s.holeMin = s.holeMax = 2;
+    const auto r = search.run(s);
+    QCOMPARE(r.stopReason, std::string("depth"));
+    int compiled = 0;
+    for (const auto& c : ws.steerCandidates(r.run, 1)) {
+      // Each candidate is the whole kernel less the span its hole deleted.
+      QCOMPARE(c.holeLength, std::int64_t(2));
+      if (!c.compiled) continue;
+      ++compiled;
+      int statements = 0;
+      for (std::size_t at = c.text.find("+ 1.0f"); at != std::string::npos; at = c.text.find("+ 1.0f", at + 1))
+        ++statements;
+      QVERIFY2(statements >= 38, c.text.c_str());
+      QVERIFY(c.text.rfind("kernel void A(", 0) == 0);
+    }
+    QVERIFY(compiled > 0);
   }
 };
 
