@@ -325,6 +325,14 @@
         <source> (drawing %1 of %2 points: one per sub-pixel cell)</source>
         <translation> (%1 von %2 Punkten gezeichnet: einer je Subpixel-Zelle)</translation>
     </message>
+    <message>
+        <source>Steering path</source>
+        <translation>Steuerungspfad</translation>
+    </message>
+    <message>
+        <source>Steered candidates</source>
+        <translation>Gesteuerte Kandidaten</translation>
+    </message>
 </context>
 <context>
     <name>steerbench::ui::FeaturesView</name>
@@ -381,6 +389,14 @@
     <message>
         <source>Put [HOLE] anywhere in the kernel, then let the model fill it (%1)</source>
         <translation>[HOLE] irgendwo in den Kernel setzen und vom Modell füllen lassen (%1)</translation>
+    </message>
+    <message>
+        <source>Steer from here</source>
+        <translation>Von hier steuern</translation>
+    </message>
+    <message>
+        <source>Start a steering run toward the target from this kernel</source>
+        <translation>Einen Steuerungslauf von diesem Kernel aus zum Ziel starten</translation>
     </message>
 </context>
 <context>
@@ -957,6 +973,10 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <source>Export &amp;Labelled Kernels (CSV)...</source>
         <translation>Ge&amp;labelte Kernels exportieren (CSV)...</translation>
     </message>
+    <message>
+        <source>Steering</source>
+        <translation>Steuerung</translation>
+    </message>
 </context>
 <context>
     <name>steerbench::ui::PreferencesDialog</name>
@@ -1003,6 +1023,227 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
     <message>
         <source>Threads for long jobs</source>
         <translation>Threads für lange Aufträge</translation>
+    </message>
+</context>
+<context>
+    <name>steerbench::ui::SteeringPanel</name>
+    <message>
+        <source>No target: click empty space on the plot, or use a kernel&apos;s features.</source>
+        <translation>Kein Ziel: Klicken Sie auf eine leere Stelle im Diagramm oder verwenden Sie die Merkmale eines Kernels.</translation>
+    </message>
+    <message>
+        <source>Beam members kept per generation</source>
+        <translation>Je Generation behaltene Beam-Mitglieder</translation>
+    </message>
+    <message>
+        <source>Infills per beam member and generation</source>
+        <translation>Lückenfüllungen je Beam-Mitglied und Generation</translation>
+    </message>
+    <message>
+        <source>Generations after the seeds</source>
+        <translation>Generationen nach den Startkernels</translation>
+    </message>
+    <message>
+        <source>Fewest tokens a hole replaces</source>
+        <translation>Mindestzahl der Tokens, die eine Lücke ersetzt</translation>
+    </message>
+    <message>
+        <source>Most tokens a hole replaces</source>
+        <translation>Höchstzahl der Tokens, die eine Lücke ersetzt</translation>
+    </message>
+    <message>
+        <source>Random seed: the same seed and target give the same run</source>
+        <translation>Zufallsstartwert: Gleicher Startwert und gleiches Ziel ergeben denselben Lauf</translation>
+    </message>
+    <message>
+        <source>Sampling temperature</source>
+        <translation>Sampling-Temperatur</translation>
+    </message>
+    <message>
+        <source>Probability that a kept slot is swapped for a lower-ranked candidate</source>
+        <translation>Wahrscheinlichkeit, dass ein behaltener Platz gegen einen niedriger eingestuften Kandidaten getauscht wird</translation>
+    </message>
+    <message>
+        <source>Stop after this many seconds (0: no limit)</source>
+        <translation>Nach so vielen Sekunden anhalten (0: keine Begrenzung)</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Nearest corpus kernels</source>
+        <translation>Nächste Korpus-Kernels</translation>
+    </message>
+    <message>
+        <source>Empty kernel</source>
+        <translation>Leerer Kernel</translation>
+    </message>
+    <message>
+        <source>Where generation 0 starts. &quot;Steer from here&quot; in the editor starts from its kernel.</source>
+        <translation>Womit Generation 0 beginnt. „Von hier steuern“ im Editor startet von dessen Kernel.</translation>
+    </message>
+    <message>
+        <source>Beam width:</source>
+        <translation>Beam-Breite:</translation>
+    </message>
+    <message>
+        <source>Candidates per member:</source>
+        <translation>Kandidaten je Mitglied:</translation>
+    </message>
+    <message>
+        <source>Depth:</source>
+        <translation>Tiefe:</translation>
+    </message>
+    <message>
+        <source>Hole length (tokens):</source>
+        <translation>Lückenlänge (Tokens):</translation>
+    </message>
+    <message>
+        <source>Temperature:</source>
+        <translation>Temperatur:</translation>
+    </message>
+    <message>
+        <source>Swap probability:</source>
+        <translation>Tauschwahrscheinlichkeit:</translation>
+    </message>
+    <message>
+        <source>Time budget:</source>
+        <translation>Zeitbudget:</translation>
+    </message>
+    <message>
+        <source>Random seed:</source>
+        <translation>Zufallsstartwert:</translation>
+    </message>
+    <message>
+        <source>Seeds:</source>
+        <translation>Startkernel:</translation>
+    </message>
+    <message>
+        <source>Steer</source>
+        <translation>Steuern</translation>
+    </message>
+    <message>
+        <source>Start a beam search toward the target</source>
+        <translation>Eine Beam-Suche zum Ziel starten</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Anhalten</translation>
+    </message>
+    <message>
+        <source>Stop the run; every complete generation is kept</source>
+        <translation>Den Lauf anhalten; jede vollständige Generation bleibt erhalten</translation>
+    </message>
+    <message>
+        <source>Distance to the target per generation</source>
+        <translation>Abstand zum Ziel je Generation</translation>
+    </message>
+    <message>
+        <source>Best</source>
+        <translation>Bester</translation>
+    </message>
+    <message>
+        <source>Beam median</source>
+        <translation>Beam-Median</translation>
+    </message>
+    <message>
+        <source>Generation</source>
+        <translation>Generation</translation>
+    </message>
+    <message>
+        <source>Distance</source>
+        <translation>Abstand</translation>
+    </message>
+    <message>
+        <source>From the seed to the best candidate; click a step to see its kernel</source>
+        <translation>Vom Startkernel zum besten Kandidaten; klicken Sie auf einen Schritt, um seinen Kernel zu sehen</translation>
+    </message>
+    <message>
+        <source>Target (%1): %2
+%3</source>
+        <translation>Ziel (%1): %2
+%3</translation>
+    </message>
+    <message>
+        <source>A run is steering; stop it first.</source>
+        <translation>Es läuft bereits eine Steuerung; halten Sie sie zuerst an.</translation>
+    </message>
+    <message>
+        <source>Set a target first: click empty space on the plot.</source>
+        <translation>Legen Sie zuerst ein Ziel fest: Klicken Sie auf eine leere Stelle im Diagramm.</translation>
+    </message>
+    <message>
+        <source>No model: train one in the Training panel, or install the default model.</source>
+        <translation>Kein Modell: Trainieren Sie eines im Bereich „Training“ oder installieren Sie das Standard-Modell.</translation>
+    </message>
+    <message>
+        <source>Steering...</source>
+        <translation>Steuerung läuft...</translation>
+    </message>
+    <message>
+        <source>Steering</source>
+        <translation>Steuerung</translation>
+    </message>
+    <message>
+        <source>Generation %1: best distance %2 (proximity %3%), %4 of %5 candidates compile, %6 candidates/s, %7 s</source>
+        <translation>Generation %1: bester Abstand %2 (Nähe %3 %), %4 von %5 Kandidaten kompilieren, %6 Kandidaten/s, %7 s</translation>
+    </message>
+    <message>
+        <source>Generation %1, candidate %2</source>
+        <translation>Generation %1, Kandidat %2</translation>
+    </message>
+    <message>
+        <source>gen %1  #%2  d=%3   − %4   + %5</source>
+        <translation>Gen. %1  #%2  d=%3   − %4   + %5</translation>
+    </message>
+    <message>
+        <source>(nothing)</source>
+        <translation>(nichts)</translation>
+    </message>
+    <message>
+        <source>Seed: %1</source>
+        <translation>Startkernel: %1</translation>
+    </message>
+    <message>
+        <source>gen %1  #%2  d=%3   seed: %4</source>
+        <translation>Gen. %1  #%2  d=%3   Startkernel: %4</translation>
+    </message>
+    <message>
+        <source>Steering failed: %1</source>
+        <translation>Steuerung fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Run %1 ended (%2) before any candidate compiled.</source>
+        <translation>Lauf %1 wurde beendet (%2), bevor sich ein Kandidat kompilieren ließ.</translation>
+    </message>
+    <message>
+        <source>Run %1: %2 after %3 generation(s) in %4 s. Best: distance %5, relative proximity %6%; it is kernel #%7 (role steered).</source>
+        <translation>Lauf %1: %2 nach %3 Generation(en) in %4 s. Bester Kandidat: Abstand %5, relative Nähe %6 %; er ist Kernel #%7 (Rolle steered).</translation>
+    </message>
+    <message>
+        <source>exact match</source>
+        <translation>exakter Treffer</translation>
+    </message>
+    <message>
+        <source>depth reached</source>
+        <translation>Tiefe erreicht</translation>
+    </message>
+    <message>
+        <source>time budget used</source>
+        <translation>Zeitbudget aufgebraucht</translation>
+    </message>
+    <message>
+        <source>no improvement (patience)</source>
+        <translation>keine Verbesserung (Geduld)</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>no candidates</source>
+        <translation>keine Kandidaten</translation>
     </message>
 </context>
 <context>

@@ -46,6 +46,16 @@ QString distanceText(double d) { return d < 0 ? QStringLiteral("–") : QString:
 
 } // namespace
 
+QString SteeringPanel::stopReasonText(const std::string& reason) {
+  if (reason == "exact match") return tr("exact match");
+  if (reason == "depth") return tr("depth reached");
+  if (reason == "time budget") return tr("time budget used");
+  if (reason == "patience") return tr("no improvement (patience)");
+  if (reason == "cancelled") return tr("cancelled");
+  if (reason == "no candidates") return tr("no candidates");
+  return QString::fromStdString(reason);
+}
+
 SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(parent), engine_(engine) {
   targetLabel_ = new QLabel(tr("No target: click empty space on the plot, or use a kernel's features."), this);
   targetLabel_->setWordWrap(true);
@@ -375,12 +385,12 @@ void SteeringPanel::finished(const steer::SteerResult& r, const QString& error) 
   if (r.bestId == 0) {
     status_->setText(tr("Run %1 ended (%2) before any candidate compiled.")
                          .arg(r.run)
-                         .arg(QString::fromStdString(r.stopReason)));
+                         .arg(stopReasonText(r.stopReason)));
   } else {
     status_->setText(tr("Run %1: %2 after %3 generation(s) in %4 s. Best: distance %5, relative proximity %6%; it is "
                         "kernel #%7 (role steered).")
                          .arg(r.run)
-                         .arg(QString::fromStdString(r.stopReason))
+                         .arg(stopReasonText(r.stopReason))
                          .arg(r.generations)
                          .arg(r.elapsed, 0, 'f', 0)
                          .arg(distanceText(r.bestDistance))

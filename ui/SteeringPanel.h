@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 class QChartView;
@@ -79,6 +80,7 @@ signals:
   void runFinished(qint64 bestKernelId);
 
 private:
+  static QString stopReasonText(const std::string& reason);
   void addGeneration(const steer::GenerationReport& g, const std::vector<steer::LineageStep>& lineage);
   void finished(const steer::SteerResult& r, const QString& error);
   void updateButtons();

@@ -187,7 +187,7 @@ std::string SteerSpec::toJson() const {
          ",\"temperature\":" + formatNumber(temperature) + ",\"hole_min\":" + std::to_string(holeMin) +
          ",\"hole_max\":" + std::to_string(holeMax) + ",\"hole_max_fraction\":" + formatNumber(holeMaxFraction) +
          ",\"max_new_tokens\":" + std::to_string(maxNewTokens) +
-         ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"scale\":" + numbers(scale) +
+         ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"context\":" + std::to_string(context) + ",\"scale\":" + numbers(scale) +
          ",\"seeding\":\"" + seedingName(seeding) + "\",\"nearest\":" + std::to_string(nearest) +
          ",\"seed_roles\":" + roles + ",\"seeds\":" + given + ",\"time_budget\":" + formatNumber(timeBudget) +
          ",\"patience\":" + std::to_string(patience) + ",\"seed\":" + std::to_string(seed) +
@@ -226,6 +226,7 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   integer("nearest", s.nearest);
   real("time_budget", s.timeBudget);
   real("endhole_bias", s.endHoleBias);
+  integer("context", s.context);
   integer("patience", s.patience);
   integer("batch", s.batchSize);
   if (auto x = o->getInteger("seed")) s.seed = std::uint64_t(*x);
@@ -316,7 +317,8 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
   // The model sees at most this many tokens around a hole: a longer member is
   // infilled through a window (without [START]/[END] at a cut side, as in
   // training) and the infill spliced back into the whole kernel.
-  const int window = std::max(8, maxLength - 4 - spec.maxNewTokens);
+  int window = std::max(8, maxLength - 4 - spec.maxNewTokens);
+  if (spec.context > 0) window = std::min(window, std::max(8, spec.context));
 
   std::vector<Member> beam;
   std::vector<double> bests; // best distance after each generation
