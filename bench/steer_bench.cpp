@@ -18,7 +18,7 @@
 //
 // Usage: bench-steer [--space grewe|instcount|autophase] [--targets 40] [--time-budget 600]
 //                    [--depth 1000] [--width 16] [--candidates 4] [--temperature 0.5] [--hole 0-3]
-//                    [--max-new-tokens 8] [--endhole-bias 4] [--context 0] [--nearest 32] [--seed 1] [--ablation]
+//                    [--max-new-tokens 8] [--endhole-bias 4] [--context 64] [--nearest 32] [--seed 1] [--ablation]
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
 #include "common/Paths.h"
 #include "common/TextFormat.h"

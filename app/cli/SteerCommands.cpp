@@ -133,7 +133,7 @@ void addSearchOptions(CommandLine& cl) {
   cl.option({"hole-fraction", 0, "F", "a hole replaces at most this share of the kernel's tokens", false, "0.25"});
   cl.option({"max-new-tokens", 0, "N", "cap on the tokens one infill adds", false, "8"});
   cl.option({"endhole-bias", 0, "B", "added to the [ENDHOLE] logit of infills (> 0: shorter infills)", false, "4"});
-  cl.option({"context", 0, "N", "tokens the model sees around a hole (0: as many as it takes)", false, "0"});
+  cl.option({"context", 0, "N", "tokens the model sees around a hole (0: as many as it takes)", false, "64"});
   cl.option({"scale", 0, "F,...|NAME=F,...", "per-dimension factors applied to differences (default: none)"});
   cl.option({"seeding", 0, "MODE", "nearest (corpus kernels nearest the target), empty (kernel void [HOLE]) or "
                                    "given (--seed-kernel)", false, "nearest"});

@@ -417,15 +417,25 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
             std::int64_t len = std::uniform_int_distribution<std::int64_t>(spec.holeMin, cap)(rng);
             len = std::min(len, n - start);
             // The window: as much context on each side as fits, centred on the hole.
-            const std::int64_t room = window, rightAll = n - start - len;
-            std::int64_t left = std::min<std::int64_t>(start, room / 2);
-            const std::int64_t right = std::min<std::int64_t>(rightAll, room - left);
-            left = std::min<std::int64_t>(start, room - right);
-            const std::int64_t from = start - left, to = start + len + right;
-            std::vector<int> f(ids.begin() + from, ids.begin() + start);
-            f.push_back(model::Tokenizer::kHole);
-            f.insert(f.end(), ids.begin() + start + len, ids.begin() + to);
-            texts.push_back(tok.decode(f));
+            // Decoding and encoding again can spell a few tokens differently
+            // (string literals), so the window shrinks until the feed fits.
+            std::int64_t from = 0, to = 0;
+            std::string feed;
+            for (std::int64_t room = window;; room = room * 3 / 4) {
+              const std::int64_t rightAll = n - start - len;
+              std::int64_t left = std::min<std::int64_t>(start, room / 2);
+              const std::int64_t right = std::min<std::int64_t>(rightAll, room - left);
+              left = std::min<std::int64_t>(start, room - right);
+              from = start - left;
+              to = start + len + right;
+              std::vector<int> f(ids.begin() + from, ids.begin() + start);
+              f.push_back(model::Tokenizer::kHole);
+              f.insert(f.end(), ids.begin() + start + len, ids.begin() + to);
+              feed = tok.decode(f);
+              if (int(tok.encode(feed).size()) + 4 + spec.maxNewTokens <= maxLength || room <= 8) break;
+            }
+            if (int(tok.encode(feed).size()) + 3 > maxLength) continue; // cannot be made to fit: skip this hole
+            texts.push_back(feed);
             ends.push_back(std::uint8_t((from == 0 ? model::SampleOptions::kHasStart : 0) |
                                         (to == n ? model::SampleOptions::kHasEnd : 0)));
             feeds.push_back({m, start, len, tok.decode({ids.begin() + start, ids.begin() + start + len}), from, to});
