@@ -70,6 +70,24 @@ private Q_SLOTS:
     }
   }
 
+  void windowsWithoutKernelEndsKeepEveryToken() {
+    // A window cut from a longer kernel has no [START]/[END] at a cut side;
+    // the sample is then the window's own tokens, none dropped as an end marker.
+    auto s = biased(Tokenizer::kEndHole);
+    SampleOptions o;
+    o.feedEnds = {0, SampleOptions::kHasStart, SampleOptions::kHasStart | SampleOptions::kHasEnd};
+    const std::vector<std::string> feeds = {"i ] = [HOLE] in [ i", "kernel void [HOLE] (", "kernel void [HOLE]"};
+    const auto out = s.sample(feeds, 3, o);
+    QCOMPARE(out.size(), std::size_t(3));
+    for (const auto& x : out) {
+      auto expect = s.tokenizer().encode(feeds[x.feed]);
+      expect.erase(std::find(expect.begin(), expect.end(), int(Tokenizer::kHole)));
+      QCOMPARE(x.ids, expect);
+    }
+    o.feedEnds = {0};
+    QVERIFY_EXCEPTION_THROWN((void)s.sample(feeds, 3, o), std::invalid_argument);
+  }
+
   void fillsUntilTheLimit() {
     auto s0 = biased(Tokenizer::kEndHole);
     const int paren = s0.tokenizer().encode("(")[0];
