@@ -333,6 +333,10 @@
         <source>Steered candidates</source>
         <translation>Gesteuerte Kandidaten</translation>
     </message>
+    <message>
+        <source>Committee disagreement</source>
+        <translation>Uneinigkeit des Komitees</translation>
+    </message>
 </context>
 <context>
     <name>steerbench::ui::FeaturesView</name>
@@ -977,6 +981,14 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <source>Steering</source>
         <translation>Steuerung</translation>
     </message>
+    <message>
+        <source>The committee&apos;s layer is in the Grewe space: switch to it to see it.</source>
+        <translation>Die Ebene des Komitees liegt im Grewe-Raum: Wechseln Sie dorthin, um sie zu sehen.</translation>
+    </message>
+    <message>
+        <source>Use a suggested target</source>
+        <translation>Vorgeschlagenes Ziel verwenden</translation>
+    </message>
 </context>
 <context>
     <name>steerbench::ui::PreferencesDialog</name>
@@ -1244,6 +1256,45 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
     <message>
         <source>no candidates</source>
         <translation>keine Kandidaten</translation>
+    </message>
+    <message>
+        <source>Suggest targets</source>
+        <translation>Ziele vorschlagen</translation>
+    </message>
+    <message>
+        <source>Active learning: train a committee (MLPs, k-NN, K-means) on the workspace&apos;s labelled drive cases and list the points where it disagrees most; the plot shades every point scored by the disagreement</source>
+        <translation>Aktives Lernen: ein Komitee (MLPs, k-NN, K-means) auf den gelabelten Fällen des Arbeitsbereichs trainieren und die Punkte auflisten, bei denen es am meisten uneins ist; das Diagramm schattiert jeden bewerteten Punkt nach der Uneinigkeit</translation>
+    </message>
+    <message>
+        <source>Click a suggestion to make it the target</source>
+        <translation>Einen Vorschlag anklicken, um ihn zum Ziel zu machen</translation>
+    </message>
+    <message>
+        <source>Training the committee...</source>
+        <translation>Das Komitee wird trainiert...</translation>
+    </message>
+    <message>
+        <source>Cannot suggest targets</source>
+        <translation>Ziele können nicht vorgeschlagen werden</translation>
+    </message>
+    <message numerus="yes">
+        <source>The committee needs kernels driven and labelled by two devices; %n labelled case(s) so far. Drive some kernels in the Devices dock first.</source>
+        <translation>
+            <numerusform>Das Komitee braucht Kernels, die auf zwei Geräten ausgeführt und gelabelt wurden; bisher %n gelabelter Fall. Führen Sie zuerst im Dock „Geräte“ einige Kernels aus.</numerusform>
+            <numerusform>Das Komitee braucht Kernels, die auf zwei Geräten ausgeführt und gelabelt wurden; bisher %n gelabelte Fälle. Führen Sie zuerst im Dock „Geräte“ einige Kernels aus.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>entropy %1   comp %2, rational %3, mem %4, localmem %5, coalesced %6, atomic %7</source>
+        <translation>Entropie %1   comp %2, rational %3, mem %4, localmem %5, coalesced %6, atomic %7</translation>
+    </message>
+    <message>
+        <source>active learning: vote entropy %1</source>
+        <translation>aktives Lernen: Stimmentropie %1</translation>
+    </message>
+    <message>
+        <source>A committee of 18 trained on %1 labelled case(s) scored %2 points; the most disputed are listed below and shaded on the plot.</source>
+        <translation>Ein Komitee aus 18 Modellen, trainiert auf %1 gelabelten Fällen, hat %2 Punkte bewertet; die umstrittensten stehen unten und sind im Diagramm schattiert.</translation>
     </message>
 </context>
 <context>

@@ -336,6 +336,7 @@ void FeaturePlot::rebuild() {
   drop(selected_);
   drop(steerSeries_);
   drop(pathSeries_);
+  drop(entropySeries_);
   chart()->setTheme(dark_ ? QChart::ChartThemeDark : QChart::ChartThemeLight);
   const QColor colors[kLayers] = {QColor(70, 130, 200), QColor(240, 150, 30), QColor(40, 170, 90),
                                   QColor(200, 60, 200), QColor(220, 40, 40)};
@@ -365,6 +366,15 @@ void FeaturePlot::rebuild() {
   selected_->attachAxis(axisY_);
   for (auto* marker : chart()->legend()->markers(selected_))
     marker->setVisible(false);
+  entropySeries_ = new QScatterSeries;
+  entropySeries_->setName(tr("Committee disagreement"));
+  entropySeries_->setMarkerSize(6);
+  entropySeries_->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+  entropySeries_->setBorderColor(Qt::transparent);
+  entropySeries_->setColor(QColor(230, 120, 20));
+  chart()->addSeries(entropySeries_);
+  entropySeries_->attachAxis(axisX_);
+  entropySeries_->attachAxis(axisY_);
   pathSeries_ = new QLineSeries;
   pathSeries_->setName(tr("Steering path"));
   pathSeries_->setPen(QPen(dark_ ? QColor(255, 255, 255) : QColor(30, 30, 30), 2, Qt::DashLine));
@@ -391,6 +401,14 @@ void FeaturePlot::addSteeringPoints(int generation, const std::vector<std::vecto
 
 void FeaturePlot::setSteeringPath(const std::vector<std::vector<double>>& path) {
   steerPath_ = path;
+  placeSteering();
+}
+
+void FeaturePlot::setEntropyLayer(const std::vector<std::vector<double>>& vectors,
+                                  const std::vector<double>& entropies) {
+  entropy_.clear();
+  for (std::size_t i = 0; i < vectors.size() && i < entropies.size(); ++i)
+    entropy_.emplace_back(entropies[i], vectors[i]);
   placeSteering();
 }
 
@@ -423,7 +441,26 @@ void FeaturePlot::placeSteering() {
     if (auto p = project(v)) path.push_back(*p);
   pathSeries_->replace(path);
   pathSeries_->setVisible(!path.isEmpty());
-  for (auto* s : {static_cast<QAbstractSeries*>(steerSeries_), static_cast<QAbstractSeries*>(pathSeries_)})
+  if (entropySeries_) {
+    QVector<QPointF> at;
+    QVector<double> h;
+    double top = 0;
+    for (const auto& [e, v] : entropy_)
+      if (auto p = project(v)) {
+        at.push_back(*p);
+        h.push_back(e);
+        top = std::max(top, e);
+      }
+    entropySeries_->replace(at);
+    for (int i = 0; i < at.size(); ++i) {
+      const double f = top > 0 ? h[i] / top : 0.0;
+      entropySeries_->setPointConfiguration(i, QXYSeries::PointConfiguration::Color,
+                                            QColor::fromHsvF(0.07f, float(0.15 + 0.85 * f), float(1.0 - 0.35 * f)));
+    }
+    entropySeries_->setVisible(!at.isEmpty());
+  }
+  for (auto* s : {static_cast<QAbstractSeries*>(steerSeries_), static_cast<QAbstractSeries*>(pathSeries_),
+                  static_cast<QAbstractSeries*>(entropySeries_)})
     for (auto* marker : chart()->legend()->markers(s))
       marker->setVisible(s->isVisible());
 }

@@ -68,6 +68,10 @@ public:
   void addSteeringPoints(int generation, const std::vector<std::vector<double>>& vectors);
   void setSteeringPath(const std::vector<std::vector<double>>& path);
   void clearSteering();
+  /// The active learner's layer: points (full vectors) shaded by the
+  /// committee's vote entropy (pale: agreement, dark orange: most disputed).
+  void setEntropyLayer(const std::vector<std::vector<double>>& vectors, const std::vector<double>& entropies);
+  [[nodiscard]] int entropyPoints() const { return int(entropy_.size()); }
   [[nodiscard]] int steeringPoints() const { return int(steerPoints_.size()); }
   [[nodiscard]] int steeringPathLength() const { return int(steerPath_.size()); }
 
@@ -149,6 +153,8 @@ private:
   void placeSteering();
   std::vector<std::pair<int, std::vector<double>>> steerPoints_; ///< (generation, vector)
   std::vector<std::vector<double>> steerPath_;
+  std::vector<std::pair<double, std::vector<double>>> entropy_; ///< (entropy, vector)
+  QScatterSeries* entropySeries_ = nullptr;
   QScatterSeries* steerSeries_ = nullptr;
   QLineSeries* pathSeries_ = nullptr;
   QValueAxis* axisX_ = nullptr;

@@ -147,6 +147,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), prefs_(Preference
     spaceBox_->setCurrentText(space);
     plot_->setEvaluated(std::nullopt);
     plot_->clearSteering(); // its vectors belong to the other space
+    plot_->setEntropyLayer({}, {});
     reloadPlot();
   });
   connect(selection_, &SelectionModel::currentKernelChanged, this, [this](std::int64_t id) {
@@ -176,6 +177,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), prefs_(Preference
             selection_->setCurrentKernel(0);
             editor_->setKernel(0, title, text);
             editor_->highlight(start, length);
+          });
+  connect(steering_, &SteeringPanel::entropyLayerReady, this,
+          [this](const std::vector<std::vector<double>>& vectors, const std::vector<double>& entropies) {
+            if (selection_->space() != QLatin1String("grewe")) {
+              statusBar()->showMessage(tr("The committee's layer is in the Grewe space: switch to it to see it."),
+                                       8000);
+              return;
+            }
+            plot_->setEntropyLayer(vectors, entropies);
+          });
+  connect(steering_, &SteeringPanel::targetSuggested, this,
+          [this](const std::vector<double>& values, const QString& origin) {
+            if (selection_->space() != QLatin1String("grewe")) selection_->setSpace(QStringLiteral("grewe"));
+            undo_->push(new SetTargetCommand(selection_, Target{QStringLiteral("grewe"), values, origin},
+                                             tr("Use a suggested target")));
           });
   connect(steering_, &SteeringPanel::runFinished, this, [this](qint64 bestKernelId) {
     if (bestKernelId > 0) reloadPlot(); // the best candidate is a workspace kernel now

@@ -4,6 +4,7 @@
 #include "EngineState.h"
 
 #include "common/Paths.h"
+#include "explore/Explorer.h"
 #include "steer/BeamSearch.h"
 
 #include <QChart>
@@ -160,9 +161,21 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   lineage_->setToolTip(tr("From the seed to the best candidate; click a step to see its kernel"));
   connect(lineage_, &QListWidget::currentRowChanged, this, &SteeringPanel::showStep);
 
+  suggest_ = new QPushButton(tr("Suggest targets"), this);
+  suggest_->setToolTip(tr("Active learning: train a committee (MLPs, k-NN, K-means) on the workspace's labelled "
+                          "drive cases and list the points where it disagrees most; the plot shades every point "
+                          "scored by the disagreement"));
+  connect(suggest_, &QPushButton::clicked, this, [this] { suggestTargets(); });
+  buttons->insertWidget(2, suggest_);
+  suggestions_ = new QListWidget(this);
+  suggestions_->setToolTip(tr("Click a suggestion to make it the target"));
+  connect(suggestions_, &QListWidget::itemClicked, this,
+          [this](QListWidgetItem* item) { useSuggestion(suggestions_->row(item)); });
+
   auto* split = new QSplitter(Qt::Vertical, this);
   split->addWidget(chartView_);
   split->addWidget(lineage_);
+  split->addWidget(suggestions_);
 
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(targetLabel_);
@@ -404,6 +417,71 @@ void SteeringPanel::showStep(int row) {
   if (row < 0 || row >= steps_.size()) return;
   const auto& s = steps_[row];
   emit showKernel(s.title, s.text, s.start, s.length);
+}
+
+void SteeringPanel::suggestTargets(int points) {
+  if (workspace_.isEmpty()) return;
+  const int seed = seed_->value();
+  status_->setText(tr("Training the committee..."));
+  QPointer<SteeringPanel> self(this);
+  engine_->post(tr("Cannot suggest targets"), [self, points, seed](EngineState& s) -> EngineBridge::Continuation {
+    const auto set = explore::labelledCases(s.ws(), true);
+    if (set.points.size() < 2 || set.labels.size() < 2) {
+      const auto n = int(set.points.size());
+      return [self, n] {
+        if (!self) return;
+        self->suggestions_->clear();
+        self->suggested_.clear();
+        self->status_->setText(tr("The committee needs kernels driven and labelled by two devices; %n labelled "
+                                  "case(s) so far. Drive some kernels in the Devices dock first.",
+                                  nullptr, n));
+        emit self->suggestionsShown();
+      };
+    }
+    const auto committee = explore::Committee::train(set.points, int(set.labels.size()), std::uint64_t(seed));
+    auto scored = explore::scoreRandomPoints(committee, set, points, std::uint64_t(seed));
+    std::vector<std::vector<double>> vectors;
+    std::vector<double> entropies;
+    for (const auto& p : scored) {
+      vectors.push_back(explore::greweTargetOf(p.raw));
+      entropies.push_back(p.entropy);
+    }
+    std::stable_sort(scored.begin(), scored.end(),
+                     [](const explore::ScoredPoint& a, const explore::ScoredPoint& b) { return a.entropy > b.entropy; });
+    scored.resize(std::min<std::size_t>(scored.size(), 8));
+    const auto labelled = set.points.size();
+    return [self, scored, vectors, entropies, labelled] {
+      if (!self) return;
+      self->suggestions_->clear();
+      self->suggested_.clear();
+      for (const auto& p : scored) {
+        const auto t = explore::greweTargetOf(p.raw);
+        const QString text = tr("entropy %1   comp %2, rational %3, mem %4, localmem %5, coalesced %6, atomic %7")
+                                 .arg(p.entropy, 0, 'f', 3)
+                                 .arg(t[0])
+                                 .arg(t[1])
+                                 .arg(t[2])
+                                 .arg(t[3])
+                                 .arg(t[4])
+                                 .arg(t[5]);
+        self->suggestions_->addItem(text);
+        self->suggested_.push_back({t, tr("active learning: vote entropy %1").arg(p.entropy, 0, 'f', 3)});
+      }
+      self->status_->setText(tr("A committee of 18 trained on %1 labelled case(s) scored %2 points; the most "
+                                "disputed are listed below and shaded on the plot.")
+                                 .arg(labelled)
+                                 .arg(vectors.size()));
+      emit self->entropyLayerReady(vectors, entropies);
+      emit self->suggestionsShown();
+    };
+  });
+}
+
+int SteeringPanel::suggestionCount() const { return int(suggested_.size()); }
+
+void SteeringPanel::useSuggestion(int row) {
+  if (row < 0 || row >= suggested_.size()) return;
+  emit targetSuggested(suggested_[row].target, suggested_[row].origin);
 }
 
 int SteeringPanel::generationsShown() const { return int(best_->count()); }

@@ -50,6 +50,13 @@ public:
   void steer(const QString& seedText = {}, const QString& seedName = {});
   /// Cancels the run at once (the generation in hand is not stored).
   void stop();
+  /// Active learning: trains the committee on the workspace's labelled drive
+  /// cases, scores `points` random points by vote entropy, lists the most
+  /// disputed as suggested targets and sends them all to the plot's entropy layer.
+  void suggestTargets(int points = 2000);
+  [[nodiscard]] int suggestionCount() const;
+  /// Uses suggestion `row` as the target (as a click on it does).
+  void useSuggestion(int row);
   [[nodiscard]] bool running() const { return job_ != 0; }
 
   struct Settings {
@@ -78,6 +85,12 @@ signals:
   void showKernel(const QString& title, const QString& text, int highlightStart, int highlightLength);
   /// A run ended; its best candidate is workspace kernel `bestKernelId` (0: none).
   void runFinished(qint64 bestKernelId);
+  /// Scored points for the plot's entropy layer (Grewe vectors and their vote entropy).
+  void entropyLayerReady(const std::vector<std::vector<double>>& vectors, const std::vector<double>& entropies);
+  /// A suggested target was chosen.
+  void targetSuggested(const std::vector<double>& values, const QString& origin);
+  /// Suggestions are listed (or could not be made: the status says why).
+  void suggestionsShown();
 
 private:
   static QString stopReasonText(const std::string& reason);
@@ -101,6 +114,13 @@ private:
   QLineSeries *best_, *median_;
   QValueAxis *axisX_, *axisY_;
   QListWidget* lineage_;
+  QPushButton* suggest_;
+  QListWidget* suggestions_;
+  struct Suggestion {
+    std::vector<double> target;
+    QString origin;
+  };
+  QVector<Suggestion> suggested_;
   struct Step {
     QString title, text;
     int start = 0, length = 0;

@@ -60,6 +60,40 @@ LabelledSet labelledCases(const store::Workspace& ws, bool includeAmbiguous) {
   return set;
 }
 
+std::vector<double> greweTargetOf(const std::vector<double>& raw) {
+  std::vector<double> t(raw.begin(), raw.begin() + 6);
+  t.push_back(0);
+  t.push_back(0);
+  steer::recomputeGreweRatios(t);
+  return t;
+}
+
+std::vector<ScoredPoint> scoreRandomPoints(const Committee& committee, const LabelledSet& set, int points,
+                                           std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<double> lo(8, 1e300), hi(8, -1e300), wgsizes;
+  for (const auto& r : set.raw) {
+    for (std::size_t d = 0; d < 8; ++d) {
+      lo[d] = std::min(lo[d], r[d]);
+      hi[d] = std::max(hi[d], r[d]);
+    }
+    wgsizes.push_back(r[7]);
+  }
+  if (wgsizes.empty()) return {};
+  std::vector<ScoredPoint> out;
+  for (int p = 0; p < points; ++p) {
+    std::vector<double> raw(8);
+    for (std::size_t d = 0; d < 6; ++d)
+      raw[d] = std::round(std::uniform_real_distribution<double>(lo[d], hi[d])(rng));
+    const double t0 = std::log(std::max(1.0, lo[6])), t1 = std::log(std::max(1.0, hi[6]));
+    raw[6] = std::round(std::exp(std::uniform_real_distribution<double>(t0, std::max(t0, t1))(rng)));
+    raw[7] = wgsizes[std::uniform_int_distribution<std::size_t>(0, wgsizes.size() - 1)(rng)];
+    const double h = committee.entropy(greweF1toF4(raw));
+    out.push_back({std::move(raw), h});
+  }
+  return out;
+}
+
 std::string ExploreSpec::toJson() const {
   return "{\"command\":\"explore\",\"app_version\":" + jsonString(kAppVersion) + ",\"mode\":\"" +
          (active ? "active" : "passive") + "\",\"epochs\":" + std::to_string(epochs) + ",\"points\":" +
@@ -93,47 +127,21 @@ std::int64_t Explorer::run(const ExploreSpec& spec, const engine::CancelToken* c
       }
       const auto set = labelledCases(ws_, spec.includeAmbiguous);
       const auto committee = Committee::train(set.points, int(set.labels.size()), spec.seed + std::uint64_t(epoch));
-      // Random points within the labelled data's bounds: counts uniform,
-      // transfer log-uniform, the work-group size one of those seen.
-      std::mt19937_64 rng(spec.seed * 0x9E3779B97F4A7C15ull + std::uint64_t(epoch));
-      std::vector<double> lo(8, 1e300), hi(8, -1e300);
-      std::vector<double> wgsizes;
-      for (const auto& r : set.raw) {
-        for (std::size_t d = 0; d < 8; ++d) {
-          lo[d] = std::min(lo[d], r[d]);
-          hi[d] = std::max(hi[d], r[d]);
-        }
-        wgsizes.push_back(r[7]);
-      }
-      std::vector<double> best;
-      double bestH = -1;
-      for (int p = 0; p < std::max(1, spec.points); ++p) {
-        std::vector<double> raw(8);
-        for (std::size_t d = 0; d < 6; ++d)
-          raw[d] = std::round(std::uniform_real_distribution<double>(lo[d], hi[d])(rng));
-        const double t0 = std::log(std::max(1.0, lo[6])), t1 = std::log(std::max(1.0, hi[6]));
-        raw[6] = std::round(std::exp(std::uniform_real_distribution<double>(t0, std::max(t0, t1))(rng)));
-        raw[7] = wgsizes[std::uniform_int_distribution<std::size_t>(0, wgsizes.size() - 1)(rng)];
-        const double h = committee.entropy(greweF1toF4(raw));
-        if (!spec.active) { // passive: the first random point
-          best = raw;
-          bestH = h;
-          break;
-        }
-        if (h > bestH) {
-          bestH = h;
-          best = raw;
-        }
-      }
+      const auto scored = scoreRandomPoints(committee, set, spec.active ? std::max(1, spec.points) : 1,
+                                            spec.seed * 0x9E3779B97F4A7C15ull + std::uint64_t(epoch));
+      if (scored.empty()) throw InputError("no labelled point to bound the search with");
+      // Active: the most disputed point (the first of equals); passive: the first drawn.
+      const auto chosen = std::max_element(scored.begin(), scored.end(), [](const ScoredPoint& a, const ScoredPoint& b) {
+        return a.entropy < b.entropy;
+      });
+      const std::vector<double> best = chosen->raw;
+      const double bestH = chosen->entropy;
       EpochReport rep;
       rep.epoch = epoch;
       rep.labelled = set.points.size();
       rep.entropy = bestH;
       rep.point = best;
-      std::vector<double> target(best.begin(), best.begin() + 6);
-      target.push_back(0);
-      target.push_back(0);
-      steer::recomputeGreweRatios(target);
+      const auto target = greweTargetOf(best);
       rep.target = {"grewe", target,
                     std::string(spec.active ? "active" : "passive") + " learning, run " + std::to_string(id) +
                         ", epoch " + std::to_string(epoch)};

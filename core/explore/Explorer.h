@@ -40,6 +40,18 @@ struct LabelledSet {
 /// F1..F4 of raw (comp, rational, mem, localmem, coalesced, atomic, transfer, wgsize).
 [[nodiscard]] std::vector<double> greweF1toF4(const std::vector<double>& raw);
 
+/// A random point of the labelled data's feature box, with the committee's vote entropy there.
+struct ScoredPoint {
+  std::vector<double> raw; ///< comp, rational, mem, localmem, coalesced, atomic, transfer, wgsize
+  double entropy = 0;
+};
+/// `points` random points within the bounds of `set`: counts uniform (rounded),
+/// transfer log-uniform, the work-group size one of those seen; in draw order.
+[[nodiscard]] std::vector<ScoredPoint> scoreRandomPoints(const Committee& committee, const LabelledSet& set,
+                                                         int points, std::uint64_t seed);
+/// The Grewe steering target of a raw point: its counts, F2 and F4 derived.
+[[nodiscard]] std::vector<double> greweTargetOf(const std::vector<double>& raw);
+
 struct ExploreSpec {
   bool active = true;
   int epochs = 5;

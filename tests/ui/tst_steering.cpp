@@ -177,6 +177,41 @@ private Q_SLOTS:
     QCOMPARE(ws.steerCandidates(runs[1].id, 0).at(0).origin, std::string("seed my loop"));
   }
 
+  void theActiveLearnerSuggestsTargetsAndShadesThePlot() {
+    QSignalSpy shown(panel(), &SteeringPanel::suggestionsShown);
+    panel()->suggestTargets(300);
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, 60000);
+    QCOMPARE(panel()->suggestionCount(), 0); // nothing driven yet: it says what to do
+    QVERIFY2(panel()->statusText().contains(QLatin1String("Devices dock")), qPrintable(panel()->statusText()));
+    {
+      // Labelled cases as the Devices dock would store them (a made-up device pair keeps the labels known).
+      auto ws = store::Workspace::open(wsPath_.toStdString(), store::Workspace::Mode::OpenExisting);
+      int n = 0;
+      for (std::int64_t id = 1; id <= 7; ++id)
+        for (std::int64_t size : {1024, 65536}) {
+          store::Workspace::DriveCaseRecord c;
+          c.kernelId = id;
+          c.kernelName = ws.kernel(id)->name;
+          c.globalSize = size;
+          c.localSize = 64;
+          c.transferBytes = size * 8;
+          c.outcome = "PASS";
+          c.label = (n++ % 3 == 0) ? "device A" : "device B";
+          c.labelStatus = "significant";
+          c.specHash = ws.putSpec("{\"made\":\"by the test\"}");
+          ws.addDriveCase(c);
+        }
+    }
+    panel()->suggestTargets(300);
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 2, 60000);
+    QCOMPARE(panel()->suggestionCount(), 8);
+    QCOMPARE(plot()->entropyPoints(), 300);
+    panel()->useSuggestion(0);
+    QTRY_VERIFY(w_->selection()->target().has_value());
+    QVERIFY(w_->selection()->target()->origin.contains(QLatin1String("active learning")));
+    QCOMPARE(w_->selection()->target()->values.size(), std::size_t(8));
+  }
+
   void stopCancelsARun() {
     smallSettings(100000);
     QSignalSpy arrived(panel(), &SteeringPanel::candidatesArrived);
