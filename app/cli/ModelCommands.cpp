@@ -45,6 +45,14 @@ std::string clock(double seconds) {
 
 } // namespace
 
+std::string checkpointFor(const CommandLine& cl, const std::string& workspace) {
+  const std::string ckpt = cl.has("checkpoint") ? cl.value("checkpoint") : modelForWorkspace(workspace);
+  if (ckpt.empty())
+    throw InputError("no model: " + workspaceModelPath(workspace) + " does not exist and no default model is "
+                     "installed; train one with: steerbench-cli train -w " + workspace);
+  return ckpt;
+}
+
 CommandLine trainCommandLine() {
   CommandLine cl("train", "Train the [HOLE]-infilling model on the workspace's training corpus.", "",
                  "Builds the tokenizer from the corpus (kept in the checkpoint and beside it as\n"
@@ -174,10 +182,7 @@ CommandLine sampleCommandLine() {
 
 int runSample(const CommandLine& cl) {
   const std::string wsPath = cl.value("workspace");
-  const std::string ckpt = cl.has("checkpoint") ? cl.value("checkpoint") : modelForWorkspace(wsPath);
-  if (ckpt.empty())
-    throw InputError("no model: " + workspaceModelPath(wsPath) + " does not exist and no default model is installed; "
-                     "train one with: steerbench-cli train -w " + wsPath);
+  const std::string ckpt = checkpointFor(cl, wsPath);
   std::vector<std::string> feeds = cl.has("feed") ? cl.values("feed") : std::vector<std::string>{"kernel void [HOLE]"};
   const int count = int(cl.unsignedValue("count", 1, 100000000));
   model::SampleOptions o;

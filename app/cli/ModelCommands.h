@@ -3,7 +3,13 @@
 
 #include "cli/CommandLine.h"
 
+#include <string>
+
 namespace steerbench::cli {
+/// The model a command uses: --checkpoint when given, else the workspace's
+/// own, else the shipped default. Throws InputError saying how to get one.
+[[nodiscard]] std::string checkpointFor(const CommandLine& cl, const std::string& workspace);
+
 [[nodiscard]] CommandLine trainCommandLine();
 int runTrain(const CommandLine& cl);
 [[nodiscard]] CommandLine sampleCommandLine();

@@ -4,6 +4,7 @@
 
 #include "cli/DriveCommands.h"
 #include "cli/Interrupt.h"
+#include "cli/ModelCommands.h"
 
 #include "common/Error.h"
 #include "common/Paths.h"
@@ -204,10 +205,7 @@ CommandLine steerCommandLine() {
 
 int runSteer(const CommandLine& cl) {
   const std::string wsPath = cl.value("workspace");
-  const std::string ckpt = cl.has("checkpoint") ? cl.value("checkpoint") : modelForWorkspace(wsPath);
-  if (ckpt.empty())
-    throw InputError("no model: " + workspaceModelPath(wsPath) + " does not exist and no default model is installed; "
-                     "train one with: steerbench-cli train -w " + wsPath);
+  const std::string ckpt = checkpointFor(cl, wsPath);
   auto ws = store::Workspace::open(wsPath);
   const int threads = int(cl.unsignedValue("threads", 0, 256));
 
@@ -373,10 +371,7 @@ CommandLine exploreCommandLine() {
 int runExplore(const CommandLine& cl) {
   if (cl.has("active") && cl.has("passive")) throw UsageError("choose --active or --passive");
   const std::string wsPath = cl.value("workspace");
-  const std::string ckpt = cl.has("checkpoint") ? cl.value("checkpoint") : modelForWorkspace(wsPath);
-  if (ckpt.empty())
-    throw InputError("no model: " + workspaceModelPath(wsPath) + " does not exist and no default model is installed; "
-                     "train one with: steerbench-cli train -w " + wsPath);
+  const std::string ckpt = checkpointFor(cl, wsPath);
   const int threads = int(cl.unsignedValue("threads", 0, 256));
   explore::ExploreSpec spec;
   spec.active = !cl.has("passive");

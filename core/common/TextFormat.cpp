@@ -56,4 +56,11 @@ std::string formatNumber(double v) {
   return buf;
 }
 
+std::string jsonNumbers(const std::vector<double>& values) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < values.size(); ++i)
+    s += (i ? "," : "") + formatNumber(values[i]);
+  return s + "]";
+}
+
 } // namespace steerbench

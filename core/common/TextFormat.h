@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 #include <string_view>
 
 namespace steerbench {
@@ -14,5 +15,7 @@ namespace steerbench {
 
 /// Shortest text that reads back to the same double; integers print without ".0".
 [[nodiscard]] std::string formatNumber(double v);
+/// A JSON array of numbers, each as formatNumber writes it.
+[[nodiscard]] std::string jsonNumbers(const std::vector<double>& values);
 
 } // namespace steerbench

@@ -16,17 +16,6 @@
 
 namespace steerbench::explore {
 
-namespace {
-
-std::string numbers(const std::vector<double>& v) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < v.size(); ++i)
-    s += (i ? "," : "") + formatNumber(v[i]);
-  return s + "]";
-}
-
-} // namespace
-
 std::vector<double> greweF1toF4(const std::vector<double>& r) {
   const double comp = r.at(0), mem = r.at(2), localmem = r.at(3), coalesced = r.at(4), transfer = r.at(6),
                wgsize = r.at(7);
@@ -146,7 +135,7 @@ std::int64_t Explorer::run(const ExploreSpec& spec, const engine::CancelToken* c
                     std::string(spec.active ? "active" : "passive") + " learning, run " + std::to_string(id) +
                         ", epoch " + std::to_string(epoch)};
       say("epoch " + std::to_string(epoch) + ": " + std::to_string(set.points.size()) + " labelled points; target " +
-          numbers(target) + " (vote entropy " + formatNumber(bestH) + ")");
+          jsonNumbers(target) + " (vote entropy " + formatNumber(bestH) + ")");
       auto steerSpec = spec.steer;
       steerSpec.target = rep.target;
       steerSpec.seed = spec.steer.seed + std::uint64_t(epoch);
@@ -172,7 +161,7 @@ std::int64_t Explorer::run(const ExploreSpec& spec, const engine::CancelToken* c
       e.labelled = std::int64_t(rep.labelled);
       e.committee = committee.describe();
       e.entropy = rep.entropy;
-      e.point = "{\"raw\":" + numbers(best) + ",\"F1_F4\":" + numbers(greweF1toF4(best)) + "}";
+      e.point = "{\"raw\":" + jsonNumbers(best) + ",\"F1_F4\":" + jsonNumbers(greweF1toF4(best)) + "}";
       e.target = rep.target.toJson();
       e.steerRun = rep.steered.run;
       e.kernelId = rep.steered.bestKernelId;

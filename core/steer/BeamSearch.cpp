@@ -160,12 +160,6 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-std::string numbers(const std::vector<double>& v) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < v.size(); ++i)
-    s += (i ? "," : "") + formatNumber(v[i]);
-  return s + "]";
-}
 
 } // namespace
 
@@ -187,7 +181,8 @@ std::string SteerSpec::toJson() const {
          ",\"temperature\":" + formatNumber(temperature) + ",\"hole_min\":" + std::to_string(holeMin) +
          ",\"hole_max\":" + std::to_string(holeMax) + ",\"hole_max_fraction\":" + formatNumber(holeMaxFraction) +
          ",\"max_new_tokens\":" + std::to_string(maxNewTokens) +
-         ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"context\":" + std::to_string(context) + ",\"scale\":" + numbers(scale) +
+         ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"context\":" + std::to_string(context) +
+         ",\"scale\":" + jsonNumbers(scale) +
          ",\"seeding\":\"" + seedingName(seeding) + "\",\"nearest\":" + std::to_string(nearest) +
          ",\"seed_roles\":" + roles + ",\"seeds\":" + given + ",\"time_budget\":" + formatNumber(timeBudget) +
          ",\"patience\":" + std::to_string(patience) + ",\"seed\":" + std::to_string(seed) +

@@ -58,10 +58,8 @@ void recomputeGreweRatios(std::vector<double>& g) {
 }
 
 std::string Target::toJson() const {
-  std::string s = "{\"space\":" + jsonString(space) + ",\"values\":[";
-  for (std::size_t i = 0; i < values.size(); ++i)
-    s += (i ? "," : "") + formatNumber(values[i]);
-  return s + "],\"origin\":" + jsonString(origin) + "}";
+  return "{\"space\":" + jsonString(space) + ",\"values\":" + jsonNumbers(values) + ",\"origin\":" +
+         jsonString(origin) + "}";
 }
 
 Target Target::fromJson(const std::string& json, const std::string& name) {
