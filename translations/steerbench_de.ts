@@ -1296,6 +1296,10 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <source>A committee of 18 trained on %1 labelled case(s) scored %2 points; the most disputed are listed below and shaded on the plot.</source>
         <translation>Ein Komitee aus 18 Modellen, trainiert auf %1 gelabelten Fällen, hat %2 Punkte bewertet; die umstrittensten stehen unten und sind im Diagramm schattiert.</translation>
     </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>Angehalten.</translation>
+    </message>
 </context>
 <context>
     <name>steerbench::ui::TargetTable</name>

@@ -183,6 +183,15 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   layout->addLayout(buttons);
   layout->addWidget(status_);
   layout->addWidget(split, 1);
+  // The job may end without its continuation: cancelled before it started, or
+  // failed outside the search (a bad checkpoint). The panel must not stay busy.
+  connect(engine_, &EngineBridge::jobFinished, this, [this](int id, bool cancelled, const QString& error) {
+    if (!job_ || id != job_) return;
+    job_ = 0;
+    updateButtons();
+    if (!error.isEmpty()) status_->setText(tr("Steering failed: %1").arg(error));
+    else if (cancelled) status_->setText(tr("Stopped."));
+  });
   updateButtons();
 }
 

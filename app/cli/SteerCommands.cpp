@@ -105,7 +105,9 @@ std::vector<double> parseScale(const std::string& text, const std::string& space
     std::string item;
     while (std::getline(in, item, ',')) {
       const auto eq = item.find('=');
-      const auto name = item.substr(0, eq);
+      auto name = item.substr(0, eq);
+      name.erase(0, name.find_first_not_of(" \t"));
+      name.erase(name.find_last_not_of(" \t") + 1);
       for (std::size_t i = 0; i < fs.dimensions.size(); ++i)
         if (fs.dimensions[i] == name) scale[i] = t.values[i];
     }
@@ -119,6 +121,13 @@ std::vector<double> parseScale(const std::string& text, const std::string& space
     throw UsageError("--scale: " + std::to_string(scale.size()) + " factors for the " + space + " space's " +
                      std::to_string(fs.dimensions.size()) + " dimensions (or give NAME=FACTOR pairs)");
   return scale;
+}
+
+std::uint64_t parseSeed(const CommandLine& cl) {
+  const auto t = cl.value("seed");
+  if (t.empty() || t.size() > 19 || t.find_first_not_of("0123456789") != std::string::npos)
+    throw UsageError("--seed: expected a whole number from 0 to 9999999999999999999, got \"" + t + "\"");
+  return std::stoull(t);
 }
 
 std::string distanceText(double d) { return d < 0 ? "-" : formatNumber(d); }
@@ -224,7 +233,7 @@ int runSteer(const CommandLine& cl) {
     spec.nearest = int(cl.unsignedValue("nearest", 1, 100000));
     spec.timeBudget = parseDouble(cl.value("time-budget"), "--time-budget", 0, 1e9);
     spec.patience = int(cl.unsignedValue("patience", 0, 100000));
-    spec.seed = std::stoull(cl.value("seed"));
+    spec.seed = parseSeed(cl);
     spec.batchSize = int(cl.unsignedValue("batch", 1, 4096));
     spec.jobs = unsigned(threads);
   }
@@ -378,7 +387,7 @@ int runExplore(const CommandLine& cl) {
   spec.epochs = int(cl.unsignedValue("epochs", 1, 100000));
   spec.points = int(cl.unsignedValue("points", 1, 10000000));
   spec.includeAmbiguous = cl.has("include-ambiguous");
-  spec.seed = std::stoull(cl.value("seed"));
+  spec.seed = parseSeed(cl);
   spec.steer.target.space = "grewe";
   readSearchOptions(cl, spec.steer);
   if (spec.steer.seeding == steer::Seeding::Given) throw UsageError("explore seeds from the corpus or the empty kernel");

@@ -62,6 +62,7 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
     std::size_t feed = 0;
     std::vector<int> seq; ///< [START] ... [END] (either left out for a window that does not reach that end)
     int newTokens = 0;
+    int holeAt = 0; ///< the first [HOLE]'s index in the feed's tokens
     bool start = true, end = true;
   };
   if (!o.feedEnds.empty() && o.feedEnds.size() != encoded.size())
@@ -75,6 +76,7 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
       r.start = o.feedEnds[r.feed] & SampleOptions::kHasStart;
       r.end = o.feedEnds[r.feed] & SampleOptions::kHasEnd;
     }
+    r.holeAt = int(std::find(encoded[r.feed].begin(), encoded[r.feed].end(), Tokenizer::kHole) - encoded[r.feed].begin());
     if (r.start) r.seq.push_back(Tokenizer::kStart);
     r.seq.insert(r.seq.end(), encoded[r.feed].begin(), encoded[r.feed].end());
     if (r.end) r.seq.push_back(Tokenizer::kEnd);
@@ -92,6 +94,7 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
     s.ids.assign(r.seq.begin() + (r.start ? 1 : 0), r.seq.end() - (r.end ? 1 : 0));
     s.text = tok.decode(s.ids);
     s.newTokens = r.newTokens;
+    s.holeAt = r.holeAt;
     s.complete = complete;
     out.push_back(s);
     if (done) done(out.back());

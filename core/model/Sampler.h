@@ -36,6 +36,7 @@ struct Sample {
   std::string text;          ///< decoded, holes filled
   std::vector<int> ids;      ///< tokens, [START]/[END] excluded (of the window, for a windowed feed)
   int newTokens = 0;
+  int holeAt = 0;            ///< where the feed's first [HOLE] was in `ids` (its infill starts there)
   bool complete = false;     ///< every hole closed by [ENDHOLE] (not cut by a limit)
 };
 

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <deque>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <random>
@@ -51,6 +52,9 @@ const char* seedingName(Seeding s) {
 }
 
 std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+/// A stored best distance; < 0 (nothing compiled yet) counts as infinitely far.
+double orInfinity(double d) { return d < 0 ? std::numeric_limits<double>::infinity() : d; }
 
 /// What compiling and measuring one candidate gave.
 struct Measured {
@@ -96,7 +100,7 @@ public:
     for (unsigned t = 0; t < std::max(1u, threads); ++t)
       threads_.emplace_back([this] { loop(); });
   }
-  ~MeasurePool() { finish(); }
+  ~MeasurePool() { close(); } // never throws: an error not collected by finish() is dropped while unwinding
   void push(std::size_t i) {
     {
       std::lock_guard lock(m_);
@@ -106,6 +110,12 @@ public:
   }
   /// Waits for every pushed item; rethrows the first error.
   void finish() {
+    close();
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+  }
+
+private:
+  void close() {
     {
       std::lock_guard lock(m_);
       closed_ = true;
@@ -114,10 +124,7 @@ public:
     for (auto& t : threads_)
       t.join();
     threads_.clear();
-    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
   }
-
-private:
   void loop() {
     for (;;) {
       std::size_t i = 0;
@@ -224,7 +231,8 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   integer("context", s.context);
   integer("patience", s.patience);
   integer("batch", s.batchSize);
-  if (auto x = o->getInteger("seed")) s.seed = std::uint64_t(*x);
+  if (const auto* v = o->get("seed"))
+    if (auto x = v->getAsUINT64()) s.seed = *x;
   if (const auto* a = o->getArray("scale"))
     for (const auto& v : *a)
       if (auto d = v.getAsNumber()) s.scale.push_back(*d);
@@ -273,12 +281,7 @@ SteerResult BeamSearch::run(const SteerSpec& spec, const engine::CancelToken* ca
   r.specHash = ws_.putSpec(spec.toJson());
   r.modelHash = sampler_.modelHash();
   const auto id = ws_.addSteerRun(r);
-  try {
-    return go(id, spec, cancel);
-  } catch (const InputError& e) { // e.g. no seed: the run is recorded as failed, with why
-    ws_.setSteerRunStatus(id, "failed", e.what(), 0);
-    throw;
-  }
+  return guarded(id, spec, cancel);
 }
 
 SteerResult BeamSearch::resume(std::int64_t run, const engine::CancelToken* cancel) {
@@ -292,7 +295,23 @@ SteerResult BeamSearch::resume(std::int64_t run, const engine::CancelToken* canc
                      ", not " + sampler_.modelHash().substr(0, 12) + "; resume it with the same checkpoint");
   const auto json = ws_.spec(r->specHash);
   if (json.empty()) throw InputError("steering run " + std::to_string(run) + " has lost its spec");
-  return go(run, SteerSpec::fromJson(json, "steering run " + std::to_string(run)), cancel);
+  return guarded(run, SteerSpec::fromJson(json, "steering run " + std::to_string(run)), cancel);
+}
+
+SteerResult BeamSearch::guarded(std::int64_t run, const SteerSpec& spec, const engine::CancelToken* cancel) {
+  try {
+    return go(run, spec, cancel);
+  } catch (const std::exception& e) {
+    // Recorded as failed, with why and the time it had; a failed run can be
+    // resumed once the cause is mended (what was stored is kept). A kill
+    // leaves it `running`, which resumes the same way.
+    try {
+      const auto r = ws_.steerRun(run);
+      ws_.setSteerRunStatus(run, "failed", e.what(), r ? r->elapsed : 0);
+    } catch (const std::exception&) { // the workspace itself failed (a full disk): the error above says so
+    }
+    throw;
+  }
 }
 
 SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine::CancelToken* cancel) {
@@ -331,7 +350,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
     say("resuming run " + std::to_string(run) + " at generation " + std::to_string(generation));
   }
 
-  std::map<std::string, Measured> cache; // by token key: a repeated sample is not compiled again
+  std::map<std::string, Measured> cache; // by exact text: a repeated sample is not compiled again
   std::string stopReason;
   auto exact = [&] { return !beam.empty() && beam.front().distance <= kExact; };
 
@@ -340,7 +359,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
     else if (generation > spec.depth) stopReason = "depth";
     else if (spec.timeBudget > 0 && elapsed() >= spec.timeBudget) stopReason = "time budget";
     else if (spec.patience > 0 && int(bests.size()) > spec.patience &&
-             !(bests.back() < bests[bests.size() - 1 - std::size_t(spec.patience)]))
+             !(orInfinity(bests.back()) < orInfinity(bests[bests.size() - 1 - std::size_t(spec.patience)])))
       stopReason = "patience";
     else if (cancel && cancel->cancelled()) stopReason = "cancelled";
     if (!stopReason.empty()) break;
@@ -450,7 +469,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
       std::mutex cacheMutex;
       {
         MeasurePool pool(jobs, [&](std::size_t i) {
-          const auto key = model::tokenKey(samples[i].text);
+          const auto& key = samples[i].text; // the exact text: a hit gives this sample's own result
           {
             std::lock_guard lock(cacheMutex);
             if (auto it = cache.find(key); it != cache.end()) {
@@ -495,7 +514,8 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
         c.replaced = f.replaced;
         const auto& s = samples[i];
         c.newTokens = s.newTokens;
-        const std::size_t at = f.start < 0 ? tok.encode("kernel void").size() : std::size_t(f.start);
+        // The infill starts where the hole was in the model's feed (shifted by the window's start).
+        const std::size_t at = std::size_t(f.from) + std::size_t(s.holeAt);
         if (have[i] && at <= s.ids.size())
           c.infill = tok.decode({s.ids.begin() + std::ptrdiff_t(at),
                                  s.ids.begin() + std::ptrdiff_t(std::min(s.ids.size(), at + std::size_t(s.newTokens)))});

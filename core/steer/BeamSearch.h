@@ -113,6 +113,8 @@ public:
 
 private:
   SteerResult go(std::int64_t run, const SteerSpec& spec, const engine::CancelToken* cancel);
+  /// go(), recording any failure in the run's status.
+  SteerResult guarded(std::int64_t run, const SteerSpec& spec, const engine::CancelToken* cancel);
   store::Workspace& ws_;
   model::Sampler& sampler_;
 };

@@ -154,7 +154,7 @@ Target targetFromDevMap(const std::string& csvPath, const std::string& row) {
   const dataset::DevMapRow* found = nullptr;
   std::size_t at = 0;
   if (index) {
-    at = std::stoul(row);
+    at = row.size() > 9 ? rows.size() : std::stoul(row);
     if (at >= rows.size())
       throw InputError(csvPath + " has " + std::to_string(rows.size()) + " rows; there is no row " + row);
     found = &rows[at];

@@ -201,8 +201,9 @@ private Q_SLOTS:
     QCOMPARE(a.stopReason, std::string("depth"));
     QCOMPARE(a.generations, 4);
 
-    // Killed after generation 2 is stored (an exception out of the progress
-    // callback leaves the run as a crash would: status running).
+    // Failing after generation 2 is stored (an exception out of the progress
+    // callback): the run is recorded as failed, with why, and resumes from there
+    // (a kill -9 leaves it running and resumes the same way: tst_steer_cli).
     const std::string path = dir_.filePath(QStringLiteral("crash.sbw")).toStdString();
     std::int64_t run = 0;
     {
@@ -213,7 +214,9 @@ private Q_SLOTS:
         if (g.generation == 2) throw std::runtime_error("simulated crash");
       };
       QVERIFY_EXCEPTION_THROWN((void)crashing.run(spec(unreachable, 4)), std::runtime_error);
-      QCOMPARE(ws.steerRun(run)->status, std::string("running"));
+      QCOMPARE(ws.steerRun(run)->status, std::string("failed"));
+      QCOMPARE(ws.steerRun(run)->stopReason, std::string("simulated crash"));
+      QVERIFY(ws.steerRun(run)->elapsed > 0); // the time it had is kept
       QCOMPARE(int(ws.steerGenerations(run).size()), 3);
     }
     auto ws = store::Workspace::open(path);
