@@ -5,6 +5,7 @@
 #include "common/Version.h"
 #include "drive/DriveJob.h"
 #include "features/FeatureSpace.h"
+#include "features/Measurement.h"
 #include "model/Sampler.h"
 #include "store/Workspace.h"
 
@@ -33,8 +34,19 @@ LabelledSet labelledCases(const store::Workspace& ws, bool includeAmbiguous) {
     if (c.labelStatus != "significant" && !includeAmbiguous) continue;
     auto it = counts.find(c.kernelId);
     if (it == counts.end()) {
-      const auto f = ws.features(c.kernelId, grewe.name, grewe.version);
-      it = counts.emplace(c.kernelId, f ? f->values : std::vector<double>{}).first;
+      std::vector<double> v;
+      if (const auto f = ws.features(c.kernelId, grewe.name, grewe.version)) {
+        v = f->values;
+      } else if (const auto k = ws.kernel(c.kernelId)) {
+        // Driven kernels need not have been measured: measure this one now.
+        features::MeasureOptions mo;
+        mo.spaces = {&grewe};
+        const auto m = features::measureSource(k->source, k->name + ".cl", mo);
+        if (m.ok())
+          for (const auto& kv : m.spaces.at(0).kernels)
+            if (kv.kernel == c.kernelName) v = kv.values;
+      }
+      it = counts.emplace(c.kernelId, std::move(v)).first;
     }
     if (it->second.size() < 6) continue;
     // The runtime chose the local size when it is 0: F3 then has no work-group size to use.

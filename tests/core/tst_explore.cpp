@@ -85,6 +85,31 @@ private Q_SLOTS:
     QVERIFY_EXCEPTION_THROWN((void)Committee::train(one, 2, 1), InputError);
   }
 
+  void drivenKernelsWithoutStoredFeaturesAreMeasured() {
+    // `drive` stores kernels without their features; their labels still count.
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("driven.sbw")).toStdString());
+    store::KernelRecord k;
+    k.name = "copy";
+    k.source = fixture("k01_copy");
+    const auto id = ws.addKernel(k);
+    store::Workspace::DriveCaseRecord c;
+    c.kernelId = id;
+    c.kernelName = "copy";
+    c.globalSize = 1024;
+    c.localSize = 64;
+    c.transferBytes = 8192;
+    c.outcome = "PASS";
+    c.label = "device A";
+    c.labelStatus = "significant";
+    c.specHash = ws.putSpec("{}");
+    ws.addDriveCase(c);
+    const auto set = explore::labelledCases(ws, false);
+    QCOMPARE(set.points.size(), std::size_t(1));
+    QCOMPARE(set.raw[0][2], 2.0);    // mem: in and out
+    QCOMPARE(set.raw[0][6], 8192.0); // transfer
+    QCOMPARE(set.points[0].x[0], 8192.0 / 2.0); // F1 = transfer / (comp + mem)
+  }
+
   void anEpochSteersToTheChosenPointAndDrivesWhatItMade() {
     const std::string path = dir_.filePath(QStringLiteral("explore.sbw")).toStdString();
     auto ws = store::Workspace::open(path);
