@@ -194,6 +194,19 @@ private Q_SLOTS:
     for (const auto& c : ws.driveCases())
       driven |= c.kernelId == e.steered.bestKernelId && c.devices.size() == 2;
     QVERIFY(driven);
+
+    // Passive: the first random point, whatever its entropy (the same draw as
+    // the active run's first point for this seed).
+    spec.active = false;
+    epochs.clear();
+    const auto set = explore::labelledCases(ws, false); // before the run adds its own labels
+    const auto committee = Committee::train(set.points, int(set.labels.size()), spec.seed);
+    const auto first = explore::scoreRandomPoints(committee, set, 1, spec.seed * 0x9E3779B97F4A7C15ull);
+    const auto passive = explorer.run(spec);
+    QCOMPARE(epochs.size(), std::size_t(1));
+    QCOMPARE(epochs[0].point, first.at(0).raw);
+    QCOMPARE(ws.rows("SELECT mode FROM explore_runs WHERE id = " + std::to_string(passive)).at(0).at(0),
+             std::string("passive"));
   }
 };
 
