@@ -45,6 +45,13 @@ std::string clock(double seconds) {
 
 } // namespace
 
+model::Sampler loadSampler(const std::string& checkpoint, int threads) {
+  model::Sampler sampler(checkpoint, threads);
+  std::cerr << "BLAS: " << model::useThreads(threads) << "\nmodel: " << sampler.describe() << " (sha256 "
+            << sampler.modelHash().substr(0, 12) << ")\n";
+  return sampler;
+}
+
 std::string checkpointFor(const CommandLine& cl, const std::string& workspace) {
   const std::string ckpt = cl.has("checkpoint") ? cl.value("checkpoint") : modelForWorkspace(workspace);
   if (ckpt.empty())
@@ -195,9 +202,7 @@ int runSample(const CommandLine& cl) {
   if (!out.empty()) std::filesystem::create_directories(out);
 
   auto ws = store::Workspace::open(wsPath);
-  model::Sampler sampler(ckpt, threads);
-  std::cerr << "BLAS: " << model::useThreads(threads) << "\nmodel: " << sampler.describe() << " (sha256 "
-            << sampler.modelHash().substr(0, 12) << ")\n";
+  auto sampler = loadSampler(ckpt, threads);
   InterruptGuard interrupt;
   const auto t0 = std::chrono::steady_clock::now();
   const auto samples = sampler.sample(feeds, count, o, {}, &interrupt.token());

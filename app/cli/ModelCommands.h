@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cli/CommandLine.h"
+#include "model/Sampler.h"
 
 #include <string>
 
@@ -9,6 +10,9 @@ namespace steerbench::cli {
 /// The model a command uses: --checkpoint when given, else the workspace's
 /// own, else the shipped default. Throws InputError saying how to get one.
 [[nodiscard]] std::string checkpointFor(const CommandLine& cl, const std::string& workspace);
+
+/// Loads the sampler and says on stderr which BLAS, threads and model it uses.
+[[nodiscard]] model::Sampler loadSampler(const std::string& checkpoint, int threads);
 
 [[nodiscard]] CommandLine trainCommandLine();
 int runTrain(const CommandLine& cl);

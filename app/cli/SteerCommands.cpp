@@ -238,9 +238,7 @@ int runSteer(const CommandLine& cl) {
     spec.jobs = unsigned(threads);
   }
 
-  model::Sampler sampler(ckpt, threads);
-  std::cerr << "BLAS: " << model::useThreads(threads) << "\nmodel: " << sampler.describe() << " (sha256 "
-            << sampler.modelHash().substr(0, 12) << ")\n";
+  auto sampler = loadSampler(ckpt, threads);
   if (!resume) std::cerr << "target (" << spec.target.space << "): " << spec.target.origin << "\n";
   steer::BeamSearch search(ws, sampler);
   const bool quiet = cl.has("quiet");
@@ -402,9 +400,7 @@ int runExplore(const CommandLine& cl) {
   spec.drive.cacheDir = drive::poclCacheFor(wsPath);
 
   auto ws = store::Workspace::open(wsPath);
-  model::Sampler sampler(ckpt, threads);
-  std::cerr << "BLAS: " << model::useThreads(threads) << "\nmodel: " << sampler.describe() << " (sha256 "
-            << sampler.modelHash().substr(0, 12) << ")\n";
+  auto sampler = loadSampler(ckpt, threads);
   explore::Explorer explorer(ws, sampler);
   explorer.onMessage = [](const std::string& m) { std::cerr << m << "\n"; };
   explorer.onEpoch = [](const explore::EpochReport& e) {

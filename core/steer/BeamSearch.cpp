@@ -435,6 +435,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
             // (string literals), so the window shrinks until the feed fits.
             std::int64_t from = 0, to = 0;
             std::string feed;
+            int feedTokens = 0; // of the feed as the sampler will encode it
             for (std::int64_t room = window;; room = room * 3 / 4) {
               const std::int64_t rightAll = n - start - len;
               std::int64_t left = std::min<std::int64_t>(start, room / 2);
@@ -446,9 +447,10 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
               f.push_back(model::Tokenizer::kHole);
               f.insert(f.end(), ids.begin() + start + len, ids.begin() + to);
               feed = tok.decode(f);
-              if (int(tok.encode(feed).size()) + 4 + spec.maxNewTokens <= maxLength || room <= 8) break;
+              feedTokens = int(tok.encode(feed).size());
+              if (feedTokens + 4 + spec.maxNewTokens <= maxLength || room <= 8) break;
             }
-            if (int(tok.encode(feed).size()) + 3 > maxLength) continue; // cannot be made to fit: skip this hole
+            if (feedTokens + 3 > maxLength) continue; // cannot be made to fit: skip this hole
             texts.push_back(feed);
             ends.push_back(std::uint8_t((from == 0 ? model::SampleOptions::kHasStart : 0) |
                                         (to == n ? model::SampleOptions::kHasEnd : 0)));
