@@ -11,6 +11,7 @@
 // Usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] [--batch 32]
 //                       (the checkpoint defaults to the workspace's model, else the shipped one)
 //                        [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0]
+//                        [--unguarded] [--patience 4]   (the grammar guard, model::SyntaxGuard)
 #include "common/Paths.h"
 #include "engine/ParallelFor.h"
 #include "features/Measurement.h"
@@ -65,9 +66,12 @@ int main(int argc, char** argv) {
     else if (arg("--max-new-tokens")) o.maxNewTokens = std::atoi(argv[++i]);
     else if (arg("--seed")) o.seed = std::strtoull(argv[++i], nullptr, 10);
     else if (arg("--threads")) threads = std::atoi(argv[++i]);
+    else if (arg("--patience")) o.guardPatience = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--unguarded")) o.guard = false;
     else {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
-                           "[--batch 32] [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0]\n");
+                           "[--batch 32] [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0] "
+                           "[--unguarded] [--patience 4]\n");
       return 2;
     }
   }
@@ -80,8 +84,9 @@ int main(int argc, char** argv) {
     std::printf("BLAS: %s\n", model::useThreads(threads).c_str());
     model::Sampler sampler(ckpt, threads);
     const unsigned jobs = threads > 0 ? unsigned(threads) : engine::hardwareJobs();
-    std::printf("model: %s (sha256 %.12s), batch %d, temperature %g, seed %llu\n", sampler.describe().c_str(),
-                sampler.modelHash().c_str(), o.batchSize, o.temperature, (unsigned long long)o.seed);
+    std::printf("model: %s (sha256 %.12s), batch %d, temperature %g, seed %llu, %s\n", sampler.describe().c_str(),
+                sampler.modelHash().c_str(), o.batchSize, o.temperature, (unsigned long long)o.seed,
+                o.guard ? ("grammar guard, patience " + std::to_string(o.guardPatience)).c_str() : "unguarded");
     auto ws = store::Workspace::open(wsPath, store::Workspace::Mode::OpenExisting);
     // Training kernels; and every corpus kernel, for a stricter novelty. The
     // held-out kernels are the trainer's validation split first, then the

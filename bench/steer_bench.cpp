@@ -18,7 +18,7 @@
 //
 // Usage: bench-steer [--space grewe|instcount|autophase] [--targets 40] [--time-budget 600]
 //                    [--depth 1000] [--width 16] [--candidates 4] [--temperature 0.5] [--hole 0-3]
-//                    [--max-new-tokens 8] [--endhole-bias 4] [--context 64] [--nearest 32] [--seed 1] [--ablation]
+//                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--context 64] [--nearest 32] [--seed 1] [--ablation]
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
 #include "common/Paths.h"
 #include "common/TextFormat.h"
@@ -95,6 +95,7 @@ int main(int argc, char** argv) {
     else if (arg("--hole")) std::sscanf(argv[++i], "%d-%d", &base.holeMin, &base.holeMax);
     else if (arg("--max-new-tokens")) base.maxNewTokens = std::atoi(argv[++i]);
     else if (arg("--endhole-bias")) base.endHoleBias = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "--unguarded")) base.guard = false;
     else if (arg("--context")) base.context = std::atoi(argv[++i]);
     else if (arg("--nearest")) base.nearest = std::atoi(argv[++i]);
     else if (arg("--swap")) base.swapProbability = std::atof(argv[++i]);
@@ -130,10 +131,10 @@ int main(int argc, char** argv) {
     std::printf("bench-steer: %s space; model %s (sha256 %s); BLAS %s\n", space.name.c_str(), sampler.describe().c_str(),
                 sampler.modelHash().substr(0, 12).c_str(), model::useThreads(threads).c_str());
     std::printf("spec: width %d, %d candidates per member, depth %d, swap %.2f, temperature %.2f, holes %d-%d tokens, "
-                "infills up to %d tokens, [ENDHOLE] bias %.1f, context %d tokens (0: all), %d nearest seeds, time budget %.0f s "
+                "infills up to %d tokens, [ENDHOLE] bias %.1f, %s, context %d tokens (0: all), %d nearest seeds, time budget %.0f s "
                 "per target, seed %llu\n",
                 base.width, base.candidatesPerMember, base.depth, base.swapProbability, base.temperature, base.holeMin,
-                base.holeMax, base.maxNewTokens, base.endHoleBias, base.context, base.nearest, base.timeBudget,
+                base.holeMax, base.maxNewTokens, base.endHoleBias, base.guard ? "grammar guard" : "unguarded", base.context, base.nearest, base.timeBudget,
                 (unsigned long long)base.seed);
 
     // Targets: distinct DevMap kernels, round-robin over the suites.

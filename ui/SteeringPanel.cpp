@@ -10,6 +10,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -92,6 +93,10 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   seeding_->addItem(tr("Nearest corpus kernels"));
   seeding_->addItem(tr("Empty kernel"));
   seeding_->setToolTip(tr("Where generation 0 starts. \"Steer from here\" in the editor starts from its kernel."));
+  guard_ = new QCheckBox(tr("Grammar guard"), this);
+  guard_->setChecked(d.guard);
+  guard_->setToolTip(tr("Never sample a mismatched bracket, close a hole that leaves brackets open, or use a name "
+                        "that is never declared"));
 
   // Two label-field pairs per row: the chart and the lineage get the height.
   auto* form = new QGridLayout;
@@ -116,6 +121,7 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   add(tr("Time budget:"), timeBudget_);
   add(tr("Random seed:"), seed_);
   add(tr("Seeds:"), seeding_);
+  add(tr("Infills:"), guard_);
   form->setColumnStretch(1, 1);
   form->setColumnStretch(3, 1);
 
@@ -228,6 +234,7 @@ void SteeringPanel::setSettings(const Settings& s) {
   swap_->setValue(s.swap);
   timeBudget_->setValue(s.timeBudget);
   seeding_->setCurrentIndex(s.seeding);
+  guard_->setChecked(s.guard);
   maxNewTokens_ = s.maxNewTokens;
   endHoleBias_ = s.endHoleBias;
 }
@@ -244,6 +251,7 @@ SteeringPanel::Settings SteeringPanel::settings() const {
   s.swap = swap_->value();
   s.timeBudget = timeBudget_->value();
   s.seeding = seeding_->currentIndex();
+  s.guard = guard_->isChecked();
   s.maxNewTokens = maxNewTokens_;
   s.endHoleBias = endHoleBias_;
   return s;
@@ -278,6 +286,7 @@ void SteeringPanel::steer(const QString& seedText, const QString& seedName) {
   spec.holeMax = st.holeMax;
   spec.maxNewTokens = st.maxNewTokens;
   spec.endHoleBias = st.endHoleBias;
+  spec.guard = st.guard;
   spec.temperature = st.temperature;
   spec.swapProbability = st.swap;
   spec.timeBudget = st.timeBudget;

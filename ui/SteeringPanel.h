@@ -18,6 +18,7 @@
 #include <vector>
 
 class QChartView;
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -63,6 +64,7 @@ public:
     int width = 16, candidates = 4, depth = 50, holeMin = 0, holeMax = 3, maxNewTokens = 8, seed = 1;
     double temperature = 0.5, swap = 0.15, endHoleBias = 4, timeBudget = 600;
     int seeding = 0; ///< 0: nearest corpus kernels, 1: empty kernel
+    bool guard = true; ///< grammar-guided infills
   };
   void setSettings(const Settings& s);
   [[nodiscard]] Settings settings() const;
@@ -107,6 +109,7 @@ private:
   QLabel* targetLabel_;
   QSpinBox *width_, *candidates_, *depth_, *holeMin_, *holeMax_, *seed_;
   QDoubleSpinBox *temperature_, *swap_, *timeBudget_;
+  QCheckBox* guard_ = nullptr;
   QComboBox* seeding_;
   QPushButton *steer_, *stop_;
   QLabel* status_;

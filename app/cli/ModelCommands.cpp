@@ -182,6 +182,9 @@ CommandLine sampleCommandLine() {
   cl.option({"batch", 0, "N", "rows sampled together", false, "32"});
   cl.option({"max-new-tokens", 0, "N", "cap on the tokens one sample adds", false, "512"});
   cl.option({"seed", 0, "N", "sampling seed", false, "1"});
+  cl.option({"unguarded", 0, "", "sample the model as it is: no grammar guard (mismatched brackets, undeclared names)"});
+  cl.option({"patience", 0, "N", "give a row up once the guard has banned its most likely token N times (0: never)",
+             false, "4"});
   cl.option({"threads", 'j', "N", "libtorch and compile threads (default: all cores)", false, "0"});
   cl.option({"out", 0, "DIR", "also write each sample as DIR/sample_NNNN.cl"});
   return cl;
@@ -197,6 +200,8 @@ int runSample(const CommandLine& cl) {
   o.batchSize = int(cl.unsignedValue("batch", 1, 4096));
   o.maxNewTokens = int(cl.unsignedValue("max-new-tokens", 1, 1000000));
   o.seed = std::stoull(cl.value("seed"));
+  o.guard = !cl.has("unguarded");
+  o.guardPatience = int(cl.unsignedValue("patience", 0, 1000000));
   const int threads = int(cl.unsignedValue("threads", 0, 256));
   const std::string out = cl.value("out");
   if (!out.empty()) std::filesystem::create_directories(out);

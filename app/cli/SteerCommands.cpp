@@ -143,6 +143,7 @@ void addSearchOptions(CommandLine& cl) {
   cl.option({"hole-fraction", 0, "F", "a hole replaces at most this share of the kernel's tokens", false, "0.25"});
   cl.option({"max-new-tokens", 0, "N", "cap on the tokens one infill adds", false, "8"});
   cl.option({"endhole-bias", 0, "B", "added to the [ENDHOLE] logit of infills (> 0: shorter infills)", false, "4"});
+  cl.option({"unguarded", 0, "", "infill without the grammar guard (mismatched brackets, undeclared names allowed)"});
   cl.option({"context", 0, "N", "tokens the model sees around a hole (0: as many as it takes)", false, "64"});
   cl.option({"scale", 0, "F,...|NAME=F,...", "per-dimension factors applied to differences (default: none)"});
   cl.option({"seeding", 0, "MODE", "nearest (corpus kernels nearest the target), empty (kernel void [HOLE]) or "
@@ -160,6 +161,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.holeMaxFraction = parseDouble(cl.value("hole-fraction"), "--hole-fraction", 0, 1);
     spec.maxNewTokens = int(cl.unsignedValue("max-new-tokens", 1, 100000));
     spec.endHoleBias = parseDouble(cl.value("endhole-bias"), "--endhole-bias", -100, 100);
+    spec.guard = !cl.has("unguarded");
     spec.context = int(cl.unsignedValue("context", 0, 100000));
     if (cl.has("scale")) spec.scale = parseScale(cl.value("scale"), spec.target.space);
     const auto mode = cl.value("seeding");

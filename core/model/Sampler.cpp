@@ -4,8 +4,10 @@
 #include "common/Error.h"
 #include "model/InfillModel.h"
 #include "model/SamplerImpl.h"
+#include "model/SyntaxGuard.h"
 #include "model/Tokenizer.h"
 
+#include <cmath>
 #include <deque>
 #include <stdexcept>
 #include <random>
@@ -64,10 +66,14 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
     int newTokens = 0;
     int holeAt = 0; ///< the first [HOLE]'s index in the feed's tokens
     bool start = true, end = true;
+    int blocked = 0; ///< steps whose most likely token the guard banned
   };
   if (!o.feedEnds.empty() && o.feedEnds.size() != encoded.size())
     throw std::invalid_argument("SampleOptions::feedEnds must have one entry per feed");
   std::mt19937_64 rng(o.seed);
+  const SyntaxGuard guard(tok);
+  const auto vocab = std::int64_t(tok.size());
+  std::vector<std::uint8_t> banned;
   int queued = 0;
   auto next = [&]() {
     Row r;
@@ -118,6 +124,23 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
       if (m != Tokenizer::kEndHole) at.index_put_({torch::indexing::Slice(), m}, -1e9);
     if (o.endHoleBias != 0.0)
       at.index({torch::indexing::Slice(), Tokenizer::kEndHole}).add_(o.endHoleBias);
+    if (o.guard) {
+      banned.assign(rows.size() * std::size_t(vocab), 0);
+      at = at.contiguous();
+      const auto wanted = at.argmax(1);
+      auto wa = wanted.accessor<std::int64_t, 1>();
+      auto aa = at.accessor<float, 2>();
+      for (std::size_t b = 0; b < rows.size(); ++b) {
+        const int close = guard.ban(rows[b].seq, rows[b].start, rows[b].end, banned.data() + b * std::size_t(vocab));
+        if (close >= 0) { // [ENDHOLE]'s probability goes to the bracket it needs first
+          float& c = aa[std::int64_t(b)][close];
+          const float e = aa[std::int64_t(b)][Tokenizer::kEndHole], hi = std::max(c, e);
+          c = hi + std::log(std::exp(c - hi) + std::exp(e - hi));
+        }
+        rows[b].blocked += banned[b * std::size_t(vocab) + std::size_t(wa[std::int64_t(b)])];
+      }
+      at.masked_fill_(torch::from_blob(banned.data(), {std::int64_t(rows.size()), vocab}, torch::kBool), -1e9);
+    }
     std::vector<std::int64_t> chosen(rows.size());
     if (o.temperature <= 0) {
       auto best = at.argmax(1);
@@ -153,7 +176,8 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
       const bool holesLeft = std::find(r.seq.begin(), r.seq.end(), Tokenizer::kHole) != r.seq.end();
       if (!holesLeft)
         finish(r, true);
-      else if (r.newTokens >= o.maxNewTokens || int(r.seq.size()) >= maxLength)
+      else if (r.newTokens >= o.maxNewTokens || int(r.seq.size()) >= maxLength ||
+               (o.guardPatience > 0 && r.blocked >= o.guardPatience))
         finish(r, false);
       else
         keep.push_back(std::move(r));

@@ -24,6 +24,14 @@ struct SampleOptions {
   /// Added to the [ENDHOLE] logit before sampling (a length prior: > 0 closes
   /// holes sooner). 0 samples the model as trained.
   double endHoleBias = 0.0;
+  /// Grammar-guided infilling (SyntaxGuard): tokens that cannot lead to a
+  /// kernel that compiles (a mismatched bracket, closing a hole that leaves
+  /// brackets open, using a name never declared) are never sampled.
+  bool guard = true;
+  /// A row whose most likely token the guard has banned this many times has
+  /// left what the model knows: it is given up (an incomplete sample) rather
+  /// than run on to the token limit. 0: never.
+  int guardPatience = 0;
   /// Per feed: which true ends of a kernel it holds (kStartEnd bits). A
   /// window cut out of a longer kernel has no [START] or [END] at a cut side,
   /// as in training. Empty: every feed is a whole kernel.

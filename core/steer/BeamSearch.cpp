@@ -188,7 +188,7 @@ std::string SteerSpec::toJson() const {
          ",\"temperature\":" + formatNumber(temperature) + ",\"hole_min\":" + std::to_string(holeMin) +
          ",\"hole_max\":" + std::to_string(holeMax) + ",\"hole_max_fraction\":" + formatNumber(holeMaxFraction) +
          ",\"max_new_tokens\":" + std::to_string(maxNewTokens) +
-         ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"context\":" + std::to_string(context) +
+         ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"context\":" + std::to_string(context) +
          ",\"scale\":" + jsonNumbers(scale) +
          ",\"seeding\":\"" + seedingName(seeding) + "\",\"nearest\":" + std::to_string(nearest) +
          ",\"seed_roles\":" + roles + ",\"seeds\":" + given + ",\"time_budget\":" + formatNumber(timeBudget) +
@@ -228,6 +228,7 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   integer("nearest", s.nearest);
   real("time_budget", s.timeBudget);
   real("endhole_bias", s.endHoleBias);
+  s.guard = o->getBoolean("guard").value_or(false); // a run stored before the guard existed sampled without it
   integer("context", s.context);
   integer("patience", s.patience);
   integer("batch", s.batchSize);
@@ -464,6 +465,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
       so.maxNewTokens = beam.empty() ? std::max(1, maxLength - 8) : spec.maxNewTokens;
       so.seed = generationSeed(spec.seed, generation) ^ 0x5eedull;
       so.endHoleBias = beam.empty() ? 0.0 : spec.endHoleBias;
+      so.guard = spec.guard;
       so.feedEnds = ends;
       std::vector<model::Sample> samples(texts.size());
       std::vector<bool> have(texts.size(), false);

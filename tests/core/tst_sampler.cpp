@@ -39,8 +39,9 @@ ModelConfig tiny(int vocab) {
   return c;
 }
 
-/// A sampler whose model always prefers `token` (its head is zero but for that bias).
-Sampler biased(int token) {
+/// A sampler whose model prefers `token` (its head is zero but for that
+/// bias), then `second` when given.
+Sampler biased(int token, int second = -1) {
   auto tok = fixtureTokenizer();
   torch::manual_seed(1);
   InfillModel m(tiny(tok.size()));
@@ -49,6 +50,7 @@ Sampler biased(int token) {
     for (auto& p : m->named_parameters())
       if (p.key().rfind("head.", 0) == 0) p.value().zero_();
     m->named_parameters()["head.bias"][token] = 50.0;
+    if (second >= 0) m->named_parameters()["head.bias"][second] = 40.0;
   }
   m->eval();
   return Sampler(std::make_unique<Sampler::Impl>(Sampler::Impl{std::move(tok), m}));
@@ -138,6 +140,47 @@ private Q_SLOTS:
     for (std::size_t i = 0; i < a.size(); ++i)
       differs = differs || a[i].ids != c2[i].ids;
     QVERIFY(differs);
+  }
+
+  void theGuardClosesWhatTheFeedOpened() {
+    // The model wants to stop at once; the kernel's body is open, so the
+    // guard bans [ENDHOLE] and gives its probability to the brace it needs.
+    auto s = biased(Tokenizer::kEndHole);
+    const auto guarded = s.sample({"kernel void A ( ) { [HOLE]"}, 2, SampleOptions{});
+    for (const auto& x : guarded) {
+      QVERIFY(x.complete);
+      QCOMPARE(x.text, std::string("kernel void A ( ) { }"));
+    }
+    SampleOptions o;
+    o.guard = false;
+    for (const auto& x : s.sample({"kernel void A ( ) { [HOLE]"}, 2, o))
+      QCOMPARE(x.text, std::string("kernel void A ( ) {"));
+  }
+
+  void aRowTheGuardKeepsBlockingIsGivenUp() {
+    // The model wants `}` most, then `{`. With nothing open, `}` is banned
+    // and `{` comes; then `}` closes it; then `}` is banned again ...
+    auto s0 = biased(Tokenizer::kEndHole);
+    const int open = s0.tokenizer().encode("{")[0], close = s0.tokenizer().encode("}")[0];
+    auto s = biased(close, open);
+    SampleOptions o;
+    o.guardPatience = 3;
+    o.maxNewTokens = 40;
+    const auto out = s.sample({"kernel void [HOLE]"}, 2, o);
+    QCOMPARE(out.size(), std::size_t(2));
+    for (const auto& x : out) {
+      QVERIFY(!x.complete); // given up at the third banned wish
+      QCOMPARE(x.text, std::string("kernel void { } { } { [HOLE]"));
+    }
+    o.guardPatience = 0; // never given up: it runs to the limit
+    for (const auto& x : s.sample({"kernel void [HOLE]"}, 1, o)) {
+      QVERIFY(!x.complete);
+      QCOMPARE(x.newTokens, 40);
+      QVERIFY(x.text.rfind("kernel void { } { } { } { }", 0) == 0);
+    }
+    o.guard = false; // unguarded, the model has its way
+    for (const auto& x : s.sample({"kernel void [HOLE]"}, 1, o))
+      QVERIFY(x.text.rfind("kernel void } } }", 0) == 0);
   }
 
   void feedsWithoutHolesAreRefused() {

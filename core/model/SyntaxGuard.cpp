@@ -1,0 +1,200 @@
+#include "model/SyntaxGuard.h"
+
+#include "model/Tokenizer.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <string>
+
+namespace steerbench::model {
+
+namespace {
+
+bool isRewrittenName(const std::string& w) {
+  // sequenceName(): a..z, aa..zz (and A..Z, AA..ZZ for functions). Longer
+  // ones only come after 702 declarations in one kernel.
+  if (w.empty() || w.size() > 2) return false;
+  const bool lower = std::all_of(w.begin(), w.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+  const bool upper = std::all_of(w.begin(), w.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+  return (lower || upper) && w != "do" && w != "if";
+}
+
+/// Words after which a name is used, not declared.
+const std::set<std::string>& notDeclarers() {
+  static const std::set<std::string> s = {"return", "if",      "else",  "case",  "sizeof", "do",   "while",
+                                          "for",    "switch",  "goto",  "break", "continue", "default", "true",
+                                          "false",  "typedef"};
+  return s;
+}
+
+} // namespace
+
+const std::set<std::string>& scalarTypes() {
+  static const std::set<std::string> s = {"char",  "uchar",     "short",    "ushort",    "int",      "uint",
+                                          "long",  "ulong",     "float",    "double",    "half",     "bool",
+                                          "size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "unsigned", "signed"};
+  return s;
+}
+
+SyntaxGuard::SyntaxGuard(const Tokenizer& tok) : vocab_(tok.size()) {
+  kind_.assign(std::size_t(vocab_), Other);
+  lowerName_.assign(std::size_t(vocab_), 0);
+  scalarType_.assign(std::size_t(vocab_), 0);
+  partner_.assign(std::size_t(vocab_), -1);
+  int open[3] = {-1, -1, -1}, close[3] = {-1, -1, -1};
+  const std::string opens = "([{", closes = ")]}";
+  kind_[Tokenizer::kHole] = Hole;
+  for (int v = Tokenizer::kMetaCount; v < vocab_; ++v) {
+    const std::string& t = tok.text(v);
+    if (tok.isChar(v)) {
+      // The last character of a spelled name (perhaps a type's).
+      const unsigned char c = static_cast<unsigned char>(t[0]);
+      if (std::isalnum(c) || c == '_') kind_[std::size_t(v)] = Declarer;
+      continue;
+    }
+    if (t.size() == 1 && opens.find(t[0]) != std::string::npos) {
+      kind_[std::size_t(v)] = Open;
+      open[opens.find(t[0])] = v;
+    } else if (t.size() == 1 && closes.find(t[0]) != std::string::npos) {
+      kind_[std::size_t(v)] = Close;
+      close[closes.find(t[0])] = v;
+    } else if (t == "*") {
+      kind_[std::size_t(v)] = Star;
+    } else if (t == "." || t == "->") {
+      kind_[std::size_t(v)] = Member;
+      (t == "." ? dot_ : arrow_) = v;
+    } else if (isRewrittenName(t)) {
+      kind_[std::size_t(v)] = Name;
+      names_.push_back(v);
+      lowerName_[std::size_t(v)] = t[0] >= 'a' && t[0] <= 'z';
+    } else if ((std::isalpha(static_cast<unsigned char>(t[0])) || t[0] == '_') && !notDeclarers().count(t)) {
+      kind_[std::size_t(v)] = Declarer;
+      scalarType_[std::size_t(v)] = scalarTypes().count(t) > 0;
+    }
+    if (t == "(") paren_ = v;
+    if (t == "[") bracket_ = v;
+  }
+  for (int i = 0; i < 3; ++i)
+    if (open[i] >= 0 && close[i] >= 0) {
+      partner_[std::size_t(open[i])] = close[i];
+      partner_[std::size_t(close[i])] = open[i];
+    } else {
+      // A vocabulary without both of a pair cannot express it; leave it alone.
+      if (open[i] >= 0) kind_[std::size_t(open[i])] = Other;
+      if (close[i] >= 0) kind_[std::size_t(close[i])] = Other;
+    }
+}
+
+namespace {
+
+/// Scans brackets: pushes opens, pops matching closes. Returns false at a
+/// mismatch; a close on an empty stack counts in `underflow`.
+template <class It, class KindOf, class PartnerOf>
+bool scan(It begin, It end, std::vector<int>& stack, int& underflow, KindOf kindOf, PartnerOf partnerOf, int open,
+          int close) {
+  for (It it = begin; it != end; ++it) {
+    const int k = kindOf(*it);
+    if (k == open) {
+      stack.push_back(*it);
+    } else if (k == close) {
+      if (stack.empty())
+        ++underflow;
+      else if (partnerOf(stack.back()) != *it)
+        return false;
+      else
+        stack.pop_back();
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+int SyntaxGuard::ban(const std::vector<int>& seq, bool hasStart, bool hasEnd, std::uint8_t* banned) const {
+  const auto hole = std::find(seq.begin(), seq.end(), int(Tokenizer::kHole));
+  if (hole == seq.end()) return -1;
+  int redirect = -1;
+  const bool moreHoles = std::find(hole + 1, seq.end(), int(Tokenizer::kHole)) != seq.end();
+  auto kindOf = [&](int v) { return v >= 0 && v < vocab_ ? int(kind_[std::size_t(v)]) : int(Other); };
+  auto partnerOf = [&](int v) { return partner_[std::size_t(v)]; };
+
+  // Rule 1: brackets.
+  std::vector<int> stack;
+  int underflow = 0;
+  const bool prefixOk = scan(seq.begin(), hole, stack, underflow, kindOf, partnerOf, Open, Close) &&
+                        !(hasStart && underflow > 0);
+  if (prefixOk) {
+    for (int v = 0; v < vocab_; ++v) {
+      if (kind_[std::size_t(v)] != Close) continue;
+      if (stack.empty() ? hasStart : partner_[std::size_t(stack.back())] != v) banned[v] = 1;
+    }
+    if (!moreHoles) {
+      // Can the suffix be completed at all? (Its own mismatches, or opens it
+      // leaves for an end it reaches, no infill can repair.)
+      std::vector<int> alone;
+      int aloneUnder = 0;
+      const bool suffixOk = scan(hole + 1, seq.end(), alone, aloneUnder, kindOf, partnerOf, Open, Close) &&
+                            !(hasEnd && !alone.empty());
+      if (suffixOk) {
+        std::vector<int> whole = stack;
+        int wholeUnder = 0;
+        const bool ok = scan(hole + 1, seq.end(), whole, wholeUnder, kindOf, partnerOf, Open, Close) &&
+                        !(hasStart && wholeUnder > 0) && !(hasEnd && !whole.empty());
+        if (!ok) {
+          banned[Tokenizer::kEndHole] = 1;
+          if (!stack.empty()) redirect = partner_[std::size_t(stack.back())];
+        }
+      }
+    }
+  }
+
+  // Rule 3: what may follow a variable.
+  if (hole != seq.begin() && kindOf(*(hole - 1)) == Name && lowerName_[std::size_t(*(hole - 1))] &&
+      !(hole - 1 != seq.begin() && kindOf(*(hole - 2)) == Member)) {
+    const int var = *(hole - 1);
+    if (paren_ >= 0) banned[paren_] = 1;
+    // Its declaration: the first time it follows a type word, with no `*`
+    // between and no `[` after.
+    for (auto it = seq.begin(); it != hole - 1; ++it) {
+      if (*it != var || it == seq.begin()) continue;
+      const int before = *(it - 1);
+      if (kindOf(before) == Declarer || kindOf(before) == Star) {
+        const bool scalar = kindOf(before) == Declarer && scalarType_[std::size_t(before)] && it + 1 != seq.end() &&
+                            *(it + 1) != bracket_ && *(it + 1) != Tokenizer::kHole;
+        if (scalar)
+          for (int v : {bracket_, dot_, arrow_})
+            if (v >= 0) banned[v] = 1;
+        break;
+      }
+    }
+  }
+
+  // Rule 2: a name that appears nowhere may only be declared.
+  if (!hasStart || hole == seq.begin()) return redirect;
+  auto prev = hole - 1;
+  bool star = false;
+  while (prev != seq.begin() && kindOf(*prev) == Star) {
+    --prev;
+    star = true;
+  }
+  const int before = kindOf(*prev);
+  if ((before == Member && !star) || before == Declarer) return redirect; // a field, or a declaration
+  std::vector<std::uint8_t> seen(std::size_t(vocab_), 0);
+  for (int v : seq)
+    if (kindOf(v) == Name) seen[std::size_t(v)] = 1;
+  for (int v : names_)
+    if (!seen[std::size_t(v)]) banned[v] = 1;
+  return redirect;
+}
+
+bool SyntaxGuard::unbalanced(const std::vector<int>& seq) const {
+  auto kindOf = [&](int v) { return v >= 0 && v < vocab_ ? int(kind_[std::size_t(v)]) : int(Other); };
+  auto partnerOf = [&](int v) { return partner_[std::size_t(v)]; };
+  std::vector<int> stack;
+  int underflow = 0;
+  return !scan(seq.begin(), seq.end(), stack, underflow, kindOf, partnerOf, Open, Close) || underflow > 0 ||
+         !stack.empty();
+}
+
+} // namespace steerbench::model

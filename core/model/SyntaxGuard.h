@@ -1,0 +1,54 @@
+// Grammar-guided infilling: the tokens that can never lead to a kernel that
+// compiles, given the text around a row's first [HOLE]. The sampler masks
+// them before it samples, so the model's probability goes to the rest.
+//
+// Two rules, both sound for the corpus's rewritten identifiers (variables are
+// named a, b, ..., z, aa, ... and functions A, B, ... in order of first
+// declaration, each declaration its own name):
+//   1. Brackets: a closing bracket must match the innermost open one, and the
+//      hole may close ([ENDHOLE]) only when the whole sequence is balanced.
+//      Sides a window cut off (no [START] or [END]) are not checked.
+//   2. Names: a rewritten name that appears nowhere in the sequence may only
+//      be declared, i.e. follow a type or qualifier word (or `*`s after one),
+//      never be used. Only when the sequence starts at the kernel's start.
+//   3. Variables: a lowercase rewritten name is a variable, never called, so
+//      `(` may not follow it; one declared as a plain scalar (`int c`, no
+//      `*` or `[`) is not subscripted or a struct either: no `[`, `.`, `->`.
+// Rows whose fixed text already breaks a rule are left unconstrained.
+// Thread-safety: immutable after construction.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace steerbench::model {
+
+class Tokenizer;
+
+class SyntaxGuard {
+public:
+  explicit SyntaxGuard(const Tokenizer& tokenizer);
+
+  /// Sets banned[v] = 1 for every token v that may not come next at the first
+  /// [HOLE] of `seq` (the row's tokens, [START]/[END] included when present);
+  /// `banned` must hold the vocabulary's size and is left as it is elsewhere.
+  /// `hasStart`/`hasEnd`: the sequence reaches the kernel's true start/end.
+  /// Returns the closing bracket the hole needs next when [ENDHOLE] is banned
+  /// for an open bracket (the sampler gives it [ENDHOLE]'s probability: the
+  /// model wants to stop, so it closes what it opened first), else -1.
+  int ban(const std::vector<int>& seq, bool hasStart, bool hasEnd, std::uint8_t* banned) const;
+
+  /// For tests and reports: the sequence, holes left out, breaks rule 1.
+  [[nodiscard]] bool unbalanced(const std::vector<int>& seq) const;
+
+private:
+  enum Kind : std::uint8_t { Other, Open, Close, Name, Declarer, Star, Member, Hole };
+  std::vector<Kind> kind_;
+  std::vector<std::uint8_t> lowerName_, scalarType_; ///< per token id
+  int paren_ = -1, bracket_ = -1, dot_ = -1, arrow_ = -1;
+  std::vector<int> partner_; ///< for brackets: the matching bracket's id
+  std::vector<int> names_;   ///< ids of the rewritten names
+  int vocab_ = 0;
+};
+
+} // namespace steerbench::model

@@ -1,0 +1,147 @@
+// The grammar guard (model::SyntaxGuard) on sequences written by hand: which
+// tokens it bans at the hole, and which closing bracket it asks for.
+#include "model/SyntaxGuard.h"
+#include "model/Tokenizer.h"
+
+#include <QtTest>
+
+#include <set>
+
+using namespace steerbench::model;
+
+namespace {
+
+const Tokenizer& tokenizer() {
+  static const Tokenizer t = [] {
+    Tokenizer::Options o;
+    o.minCount = 1;
+    return Tokenizer::build({"kernel void A(global int* a, global float4* b) { int c = a[0]; b[c].x = (float)c; }\n"
+                             "kernel void B(global int* a) { for (int b = 0; b < 4; ++b) { a[b] = b * 2; } }\n"},
+                            o);
+  }();
+  return t;
+}
+
+int id(const char* word) {
+  const auto ids = tokenizer().encode(word);
+  if (ids.size() != 1) qFatal("fixture: \"%s\" is not one token", word);
+  return ids[0];
+}
+
+struct Verdict {
+  std::set<int> banned;
+  int redirect = -1;
+  bool bans(const char* word) const { return banned.count(id(word)) > 0; }
+  bool bansEnd() const { return banned.count(Tokenizer::kEndHole) > 0; }
+};
+
+/// The guard's verdict at the first [HOLE] of `text`.
+Verdict judge(const std::string& text, bool hasStart = true, bool hasEnd = true) {
+  std::vector<int> seq;
+  if (hasStart) seq.push_back(Tokenizer::kStart);
+  const auto ids = tokenizer().encode(text);
+  seq.insert(seq.end(), ids.begin(), ids.end());
+  if (hasEnd) seq.push_back(Tokenizer::kEnd);
+  std::vector<std::uint8_t> banned(std::size_t(tokenizer().size()), 0);
+  Verdict v;
+  v.redirect = SyntaxGuard(tokenizer()).ban(seq, hasStart, hasEnd, banned.data());
+  for (int t = 0; t < tokenizer().size(); ++t)
+    if (banned[std::size_t(t)]) v.banned.insert(t);
+  return v;
+}
+
+} // namespace
+
+class TestSyntaxGuard : public QObject {
+  Q_OBJECT
+private Q_SLOTS:
+  void closingBracketsMustMatch() {
+    const auto v = judge("kernel void A ( global int * a ) { a [ [HOLE]");
+    QVERIFY(v.bans(")"));
+    QVERIFY(v.bans("}"));
+    QVERIFY(!v.bans("]"));
+    QVERIFY(!v.bans("("));
+    QVERIFY(!v.bans("0"));
+  }
+
+  void theHoleClosesOnlyWhenBalanced() {
+    auto open = judge("kernel void A ( global int * a ) { a [ 0 ] = 1 ; [HOLE]");
+    QVERIFY(open.bansEnd());
+    QCOMPARE(open.redirect, id("}")); // [ENDHOLE]'s probability goes to the brace it needs
+    auto closed = judge("kernel void A ( global int * a ) { a [ 0 ] = 1 ; } [HOLE]");
+    QVERIFY(!closed.bansEnd());
+    QCOMPARE(closed.redirect, -1);
+    QVERIFY(closed.bans("}")); // nothing is open, and this is the kernel's start
+    // The text after the hole counts: it closes the brace.
+    QVERIFY(!judge("kernel void A ( global int * a ) { a [ 0 ] = 1 ; [HOLE] }").bansEnd());
+    // ... or needs an open one the hole has not made yet.
+    const auto needs = judge("kernel void A ( global int * a ) [HOLE] a [ 0 ] = 1 ; }");
+    QVERIFY(needs.bansEnd());
+    QCOMPARE(needs.redirect, -1); // no open bracket to close
+  }
+
+  void cutSidesAreNotChecked() {
+    // A window from inside a kernel: its prefix may close what began before it.
+    const auto v = judge("a [ 0 ] = 1 ; } [HOLE] b", /*hasStart=*/false, /*hasEnd=*/false);
+    QVERIFY(!v.bans("}"));
+    QVERIFY(!v.bansEnd());
+    QVERIFY(!v.bans("c")); // its names may be declared before the window
+    // A window that reaches the kernel's end must still leave nothing open.
+    QVERIFY(judge("{ a [ 0 ] = 1 ; [HOLE]", false, true).bansEnd());
+  }
+
+  void laterHolesMayStillBalance() {
+    QVERIFY(!judge("kernel void A ( global int * a ) { [HOLE] a [ 0 ] = 1 ; [HOLE]").bansEnd());
+  }
+
+  void aBrokenFixedTextIsLeftAlone() {
+    const auto v = judge("kernel void A ( global int * a ] { [HOLE] }");
+    QVERIFY(!v.bans(")"));
+    QVERIFY(!v.bansEnd());
+  }
+
+  void newNamesOnlyInDeclarations() {
+    // Used: only names the sequence already has.
+    auto use = judge("kernel void A ( global int * a ) { a [ 0 ] = [HOLE] ; }");
+    QVERIFY(!use.bans("a"));
+    QVERIFY(use.bans("b"));
+    QVERIFY(use.bans("c"));
+    QVERIFY(use.bans("B")); // an undefined function, too
+    QVERIFY(!use.bans("0"));
+    // A name the text after the hole declares or uses is not new.
+    QVERIFY(!judge("kernel void A ( global int * a ) { a [ 0 ] = [HOLE] ; int c ; }").bans("c"));
+    // Declared: after a type or a qualifier, and after the stars of a pointer.
+    QVERIFY(!judge("kernel void A ( global int * a ) { int [HOLE] }").bans("c"));
+    QVERIFY(!judge("kernel void A ( global int * a , global float4 * [HOLE] ) { }").bans("b"));
+    QVERIFY(!judge("kernel void [HOLE]").bans("A"));
+    // `x * c` multiplies: a name before the star is not a type.
+    QVERIFY(judge("kernel void A ( global int * a ) { a [ 0 ] = a [ 1 ] * [HOLE] ; }").bans("c"));
+    // After `return`, a name is used.
+    QVERIFY(judge("kernel void A ( global int * a ) { return [HOLE] ; }").bans("c"));
+    // Fields keep their names: anything goes after a member access.
+    QVERIFY(!judge("kernel void A ( global float4 * b ) { b [ 0 ] . [HOLE] = 1 ; }").bans("x"));
+  }
+
+  void variablesAreNotCalledAndScalarsNotSubscripted() {
+    // `c` is a plain int: no call, no subscript, no member.
+    const auto scalar = judge("kernel void A ( global int * a ) { int c = a [ 0 ] ; a [ 1 ] = c [HOLE] ; }");
+    QVERIFY(scalar.bans("("));
+    QVERIFY(scalar.bans("["));
+    QVERIFY(scalar.bans("."));
+    QVERIFY(!scalar.bans("*"));
+    QVERIFY(!scalar.bans(";"));
+    // `a` is a pointer: subscripted, never called.
+    const auto pointer = judge("kernel void A ( global int * a ) { int c = a [HOLE] ; }");
+    QVERIFY(pointer.bans("("));
+    QVERIFY(!pointer.bans("["));
+    // `b` is a vector: a member is fine.
+    QVERIFY(!judge("kernel void A ( global int * a , float4 b ) { a [ 0 ] = b [HOLE] ; }").bans("."));
+    // A field of that name is not the variable.
+    QVERIFY(!judge("kernel void A ( global float4 * b ) { int c = 0 ; b [ 0 ] . x = b [ 1 ] . c [HOLE] ; }").bans("["));
+    // Functions are called.
+    QVERIFY(!judge("kernel void A ( global int * a ) { B [HOLE] }").bans("("));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestSyntaxGuard)
+#include "tst_syntaxguard.moc"
