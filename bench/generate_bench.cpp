@@ -11,7 +11,7 @@
 // Usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] [--batch 32]
 //                       (the checkpoint defaults to the workspace's model, else the shipped one)
 //                        [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0]
-//                        [--unguarded] [--patience 4]   (the grammar guard, model::SyntaxGuard)
+//                        [--unguarded] [--patience 6]   (the grammar guard, model::SyntaxGuard)
 #include "common/Paths.h"
 #include "engine/ParallelFor.h"
 #include "features/Measurement.h"
@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 32] [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0] "
-                           "[--unguarded] [--patience 4]\n");
+                           "[--unguarded] [--patience 6]\n");
       return 2;
     }
   }

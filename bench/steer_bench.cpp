@@ -10,8 +10,10 @@
 // and the wall time; then the totals (exact share, median proximity, median
 // and largest time).
 //
-// --ablation runs every target three ways on the same budget: the default
-// (nearest-kernel seeds, swaps on), empty seeding, and swaps off.
+// --ablation runs every target four ways on the same budget: the default
+// (nearest-kernel seeds, swaps on, grammar guard), empty seeding, swaps off,
+// and infills without the grammar guard. Each run also reports the share of
+// its infills (generations 1 and later) that compile.
 //
 // The bench steers on a scratch copy of the workspace (it never writes to
 // yours); seeds come only from the corpus roles (train, capped, user).
@@ -63,6 +65,7 @@ struct Outcome {
   double seedProximity = NAN, proximity = NAN, seconds = 0;
   bool exact = false;
   int generations = 0;
+  std::size_t candidates = 0, compiled = 0; ///< infills of generations 1 and later
   std::string stop;
 };
 
@@ -179,12 +182,15 @@ int main(int argc, char** argv) {
       noswap.swapProbability = 0;
       variants.push_back({"empty seeds", empty});
       variants.push_back({"no swaps", noswap});
+      auto unguarded = base;
+      unguarded.guard = false;
+      variants.push_back({"unguarded", unguarded});
     }
     std::vector<std::vector<Outcome>> results(variants.size());
     std::FILE* out = csvOut.empty() ? nullptr : std::fopen(csvOut.c_str(), "w");
     if (out) std::fprintf(out, "variant,target,suite,seed_proximity,proximity,exact,generations,seconds,stop\n");
-    std::printf("%-14s %-58s %-10s %9s %9s %5s %4s %7s  %s\n", "variant", "target", "suite", "seeds", "best", "exact",
-                "gens", "time_s", "stop");
+    std::printf("%-14s %-58s %-10s %9s %9s %5s %4s %7s %8s  %s\n", "variant", "target", "suite", "seeds", "best", "exact",
+                "gens", "time_s", "compile", "stop");
     for (std::size_t t = 0; t < chosen.size(); ++t) {
       const auto r = chosen[t];
       for (std::size_t v = 0; v < variants.size(); ++v) {
@@ -194,6 +200,10 @@ int main(int argc, char** argv) {
         Outcome o;
         search.onGeneration = [&](const steer::GenerationReport& g) {
           if (g.generation == 0) o.seedProximity = g.bestDistance < 0 ? NAN : g.bestProximity;
+          if (g.generation > 0) {
+            o.candidates += g.candidates;
+            o.compiled += g.compiled;
+          }
         };
         const auto res = search.run(spec);
         o.proximity = res.bestId ? res.bestProximity : NAN;
@@ -202,9 +212,10 @@ int main(int argc, char** argv) {
         o.seconds = res.elapsed;
         o.stop = res.stopReason;
         results[v].push_back(o);
-        std::printf("%-14s %-58.58s %-10s %8.1f%% %8.1f%% %5s %4d %7.1f  %s\n", variants[v].name.c_str(),
+        std::printf("%-14s %-58.58s %-10s %8.1f%% %8.1f%% %5s %4d %7.1f %7.1f%%  %s\n", variants[v].name.c_str(),
                     reference.names[r].c_str(), suiteOf(reference.names[r]).c_str(), 100 * o.seedProximity,
-                    100 * o.proximity, o.exact ? "yes" : "no", o.generations, o.seconds, o.stop.c_str());
+                    100 * o.proximity, o.exact ? "yes" : "no", o.generations, o.seconds,
+                    100.0 * double(o.compiled) / double(std::max<std::size_t>(1, o.candidates)), o.stop.c_str());
         std::fflush(stdout);
         if (out)
           std::fprintf(out, "%s,%s,%s,%.6f,%.6f,%d,%d,%.2f,%s\n", variants[v].name.c_str(), reference.names[r].c_str(),
@@ -213,12 +224,15 @@ int main(int argc, char** argv) {
       }
     }
     if (out) std::fclose(out);
-    std::printf("\n%-14s %8s %10s %14s %14s %12s %10s\n", "variant", "targets", "exact", "median seeds", "median best",
-                "median time", "max time");
+    std::printf("\n%-14s %8s %10s %14s %14s %12s %10s %18s\n", "variant", "targets", "exact", "median seeds", "median best",
+                "median time", "max time", "infills compiling");
     for (std::size_t v = 0; v < variants.size(); ++v) {
       std::vector<double> seedP, bestP, secs;
       int exact = 0;
+      std::size_t candidates = 0, compiled = 0;
       for (const auto& o : results[v]) {
+        candidates += o.candidates;
+        compiled += o.compiled;
         seedP.push_back(std::isnan(o.seedProximity) ? -1e9 : o.seedProximity);
         bestP.push_back(std::isnan(o.proximity) ? -1e9 : o.proximity);
         secs.push_back(o.seconds);
@@ -226,9 +240,10 @@ int main(int argc, char** argv) {
       }
       char ex[32];
       std::snprintf(ex, sizeof ex, "%d (%.0f%%)", exact, results[v].empty() ? 0.0 : 100.0 * exact / double(results[v].size()));
-      std::printf("%-14s %8zu %10s %13.1f%% %13.1f%% %11.1fs %9.1fs\n", variants[v].name.c_str(), results[v].size(), ex,
-                  100 * median(seedP), 100 * median(bestP), median(secs),
-                  secs.empty() ? 0.0 : *std::max_element(secs.begin(), secs.end()));
+      std::printf("%-14s %8zu %10s %13.1f%% %13.1f%% %11.1fs %9.1fs %9zu (%4.1f%%)\n", variants[v].name.c_str(),
+                  results[v].size(), ex, 100 * median(seedP), 100 * median(bestP), median(secs),
+                  secs.empty() ? 0.0 : *std::max_element(secs.begin(), secs.end()), compiled,
+                  100.0 * double(compiled) / double(std::max<std::size_t>(1, candidates)));
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench-steer: %s\n", e.what());

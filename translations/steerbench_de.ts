@@ -1541,6 +1541,18 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <source>Stopped.</source>
         <translation>Angehalten.</translation>
     </message>
+    <message>
+        <source>Grammar guard</source>
+        <translation>Grammatikwächter</translation>
+    </message>
+    <message>
+        <source>Never sample a mismatched bracket, close a hole that leaves brackets open, or use a name that is never declared</source>
+        <translation>Nie eine unpassende Klammer wählen, kein Loch schließen, das Klammern offen lässt, und keinen Namen verwenden, der nie deklariert wird</translation>
+    </message>
+    <message>
+        <source>Infills:</source>
+        <translation>Füllungen:</translation>
+    </message>
 </context>
 <context>
     <name>steerbench::ui::TargetTable</name>

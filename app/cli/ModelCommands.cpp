@@ -184,7 +184,7 @@ CommandLine sampleCommandLine() {
   cl.option({"seed", 0, "N", "sampling seed", false, "1"});
   cl.option({"unguarded", 0, "", "sample the model as it is: no grammar guard (mismatched brackets, undeclared names)"});
   cl.option({"patience", 0, "N", "give a row up once the guard has banned its most likely token N times (0: never)",
-             false, "4"});
+             false, "6"});
   cl.option({"threads", 'j', "N", "libtorch and compile threads (default: all cores)", false, "0"});
   cl.option({"out", 0, "DIR", "also write each sample as DIR/sample_NNNN.cl"});
   return cl;

@@ -7,12 +7,51 @@
 #include "model/SyntaxGuard.h"
 #include "model/Tokenizer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <stdexcept>
 #include <random>
 
 namespace steerbench::model {
+
+namespace {
+
+/// Splits rows sorted by length into at most four runs [first, last) that
+/// minimise the padded tokens encoded, counting each encoder call as
+/// `callCost` tokens more (a call has a fixed cost; the model's longest
+/// sequence is a fair guess of it).
+template <class LengthOf>
+std::vector<std::pair<std::size_t, std::size_t>> lengthGroups(std::size_t n, LengthOf lengthOf, double callCost) {
+  constexpr int kMaxGroups = 4;
+  const double inf = 1e300;
+  // best[g][j]: cost of the first j rows in g groups.
+  std::vector<std::vector<double>> best(kMaxGroups + 1, std::vector<double>(n + 1, inf));
+  std::vector<std::vector<std::size_t>> cut(kMaxGroups + 1, std::vector<std::size_t>(n + 1, 0));
+  best[0][0] = 0;
+  for (int g = 1; g <= kMaxGroups; ++g)
+    for (std::size_t j = 1; j <= n; ++j)
+      for (std::size_t i = 0; i < j; ++i) {
+        if (best[g - 1][i] >= inf) continue;
+        const double c = best[g - 1][i] + double(j - i) * double(lengthOf(j - 1)) + callCost;
+        if (c < best[g][j]) {
+          best[g][j] = c;
+          cut[g][j] = i;
+        }
+      }
+  int groups = 1;
+  for (int g = 2; g <= kMaxGroups; ++g)
+    if (best[g][n] < best[groups][n]) groups = g;
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  for (std::size_t j = n; groups > 0; --groups) {
+    out.emplace_back(cut[std::size_t(groups)][j], j);
+    j = cut[std::size_t(groups)][j];
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+} // namespace
 
 Sampler::Sampler(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
@@ -106,19 +145,26 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
     if (done) done(out.back());
   };
   while (!rows.empty() && !(cancel && cancel->cancelled())) {
-    std::size_t longest = 0;
-    for (const auto& r : rows)
-      longest = std::max(longest, r.seq.size());
-    auto ids = torch::full({std::int64_t(rows.size()), std::int64_t(longest)}, Tokenizer::kPad, torch::kLong);
-    auto ia = ids.accessor<std::int64_t, 2>();
+    // Rows go through the encoder in groups of similar length, each padded
+    // only to its own longest: one long row no longer makes every short row
+    // of the batch pay for its padding.
+    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.seq.size() < b.seq.size(); });
     std::vector<std::int64_t> holeAt(rows.size());
-    for (std::size_t b = 0; b < rows.size(); ++b) {
-      for (std::size_t t = 0; t < rows[b].seq.size(); ++t)
-        ia[std::int64_t(b)][std::int64_t(t)] = rows[b].seq[t];
+    for (std::size_t b = 0; b < rows.size(); ++b)
       holeAt[b] = std::int64_t(std::find(rows[b].seq.begin(), rows[b].seq.end(), Tokenizer::kHole) - rows[b].seq.begin());
+    std::vector<torch::Tensor> parts;
+    for (const auto& [first, last] : lengthGroups(rows.size(), [&](std::size_t b) { return rows[b].seq.size(); }, maxLength)) {
+      const std::size_t longest = rows[last - 1].seq.size();
+      auto ids = torch::full({std::int64_t(last - first), std::int64_t(longest)}, Tokenizer::kPad, torch::kLong);
+      auto ia = ids.accessor<std::int64_t, 2>();
+      for (std::size_t b = first; b < last; ++b)
+        for (std::size_t t = 0; t < rows[b].seq.size(); ++t)
+          ia[std::int64_t(b - first)][std::int64_t(t)] = rows[b].seq[t];
+      auto hidden = model->encode(ids, ids.eq(Tokenizer::kPad)); // [b, T, H]
+      auto holes = torch::tensor(std::vector<std::int64_t>(holeAt.begin() + std::ptrdiff_t(first), holeAt.begin() + std::ptrdiff_t(last)));
+      parts.push_back(model->logits(hidden.index({torch::arange(std::int64_t(last - first)), holes}))); // [b, V]
     }
-    auto hidden = model->encode(ids, ids.eq(Tokenizer::kPad));                                   // [B, T, H]
-    auto at = model->logits(hidden.index({torch::arange(std::int64_t(rows.size())), torch::tensor(holeAt)})); // [B, V]
+    auto at = parts.size() == 1 ? parts.front() : torch::cat(parts, 0); // [B, V]
     // Meta tokens other than [ENDHOLE] are never sampled.
     for (int m = 0; m < Tokenizer::kMetaCount; ++m)
       if (m != Tokenizer::kEndHole) at.index_put_({torch::indexing::Slice(), m}, -1e9);

@@ -31,7 +31,7 @@ struct SampleOptions {
   /// A row whose most likely token the guard has banned this many times has
   /// left what the model knows: it is given up (an incomplete sample) rather
   /// than run on to the token limit. 0: never.
-  int guardPatience = 0;
+  int guardPatience = 6;
   /// Per feed: which true ends of a kernel it holds (kStartEnd bits). A
   /// window cut out of a longer kernel has no [START] or [END] at a cut side,
   /// as in training. Empty: every feed is a whole kernel.

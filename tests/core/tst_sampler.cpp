@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
 using namespace steerbench;
@@ -181,6 +182,37 @@ private Q_SLOTS:
     o.guard = false; // unguarded, the model has its way
     for (const auto& x : s.sample({"kernel void [HOLE]"}, 1, o))
       QVERIFY(x.text.rfind("kernel void } } }", 0) == 0);
+  }
+
+  void batchingDoesNotChangeWhatARowGets() {
+    // Rows are encoded in length groups, each padded to its own longest: a
+    // row's infill (most likely tokens) must be the same alone or batched
+    // with rows of other lengths.
+    auto tok = fixtureTokenizer();
+    torch::manual_seed(3);
+    InfillModel m(tiny(tok.size()));
+    m->eval();
+    Sampler s(std::make_unique<Sampler::Impl>(Sampler::Impl{tok, m}));
+    // Seven short feeds and a long one (the tiny model takes 64 tokens): the
+    // long row is encoded apart from the short ones.
+    std::vector<std::string> feeds = {"kernel void [HOLE]", "[HOLE] ;", "a [HOLE] b", "kernel [HOLE] }",
+                                      "( [HOLE] )", "{ [HOLE]", "void [HOLE] int"};
+    std::string longFeed = "kernel void A ( global float * a ) { [HOLE]";
+    while (s.tokenizer().encode(longFeed).size() < 44)
+      longFeed += " a [ 0 ] = 1 ;";
+    feeds.push_back(longFeed + " }");
+    SampleOptions o;
+    o.temperature = 0;
+    o.maxNewTokens = 6;
+    std::map<std::size_t, std::string> alone, together;
+    o.batchSize = 1;
+    for (const auto& x : s.sample(feeds, 8, o))
+      alone[x.feed] = x.text;
+    o.batchSize = 8;
+    for (const auto& x : s.sample(feeds, 8, o))
+      together[x.feed] = x.text;
+    QCOMPARE(together.size(), std::size_t(8));
+    QCOMPARE(together, alone);
   }
 
   void feedsWithoutHolesAreRefused() {
