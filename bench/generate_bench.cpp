@@ -7,6 +7,8 @@
 //   3. Infilling: held-out kernels (the trainer's validation split, then the
 //      corpus kernels training never saw), one random hole each, filled in
 //      one batched run: compile rate, and how many merely rebuild the original.
+//      Twice: holes as training makes them (up to 90% of a kernel), and as
+//      steering makes them (0 to 8 tokens).
 //
 // Usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] [--batch 32]
 //                       (the checkpoint defaults to the workspace's model, else the shipped one)
@@ -148,44 +150,50 @@ int main(int argc, char** argv) {
                 copies, corpusCopies, novelLengths.size(), 100.0 * double(novelLengths.size()) / total,
                 median(novelLengths), double(novelLengths.size()) / (seconds / 60.0));
 
-    // 3. Infill of held-out kernels.
+    // 3. Infill of held-out kernels: one random hole each, first as training
+    // makes them (up to 90% of a kernel), then as steering makes them (0 to 8 tokens).
     const auto& tok = sampler.tokenizer();
-    std::mt19937_64 rng(o.seed);
+    auto infillRun = [&](const char* what, const model::DatapointOptions& d) {
+      std::mt19937_64 rng(o.seed);
+      std::vector<std::string> feeds, originals;
+      std::size_t fromValidation = 0;
+      for (std::size_t i = 0; i < heldOut.size() && int(feeds.size()) < infill; ++i) {
+        auto ids = tok.encode(heldOut[i]);
+        if (ids.size() + 4 > d.maxLength) continue; // whole kernels only
+        auto point = model::makeDatapoint(ids, d, rng);
+        std::vector<int> inner(point.inputs.begin() + 1, point.inputs.end() - 1);
+        feeds.push_back(tok.decode(inner));
+        originals.push_back(heldOut[i]);
+        fromValidation += i < validationKernels;
+      }
+      if (feeds.empty()) {
+        std::printf("\nInfill: no held-out kernel short enough\n");
+        return;
+      }
+      // All feeds in one batched run: each feed once (the sampler takes them in turn).
+      std::vector<std::string> filled(feeds);
+      const auto t1 = Clock::now();
+      for (const auto& s : sampler.sample(feeds, int(feeds.size()), o))
+        filled[s.feed] = s.text;
+      const double infillSeconds = std::chrono::duration<double>(Clock::now() - t1).count();
+      const auto okFilled = compileAll(filled, jobs);
+      std::size_t fc = 0, rebuilt = 0;
+      for (std::size_t f = 0; f < filled.size(); ++f) {
+        if (!okFilled[f]) continue;
+        ++fc;
+        rebuilt += model::sameTokens(filled[f], originals[f]);
+      }
+      std::printf("\nInfill, %s: %zu held-out kernels (%zu of the validation split, %zu capped) with one random hole, "
+                  "filled in %.1f s: %zu compile (%.1f%%; goal >= 70%%), of which %zu rebuild the original and %zu differ "
+                  "(goal: at least half differ)\n",
+                  what, filled.size(), fromValidation, filled.size() - fromValidation, infillSeconds, fc,
+                  100.0 * double(fc) / double(filled.size()), rebuilt, fc - rebuilt);
+    };
     model::DatapointOptions d;
     d.maxLength = 200;
-    std::vector<std::string> feeds, originals;
-    std::size_t fromValidation = 0;
-    for (std::size_t i = 0; i < heldOut.size() && int(feeds.size()) < infill; ++i) {
-      auto ids = tok.encode(heldOut[i]);
-      if (ids.size() + 4 > d.maxLength) continue; // whole kernels only
-      auto point = model::makeDatapoint(ids, d, rng);
-      std::vector<int> inner(point.inputs.begin() + 1, point.inputs.end() - 1);
-      feeds.push_back(tok.decode(inner));
-      originals.push_back(heldOut[i]);
-      fromValidation += i < validationKernels;
-    }
-    if (feeds.empty()) {
-      std::printf("\nInfill: no held-out kernel short enough\n");
-      return 0;
-    }
-    // All feeds in one batched run: each feed once (the sampler takes them in turn).
-    std::vector<std::string> filled(feeds);
-    const auto t1 = Clock::now();
-    for (const auto& s : sampler.sample(feeds, int(feeds.size()), o))
-      filled[s.feed] = s.text;
-    const double infillSeconds = std::chrono::duration<double>(Clock::now() - t1).count();
-    const auto okFilled = compileAll(filled, jobs);
-    std::size_t fc = 0, rebuilt = 0;
-    for (std::size_t f = 0; f < filled.size(); ++f) {
-      if (!okFilled[f]) continue;
-      ++fc;
-      rebuilt += model::sameTokens(filled[f], originals[f]);
-    }
-    std::printf("\nInfill: %zu held-out kernels (%zu of the validation split, %zu capped) with one random hole, "
-                "filled in %.1f s: %zu compile (%.1f%%; goal >= 70%%), of which %zu rebuild the original and %zu differ "
-                "(goal: at least half differ)\n",
-                filled.size(), fromValidation, filled.size() - fromValidation, infillSeconds, fc,
-                100.0 * double(fc) / double(filled.size()), rebuilt, fc - rebuilt);
+    infillRun("training's holes (up to 90% of a kernel)", d);
+    d.shortHoleProbability = 1.0; // steering's holes
+    infillRun("steering's holes (0 to 8 tokens)", d);
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench-generate: %s\n", e.what());

@@ -89,18 +89,20 @@ SyntaxGuard::SyntaxGuard(const Tokenizer& tok) : vocab_(tok.size()) {
 namespace {
 
 /// Scans brackets: pushes opens, pops matching closes. Returns false at a
-/// mismatch; a close on an empty stack counts in `underflow`.
+/// mismatch; a close on an empty stack counts in `underflow` (and is
+/// appended to `unmatched` when given).
 template <class It, class KindOf, class PartnerOf>
 bool scan(It begin, It end, std::vector<int>& stack, int& underflow, KindOf kindOf, PartnerOf partnerOf, int open,
-          int close) {
+          int close, std::vector<int>* unmatched = nullptr) {
   for (It it = begin; it != end; ++it) {
     const int k = kindOf(*it);
     if (k == open) {
       stack.push_back(*it);
     } else if (k == close) {
-      if (stack.empty())
+      if (stack.empty()) {
         ++underflow;
-      else if (partnerOf(stack.back()) != *it)
+        if (unmatched) unmatched->push_back(*it);
+      } else if (partnerOf(stack.back()) != *it)
         return false;
       else
         stack.pop_back();
@@ -132,9 +134,9 @@ int SyntaxGuard::ban(const std::vector<int>& seq, bool hasStart, bool hasEnd, st
     if (!moreHoles) {
       // Can the suffix be completed at all? (Its own mismatches, or opens it
       // leaves for an end it reaches, no infill can repair.)
-      std::vector<int> alone;
+      std::vector<int> alone, needs;
       int aloneUnder = 0;
-      const bool suffixOk = scan(hole + 1, seq.end(), alone, aloneUnder, kindOf, partnerOf, Open, Close) &&
+      const bool suffixOk = scan(hole + 1, seq.end(), alone, aloneUnder, kindOf, partnerOf, Open, Close, &needs) &&
                             !(hasEnd && !alone.empty());
       if (suffixOk) {
         std::vector<int> whole = stack;
@@ -143,7 +145,20 @@ int SyntaxGuard::ban(const std::vector<int>& seq, bool hasStart, bool hasEnd, st
                         !(hasStart && wholeUnder > 0) && !(hasEnd && !whole.empty());
         if (!ok) {
           banned[Tokenizer::kEndHole] = 1;
-          if (!stack.empty()) redirect = partner_[std::size_t(stack.back())];
+          // The bracket to write first. For a whole kernel, the open ones must
+          // end up as the text after the hole needs them (bottom to top, the
+          // partners of its unmatched closes, last first): close what differs,
+          // then open what is missing. A window: close the innermost.
+          std::vector<int> need;
+          for (auto it = needs.rbegin(); it != needs.rend(); ++it)
+            need.push_back(partner_[std::size_t(*it)]);
+          std::size_t same = 0;
+          while (same < stack.size() && same < need.size() && stack[same] == need[same])
+            ++same;
+          if (!(hasStart && hasEnd) || stack.size() > same)
+            redirect = stack.empty() ? -1 : partner_[std::size_t(stack.back())];
+          else if (same < need.size())
+            redirect = need[same];
         }
       }
     }

@@ -33,9 +33,10 @@ public:
   /// [HOLE] of `seq` (the row's tokens, [START]/[END] included when present);
   /// `banned` must hold the vocabulary's size and is left as it is elsewhere.
   /// `hasStart`/`hasEnd`: the sequence reaches the kernel's true start/end.
-  /// Returns the closing bracket the hole needs next when [ENDHOLE] is banned
-  /// for an open bracket (the sampler gives it [ENDHOLE]'s probability: the
-  /// model wants to stop, so it closes what it opened first), else -1.
+  /// Returns the bracket the hole needs next when [ENDHOLE] is banned for
+  /// unbalanced brackets (the sampler gives it [ENDHOLE]'s probability: the
+  /// model wants to stop, so it first closes what it opened, or opens what
+  /// the text after the hole closes), else -1.
   int ban(const std::vector<int>& seq, bool hasStart, bool hasEnd, std::uint8_t* banned) const;
 
   /// For tests and reports: the sequence, holes left out, breaks rule 1.

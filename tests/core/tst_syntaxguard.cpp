@@ -77,7 +77,13 @@ private Q_SLOTS:
     // ... or needs an open one the hole has not made yet.
     const auto needs = judge("kernel void A ( global int * a ) [HOLE] a [ 0 ] = 1 ; }");
     QVERIFY(needs.bansEnd());
-    QCOMPARE(needs.redirect, -1); // no open bracket to close
+    QCOMPARE(needs.redirect, id("{")); // it opens what the rest closes
+    // A hole that lost `(` of a call: opened again before anything else.
+    const auto call = judge("kernel void A ( global int * a ) { a [ 0 ] = get_global_id [HOLE] 0 ) ; }");
+    QVERIFY(call.bansEnd());
+    QCOMPARE(call.redirect, id("("));
+    // Open the wrong kind: close it first.
+    QCOMPARE(judge("kernel void A ( global int * a ) { a [ 0 ] = get_global_id [ [HOLE] 0 ) ; }").redirect, id("]"));
   }
 
   void cutSidesAreNotChecked() {
