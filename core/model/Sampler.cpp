@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <optional>
 #include <stdexcept>
 #include <random>
 
@@ -110,7 +111,7 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
   if (!o.feedEnds.empty() && o.feedEnds.size() != encoded.size())
     throw std::invalid_argument("SampleOptions::feedEnds must have one entry per feed");
   std::mt19937_64 rng(o.seed);
-  const SyntaxGuard guard(tok);
+  const std::optional<SyntaxGuard> guard = o.guard ? std::optional<SyntaxGuard>(std::in_place, tok) : std::nullopt;
   const auto vocab = std::int64_t(tok.size());
   std::vector<std::uint8_t> banned;
   int queued = 0;
@@ -177,7 +178,7 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
       auto wa = wanted.accessor<std::int64_t, 1>();
       auto aa = at.accessor<float, 2>();
       for (std::size_t b = 0; b < rows.size(); ++b) {
-        const int close = guard.ban(rows[b].seq, rows[b].start, rows[b].end, banned.data() + b * std::size_t(vocab));
+        const int close = guard->ban(rows[b].seq, rows[b].start, rows[b].end, banned.data() + b * std::size_t(vocab));
         if (close >= 0) { // [ENDHOLE]'s probability goes to the bracket it needs first
           float& c = aa[std::int64_t(b)][close];
           const float e = aa[std::int64_t(b)][Tokenizer::kEndHole], hi = std::max(c, e);

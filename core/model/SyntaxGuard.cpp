@@ -72,13 +72,14 @@ SyntaxGuard::SyntaxGuard(const Tokenizer& tok) : vocab_(tok.size()) {
       kind_[std::size_t(v)] = Declarer;
       scalarType_[std::size_t(v)] = scalarTypes().count(t) > 0;
     }
-    if (t == "(") paren_ = v;
-    if (t == "[") bracket_ = v;
   }
+  paren_ = open[0];
+  bracket_ = open[1];
   for (int i = 0; i < 3; ++i)
     if (open[i] >= 0 && close[i] >= 0) {
       partner_[std::size_t(open[i])] = close[i];
       partner_[std::size_t(close[i])] = open[i];
+      closes_.push_back(close[i]);
     } else {
       // A vocabulary without both of a pair cannot express it; leave it alone.
       if (open[i] >= 0) kind_[std::size_t(open[i])] = Other;
@@ -127,10 +128,8 @@ int SyntaxGuard::ban(const std::vector<int>& seq, bool hasStart, bool hasEnd, st
   const bool prefixOk = scan(seq.begin(), hole, stack, underflow, kindOf, partnerOf, Open, Close) &&
                         !(hasStart && underflow > 0);
   if (prefixOk) {
-    for (int v = 0; v < vocab_; ++v) {
-      if (kind_[std::size_t(v)] != Close) continue;
+    for (int v : closes_)
       if (stack.empty() ? hasStart : partner_[std::size_t(stack.back())] != v) banned[v] = 1;
-    }
     if (!moreHoles) {
       // Can the suffix be completed at all? (Its own mismatches, or opens it
       // leaves for an end it reaches, no infill can repair.)
@@ -195,11 +194,11 @@ int SyntaxGuard::ban(const std::vector<int>& seq, bool hasStart, bool hasEnd, st
   }
   const int before = kindOf(*prev);
   if ((before == Member && !star) || before == Declarer) return redirect; // a field, or a declaration
-  std::vector<std::uint8_t> seen(std::size_t(vocab_), 0);
-  for (int v : seq)
-    if (kindOf(v) == Name) seen[std::size_t(v)] = 1;
+  // No other rule bans a name: ban them all, then free those the sequence has.
   for (int v : names_)
-    if (!seen[std::size_t(v)]) banned[v] = 1;
+    banned[v] = 1;
+  for (int v : seq)
+    if (kindOf(v) == Name) banned[v] = 0;
   return redirect;
 }
 

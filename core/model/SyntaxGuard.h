@@ -49,6 +49,7 @@ private:
   int paren_ = -1, bracket_ = -1, dot_ = -1, arrow_ = -1;
   std::vector<int> partner_; ///< for brackets: the matching bracket's id
   std::vector<int> names_;   ///< ids of the rewritten names
+  std::vector<int> closes_;  ///< ids of the closing brackets that have a partner
   int vocab_ = 0;
 };
 
