@@ -5,6 +5,7 @@
 #include "model/InfillModel.h"
 #include "model/SamplerImpl.h"
 #include "model/SyntaxGuard.h"
+#include "model/Trainer.h"
 #include "model/Tokenizer.h"
 
 #include <algorithm>
@@ -57,7 +58,7 @@ std::vector<std::pair<std::size_t, std::size_t>> lengthGroups(std::size_t n, Len
 Sampler::Sampler(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Sampler::Sampler(const std::string& checkpoint, int threads) {
-  torch::set_num_threads(threads > 0 ? threads : int(engine::hardwareJobs()));
+  (void)applyThreads(threads);
   const auto info = readCheckpointInfo(checkpoint);
   auto tokenizer = Tokenizer::fromJson(info.tokenizerJson, "checkpoint " + checkpoint);
   if (tokenizer.size() != info.config.vocab)

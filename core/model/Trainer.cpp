@@ -86,22 +86,57 @@ bool isValidationKernel(const std::string& kernel, double fraction) {
   return inValidationBucket(sha256Hex(kernel), fraction);
 }
 
-std::string useThreads(int threads) {
-  torch::set_num_threads(threads > 0 ? threads : int(engine::hardwareJobs()));
+namespace {
+
+/// Where libtorch's sgemm_ comes from (the real file behind the alternatives
+/// link), and that library's openblas_set_num_threads if it has one.
+struct BlasLibrary {
+  std::string path;
+  void (*setThreads)(int) = nullptr;
+};
+
+BlasLibrary blasLibrary() {
   // libtorch calls the system libblas.so.3's sgemm_: ask the dynamic linker
   // which library that symbol comes from. (Being mapped proves nothing:
   // Debian's liblapack.so.3 may pull in OpenBLAS while libblas.so.3 is the
   // reference implementation.)
-  (void)torch::mm(torch::ones({8, 8}), torch::ones({8, 8}));
-  std::string from;
-  if (void* sgemm = dlsym(RTLD_DEFAULT, "sgemm_")) {
-    Dl_info info{};
-    if (dladdr(sgemm, &info) && info.dli_fname) {
-      std::error_code ec; // /lib/.../libblas.so.3 is an alternatives link: name what it points at
-      const auto real = std::filesystem::canonical(info.dli_fname, ec);
-      from = ec ? std::string(info.dli_fname) : real.string();
-    }
+  BlasLibrary lib;
+  void* sgemm = dlsym(RTLD_DEFAULT, "sgemm_");
+  Dl_info info{};
+  if (!sgemm || !dladdr(sgemm, &info) || !info.dli_fname) return lib;
+  std::error_code ec; // /lib/.../libblas.so.3 is an alternatives link: name what it points at
+  const auto real = std::filesystem::canonical(info.dli_fname, ec);
+  lib.path = ec ? std::string(info.dli_fname) : real.string();
+  if (void* handle = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD)) {
+    lib.setThreads = reinterpret_cast<void (*)(int)>(dlsym(handle, "openblas_set_num_threads"));
+    dlclose(handle);
   }
+  return lib;
+}
+
+} // namespace
+
+int applyThreads(int threads) {
+  const int n = threads > 0 ? threads : int(engine::hardwareJobs());
+  static const BlasLibrary lib = blasLibrary();
+  if (lib.setThreads) {
+    // OpenBLAS runs the matrix products on its own n threads. libtorch's
+    // OpenMP pool stays at one thread: two pools on the same cores made
+    // OpenMP's waiting threads spin while OpenBLAS worked (sampling 2.8x and
+    // training 1.3x slower on 2 cores; see the README's model section).
+    lib.setThreads(n);
+    torch::set_num_threads(1);
+    return n;
+  }
+  torch::set_num_threads(n); // a BLAS without its own pool: libtorch's threads are the only ones
+  return n;
+}
+
+std::string useThreads(int threads) {
+  const int n = applyThreads(threads);
+  (void)torch::mm(torch::ones({8, 8}), torch::ones({8, 8}));
+  const BlasLibrary lib = blasLibrary();
+  const std::string& from = lib.path;
   std::string blas;
   if (from.find("openblas") != std::string::npos)
     blas = "OpenBLAS";
@@ -113,6 +148,9 @@ std::string useThreads(int threads) {
     blas = from.empty() ? std::string("an unknown BLAS") : "the BLAS in " + from;
   if (blas == "OpenBLAS")
     if (const char* core = std::getenv("OPENBLAS_CORETYPE"); core && *core) blas += std::string(" (OPENBLAS_CORETYPE=") + core + ")";
+  if (lib.setThreads)
+    return blas + ", " + std::to_string(n) + " BLAS thread(s), " + std::to_string(torch::get_num_threads()) +
+           " libtorch thread(s)";
   return blas + ", " + std::to_string(torch::get_num_threads()) + " libtorch thread(s)";
 }
 
@@ -123,7 +161,7 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
   o.model.validate();
   o.data.maxLength = unsigned(o.model.maxLength);
   if (o.steps < 1 || o.batchSize < 1) throw InputError("training needs at least one step and a batch of one");
-  torch::set_num_threads(o.threads > 0 ? o.threads : int(engine::hardwareJobs()));
+  (void)applyThreads(o.threads);
 
   // Split by kernel, by content hash: stable however the corpus is ordered.
   std::vector<std::vector<int>> trainSet, validationSet;

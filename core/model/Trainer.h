@@ -70,8 +70,14 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
 /// the benches evaluate infilling on these.
 [[nodiscard]] bool isValidationKernel(const std::string& kernel, double fraction);
 
-/// Sets libtorch's thread count (0: all cores) and returns the BLAS it runs
-/// on in this process ("OpenBLAS ...", "BLIS", "reference BLAS") with that count.
+/// Spreads the model's work over `threads` cores (0: all). With OpenBLAS,
+/// its own pool gets them and libtorch's OpenMP pool keeps one thread (two
+/// pools on the same cores slow each other down); with another BLAS,
+/// libtorch's pool gets them. Returns the thread count.
+int applyThreads(int threads);
+
+/// applyThreads(threads), then the BLAS this process runs on ("OpenBLAS ...",
+/// "BLIS", "reference BLAS") with its thread counts.
 [[nodiscard]] std::string useThreads(int threads);
 
 } // namespace steerbench::model
