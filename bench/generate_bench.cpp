@@ -14,6 +14,8 @@
 //                       (the checkpoint defaults to the workspace's model, else the shipped one)
 //                        [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0]
 //                        [--unguarded] [--patience 6]   (the grammar guard, model::SyntaxGuard)
+//                        [--unchecked] [--check-patience 8]   (compiler-checked statements, SampleOptions::check)
+#include "clang/OpenCLFrontend.h"
 #include "common/Paths.h"
 #include "engine/ParallelFor.h"
 #include "features/Measurement.h"
@@ -24,6 +26,7 @@
 #include "store/Workspace.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -56,6 +59,7 @@ std::size_t median(std::vector<std::size_t> v) {
 int main(int argc, char** argv) {
   std::string ckpt, wsPath = defaultWorkspacePath();
   int n = 1000, infill = 500, threads = 0;
+  bool checked = true;
   model::SampleOptions o;
   for (int i = 1; i < argc; ++i) {
     auto arg = [&](const char* name) { return !std::strcmp(argv[i], name) && i + 1 < argc; };
@@ -70,10 +74,12 @@ int main(int argc, char** argv) {
     else if (arg("--threads")) threads = std::atoi(argv[++i]);
     else if (arg("--patience")) o.guardPatience = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--unguarded")) o.guard = false;
+    else if (arg("--check-patience")) o.checkPatience = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--unchecked")) checked = false;
     else {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 32] [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0] "
-                           "[--unguarded] [--patience 6]\n");
+                           "[--unguarded] [--patience 6] [--unchecked] [--check-patience 8]\n");
       return 2;
     }
   }
@@ -83,12 +89,25 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
+    // Compiler checks: how many, how many failed, and their CPU time (summed over threads).
+    std::atomic<long> checks{0}, failedChecks{0}, checkMicros{0};
+    if (checked)
+      o.check = [&](const std::string& text) {
+        const auto t = Clock::now();
+        const std::size_t at = clangfe::firstErrorOffset(text);
+        checkMicros += long(std::chrono::duration<double, std::micro>(Clock::now() - t).count());
+        ++checks;
+        failedChecks += at != std::string::npos;
+        return at;
+      };
     std::printf("BLAS: %s\n", model::useThreads(threads).c_str());
     model::Sampler sampler(ckpt, threads);
     const unsigned jobs = threads > 0 ? unsigned(threads) : engine::hardwareJobs();
     std::printf("model: %s (sha256 %.12s), batch %d, temperature %g, seed %llu, %s\n", sampler.describe().c_str(),
                 sampler.modelHash().c_str(), o.batchSize, o.temperature, (unsigned long long)o.seed,
-                o.guard ? ("grammar guard, patience " + std::to_string(o.guardPatience)).c_str() : "unguarded");
+                (std::string(o.guard ? "grammar guard, patience " + std::to_string(o.guardPatience) : "unguarded") +
+                 (checked ? ", compiler-checked statements, patience " + std::to_string(o.checkPatience) : ", unchecked"))
+                    .c_str());
     auto ws = store::Workspace::open(wsPath, store::Workspace::Mode::OpenExisting);
     // Training kernels; and every corpus kernel, for a stricter novelty. The
     // held-out kernels are the trainer's validation split first, then the
@@ -137,6 +156,9 @@ int main(int argc, char** argv) {
     auto sorted = lengths;
     std::sort(sorted.begin(), sorted.end());
     std::printf("\nUndirected: %zu samples from \"kernel void [HOLE]\" in %.1f s\n", samples.size(), seconds);
+    if (checked)
+      std::printf("  compiler checks: %ld statements, %ld taken back, %.1f s of Clang (all threads)\n", checks.load(),
+                  failedChecks.load(), double(checkMicros.load()) / 1e6);
     std::printf("  unique %zu (%.1f%%; goal >= 80%%), compile %zu (%.1f%%; goal >= 40%%)\n", unique.size(),
                 100.0 * double(unique.size()) / total, compiled, 100.0 * double(compiled) / total);
     std::printf("  tokens per sample: median %zu, p90 %zu, max %zu; largest compiling sample %zu tokens\n",

@@ -10,9 +10,10 @@
 // and the wall time; then the totals (exact share, median proximity, median
 // and largest time).
 //
-// --ablation runs every target four ways on the same budget: the default
-// (nearest-kernel seeds, swaps on, grammar guard), empty seeding, swaps off,
-// and infills without the grammar guard. Each run also reports the share of
+// --ablation runs every target five ways on the same budget: the default
+// (nearest-kernel seeds, swaps on, grammar guard, compiler checks), empty
+// seeding, swaps off, infills without the grammar guard, and infills without
+// compiler checks. Each run also reports the share of
 // its infills (generations 1 and later) that compile.
 //
 // The bench steers on a scratch copy of the workspace (it never writes to
@@ -20,7 +21,7 @@
 //
 // Usage: bench-steer [--space grewe|instcount|autophase] [--targets 40] [--time-budget 600]
 //                    [--depth 1000] [--width 16] [--candidates 4] [--temperature 0.5] [--hole 0-3]
-//                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--context 64] [--nearest 32] [--seed 1] [--ablation]
+//                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--unchecked] [--context 64] [--nearest 32] [--seed 1] [--ablation]
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
 #include "common/Paths.h"
 #include "common/TextFormat.h"
@@ -99,6 +100,7 @@ int main(int argc, char** argv) {
     else if (arg("--max-new-tokens")) base.maxNewTokens = std::atoi(argv[++i]);
     else if (arg("--endhole-bias")) base.endHoleBias = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--unguarded")) base.guard = false;
+    else if (!std::strcmp(argv[i], "--unchecked")) base.check = false;
     else if (arg("--context")) base.context = std::atoi(argv[++i]);
     else if (arg("--nearest")) base.nearest = std::atoi(argv[++i]);
     else if (arg("--swap")) base.swapProbability = std::atof(argv[++i]);
@@ -137,7 +139,7 @@ int main(int argc, char** argv) {
                 "infills up to %d tokens, [ENDHOLE] bias %.1f, %s, context %d tokens (0: all), %d nearest seeds, time budget %.0f s "
                 "per target, seed %llu\n",
                 base.width, base.candidatesPerMember, base.depth, base.swapProbability, base.temperature, base.holeMin,
-                base.holeMax, base.maxNewTokens, base.endHoleBias, base.guard ? "grammar guard" : "unguarded", base.context, base.nearest, base.timeBudget,
+                base.holeMax, base.maxNewTokens, base.endHoleBias, (std::string(base.guard ? "grammar guard" : "unguarded") + (base.check ? ", compiler checks" : ", unchecked")).c_str(), base.context, base.nearest, base.timeBudget,
                 (unsigned long long)base.seed);
 
     // Targets: distinct DevMap kernels, round-robin over the suites.
@@ -185,6 +187,9 @@ int main(int argc, char** argv) {
       auto unguarded = base;
       unguarded.guard = false;
       variants.push_back({"unguarded", unguarded});
+      auto unchecked = base;
+      unchecked.check = false;
+      variants.push_back({"unchecked", unchecked});
     }
     std::vector<std::vector<Outcome>> results(variants.size());
     std::FILE* out = csvOut.empty() ? nullptr : std::fopen(csvOut.c_str(), "w");

@@ -1553,6 +1553,14 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <source>Infills:</source>
         <translation>Füllungen:</translation>
     </message>
+    <message>
+        <source>Compiler checks</source>
+        <translation>Compilerprüfung</translation>
+    </message>
+    <message>
+        <source>Compile each statement an infill writes as it ends, and sample it again if it has an error</source>
+        <translation>Jede Anweisung einer Füllung kompilieren, sobald sie endet, und sie bei einem Fehler neu wählen</translation>
+    </message>
 </context>
 <context>
     <name>steerbench::ui::TargetTable</name>

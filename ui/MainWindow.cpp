@@ -22,6 +22,7 @@
 #include "drive/Platforms.h"
 #include "engine/FeatureJob.h"
 #include "engine/FeatureTable.h"
+#include "clang/OpenCLFrontend.h"
 #include "features/Measurement.h"
 #include "model/Sampler.h"
 
@@ -891,6 +892,7 @@ void MainWindow::fillHoles(const QString& source) {
     o.batchSize = 1;
     o.maxNewTokens = 256;
     o.seed = seed;
+    o.check = [](const std::string& t) { return clangfe::firstErrorOffset(t); }; // statements that compile
     const auto out = s.sampler->sample({text}, 1, o);
     if (out.empty()) return {};
     const auto filled = out.front();

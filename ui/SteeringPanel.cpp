@@ -97,6 +97,13 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   guard_->setChecked(d.guard);
   guard_->setToolTip(tr("Never sample a mismatched bracket, close a hole that leaves brackets open, or use a name "
                         "that is never declared"));
+  check_ = new QCheckBox(tr("Compiler checks"), this);
+  check_->setChecked(d.check);
+  check_->setToolTip(tr("Compile each statement an infill writes as it ends, and sample it again if it has an error"));
+  auto* infills = new QHBoxLayout;
+  infills->addWidget(guard_);
+  infills->addWidget(check_);
+  infills->addStretch(1);
 
   // Two label-field pairs per row: the chart and the lineage get the height.
   auto* form = new QGridLayout;
@@ -121,7 +128,7 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   add(tr("Time budget:"), timeBudget_);
   add(tr("Random seed:"), seed_);
   add(tr("Seeds:"), seeding_);
-  add(tr("Infills:"), guard_);
+  add(tr("Infills:"), nullptr, infills);
   form->setColumnStretch(1, 1);
   form->setColumnStretch(3, 1);
 
@@ -235,6 +242,7 @@ void SteeringPanel::setSettings(const Settings& s) {
   timeBudget_->setValue(s.timeBudget);
   seeding_->setCurrentIndex(s.seeding);
   guard_->setChecked(s.guard);
+  check_->setChecked(s.check);
   maxNewTokens_ = s.maxNewTokens;
   endHoleBias_ = s.endHoleBias;
 }
@@ -252,6 +260,7 @@ SteeringPanel::Settings SteeringPanel::settings() const {
   s.timeBudget = timeBudget_->value();
   s.seeding = seeding_->currentIndex();
   s.guard = guard_->isChecked();
+  s.check = check_->isChecked();
   s.maxNewTokens = maxNewTokens_;
   s.endHoleBias = endHoleBias_;
   return s;
@@ -287,6 +296,7 @@ void SteeringPanel::steer(const QString& seedText, const QString& seedName) {
   spec.maxNewTokens = st.maxNewTokens;
   spec.endHoleBias = st.endHoleBias;
   spec.guard = st.guard;
+  spec.check = st.check;
   spec.temperature = st.temperature;
   spec.swapProbability = st.swap;
   spec.timeBudget = st.timeBudget;

@@ -65,6 +65,7 @@ public:
     double temperature = 0.5, swap = 0.15, endHoleBias = 4, timeBudget = 600;
     int seeding = 0; ///< 0: nearest corpus kernels, 1: empty kernel
     bool guard = true; ///< grammar-guided infills
+    bool check = true; ///< compiler-checked statements in infills
   };
   void setSettings(const Settings& s);
   [[nodiscard]] Settings settings() const;
@@ -110,6 +111,7 @@ private:
   QSpinBox *width_, *candidates_, *depth_, *holeMin_, *holeMax_, *seed_;
   QDoubleSpinBox *temperature_, *swap_, *timeBudget_;
   QCheckBox* guard_ = nullptr;
+  QCheckBox* check_ = nullptr;
   QComboBox* seeding_;
   QPushButton *steer_, *stop_;
   QLabel* status_;

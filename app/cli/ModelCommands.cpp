@@ -5,6 +5,7 @@
 #include "cli/ModelCommands.h"
 
 #include "cli/Interrupt.h"
+#include "clang/OpenCLFrontend.h"
 
 #include "common/Error.h"
 #include "common/Paths.h"
@@ -88,7 +89,7 @@ CommandLine trainCommandLine() {
   cl.option({"continuation", 0, "P", "share of datapoints with one hole from a random start to the end", false,
              "0.3"});
   cl.option({"seed", 0, "N", "seed of initialisation and data", false, "1"});
-  cl.option({"threads", 'j', "N", "libtorch threads (default: all cores)", false, "0"});
+  cl.option({"threads", 'j', "N", "model (BLAS) threads (default: all cores)", false, "0"});
   cl.option({"validate-every", 0, "N", "steps between validation losses", false, "100"});
   cl.option({"checkpoint-every", 0, "N", "steps between checkpoints", false, "100"});
   cl.option({"max-words", 0, "N", "tokenizer: most frequent names and numbers kept as words", false, "4000"});
@@ -185,7 +186,10 @@ CommandLine sampleCommandLine() {
   cl.option({"unguarded", 0, "", "sample the model as it is: no grammar guard (mismatched brackets, undeclared names)"});
   cl.option({"patience", 0, "N", "give a row up once the guard has banned its most likely token N times (0: never)",
              false, "6"});
-  cl.option({"threads", 'j', "N", "libtorch and compile threads (default: all cores)", false, "0"});
+  cl.option({"unchecked", 0, "", "no compiler checks: statements with errors are kept (by default each statement is "
+                                 "compiled as it ends, and one with an error is sampled again)"});
+  cl.option({"check-patience", 0, "N", "give a row up after N statements sampled again", false, "8"});
+  cl.option({"threads", 'j', "N", "model (BLAS) and compile threads (default: all cores)", false, "0"});
   cl.option({"out", 0, "DIR", "also write each sample as DIR/sample_NNNN.cl"});
   return cl;
 }
@@ -202,7 +206,11 @@ int runSample(const CommandLine& cl) {
   o.seed = std::stoull(cl.value("seed"));
   o.guard = !cl.has("unguarded");
   o.guardPatience = int(cl.unsignedValue("patience", 0, 1000000));
+  o.checkPatience = int(cl.unsignedValue("check-patience", 1, 1000000));
+  const bool checked = !cl.has("unchecked");
+  if (checked) o.check = [](const std::string& text) { return clangfe::firstErrorOffset(text); };
   const int threads = int(cl.unsignedValue("threads", 0, 256));
+  o.checkJobs = unsigned(threads);
   const std::string out = cl.value("out");
   if (!out.empty()) std::filesystem::create_directories(out);
 
@@ -224,6 +232,9 @@ int runSample(const CommandLine& cl) {
   const std::string spec = "{\"command\":\"sample\",\"app_version\":" + jsonString(kAppVersion) +
                            ",\"temperature\":" + formatNumber(o.temperature) + ",\"batch\":" + std::to_string(o.batchSize) +
                            ",\"max_new_tokens\":" + std::to_string(o.maxNewTokens) + ",\"seed\":" + std::to_string(o.seed) +
+                           ",\"guard\":" + (o.guard ? "true" : "false") + ",\"patience\":" + std::to_string(o.guardPatience) +
+                           ",\"checked\":" + (checked ? "true" : "false") +
+                           ",\"check_patience\":" + std::to_string(o.checkPatience) +
                            ",\"checkpoint\":" + jsonString(ckpt) + "}";
   const std::string featureSpec = engine::featureSpecJson(mo);
   std::size_t compiled = 0;

@@ -144,6 +144,8 @@ void addSearchOptions(CommandLine& cl) {
   cl.option({"max-new-tokens", 0, "N", "cap on the tokens one infill adds", false, "8"});
   cl.option({"endhole-bias", 0, "B", "added to the [ENDHOLE] logit of infills (> 0: shorter infills)", false, "4"});
   cl.option({"unguarded", 0, "", "infill without the grammar guard (mismatched brackets, undeclared names allowed)"});
+  cl.option({"unchecked", 0, "", "infill without compiler checks (by default each statement an infill writes is "
+                                 "compiled as it ends, and sampled again if it has an error)"});
   cl.option({"context", 0, "N", "tokens the model sees around a hole (0: as many as it takes)", false, "64"});
   cl.option({"scale", 0, "F,...|NAME=F,...", "per-dimension factors applied to differences (default: none)"});
   cl.option({"seeding", 0, "MODE", "nearest (corpus kernels nearest the target), empty (kernel void [HOLE]) or "
@@ -162,6 +164,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.maxNewTokens = int(cl.unsignedValue("max-new-tokens", 1, 100000));
     spec.endHoleBias = parseDouble(cl.value("endhole-bias"), "--endhole-bias", -100, 100);
     spec.guard = !cl.has("unguarded");
+    spec.check = !cl.has("unchecked");
     spec.context = int(cl.unsignedValue("context", 0, 100000));
     if (cl.has("scale")) spec.scale = parseScale(cl.value("scale"), spec.target.space);
     const auto mode = cl.value("seeding");
@@ -207,7 +210,7 @@ CommandLine steerCommandLine() {
   cl.option({"patience", 0, "N", "stop after N generations without a better best (0: never)", false, "0"});
   cl.option({"seed", 0, "N", "random seed", false, "1"});
   cl.option({"batch", 0, "N", "rows the model infills together", false, "64"});
-  cl.option({"threads", 'j', "N", "libtorch and compile threads (default: all cores)", false, "0"});
+  cl.option({"threads", 'j', "N", "model (BLAS) and compile threads (default: all cores)", false, "0"});
   cl.option({"resume", 0, "RUN", "go on with a stored run (its own spec is used)"});
   cl.option({"out", 0, "FILE", "also write the best kernel to FILE"});
   cl.option({"quiet", 'q', "", "no progress line per generation"});
@@ -373,7 +376,7 @@ CommandLine exploreCommandLine() {
   cl.option({"local-sizes", 'l', "N,...", "local sizes (0: the runtime chooses)", false, "64"});
   cl.option({"runs", 0, "N", "timed runs per device and size", false, "10"});
   cl.option({"seed", 0, "N", "random seed", false, "1"});
-  cl.option({"threads", 'j', "N", "libtorch and compile threads (default: all cores)", false, "0"});
+  cl.option({"threads", 'j', "N", "model (BLAS) and compile threads (default: all cores)", false, "0"});
   return cl;
 }
 

@@ -414,4 +414,28 @@ CompileResult compile(const CompileRequest& req) {
   return result;
 }
 
+std::size_t firstErrorOffset(const std::string& source, const CompileOptions& options) {
+  CompileRequest req;
+  req.source = source;
+  req.fileName = "check.cl";
+  req.options = options;
+  req.options.errorLimit = 1;
+  req.options.maxDiagnostics = 8;
+  req.emitIR = false;
+  const CompileResult result = compile(req);
+  if (result.succeeded()) return std::string::npos;
+  for (const auto& d : result.diagnostics()) {
+    if (d.severity != Severity::Error && d.severity != Severity::Fatal) continue;
+    if (d.file != req.fileName || d.line == 0) return 0;
+    std::size_t offset = 0;
+    for (unsigned line = 1; line < d.line && offset != std::string::npos; ++line) {
+      offset = source.find('\n', offset);
+      if (offset != std::string::npos) ++offset;
+    }
+    if (offset == std::string::npos) return 0;
+    return std::min(source.size(), offset + (d.column > 0 ? d.column - 1 : 0));
+  }
+  return 0;
+}
+
 } // namespace steerbench::clangfe

@@ -118,4 +118,9 @@ struct PreprocessResult {
 /// naming the chain.
 [[nodiscard]] CompileResult compile(const CompileRequest& request);
 
+/// The byte offset in `source` of its first error (parsing and types; no code
+/// generation), or std::string::npos when it has none. An error Clang gives
+/// no place in `source` counts as at offset 0. Thread-safe.
+[[nodiscard]] std::size_t firstErrorOffset(const std::string& source, const CompileOptions& options = {});
+
 } // namespace steerbench::clangfe

@@ -108,11 +108,18 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
     int holeAt = 0; ///< the first [HOLE]'s index in the feed's tokens
     bool start = true, end = true;
     int blocked = 0; ///< steps whose most likely token the guard banned
+    // Compiler-checked statements (SampleOptions::check), for the hole being filled:
+    int statementAt = -1;    ///< where its current statement starts in `seq` (-1: the hole is new)
+    std::size_t fixed = 0;   ///< length of the decoded text before the hole
+    int takenBack = 0;       ///< statements taken back
+    bool unchecked = false;  ///< the feed's own text has an error: no more checks
   };
   if (!o.feedEnds.empty() && o.feedEnds.size() != encoded.size())
     throw std::invalid_argument("SampleOptions::feedEnds must have one entry per feed");
   std::mt19937_64 rng(o.seed);
-  const std::optional<SyntaxGuard> guard = o.guard ? std::optional<SyntaxGuard>(std::in_place, tok) : std::nullopt;
+  const bool checking = bool(o.check);
+  const std::optional<SyntaxGuard> guard =
+      o.guard || checking ? std::optional<SyntaxGuard>(std::in_place, tok) : std::nullopt;
   const auto vocab = std::int64_t(tok.size());
   std::vector<std::uint8_t> banned;
   int queued = 0;
@@ -211,21 +218,63 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
         chosen[b] = pick;
       }
     }
-    std::vector<Row> keep;
+    // Insert the chosen tokens; note the rows that just ended a statement.
+    struct Check {
+      std::size_t row;
+      std::string text;
+      std::size_t error = std::string::npos;
+    };
+    std::vector<Check> checks;
+    std::vector<char> ended(rows.size(), 0);
     for (std::size_t b = 0; b < rows.size(); ++b) {
       Row& r = rows[b];
       const auto h = std::size_t(holeAt[b]);
+      if (checking && r.start && !r.unchecked && r.statementAt < 0) {
+        r.statementAt = int(h);
+        std::string before = tok.decode(std::vector<int>(r.seq.begin() + 1, r.seq.begin() + std::ptrdiff_t(h)));
+        r.fixed = before.size();
+      }
       if (chosen[b] == Tokenizer::kEndHole) {
         r.seq.erase(r.seq.begin() + std::ptrdiff_t(h));
-      } else {
-        r.seq.insert(r.seq.begin() + std::ptrdiff_t(h), int(chosen[b]));
-        ++r.newTokens;
+        r.statementAt = -1;
+        ended[b] = 1;
+        continue;
       }
-      const bool holesLeft = std::find(r.seq.begin(), r.seq.end(), Tokenizer::kHole) != r.seq.end();
+      r.seq.insert(r.seq.begin() + std::ptrdiff_t(h), int(chosen[b]));
+      ++r.newTokens;
+      std::string closers;
+      if (checking && r.start && !r.unchecked && guard->statementEnd(r.seq, h + 1, closers)) {
+        std::string text = tok.decode(std::vector<int>(r.seq.begin() + 1, r.seq.begin() + std::ptrdiff_t(h + 1)));
+        checks.push_back({b, std::move(text) + closers});
+      }
+    }
+    if (!checks.empty()) {
+      const unsigned jobs = o.checkJobs > 0 ? o.checkJobs : engine::hardwareJobs();
+      engine::parallelFor(checks.size(), jobs, [&](std::size_t i) { checks[i].error = o.check(checks[i].text); });
+      for (const Check& c : checks) {
+        Row& r = rows[c.row];
+        const auto h = std::size_t(holeAt[c.row]) + 1; // the hole, after the statement's last token
+        if (c.error == std::string::npos) {
+          r.statementAt = int(h);
+        } else if (c.error < r.fixed) {
+          r.unchecked = true; // broken before the hole: nothing the model writes can mend it
+        } else {
+          const auto from = std::size_t(r.statementAt);
+          r.seq.erase(r.seq.begin() + std::ptrdiff_t(from), r.seq.begin() + std::ptrdiff_t(h));
+          r.newTokens -= int(h - from);
+          ++r.takenBack;
+        }
+      }
+    }
+    std::vector<Row> keep;
+    for (std::size_t b = 0; b < rows.size(); ++b) {
+      Row& r = rows[b];
+      const bool holesLeft = !ended[b] || std::find(r.seq.begin(), r.seq.end(), Tokenizer::kHole) != r.seq.end();
       if (!holesLeft)
         finish(r, true);
       else if (r.newTokens >= o.maxNewTokens || int(r.seq.size()) >= maxLength ||
-               (o.guardPatience > 0 && r.blocked >= o.guardPatience))
+               (o.guardPatience > 0 && r.blocked >= o.guardPatience) ||
+               (checking && r.takenBack >= o.checkPatience))
         finish(r, false);
       else
         keep.push_back(std::move(r));

@@ -32,6 +32,18 @@ struct SampleOptions {
   /// left what the model knows: it is given up (an incomplete sample) rather
   /// than run on to the token limit. 0: never.
   int guardPatience = 6;
+  /// Compiler-checked statements: given the kernel text up to a row's hole
+  /// each time the row ends a statement (with its open blocks closed), the
+  /// byte offset of the text's first error, or std::string::npos (e.g.
+  /// clangfe::firstErrorOffset). A statement with an error in what the model
+  /// wrote is taken back and sampled again; an error in the feed's own text
+  /// ends the checks for that row. Only for feeds that hold the kernel's
+  /// start. Called from `checkJobs` threads at once. Empty: no checks.
+  std::function<std::size_t(const std::string&)> check;
+  /// A row is given up (an incomplete sample) after this many statements
+  /// taken back.
+  int checkPatience = 8;
+  unsigned checkJobs = 0; ///< 0: all cores
   /// Per feed: which true ends of a kernel it holds (kStartEnd bits). A
   /// window cut out of a longer kernel has no [START] or [END] at a cut side,
   /// as in training. Empty: every feed is a whole kernel.

@@ -47,6 +47,9 @@ SyntaxGuard::SyntaxGuard(const Tokenizer& tok) : vocab_(tok.size()) {
   kind_[Tokenizer::kHole] = Hole;
   for (int v = Tokenizer::kMetaCount; v < vocab_; ++v) {
     const std::string& t = tok.text(v);
+    if (!tok.isChar(v) && t == ";") semi_ = v;
+    if (!tok.isChar(v) && t == "do") do_ = v;
+    if (!tok.isChar(v) && t == "else") else_ = v;
     if (tok.isChar(v)) {
       // The last character of a spelled name (perhaps a type's).
       const unsigned char c = static_cast<unsigned char>(t[0]);
@@ -75,6 +78,9 @@ SyntaxGuard::SyntaxGuard(const Tokenizer& tok) : vocab_(tok.size()) {
   }
   paren_ = open[0];
   bracket_ = open[1];
+  brace_ = open[2];
+  closeParen_ = close[0];
+  closeBrace_ = close[2];
   for (int i = 0; i < 3; ++i)
     if (open[i] >= 0 && close[i] >= 0) {
       partner_[std::size_t(open[i])] = close[i];
@@ -209,6 +215,40 @@ bool SyntaxGuard::unbalanced(const std::vector<int>& seq) const {
   int underflow = 0;
   return !scan(seq.begin(), seq.end(), stack, underflow, kindOf, partnerOf, Open, Close) || underflow > 0 ||
          !stack.empty();
+}
+
+bool SyntaxGuard::statementEnd(const std::vector<int>& seq, std::size_t end, std::string& closers) const {
+  if (end == 0 || end > seq.size() || brace_ < 0 || partner_[std::size_t(brace_)] < 0) return false;
+  const int last = seq[end - 1];
+  if (last != semi_ && last != closeBrace_) return false;
+  struct Opened {
+    int id;
+    bool block; ///< a brace that opens statements (not an initializer, struct or enum body)
+    bool doBody;
+  };
+  std::vector<Opened> open;
+  bool closedBlock = false;
+  for (std::size_t i = 0; i < end; ++i) {
+    const int v = seq[i];
+    if (v < 0 || v >= vocab_ || v == Tokenizer::kStart) continue;
+    if (kind_[std::size_t(v)] == Open) {
+      const int before = i > 0 && seq[i - 1] != Tokenizer::kStart ? seq[i - 1] : -1;
+      const bool block = v == brace_ && (before < 0 || before == closeParen_ || before == else_ || before == do_ ||
+                                         before == semi_ || before == brace_ || before == closeBrace_);
+      open.push_back({v, block, block && before == do_});
+    } else if (kind_[std::size_t(v)] == Close) {
+      if (open.empty() || partner_[std::size_t(open.back().id)] != v) return false;
+      closedBlock = open.back().block && !open.back().doBody; // a do body still needs its while
+      open.pop_back();
+    }
+  }
+  if (last == closeBrace_ && !closedBlock) return false;
+  closers.clear();
+  for (auto it = open.rbegin(); it != open.rend(); ++it) {
+    if (!it->block) return false;
+    closers += it->doBody ? "\n} while (0);" : "\n}";
+  }
+  return true;
 }
 
 } // namespace steerbench::model

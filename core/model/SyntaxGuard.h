@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace steerbench::model {
@@ -42,11 +43,20 @@ public:
   /// For tests and reports: the sequence, holes left out, breaks rule 1.
   [[nodiscard]] bool unbalanced(const std::vector<int>& seq) const;
 
+  /// Compiler-checked statements: when seq[0, end) ends a statement (its
+  /// last token a `;` or the `}` of a block, outside any parenthesis,
+  /// bracket or initializer), the text that closes its open blocks ("}" for
+  /// each, "} while (0);" for a do body), so that the prefix and it make a
+  /// unit Clang can check; otherwise false. `seq` may start with [START] and
+  /// holds no [HOLE] before `end`.
+  bool statementEnd(const std::vector<int>& seq, std::size_t end, std::string& closers) const;
+
 private:
   enum Kind : std::uint8_t { Other, Open, Close, Name, Declarer, Star, Member, Hole };
   std::vector<Kind> kind_;
   std::vector<std::uint8_t> lowerName_, scalarType_; ///< per token id
   int paren_ = -1, bracket_ = -1, dot_ = -1, arrow_ = -1;
+  int semi_ = -1, brace_ = -1, closeBrace_ = -1, closeParen_ = -1, do_ = -1, else_ = -1;
   std::vector<int> partner_; ///< for brackets: the matching bracket's id
   std::vector<int> names_;   ///< ids of the rewritten names
   std::vector<int> closes_;  ///< ids of the closing brackets that have a partner

@@ -1,5 +1,6 @@
 #include "steer/BeamSearch.h"
 
+#include "clang/OpenCLFrontend.h"
 #include "common/Error.h"
 #include "common/TextFormat.h"
 #include "common/Version.h"
@@ -188,7 +189,7 @@ std::string SteerSpec::toJson() const {
          ",\"temperature\":" + formatNumber(temperature) + ",\"hole_min\":" + std::to_string(holeMin) +
          ",\"hole_max\":" + std::to_string(holeMax) + ",\"hole_max_fraction\":" + formatNumber(holeMaxFraction) +
          ",\"max_new_tokens\":" + std::to_string(maxNewTokens) +
-         ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"context\":" + std::to_string(context) +
+         ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
          ",\"scale\":" + jsonNumbers(scale) +
          ",\"seeding\":\"" + seedingName(seeding) + "\",\"nearest\":" + std::to_string(nearest) +
          ",\"seed_roles\":" + roles + ",\"seeds\":" + given + ",\"time_budget\":" + formatNumber(timeBudget) +
@@ -229,6 +230,7 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   real("time_budget", s.timeBudget);
   real("endhole_bias", s.endHoleBias);
   s.guard = o->getBoolean("guard").value_or(false); // a run stored before the guard existed sampled without it
+  s.check = o->getBoolean("check").value_or(false); // likewise the compiler checks
   integer("context", s.context);
   integer("patience", s.patience);
   integer("batch", s.batchSize);
@@ -466,6 +468,8 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
       so.seed = generationSeed(spec.seed, generation) ^ 0x5eedull;
       so.endHoleBias = beam.empty() ? 0.0 : spec.endHoleBias;
       so.guard = spec.guard;
+      if (spec.check) so.check = [](const std::string& t) { return clangfe::firstErrorOffset(t); };
+      so.checkJobs = jobs;
       so.feedEnds = ends;
       std::vector<model::Sample> samples(texts.size());
       std::vector<bool> have(texts.size(), false);
@@ -525,7 +529,9 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
                                  s.ids.begin() + std::ptrdiff_t(std::min(s.ids.size(), at + std::size_t(s.newTokens)))});
         if (have[i] && !s.complete) {
           measured[i].text = s.text;
-          measured[i].error = "the infill was cut at " + std::to_string(s.newTokens) + " tokens";
+          measured[i].error = "the infill stopped at " + std::to_string(s.newTokens) +
+                              " tokens without closing its hole (the token limit, or the guard or the compiler "
+                              "checks gave it up)";
         }
         cands.push_back(std::move(c));
       }

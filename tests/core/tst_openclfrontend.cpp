@@ -179,6 +179,19 @@ private slots:
     QVERIFY2(r.succeeded(), r.firstError().c_str());
   }
 
+  void firstErrorOffsetPointsIntoTheSource() {
+    QCOMPARE(firstErrorOffset("kernel void k(global int* a) {\n  a[0] = 1;\n}\n"), std::string::npos);
+    // `b` is undeclared: the offset is where it stands, on the second line.
+    const std::string bad = "kernel void k(global int* a) {\n  a[0] = b;\n}\n";
+    QCOMPARE(firstErrorOffset(bad), bad.find("b;"));
+    // A type error, not only syntax: a scalar is not subscripted (Clang points at the subscript).
+    const std::string typed = "kernel void k(global int* a) {\n  int c = 0;\n  a[0] = c[1];\n}\n";
+    QCOMPARE(firstErrorOffset(typed), typed.find("[1]"));
+    // Only the first error counts.
+    const std::string two = "kernel void k(global int* a) { a[0] = x; a[1] = y; }";
+    QCOMPARE(firstErrorOffset(two), two.find("x;"));
+  }
+
   void badOptionIsReported() {
     CompileRequest req;
     req.source = "kernel void k() {}";

@@ -9,6 +9,7 @@
 
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <sstream>
 
 using namespace steerbench;
@@ -182,6 +183,70 @@ private Q_SLOTS:
     o.guard = false; // unguarded, the model has its way
     for (const auto& x : s.sample({"kernel void [HOLE]"}, 1, o))
       QVERIFY(x.text.rfind("kernel void } } }", 0) == 0);
+  }
+
+  void statementsWithErrorsAreTakenBack() {
+    // The model writes `;` after `;`. Each one ends a statement, which the
+    // check sees with the kernel's block closed.
+    auto s0 = biased(Tokenizer::kEndHole);
+    auto s = biased(s0.tokenizer().encode(";")[0]);
+    const std::string feed = "kernel void A ( ) { [HOLE] }";
+    SampleOptions o;
+    o.temperature = 0;
+    o.maxNewTokens = 5;
+    o.checkPatience = 3;
+    std::mutex m;
+    std::vector<std::string> seen;
+    // The checks stand in for Clang with known verdicts; the real check is
+    // clangfe::firstErrorOffset (tests/core/tst_openclfrontend).
+    o.check = [&](const std::string& text) {
+      std::lock_guard lock(m);
+      seen.push_back(text);
+      return text.size() - 3; // an error in the statement just written
+    };
+    auto out = s.sample({feed}, 1, o);
+    QCOMPARE(out.size(), std::size_t(1));
+    QVERIFY(!out[0].complete); // given up after three statements taken back
+    QCOMPARE(out[0].newTokens, 0);
+    QCOMPARE(out[0].text, s.tokenizer().decode(s.tokenizer().encode(feed)));
+    QCOMPARE(seen.size(), std::size_t(3));
+    for (const auto& t : seen) {
+      QVERIFY2(t.size() >= 2 && t.compare(t.size() - 2, 2, "\n}") == 0, t.c_str()); // the block closed
+      QVERIFY(t.find(';') != std::string::npos);
+    }
+
+    // Statements that compile are kept: the same as without checks.
+    SampleOptions plain = o;
+    plain.check = {};
+    const auto unchecked = s.sample({feed}, 1, plain);
+    seen.clear();
+    o.check = [&](const std::string& text) {
+      std::lock_guard lock(m);
+      seen.push_back(text);
+      return std::string::npos;
+    };
+    out = s.sample({feed}, 1, o);
+    QCOMPARE(out[0].text, unchecked[0].text);
+    QCOMPARE(out[0].newTokens, 5);
+    QCOMPARE(seen.size(), std::size_t(5));
+
+    // An error in the feed's own text (before the hole) ends the checks for
+    // the row: nothing the model writes could mend it.
+    seen.clear();
+    o.check = [&](const std::string& text) {
+      std::lock_guard lock(m);
+      seen.push_back(text);
+      return std::size_t(0);
+    };
+    out = s.sample({feed}, 1, o);
+    QCOMPARE(out[0].text, unchecked[0].text);
+    QCOMPARE(seen.size(), std::size_t(1));
+
+    // A window without the kernel's start is not checked.
+    seen.clear();
+    o.feedEnds = {SampleOptions::kHasEnd};
+    (void)s.sample({"{ [HOLE] }"}, 1, o);
+    QVERIFY(seen.empty());
   }
 
   void batchingDoesNotChangeWhatARowGets() {

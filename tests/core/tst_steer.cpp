@@ -15,6 +15,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
 
 using namespace steerbench;
@@ -101,6 +102,25 @@ private Q_SLOTS:
     fails([] { (void)steer::Target::fromJson("{\"space\":\"grewe\",\"values\":[1,2]}", "short.json"); },
           "2 values");
     fails([] { (void)steer::Target::fromJson("not json", "bad.json"); }, "bad.json");
+  }
+
+  void specsKeepHowInfillsAreSampled() {
+    auto s = spec({1, 2, 3, 4, 5, 6, 7, 8}, 3);
+    QVERIFY(s.guard && s.check); // the defaults
+    s.check = false;
+    const auto back = steer::SteerSpec::fromJson(s.toJson(), "spec");
+    QVERIFY(back.guard);
+    QVERIFY(!back.check);
+    // A run stored before the guard and the checks existed had neither.
+    std::string old = s.toJson();
+    for (const char* key : {",\"guard\":true", ",\"check\":false"}) {
+      const auto at = old.find(key);
+      QVERIFY(at != std::string::npos);
+      old.erase(at, std::strlen(key));
+    }
+    const auto before = steer::SteerSpec::fromJson(old, "old spec");
+    QVERIFY(!before.guard);
+    QVERIFY(!before.check);
   }
 
   void targetsFromKernelsAndDevMapRows() {

@@ -147,6 +147,46 @@ private Q_SLOTS:
     // Functions are called.
     QVERIFY(!judge("kernel void A ( global int * a ) { B [HOLE] }").bans("("));
   }
+
+  void statementEndsAndWhatClosesThem() {
+    // Whether the text, written so far, ends a statement; and the closers.
+    auto ends = [](const std::string& text, std::string* closers = nullptr) {
+      std::vector<int> seq{Tokenizer::kStart};
+      const auto ids = tokenizer().encode(text);
+      seq.insert(seq.end(), ids.begin(), ids.end());
+      std::string c = "unset";
+      const bool e = SyntaxGuard(tokenizer()).statementEnd(seq, seq.size(), c);
+      if (closers) *closers = c;
+      return e;
+    };
+    std::string c;
+    QVERIFY(ends("kernel void A ( global int * a ) { int c = a [ 0 ] ;", &c));
+    QCOMPARE(c, std::string("\n}"));
+    QVERIFY(!ends("kernel void A ( global int * a ) { int c = a [ 0 ]"));
+    // A `;` inside parentheses is not the end of a statement.
+    QVERIFY(!ends("kernel void A ( global int * a ) { for ( int b = 0 ;"));
+    QVERIFY(ends("kernel void A ( global int * a ) { for ( int b = 0 ; b < 4 ; ++ b ) { a [ b ] = 0 ;", &c));
+    QCOMPARE(c, std::string("\n}\n}"));
+    QVERIFY(ends("kernel void A ( global int * a ) { for ( int b = 0 ; b < 4 ; ++ b ) { a [ b ] = 0 ; }", &c));
+    QCOMPARE(c, std::string("\n}"));
+    // The kernel's own closing brace: nothing left to close.
+    QVERIFY(ends("kernel void A ( global int * a ) { a [ 0 ] = 1 ; }", &c));
+    QCOMPARE(c, std::string());
+    // A do body closes with its while; its `}` alone ends nothing.
+    QVERIFY(ends("kernel void A ( global int * a ) { do { a [ 0 ] = 1 ;", &c));
+    QCOMPARE(c, std::string("\n} while (0);\n}"));
+    QVERIFY(!ends("kernel void A ( global int * a ) { do { a [ 0 ] = 1 ; }"));
+    QVERIFY(ends("kernel void A ( global int * a ) { do { a [ 0 ] = 1 ; } while ( a [ 0 ] ) ;"));
+    // Struct bodies and initializers are not blocks of statements.
+    QVERIFY(!ends("typedef struct { int a ;"));
+    QVERIFY(!ends("typedef struct { int a ; }"));
+    QVERIFY(ends("typedef struct { int a ; } B ;", &c));
+    QCOMPARE(c, std::string());
+    QVERIFY(!ends("kernel void A ( global int * a ) { int b [ 2 ] = { 1 , 2 }"));
+    QVERIFY(ends("kernel void A ( global int * a ) { int b [ 2 ] = { 1 , 2 } ;"));
+    // Mismatched brackets: nothing to check.
+    QVERIFY(!ends("kernel void A ( global int * a ) { a [ 0 ) ;"));
+  }
 };
 
 QTEST_APPLESS_MAIN(TestSyntaxGuard)
