@@ -15,6 +15,7 @@
 //                        [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0]
 //                        [--unguarded] [--patience 6]   (the grammar guard, model::SyntaxGuard)
 //                        [--unchecked] [--check-patience 8]   (compiler-checked statements, SampleOptions::check)
+//                        [--min-tokens 0]   (a length floor for the undirected samples only)
 #include "clang/OpenCLFrontend.h"
 #include "common/Paths.h"
 #include "engine/ParallelFor.h"
@@ -60,6 +61,7 @@ int main(int argc, char** argv) {
   std::string ckpt, wsPath = defaultWorkspacePath();
   int n = 1000, infill = 500, threads = 0;
   bool checked = true;
+  int minTokens = 0;
   model::SampleOptions o;
   for (int i = 1; i < argc; ++i) {
     auto arg = [&](const char* name) { return !std::strcmp(argv[i], name) && i + 1 < argc; };
@@ -75,11 +77,12 @@ int main(int argc, char** argv) {
     else if (arg("--patience")) o.guardPatience = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--unguarded")) o.guard = false;
     else if (arg("--check-patience")) o.checkPatience = std::atoi(argv[++i]);
+    else if (arg("--min-tokens")) minTokens = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--unchecked")) checked = false;
     else {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 32] [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0] "
-                           "[--unguarded] [--patience 6] [--unchecked] [--check-patience 8]\n");
+                           "[--unguarded] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0]\n");
       return 2;
     }
   }
@@ -130,7 +133,9 @@ int main(int argc, char** argv) {
 
     // 1. Undirected.
     const auto t0 = Clock::now();
-    const auto samples = sampler.sample({"kernel void [HOLE]"}, n, o);
+    model::SampleOptions undirected = o;
+    undirected.minNewTokens = minTokens;
+    const auto samples = sampler.sample({"kernel void [HOLE]"}, n, undirected);
     const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     std::vector<std::string> texts;
     for (const auto& s : samples)
@@ -155,7 +160,8 @@ int main(int argc, char** argv) {
     const double total = double(std::max<std::size_t>(1, samples.size()));
     auto sorted = lengths;
     std::sort(sorted.begin(), sorted.end());
-    std::printf("\nUndirected: %zu samples from \"kernel void [HOLE]\" in %.1f s\n", samples.size(), seconds);
+    std::printf("\nUndirected: %zu samples from \"kernel void [HOLE]\" in %.1f s%s\n", samples.size(), seconds,
+                minTokens > 0 ? (", at least " + std::to_string(minTokens) + " tokens each").c_str() : "");
     if (checked)
       std::printf("  compiler checks: %ld statements, %ld taken back, %.1f s of Clang (all threads)\n", checks.load(),
                   failedChecks.load(), double(checkMicros.load()) / 1e6);

@@ -186,6 +186,8 @@ CommandLine sampleCommandLine() {
   cl.option({"unguarded", 0, "", "sample the model as it is: no grammar guard (mismatched brackets, undeclared names)"});
   cl.option({"patience", 0, "N", "give a row up once the guard has banned its most likely token N times (0: never)",
              false, "6"});
+  cl.option({"min-tokens", 0, "N", "each sample writes at least N tokens before it may close its hole or the "
+                                   "kernel's body (0: the model decides)", false, "0"});
   cl.option({"unchecked", 0, "", "no compiler checks: statements with errors are kept (by default each statement is "
                                  "compiled as it ends, and one with an error is sampled again)"});
   cl.option({"check-patience", 0, "N", "give a row up after N statements sampled again", false, "8"});
@@ -207,6 +209,7 @@ int runSample(const CommandLine& cl) {
   o.guard = !cl.has("unguarded");
   o.guardPatience = int(cl.unsignedValue("patience", 0, 1000000));
   o.checkPatience = int(cl.unsignedValue("check-patience", 1, 1000000));
+  o.minNewTokens = int(cl.unsignedValue("min-tokens", 0, 1000000));
   const bool checked = !cl.has("unchecked");
   if (checked) o.check = [](const std::string& text) { return clangfe::firstErrorOffset(text); };
   const int threads = int(cl.unsignedValue("threads", 0, 256));
@@ -235,6 +238,7 @@ int runSample(const CommandLine& cl) {
                            ",\"guard\":" + (o.guard ? "true" : "false") + ",\"patience\":" + std::to_string(o.guardPatience) +
                            ",\"checked\":" + (checked ? "true" : "false") +
                            ",\"check_patience\":" + std::to_string(o.checkPatience) +
+                           ",\"min_new_tokens\":" + std::to_string(o.minNewTokens) +
                            ",\"checkpoint\":" + jsonString(ckpt) + "}";
   const std::string featureSpec = engine::featureSpecJson(mo);
   std::size_t compiled = 0;

@@ -119,7 +119,7 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
   std::mt19937_64 rng(o.seed);
   const bool checking = bool(o.check);
   const std::optional<SyntaxGuard> guard =
-      o.guard || checking ? std::optional<SyntaxGuard>(std::in_place, tok) : std::nullopt;
+      o.guard || checking || o.minNewTokens > 0 ? std::optional<SyntaxGuard>(std::in_place, tok) : std::nullopt;
   const auto vocab = std::int64_t(tok.size());
   std::vector<std::uint8_t> banned;
   int queued = 0;
@@ -195,6 +195,16 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
         rows[b].blocked += banned[b * std::size_t(vocab) + std::size_t(wa[std::int64_t(b)])];
       }
       at.masked_fill_(torch::from_blob(banned.data(), {std::int64_t(rows.size()), vocab}, torch::kBool), -1e9);
+    }
+    if (o.minNewTokens > 0) {
+      // The length floor (not the guard: the model's wish to stop is no sign it is lost).
+      for (std::size_t b = 0; b < rows.size(); ++b) {
+        const Row& r = rows[b];
+        if (r.newTokens >= o.minNewTokens) continue;
+        at.index_put_({std::int64_t(b), Tokenizer::kEndHole}, -1e9);
+        if (r.start && guard->closeBrace() >= 0 && guard->openBraces(r.seq, std::size_t(holeAt[b])) == 1)
+          at.index_put_({std::int64_t(b), guard->closeBrace()}, -1e9);
+      }
     }
     std::vector<std::int64_t> chosen(rows.size());
     if (o.temperature <= 0) {

@@ -20,6 +20,10 @@ struct SampleOptions {
   int batchSize = 32;
   double temperature = 0.8;  ///< <= 0: always the most likely token
   int maxNewTokens = 512;    ///< per sample, over all its holes
+  /// A length floor: until a row has written this many tokens, it may not
+  /// close its hole nor, in a feed that holds the kernel's start, the
+  /// kernel's outermost block. 0: the model decides.
+  int minNewTokens = 0;
   std::uint64_t seed = 1;
   /// Added to the [ENDHOLE] logit before sampling (a length prior: > 0 closes
   /// holes sooner). 0 samples the model as trained.

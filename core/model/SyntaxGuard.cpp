@@ -251,4 +251,13 @@ bool SyntaxGuard::statementEnd(const std::vector<int>& seq, std::size_t end, std
   return true;
 }
 
+int SyntaxGuard::openBraces(const std::vector<int>& seq, std::size_t end) const {
+  int depth = 0;
+  for (std::size_t i = 0; i < end && i < seq.size(); ++i) {
+    if (seq[i] == brace_) ++depth;
+    else if (seq[i] == closeBrace_ && depth > 0) --depth;
+  }
+  return depth;
+}
+
 } // namespace steerbench::model

@@ -51,6 +51,11 @@ public:
   /// holds no [HOLE] before `end`.
   bool statementEnd(const std::vector<int>& seq, std::size_t end, std::string& closers) const;
 
+  /// How many `{` are open in seq[0, end) (unmatched closes ignored), and
+  /// the id of `}` (-1 if the vocabulary has no braces).
+  [[nodiscard]] int openBraces(const std::vector<int>& seq, std::size_t end) const;
+  [[nodiscard]] int closeBrace() const { return closeBrace_; }
+
 private:
   enum Kind : std::uint8_t { Other, Open, Close, Name, Declarer, Star, Member, Hole };
   std::vector<Kind> kind_;

@@ -249,6 +249,32 @@ private Q_SLOTS:
     QVERIFY(seen.empty());
   }
 
+  void aLengthFloorKeepsTheHoleAndTheKernelOpen() {
+    auto s0 = biased(Tokenizer::kEndHole);
+    const int semi = s0.tokenizer().encode(";")[0], close = s0.tokenizer().encode("}")[0];
+    SampleOptions o;
+    o.temperature = 0;
+    o.minNewTokens = 3;
+    o.check = {};
+    // The model wants to stop at once, then `;`: the floor makes it write three.
+    auto stopper = biased(Tokenizer::kEndHole, semi);
+    auto out = stopper.sample({"kernel void A ( ) { [HOLE] }"}, 1, o);
+    QVERIFY(out[0].complete);
+    QCOMPARE(out[0].newTokens, 3);
+    // The model wants to close the kernel's body, then `;`: the body stays
+    // open until the floor, then closes.
+    auto closer = biased(close, semi);
+    auto startsWith = [&](const Sample& x, const char* text) {
+      const auto want = closer.tokenizer().encode(text);
+      return x.ids.size() >= want.size() && std::equal(want.begin(), want.end(), x.ids.begin());
+    };
+    out = closer.sample({"kernel void A ( ) { [HOLE]"}, 1, o);
+    QVERIFY(startsWith(out[0], "kernel void A ( ) { ; ; ; }"));
+    o.minNewTokens = 0;
+    out = closer.sample({"kernel void A ( ) { [HOLE]"}, 1, o);
+    QVERIFY(startsWith(out[0], "kernel void A ( ) { }"));
+  }
+
   void batchingDoesNotChangeWhatARowGets() {
     // Rows are encoded in length groups, each padded to its own longest: a
     // row's infill (most likely tokens) must be the same alone or batched
