@@ -110,8 +110,10 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
     int blocked = 0; ///< steps whose most likely token the guard banned
     // Compiler-checked statements (SampleOptions::check), for the hole being filled:
     int statementAt = -1;    ///< where its current statement starts in `seq` (-1: the hole is new)
+    int infillAt = 0;        ///< where the hole's infill starts in `seq`
     std::size_t fixed = 0;   ///< length of the decoded text before the hole
     int takenBack = 0;       ///< statements taken back
+    int endsTakenBack = 0;   ///< closed holes whose whole kernel had an error
     bool unchecked = false;  ///< the feed's own text has an error: no more checks
   };
   if (!o.feedEnds.empty() && o.feedEnds.size() != encoded.size())
@@ -232,6 +234,7 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
     struct Check {
       std::size_t row;
       std::string text;
+      bool whole = false; ///< the whole kernel, as the row closes its last hole
       std::size_t error = std::string::npos;
     };
     std::vector<Check> checks;
@@ -241,10 +244,20 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
       const auto h = std::size_t(holeAt[b]);
       if (checking && r.start && !r.unchecked && r.statementAt < 0) {
         r.statementAt = int(h);
+        r.infillAt = int(h);
         std::string before = tok.decode(std::vector<int>(r.seq.begin() + 1, r.seq.begin() + std::ptrdiff_t(h)));
         r.fixed = before.size();
       }
       if (chosen[b] == Tokenizer::kEndHole) {
+        const bool lastHole = std::find(r.seq.begin() + std::ptrdiff_t(h) + 1, r.seq.end(), int(Tokenizer::kHole)) ==
+                              r.seq.end();
+        if (checking && r.start && r.end && !r.unchecked && lastHole && r.endsTakenBack < o.checkPatience) {
+          // The whole kernel, as it would be: decided after the checks.
+          std::vector<int> whole(r.seq.begin() + 1, r.seq.end() - 1);
+          whole.erase(whole.begin() + std::ptrdiff_t(h) - 1);
+          checks.push_back({b, tok.decode(whole), true});
+          continue;
+        }
         r.seq.erase(r.seq.begin() + std::ptrdiff_t(h));
         r.statementAt = -1;
         ended[b] = 1;
@@ -263,6 +276,25 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
       engine::parallelFor(checks.size(), jobs, [&](std::size_t i) { checks[i].error = o.check(checks[i].text); });
       for (const Check& c : checks) {
         Row& r = rows[c.row];
+        if (c.whole) {
+          const auto h = std::size_t(holeAt[c.row]);
+          if (c.error == std::string::npos || c.error < r.fixed) {
+            r.seq.erase(r.seq.begin() + std::ptrdiff_t(h)); // closed: the kernel compiles (or never could)
+            r.statementAt = -1;
+            ended[c.row] = 1;
+          } else {
+            // The kernel has an error where the hole is or after it (a name the
+            // rest uses and the infill never declared, ...): the last
+            // statement goes back, and the hole stays open.
+            // (All of the infill, when its last statement is empty.)
+            const auto from = std::size_t(r.statementAt) < h ? std::size_t(r.statementAt) : std::size_t(r.infillAt);
+            r.seq.erase(r.seq.begin() + std::ptrdiff_t(from), r.seq.begin() + std::ptrdiff_t(h));
+            r.newTokens -= int(h - from);
+            r.statementAt = int(from);
+            ++r.endsTakenBack;
+          }
+          continue;
+        }
         const auto h = std::size_t(holeAt[c.row]) + 1; // the hole, after the statement's last token
         if (c.error == std::string::npos) {
           r.statementAt = int(h);

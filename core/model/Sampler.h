@@ -42,7 +42,11 @@ struct SampleOptions {
   /// clangfe::firstErrorOffset). A statement with an error in what the model
   /// wrote is taken back and sampled again; an error in the feed's own text
   /// ends the checks for that row. Only for feeds that hold the kernel's
-  /// start. Called from `checkJobs` threads at once. Empty: no checks.
+  /// start. In a feed that also holds its end, closing the last hole checks
+  /// the whole kernel: an error from the hole on takes the last statement
+  /// (or an infill without one) back and keeps the hole open, at most
+  /// `checkPatience` times, after which the hole closes as it is. Called from
+  /// `checkJobs` threads at once. Empty: no checks.
   std::function<std::size_t(const std::string&)> check;
   /// A row is given up (an incomplete sample) after this many statements
   /// taken back.

@@ -249,6 +249,46 @@ private Q_SLOTS:
     QVERIFY(seen.empty());
   }
 
+  void aHoleClosesOnlyIntoAKernelThatCompiles() {
+    // The model wants to stop at once. As it closes the hole, the whole
+    // kernel is checked; an error from the hole on reopens it, up to the
+    // patience, after which the infill is kept as it is.
+    auto s = biased(Tokenizer::kEndHole);
+    const std::string feed = "kernel void A ( ) { [HOLE] }";
+    SampleOptions o;
+    o.temperature = 0;
+    o.checkPatience = 3;
+    std::mutex m;
+    std::vector<std::string> seen;
+    o.check = [&](const std::string& text) {
+      std::lock_guard lock(m);
+      seen.push_back(text);
+      return text.size() - 1;
+    };
+    auto out = s.sample({feed}, 1, o);
+    QVERIFY(out[0].complete);
+    QCOMPARE(out[0].newTokens, 0);
+    QCOMPARE(seen.size(), std::size_t(3));
+    for (const auto& t : seen)
+      QCOMPARE(t, s.tokenizer().decode(s.tokenizer().encode("kernel void A ( ) { }"))); // no [HOLE], no closers
+    // An error before the hole: nothing to take back, closed at once.
+    seen.clear();
+    o.check = [&](const std::string& text) {
+      std::lock_guard lock(m);
+      seen.push_back(text);
+      return std::size_t(0);
+    };
+    out = s.sample({feed}, 1, o);
+    QVERIFY(out[0].complete);
+    QCOMPARE(seen.size(), std::size_t(1));
+    // A feed without the kernel's end is not checked as a whole.
+    seen.clear();
+    o.feedEnds = {SampleOptions::kHasStart};
+    out = s.sample({feed}, 1, o);
+    QVERIFY(out[0].complete);
+    QVERIFY(seen.empty());
+  }
+
   void aLengthFloorKeepsTheHoleAndTheKernelOpen() {
     auto s0 = biased(Tokenizer::kEndHole);
     const int semi = s0.tokenizer().encode(";")[0], close = s0.tokenizer().encode("}")[0];
