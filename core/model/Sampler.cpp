@@ -251,7 +251,8 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
       if (chosen[b] == Tokenizer::kEndHole) {
         const bool lastHole = std::find(r.seq.begin() + std::ptrdiff_t(h) + 1, r.seq.end(), int(Tokenizer::kHole)) ==
                               r.seq.end();
-        if (checking && r.start && r.end && !r.unchecked && lastHole && r.endsTakenBack < o.checkPatience) {
+        if (checking && o.checkWhole && r.start && r.end && !r.unchecked && lastHole &&
+            r.endsTakenBack < o.checkPatience) {
           // The whole kernel, as it would be: decided after the checks.
           std::vector<int> whole(r.seq.begin() + 1, r.seq.end() - 1);
           whole.erase(whole.begin() + std::ptrdiff_t(h) - 1);

@@ -48,6 +48,7 @@ struct SampleOptions {
   /// `checkPatience` times, after which the hole closes as it is. Called from
   /// `checkJobs` threads at once. Empty: no checks.
   std::function<std::size_t(const std::string&)> check;
+  bool checkWhole = true; ///< also check the whole kernel as its last hole closes (see `check`)
   /// A row is given up (an incomplete sample) after this many statements
   /// taken back.
   int checkPatience = 8;
