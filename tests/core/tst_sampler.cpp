@@ -9,6 +9,8 @@
 
 #include <fstream>
 #include <map>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <sstream>
 
@@ -57,6 +59,20 @@ Sampler biased(int token, int second = -1) {
   m->eval();
   return Sampler(std::make_unique<Sampler::Impl>(Sampler::Impl{std::move(tok), m}));
 }
+
+/// A compile check with verdicts the test chooses (it stands in for Clang;
+/// the real check, clangfe::firstErrorOffset, is tested in
+/// tests/core/tst_openclfrontend). Keeps every text it was given.
+struct RecordingCheck {
+  std::function<std::size_t(const std::string&)> verdict;
+  std::shared_ptr<std::mutex> m = std::make_shared<std::mutex>();
+  std::shared_ptr<std::vector<std::string>> seen = std::make_shared<std::vector<std::string>>();
+  std::size_t operator()(const std::string& text) const {
+    std::lock_guard lock(*m);
+    seen->push_back(text);
+    return verdict(text);
+  }
+};
 
 } // namespace
 
@@ -195,15 +211,9 @@ private Q_SLOTS:
     o.temperature = 0;
     o.maxNewTokens = 5;
     o.checkPatience = 3;
-    std::mutex m;
-    std::vector<std::string> seen;
-    // The checks stand in for Clang with known verdicts; the real check is
-    // clangfe::firstErrorOffset (tests/core/tst_openclfrontend).
-    o.check = [&](const std::string& text) {
-      std::lock_guard lock(m);
-      seen.push_back(text);
-      return text.size() - 3; // an error in the statement just written
-    };
+    RecordingCheck check{[](const std::string& text) { return text.size() - 3; }}; // an error in the statement just written
+    auto& seen = *check.seen;
+    o.check = check;
     auto out = s.sample({feed}, 1, o);
     QCOMPARE(out.size(), std::size_t(1));
     QVERIFY(!out[0].complete); // given up after three statements taken back
@@ -220,11 +230,8 @@ private Q_SLOTS:
     plain.check = {};
     const auto unchecked = s.sample({feed}, 1, plain);
     seen.clear();
-    o.check = [&](const std::string& text) {
-      std::lock_guard lock(m);
-      seen.push_back(text);
-      return std::string::npos;
-    };
+    check.verdict = [](const std::string&) { return std::string::npos; };
+    o.check = check;
     out = s.sample({feed}, 1, o);
     QCOMPARE(out[0].text, unchecked[0].text);
     QCOMPARE(out[0].newTokens, 5);
@@ -233,11 +240,8 @@ private Q_SLOTS:
     // An error in the feed's own text (before the hole) ends the checks for
     // the row: nothing the model writes could mend it.
     seen.clear();
-    o.check = [&](const std::string& text) {
-      std::lock_guard lock(m);
-      seen.push_back(text);
-      return std::size_t(0);
-    };
+    check.verdict = [](const std::string&) { return std::size_t(0); };
+    o.check = check;
     out = s.sample({feed}, 1, o);
     QCOMPARE(out[0].text, unchecked[0].text);
     QCOMPARE(seen.size(), std::size_t(1));
@@ -258,13 +262,9 @@ private Q_SLOTS:
     SampleOptions o;
     o.temperature = 0;
     o.checkPatience = 3;
-    std::mutex m;
-    std::vector<std::string> seen;
-    o.check = [&](const std::string& text) {
-      std::lock_guard lock(m);
-      seen.push_back(text);
-      return text.size() - 1;
-    };
+    RecordingCheck check{[](const std::string& text) { return text.size() - 1; }};
+    auto& seen = *check.seen;
+    o.check = check;
     auto out = s.sample({feed}, 1, o);
     QVERIFY(out[0].complete);
     QCOMPARE(out[0].newTokens, 0);
@@ -273,11 +273,8 @@ private Q_SLOTS:
       QCOMPARE(t, s.tokenizer().decode(s.tokenizer().encode("kernel void A ( ) { }"))); // no [HOLE], no closers
     // An error before the hole: nothing to take back, closed at once.
     seen.clear();
-    o.check = [&](const std::string& text) {
-      std::lock_guard lock(m);
-      seen.push_back(text);
-      return std::size_t(0);
-    };
+    check.verdict = [](const std::string&) { return std::size_t(0); };
+    o.check = check;
     out = s.sample({feed}, 1, o);
     QVERIFY(out[0].complete);
     QCOMPARE(seen.size(), std::size_t(1));
