@@ -1187,8 +1187,8 @@ Ihr Text ist noch im Editor; ändern Sie das Konstrukt in der markierten Zeile u
         <translation>Das Modell hat %1 Tokens geschrieben (Modell %2, Seed %3). Strg+Z nimmt sie zurück.</translation>
     </message>
     <message>
-        <source>The model wrote %1 tokens and hit the limit before closing every hole (model %2, seed %3).</source>
-        <translation>Das Modell hat %1 Tokens geschrieben und die Grenze erreicht, bevor alle Lücken geschlossen waren (Modell %2, Seed %3).</translation>
+        <source>The model wrote %1 tokens and stopped before closing every hole: the token limit, or statements that would not compile (model %2, seed %3).</source>
+        <translation>Das Modell hat %1 Tokens geschrieben und aufgehört, bevor alle Lücken geschlossen waren: die Token-Grenze, oder Anweisungen, die sich nicht kompilieren ließen (Modell %2, Seed %3).</translation>
     </message>
     <message>
         <source>Training</source>

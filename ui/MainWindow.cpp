@@ -902,8 +902,8 @@ void MainWindow::fillHoles(const QString& source) {
                                            selection_));
       statusBar()->showMessage(
           (filled.complete ? tr("The model wrote %1 tokens (model %2, seed %3). Ctrl+Z takes them back.")
-                           : tr("The model wrote %1 tokens and hit the limit before closing every hole (model %2, "
-                                "seed %3)."))
+                           : tr("The model wrote %1 tokens and stopped before closing every hole: the token limit, or "
+                                "statements that would not compile (model %2, seed %3)."))
               .arg(filled.newTokens)
               .arg(hash)
               .arg(seed),
