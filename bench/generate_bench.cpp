@@ -92,7 +92,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    // Compiler checks: how many, how many failed, and their CPU time (summed over threads).
+    // Compiler checks (statements, and whole kernels as holes close): how
+    // many, how many failed, and their CPU time (summed over threads).
     std::atomic<long> checks{0}, failedChecks{0}, checkMicros{0};
     if (checked)
       o.check = [&](const std::string& text) {
@@ -163,7 +164,7 @@ int main(int argc, char** argv) {
     std::printf("\nUndirected: %zu samples from \"kernel void [HOLE]\" in %.1f s%s\n", samples.size(), seconds,
                 minTokens > 0 ? (", at least " + std::to_string(minTokens) + " tokens each").c_str() : "");
     if (checked)
-      std::printf("  compiler checks: %ld statements, %ld taken back, %.1f s of Clang (all threads)\n", checks.load(),
+      std::printf("  compiler checks: %ld (statements and whole kernels), %ld taken back, %.1f s of Clang (all threads)\n", checks.load(),
                   failedChecks.load(), double(checkMicros.load()) / 1e6);
     std::printf("  unique %zu (%.1f%%; goal >= 80%%), compile %zu (%.1f%%; goal >= 40%%)\n", unique.size(),
                 100.0 * double(unique.size()) / total, compiled, 100.0 * double(compiled) / total);

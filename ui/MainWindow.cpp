@@ -892,7 +892,7 @@ void MainWindow::fillHoles(const QString& source) {
     o.batchSize = 1;
     o.maxNewTokens = 256;
     o.seed = seed;
-    o.check = [](const std::string& t) { return clangfe::firstErrorOffset(t); }; // statements that compile
+    o.check = clangfe::firstErrorOffset; // statements that compile
     const auto out = s.sampler->sample({text}, 1, o);
     if (out.empty()) return {};
     const auto filled = out.front();

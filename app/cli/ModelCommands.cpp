@@ -211,7 +211,7 @@ int runSample(const CommandLine& cl) {
   o.checkPatience = int(cl.unsignedValue("check-patience", 1, 1000000));
   o.minNewTokens = int(cl.unsignedValue("min-tokens", 0, 1000000));
   const bool checked = !cl.has("unchecked");
-  if (checked) o.check = [](const std::string& text) { return clangfe::firstErrorOffset(text); };
+  if (checked) o.check = clangfe::firstErrorOffset;
   const int threads = int(cl.unsignedValue("threads", 0, 256));
   o.checkJobs = unsigned(threads);
   const std::string out = cl.value("out");

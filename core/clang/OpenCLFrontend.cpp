@@ -414,11 +414,10 @@ CompileResult compile(const CompileRequest& req) {
   return result;
 }
 
-std::size_t firstErrorOffset(const std::string& source, const CompileOptions& options) {
+std::size_t firstErrorOffset(const std::string& source) {
   CompileRequest req;
   req.source = source;
   req.fileName = "check.cl";
-  req.options = options;
   req.options.errorLimit = 1;
   req.options.maxDiagnostics = 8;
   req.emitIR = false;

@@ -120,7 +120,7 @@ struct PreprocessResult {
 
 /// The byte offset in `source` of its first error (parsing and types; no code
 /// generation), or std::string::npos when it has none. An error Clang gives
-/// no place in `source` counts as at offset 0. Thread-safe.
-[[nodiscard]] std::size_t firstErrorOffset(const std::string& source, const CompileOptions& options = {});
+/// no place in `source` counts as at offset 0. Default options. Thread-safe.
+[[nodiscard]] std::size_t firstErrorOffset(const std::string& source);
 
 } // namespace steerbench::clangfe

@@ -47,15 +47,15 @@ SyntaxGuard::SyntaxGuard(const Tokenizer& tok) : vocab_(tok.size()) {
   kind_[Tokenizer::kHole] = Hole;
   for (int v = Tokenizer::kMetaCount; v < vocab_; ++v) {
     const std::string& t = tok.text(v);
-    if (!tok.isChar(v) && t == ";") semi_ = v;
-    if (!tok.isChar(v) && t == "do") do_ = v;
-    if (!tok.isChar(v) && t == "else") else_ = v;
     if (tok.isChar(v)) {
       // The last character of a spelled name (perhaps a type's).
       const unsigned char c = static_cast<unsigned char>(t[0]);
       if (std::isalnum(c) || c == '_') kind_[std::size_t(v)] = Declarer;
       continue;
     }
+    if (t == ";") semi_ = v;
+    if (t == "do") do_ = v;
+    if (t == "else") else_ = v;
     if (t.size() == 1 && opens.find(t[0]) != std::string::npos) {
       kind_[std::size_t(v)] = Open;
       open[opens.find(t[0])] = v;

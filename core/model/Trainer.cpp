@@ -95,7 +95,7 @@ struct BlasLibrary {
   void (*setThreads)(int) = nullptr;
 };
 
-BlasLibrary blasLibrary() {
+BlasLibrary findBlasLibrary() {
   // libtorch calls the system libblas.so.3's sgemm_: ask the dynamic linker
   // which library that symbol comes from. (Being mapped proves nothing:
   // Debian's liblapack.so.3 may pull in OpenBLAS while libblas.so.3 is the
@@ -114,11 +114,17 @@ BlasLibrary blasLibrary() {
   return lib;
 }
 
+/// Looked up once: the process's BLAS does not change.
+const BlasLibrary& blasLibrary() {
+  static const BlasLibrary lib = findBlasLibrary();
+  return lib;
+}
+
 } // namespace
 
 int applyThreads(int threads) {
   const int n = threads > 0 ? threads : int(engine::hardwareJobs());
-  static const BlasLibrary lib = blasLibrary();
+  const BlasLibrary& lib = blasLibrary();
   if (lib.setThreads) {
     // OpenBLAS runs the matrix products on its own n threads. libtorch's
     // OpenMP pool stays at one thread: two pools on the same cores made
@@ -134,8 +140,7 @@ int applyThreads(int threads) {
 
 std::string useThreads(int threads) {
   const int n = applyThreads(threads);
-  (void)torch::mm(torch::ones({8, 8}), torch::ones({8, 8}));
-  const BlasLibrary lib = blasLibrary();
+  const BlasLibrary& lib = blasLibrary();
   const std::string& from = lib.path;
   std::string blas;
   if (from.find("openblas") != std::string::npos)

@@ -468,7 +468,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
       so.seed = generationSeed(spec.seed, generation) ^ 0x5eedull;
       so.endHoleBias = beam.empty() ? 0.0 : spec.endHoleBias;
       so.guard = spec.guard;
-      if (spec.check) so.check = [](const std::string& t) { return clangfe::firstErrorOffset(t); };
+      if (spec.check) so.check = clangfe::firstErrorOffset;
       // Statements only: checking whole kernels as holes closed cost a quarter
       // of the generations in bench-steer and raised no compile rate.
       so.checkWhole = false;
