@@ -78,11 +78,13 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--unguarded")) o.guard = false;
     else if (arg("--check-patience")) o.checkPatience = std::atoi(argv[++i]);
     else if (arg("--min-tokens")) minTokens = std::atoi(argv[++i]);
+    else if (arg("--streams")) o.streams = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--unchecked")) checked = false;
     else {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 32] [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0] "
-                           "[--unguarded] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0]\n");
+                           "[--unguarded] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
+                           "[--streams 0]\n");
       return 2;
     }
   }
@@ -106,9 +108,10 @@ int main(int argc, char** argv) {
       };
     std::printf("BLAS: %s\n", model::useThreads(threads).c_str());
     model::Sampler sampler(ckpt, threads);
+    if (o.streams <= 0) o.streams = model::defaultStreams();
     const unsigned jobs = threads > 0 ? unsigned(threads) : engine::hardwareJobs();
-    std::printf("model: %s (sha256 %.12s), batch %d, temperature %g, seed %llu, %s\n", sampler.describe().c_str(),
-                sampler.modelHash().c_str(), o.batchSize, o.temperature, (unsigned long long)o.seed,
+    std::printf("model: %s (sha256 %.12s), %d stream(s) of batch %d, temperature %g, seed %llu, %s\n", sampler.describe().c_str(),
+                sampler.modelHash().c_str(), o.streams, o.batchSize, o.temperature, (unsigned long long)o.seed,
                 (std::string(o.guard ? "grammar guard, patience " + std::to_string(o.guardPatience) : "unguarded") +
                  (checked ? ", compiler-checked statements, patience " + std::to_string(o.checkPatience) : ", unchecked"))
                     .c_str());
@@ -171,8 +174,8 @@ int main(int argc, char** argv) {
     std::printf("  tokens per sample: median %zu, p90 %zu, max %zu; largest compiling sample %zu tokens\n",
                 median(lengths), sorted.empty() ? 0 : sorted[sorted.size() * 9 / 10], sorted.empty() ? 0 : sorted.back(),
                 largest);
-    std::printf("  %.1f ms per sample (wall time / samples, batch %d; goal <= 150)\n", 1000.0 * seconds / total,
-                o.batchSize);
+    std::printf("  %.1f ms per sample (wall time / samples, %d stream(s) of batch %d; goal <= 150)\n",
+                1000.0 * seconds / total, o.streams, o.batchSize);
     std::printf("\nNovelty: %zu of the compiling samples are copies of training kernels, %zu of any corpus kernel "
                 "(training, validation or capped); %zu novel, in none of them (%.1f%% of all samples; goal >= 25%%), "
                 "median %zu tokens (goal >= 40), %.1f novel per minute\n",

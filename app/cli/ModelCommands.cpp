@@ -192,6 +192,8 @@ CommandLine sampleCommandLine() {
                                  "compiled as it ends, and one with an error is sampled again)"});
   cl.option({"check-patience", 0, "N", "give a row up after N statements sampled again", false, "8"});
   cl.option({"threads", 'j', "N", "model (BLAS) and compile threads (default: all cores)", false, "0"});
+  cl.option({"streams", 0, "N", "batches sampled at once, each on one core (0: one per BLAS thread with OpenBLAS, "
+                                "else 1); the samples depend on it as on the seed", false, "0"});
   cl.option({"out", 0, "DIR", "also write each sample as DIR/sample_NNNN.cl"});
   return cl;
 }
@@ -219,6 +221,8 @@ int runSample(const CommandLine& cl) {
 
   auto ws = store::Workspace::open(wsPath);
   auto sampler = loadSampler(ckpt, threads);
+  o.streams = int(cl.unsignedValue("streams", 0, 256));
+  if (o.streams == 0) o.streams = model::defaultStreams(); // after loadSampler: it sets the BLAS threads
   InterruptGuard interrupt;
   const auto t0 = std::chrono::steady_clock::now();
   const auto samples = sampler.sample(feeds, count, o, {}, &interrupt.token());
@@ -234,6 +238,7 @@ int runSample(const CommandLine& cl) {
   });
   const std::string spec = "{\"command\":\"sample\",\"app_version\":" + jsonString(kAppVersion) +
                            ",\"temperature\":" + formatNumber(o.temperature) + ",\"batch\":" + std::to_string(o.batchSize) +
+                           ",\"streams\":" + std::to_string(o.streams) +
                            ",\"max_new_tokens\":" + std::to_string(o.maxNewTokens) + ",\"seed\":" + std::to_string(o.seed) +
                            ",\"guard\":" + (o.guard ? "true" : "false") + ",\"patience\":" + std::to_string(o.guardPatience) +
                            ",\"checked\":" + (checked ? "true" : "false") +

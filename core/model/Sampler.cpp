@@ -10,7 +10,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
 #include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
 #include <optional>
 #include <stdexcept>
 #include <random>
@@ -54,6 +58,8 @@ std::vector<std::pair<std::size_t, std::size_t>> lengthGroups(std::size_t n, Len
 }
 
 } // namespace
+
+int defaultStreams() { return std::max(1, blasPoolThreads()); }
 
 Sampler::Sampler(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
@@ -100,8 +106,91 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
     encoded.push_back(std::move(ids));
   }
   if (encoded.empty() || count <= 0) return {};
+  if (!o.feedEnds.empty() && o.feedEnds.size() != encoded.size())
+    throw std::invalid_argument("SampleOptions::feedEnds must have one entry per feed");
+  int streams = o.streams > 0 ? o.streams : defaultStreams();
+  streams = std::min(streams, count);
+  if (streams == 1) {
+    auto out = sampleStream(encoded, count, 0, 1, o, done, cancel);
+    std::sort(out.begin(), out.end(), [](const Sample& a, const Sample& b) { return a.index < b.index; });
+    return out;
+  }
+
+  // Several streams, each a batch of its own on one core (OpenBLAS's pool
+  // would spread one batch's small products over the cores at a poor rate:
+  // see the README's model section). Stream s takes the queue's samples s,
+  // s + streams, ...; samples reach `done` on this thread in queue order.
+  const BlasThreadsForStreams oneEach;
+  std::mutex m;
+  std::condition_variable changed;
+  std::map<std::size_t, Sample> finished; // by queue index, not yet passed on
+  int running = streams;
+  std::exception_ptr error;
+  engine::CancelToken stop; // a stream failed: the others stop too
+  std::vector<std::thread> pool;
+  for (int st = 0; st < streams; ++st)
+    pool.emplace_back([&, st] {
+      try {
+        (void)sampleStream(encoded, count, st, streams, o,
+                           [&](const Sample& smp) {
+                             std::lock_guard lock(m);
+                             finished.emplace(smp.index, smp);
+                             changed.notify_one();
+                           },
+                           cancel, &stop);
+      } catch (...) {
+        std::lock_guard lock(m);
+        if (!error) error = std::current_exception();
+        stop.cancel();
+      }
+      std::lock_guard lock(m);
+      --running;
+      changed.notify_one();
+    });
+  std::vector<Sample> out;
+  std::size_t nextIndex = 0;
+  std::unique_lock lock(m);
+  for (;;) {
+    changed.wait(lock, [&] { return running == 0 || (!finished.empty() && finished.begin()->first == nextIndex); });
+    // Pass on what is next in the queue; once every stream has stopped
+    // (cancelled: there may be gaps), all that is left, in order.
+    while (!finished.empty() && (running == 0 || finished.begin()->first == nextIndex)) {
+      Sample smp = std::move(finished.begin()->second);
+      finished.erase(finished.begin());
+      nextIndex = smp.index + 1;
+      out.push_back(std::move(smp));
+      if (done && !error) {
+        lock.unlock();
+        try {
+          done(out.back());
+        } catch (...) {
+          lock.lock();
+          if (!error) error = std::current_exception();
+          stop.cancel();
+          continue;
+        }
+        lock.lock();
+      }
+    }
+    if (running == 0 && finished.empty()) break;
+  }
+  lock.unlock();
+  for (auto& t : pool)
+    t.join();
+  if (error) std::rethrow_exception(error);
+  return out;
+}
+
+std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& encoded, int count, int stream,
+                                          int streams, const SampleOptions& o,
+                                          const std::function<void(const Sample&)>& done,
+                                          const engine::CancelToken* cancel, const engine::CancelToken* stop) {
+  const auto& tok = impl_->tokenizer;
+  auto& model = impl_->model;
+  const int maxLength = model->config().maxLength;
 
   struct Row {
+    std::size_t index = 0; ///< in the whole call's queue
     std::size_t feed = 0;
     std::vector<int> seq; ///< [START] ... [END] (either left out for a window that does not reach that end)
     int newTokens = 0;
@@ -116,18 +205,20 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
     int endsTakenBack = 0;   ///< closed holes whose whole kernel had an error
     bool unchecked = false;  ///< the feed's own text has an error: no more checks
   };
-  if (!o.feedEnds.empty() && o.feedEnds.size() != encoded.size())
-    throw std::invalid_argument("SampleOptions::feedEnds must have one entry per feed");
-  std::mt19937_64 rng(o.seed);
+  // Stream 0 draws from the seed itself: one stream samples as it always did.
+  std::mt19937_64 rng(o.seed + std::uint64_t(stream) * 0x9E3779B97F4A7C15ull);
   const bool checking = bool(o.check);
   const std::optional<SyntaxGuard> guard =
       o.guard || checking || o.minNewTokens > 0 ? std::optional<SyntaxGuard>(std::in_place, tok) : std::nullopt;
   const auto vocab = std::int64_t(tok.size());
   std::vector<std::uint8_t> banned;
+  // This stream's share of the queue: samples stream, stream + streams, ...
+  const int share = (count - stream + streams - 1) / streams;
   int queued = 0;
   auto next = [&]() {
     Row r;
-    r.feed = std::size_t(queued) % encoded.size();
+    r.index = std::size_t(stream) + std::size_t(queued) * std::size_t(streams);
+    r.feed = r.index % encoded.size();
     if (!o.feedEnds.empty()) {
       r.start = o.feedEnds[r.feed] & SampleOptions::kHasStart;
       r.end = o.feedEnds[r.feed] & SampleOptions::kHasEnd;
@@ -140,12 +231,13 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
     return r;
   };
   std::vector<Row> rows;
-  while (int(rows.size()) < std::min(o.batchSize, count))
+  while (int(rows.size()) < std::min(o.batchSize, share))
     rows.push_back(next());
   std::vector<Sample> out;
   c10::InferenceMode inference;
   auto finish = [&](Row& r, bool complete) {
     Sample s;
+    s.index = r.index;
     s.feed = r.feed;
     s.ids.assign(r.seq.begin() + (r.start ? 1 : 0), r.seq.end() - (r.end ? 1 : 0));
     s.text = tok.decode(s.ids);
@@ -155,7 +247,7 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
     out.push_back(s);
     if (done) done(out.back());
   };
-  while (!rows.empty() && !(cancel && cancel->cancelled())) {
+  while (!rows.empty() && !(cancel && cancel->cancelled()) && !(stop && stop->cancelled())) {
     // Rows go through the encoder in groups of similar length, each padded
     // only to its own longest: one long row no longer makes every short row
     // of the batch pay for its padding.
@@ -273,7 +365,7 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
       }
     }
     if (!checks.empty()) {
-      const unsigned jobs = o.checkJobs > 0 ? o.checkJobs : engine::hardwareJobs();
+      const unsigned jobs = std::max(1u, (o.checkJobs > 0 ? o.checkJobs : engine::hardwareJobs()) / unsigned(streams));
       engine::parallelFor(checks.size(), jobs, [&](std::size_t i) { checks[i].error = o.check(checks[i].text); });
       for (const Check& c : checks) {
         Row& r = rows[c.row];
@@ -323,7 +415,7 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
         keep.push_back(std::move(r));
     }
     rows = std::move(keep);
-    while (int(rows.size()) < o.batchSize && queued < count)
+    while (int(rows.size()) < o.batchSize && queued < share)
       rows.push_back(next());
   }
   return out;

@@ -52,7 +52,11 @@ struct SampleOptions {
   /// A row is given up (an incomplete sample) after this many statements
   /// taken back.
   int checkPatience = 8;
-  unsigned checkJobs = 0; ///< 0: all cores
+  unsigned checkJobs = 0; ///< 0: all cores (shared by the streams)
+  /// Independent batches sampled at once, each of `batchSize` rows on one
+  /// core; the results depend on the stream count as on the seed. 0: one per
+  /// thread of OpenBLAS's pool (blasPoolThreads()), else 1.
+  int streams = 0;
   /// Per feed: which true ends of a kernel it holds (kStartEnd bits). A
   /// window cut out of a longer kernel has no [START] or [END] at a cut side,
   /// as in training. Empty: every feed is a whole kernel.
@@ -60,7 +64,12 @@ struct SampleOptions {
   static constexpr std::uint8_t kHasStart = 1, kHasEnd = 2;
 };
 
+/// The streams SampleOptions::streams = 0 stands for: one per thread of
+/// OpenBLAS's pool (model::blasPoolThreads()), else 1.
+[[nodiscard]] int defaultStreams();
+
 struct Sample {
+  std::size_t index = 0;     ///< its place in the call's queue (0 .. count-1)
   std::size_t feed = 0;      ///< index of the feed it came from
   std::string text;          ///< decoded, holes filled
   std::vector<int> ids;      ///< tokens, [START]/[END] excluded (of the window, for a windowed feed)
@@ -87,7 +96,8 @@ public:
 
   /// `count` samples, taking the feeds in turn. Each feed's text must hold at
   /// least one [HOLE]. `done` is called on the calling thread as each sample
-  /// finishes. Stops early when `cancel` is set.
+  /// finishes (with several streams, in queue order). Returns them in queue
+  /// order. Stops early when `cancel` is set.
   std::vector<Sample> sample(const std::vector<std::string>& feeds, int count, const SampleOptions& options,
                              const std::function<void(const Sample&)>& done = {},
                              const engine::CancelToken* cancel = nullptr);
@@ -98,6 +108,11 @@ public:
   [[nodiscard]] Impl& impl() { return *impl_; }
 
 private:
+  /// One stream's share of the queue (samples stream, stream + streams, ...).
+  std::vector<Sample> sampleStream(const std::vector<std::vector<int>>& encoded, int count, int stream, int streams,
+                                   const SampleOptions& options, const std::function<void(const Sample&)>& done,
+                                   const engine::CancelToken* cancel, const engine::CancelToken* stop = nullptr);
+
   std::unique_ptr<Impl> impl_;
   std::string modelHash_;
 };

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <ctime>
 
+#include <atomic>
 #include <dlfcn.h>
 #include <filesystem>
 #include <fstream>
@@ -122,10 +123,25 @@ const BlasLibrary& blasLibrary() {
 
 } // namespace
 
+namespace {
+std::atomic<int> poolThreads{0}; ///< what applyThreads gave OpenBLAS's pool
+} // namespace
+
+int blasPoolThreads() { return poolThreads.load(); }
+
+BlasThreadsForStreams::BlasThreadsForStreams() : had_(poolThreads.load()) {
+  if (had_ > 1) blasLibrary().setThreads(1);
+}
+
+BlasThreadsForStreams::~BlasThreadsForStreams() {
+  if (had_ > 1) blasLibrary().setThreads(had_);
+}
+
 int applyThreads(int threads) {
   const int n = threads > 0 ? threads : int(engine::hardwareJobs());
   const BlasLibrary& lib = blasLibrary();
   if (lib.setThreads) {
+    poolThreads.store(n);
     // OpenBLAS runs the matrix products on its own n threads. libtorch's
     // OpenMP pool stays at one thread: two pools on the same cores made
     // OpenMP's waiting threads spin while OpenBLAS worked (sampling 2.8x and

@@ -76,6 +76,23 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
 /// libtorch's pool gets them. Returns the thread count.
 int applyThreads(int threads);
 
+/// The threads applyThreads gave OpenBLAS's own pool (0: no such pool).
+[[nodiscard]] int blasPoolThreads();
+
+/// While it lives, OpenBLAS's pool has one thread, so that several threads
+/// can each run their own products on a core of their own (the sampler's
+/// streams); then it gets back what it had. Does nothing without such a pool.
+class BlasThreadsForStreams {
+public:
+  BlasThreadsForStreams();
+  ~BlasThreadsForStreams();
+  BlasThreadsForStreams(const BlasThreadsForStreams&) = delete;
+  BlasThreadsForStreams& operator=(const BlasThreadsForStreams&) = delete;
+
+private:
+  int had_ = 0;
+};
+
 /// applyThreads(threads), then the BLAS this process runs on ("OpenBLAS ...",
 /// "BLIS", "reference BLAS") with its thread counts.
 [[nodiscard]] std::string useThreads(int threads);

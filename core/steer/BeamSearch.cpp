@@ -194,7 +194,7 @@ std::string SteerSpec::toJson() const {
          ",\"seeding\":\"" + seedingName(seeding) + "\",\"nearest\":" + std::to_string(nearest) +
          ",\"seed_roles\":" + roles + ",\"seeds\":" + given + ",\"time_budget\":" + formatNumber(timeBudget) +
          ",\"patience\":" + std::to_string(patience) + ",\"seed\":" + std::to_string(seed) +
-         ",\"batch\":" + std::to_string(batchSize) + "}";
+         ",\"batch\":" + std::to_string(batchSize) + ",\"streams\":" + std::to_string(streams) + "}";
 }
 
 SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) {
@@ -234,6 +234,8 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   integer("context", s.context);
   integer("patience", s.patience);
   integer("batch", s.batchSize);
+  s.streams = 1; // a run stored before streams existed sampled with one
+  integer("streams", s.streams);
   if (const auto* v = o->get("seed"))
     if (auto x = v->getAsUINT64()) s.seed = *x;
   if (const auto* a = o->getArray("scale"))
@@ -264,7 +266,9 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
 
 BeamSearch::BeamSearch(store::Workspace& workspace, model::Sampler& sampler) : ws_(workspace), sampler_(sampler) {}
 
-SteerResult BeamSearch::run(const SteerSpec& spec, const engine::CancelToken* cancel) {
+SteerResult BeamSearch::run(const SteerSpec& given, const engine::CancelToken* cancel) {
+  SteerSpec spec = given;
+  if (spec.streams <= 0) spec.streams = model::defaultStreams(); // stored as run, so a resume samples alike
   const auto& space = features::featureSpace(spec.target.space);
   if (spec.target.values.size() != space.dimensions.size())
     throw InputError("the target has " + std::to_string(spec.target.values.size()) + " values; the " + space.name +
@@ -463,6 +467,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
       }
       model::SampleOptions so;
       so.batchSize = spec.batchSize;
+      so.streams = spec.streams;
       so.temperature = spec.temperature;
       so.maxNewTokens = beam.empty() ? std::max(1, maxLength - 8) : spec.maxNewTokens;
       so.seed = generationSeed(spec.seed, generation) ^ 0x5eedull;

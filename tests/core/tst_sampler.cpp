@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <sstream>
+#include <thread>
 
 using namespace steerbench;
 using namespace steerbench::model;
@@ -341,6 +342,61 @@ private Q_SLOTS:
       together[x.feed] = x.text;
     QCOMPARE(together.size(), std::size_t(8));
     QCOMPARE(together, alone);
+  }
+
+  void streamsSampleTheQueueInOrder() {
+    // Several streams (each a batch of its own, on its own thread): the same
+    // seed gives the same samples, handed to `done` on the calling thread in
+    // queue order; the most likely tokens do not depend on the stream count.
+    auto tok = fixtureTokenizer();
+    torch::manual_seed(5);
+    InfillModel m(tiny(tok.size()));
+    m->eval();
+    Sampler s(std::make_unique<Sampler::Impl>(Sampler::Impl{tok, m}));
+    const std::vector<std::string> feeds = {"kernel void [HOLE]", "a [HOLE] b", "{ [HOLE] }"};
+    SampleOptions o;
+    o.temperature = 1.0;
+    o.maxNewTokens = 12;
+    o.seed = 9;
+    o.batchSize = 2;
+    o.streams = 2;
+    std::vector<std::size_t> order;
+    bool onCaller = true;
+    const auto caller = std::this_thread::get_id();
+    const auto a = s.sample(feeds, 7, o, [&](const Sample& x) {
+      order.push_back(x.index);
+      onCaller = onCaller && std::this_thread::get_id() == caller;
+    });
+    QVERIFY(onCaller);
+    QCOMPARE(order, (std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 6}));
+    QCOMPARE(a.size(), std::size_t(7));
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      QCOMPARE(a[i].index, i);
+      QCOMPARE(a[i].feed, i % feeds.size());
+    }
+    const auto b = s.sample(feeds, 7, o);
+    for (std::size_t i = 0; i < a.size(); ++i)
+      QCOMPARE(b[i].ids, a[i].ids);
+
+    o.temperature = 0;
+    o.streams = 1;
+    const auto one = s.sample(feeds, 7, o);
+    o.streams = 3;
+    const auto three = s.sample(feeds, 7, o);
+    for (std::size_t i = 0; i < one.size(); ++i)
+      QCOMPARE(QString::fromStdString(three[i].text + " #" + std::to_string(i)), QString::fromStdString(one[i].text + " #" + std::to_string(i)));
+  }
+
+  void aStreamsFailureReachesTheCaller() {
+    auto s = biased(Tokenizer::kEndHole);
+    SampleOptions o;
+    o.batchSize = 1;
+    o.streams = 2;
+    int seen = 0;
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, (void)s.sample({"kernel void [HOLE]"}, 6, o, [&](const Sample&) {
+      if (++seen == 3) throw std::runtime_error("the store is full");
+    }));
+    QCOMPARE(seen, 3); // nothing more after the failure
   }
 
   void feedsWithoutHolesAreRefused() {
