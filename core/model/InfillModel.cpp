@@ -3,7 +3,9 @@
 #include "common/ContentHash.h"
 #include "common/Error.h"
 
+#include <cmath>
 #include <filesystem>
+#include <limits>
 
 namespace steerbench::model {
 
@@ -29,18 +31,48 @@ torch::Tensor InfillModelImpl::forward(const torch::Tensor& ids, const torch::Te
   return head_(encode(ids, padding));
 }
 
-torch::Tensor InfillModelImpl::encode(const torch::Tensor& ids, const torch::Tensor& padding) {
+torch::Tensor InfillModelImpl::embed(const torch::Tensor& ids) {
   const auto length = ids.size(1);
   TORCH_CHECK(length <= config_.maxLength, "sequence of ", length, " tokens, over the model's ", config_.maxLength);
   auto positions = torch::arange(length, ids.options().dtype(torch::kLong)).unsqueeze(0);
-  auto x = norm_(tokens_(ids) + positions_(positions)); // [B, T, H]
-  if (!torch::GradMode::is_enabled()) return encodeFused(x, padding);
+  return norm_(tokens_(ids) + positions_(positions)); // [B, T, H]
+}
+
+torch::Tensor InfillModelImpl::encode(const torch::Tensor& ids, const torch::Tensor& padding) {
+  auto x = embed(ids);
+  if (!torch::GradMode::is_enabled()) return encodeFused(x, padding, encoder_->layers->size());
   x = x.transpose(0, 1);                                // [T, B, H]: this libtorch has no batch_first
   x = encoder_->forward(x, /*src_mask=*/torch::Tensor(), padding.defined() ? padding : torch::Tensor());
   return x.transpose(0, 1); // [B, T, H]
 }
 
-torch::Tensor InfillModelImpl::encodeFused(torch::Tensor x, const torch::Tensor& padding) {
+torch::Tensor InfillModelImpl::encodeAt(const torch::Tensor& ids, const torch::Tensor& padding,
+                                        const torch::Tensor& at) {
+  TORCH_CHECK(!torch::GradMode::is_enabled(), "encodeAt is for inference");
+  const std::size_t layers = encoder_->layers->size();
+  auto x = encodeFused(embed(ids), padding, layers - 1); // [B, T, H]
+  // The last layer, as torch::nn::TransformerEncoderLayer computes it
+  // (post-norm, ReLU), with queries at `at` only.
+  auto& l = *encoder_->layers[layers - 1]->as<torch::nn::TransformerEncoderLayerImpl>();
+  const std::int64_t B = x.size(0), T = x.size(1), H = config_.hidden, heads = config_.heads, d = H / heads;
+  const auto rows = torch::arange(B, at.options());
+  auto xh = x.index({rows, at}); // [B, H]
+  const auto& w = l.self_attn->in_proj_weight;
+  const auto& b = l.self_attn->in_proj_bias;
+  using torch::indexing::Slice;
+  auto q = torch::addmm(b.index({Slice(0, H)}), xh, w.index({Slice(0, H)}).t());              // [B, H]
+  auto kv = torch::addmm(b.index({Slice(H, 3 * H)}), x.reshape({B * T, H}), w.index({Slice(H, 3 * H)}).t());
+  kv = kv.view({B, T, 2, heads, d});
+  auto k = kv.select(2, 0).permute({0, 2, 3, 1});                                             // [B, heads, d, T]
+  auto v = kv.select(2, 1).transpose(1, 2);                                                   // [B, heads, T, d]
+  auto scores = torch::matmul(q.view({B, heads, 1, d}), k) / std::sqrt(double(d));           // [B, heads, 1, T]
+  if (padding.defined()) scores = scores.masked_fill(padding.view({B, 1, 1, T}), -std::numeric_limits<float>::infinity());
+  auto attended = torch::matmul(torch::softmax(scores, -1), v).view({B, H});                  // [B, H]
+  auto y = l.norm1(xh + l.self_attn->out_proj(attended));
+  return l.norm2(y + l.linear2(torch::relu(l.linear1(y))));
+}
+
+torch::Tensor InfillModelImpl::encodeFused(torch::Tensor x, const torch::Tensor& padding, std::size_t layers) {
   // Inference only: ATen's fused encoder layer (the kernel behind PyTorch's
   // "fast path"), batch-first, with the same weights and the same post-norm
   // ReLU arithmetic as torch::nn::TransformerEncoderLayer. The C++ module
@@ -49,8 +81,8 @@ torch::Tensor InfillModelImpl::encodeFused(torch::Tensor x, const torch::Tensor&
   const c10::optional<torch::Tensor> mask =
       padding.defined() && padding.any().item<bool>() ? c10::optional<torch::Tensor>(padding) : c10::nullopt;
   const c10::optional<std::int64_t> maskType = mask ? c10::optional<std::int64_t>(1) : c10::nullopt; // key padding
-  for (const auto& m : *encoder_->layers) {
-    auto& l = *m->as<torch::nn::TransformerEncoderLayerImpl>();
+  for (std::size_t i = 0; i < layers; ++i) {
+    auto& l = *encoder_->layers[i]->as<torch::nn::TransformerEncoderLayerImpl>();
     x = at::_transformer_encoder_layer_fwd(x, config_.hidden, config_.heads, l.self_attn->in_proj_weight,
                                            l.self_attn->in_proj_bias, l.self_attn->out_proj->weight,
                                            l.self_attn->out_proj->bias, /*use_gelu=*/false, /*norm_first=*/false,

@@ -24,6 +24,12 @@ public:
   /// The encoder's output [batch, length, hidden], before the head. Without
   /// grad mode (sampling, validation) it runs ATen's fused encoder layers.
   torch::Tensor encode(const torch::Tensor& ids, const torch::Tensor& padding = {});
+  /// The encoder's output at one position per row, [batch, hidden]: what
+  /// encode(ids, padding) holds at [b, at[b]] (at: [batch] int64), for less
+  /// work. Inference only: the last layer reads every position but computes
+  /// its query, feed-forward and norms for `at` alone (sampling needs the
+  /// hole's state only; that is 10/12 of the last layer's products saved).
+  torch::Tensor encodeAt(const torch::Tensor& ids, const torch::Tensor& padding, const torch::Tensor& at);
   /// The head over hidden states [..., hidden] -> logits [..., vocab]. Sampling
   /// applies it at the hole positions only (a fifth of the work at this size).
   torch::Tensor logits(const torch::Tensor& hidden) { return head_(hidden); }
@@ -31,7 +37,8 @@ public:
   [[nodiscard]] std::int64_t parameterCount() const;
 
 private:
-  torch::Tensor encodeFused(torch::Tensor x, const torch::Tensor& padding);
+  torch::Tensor embed(const torch::Tensor& ids);
+  torch::Tensor encodeFused(torch::Tensor x, const torch::Tensor& padding, std::size_t layers);
   ModelConfig config_;
   torch::nn::Embedding tokens_{nullptr}, positions_{nullptr};
   torch::nn::LayerNorm norm_{nullptr};

@@ -263,9 +263,8 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
       for (std::size_t b = first; b < last; ++b)
         for (std::size_t t = 0; t < rows[b].seq.size(); ++t)
           ia[std::int64_t(b - first)][std::int64_t(t)] = rows[b].seq[t];
-      auto hidden = model->encode(ids, ids.eq(Tokenizer::kPad)); // [b, T, H]
       auto holes = torch::tensor(std::vector<std::int64_t>(holeAt.begin() + std::ptrdiff_t(first), holeAt.begin() + std::ptrdiff_t(last)));
-      parts.push_back(model->logits(hidden.index({torch::arange(std::int64_t(last - first)), holes}))); // [b, V]
+      parts.push_back(model->logits(model->encodeAt(ids, ids.eq(Tokenizer::kPad), holes))); // [b, V]
     }
     auto at = parts.size() == 1 ? parts.front() : torch::cat(parts, 0); // [B, V]
     // Meta tokens other than [ENDHOLE] are never sampled.

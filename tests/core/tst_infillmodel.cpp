@@ -88,6 +88,27 @@ private Q_SLOTS:
     QVERIFY(torch::allclose(m->forward(batch.index({torch::indexing::Slice(1, 2)})), slowAlone, 1e-4, 1e-5));
   }
 
+  void encodeAtMatchesTheWholeEncoding() {
+    // Sampling reads one position per row, and the last layer computes it
+    // alone: the same numbers as the whole encoding there, padded or not.
+    ModelConfig c = tiny();
+    c.layers = 2;
+    InfillModel m(c);
+    m->eval();
+    torch::NoGradGuard ng;
+    auto batch = torch::tensor({1, 10, 11, 12, 2, 0, 0, 1, 13, 14, 15, 16, 17, 2}, torch::kLong).view({2, 7});
+    auto pad = batch.eq(Tokenizer::kPad);
+    const auto whole = m->encode(batch, pad);
+    for (const auto& at : {std::vector<std::int64_t>{4, 0}, std::vector<std::int64_t>{1, 6}}) {
+      const auto some = m->encodeAt(batch, pad, torch::tensor(at));
+      QCOMPARE(some.size(0), 2);
+      for (std::int64_t b = 0; b < 2; ++b)
+        QVERIFY(torch::allclose(some[b], whole[b][at[std::size_t(b)]], 1e-4, 1e-5));
+    }
+    const auto one = m->encodeAt(batch.index({torch::indexing::Slice(1, 2)}), {}, torch::tensor({std::int64_t(3)}));
+    QVERIFY(torch::allclose(one[0], whole[1][3], 1e-4, 1e-5));
+  }
+
   void learnsATinyTask() {
     // One datapoint repeated: the loss must fall well below its start.
     InfillModel m(tiny());
