@@ -79,12 +79,13 @@ int main(int argc, char** argv) {
     else if (arg("--check-patience")) o.checkPatience = std::atoi(argv[++i]);
     else if (arg("--min-tokens")) minTokens = std::atoi(argv[++i]);
     else if (arg("--streams")) o.streams = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--restart-statements")) o.resumeAtError = false;
     else if (!std::strcmp(argv[i], "--unchecked")) checked = false;
     else {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 32] [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0] "
                            "[--unguarded] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
-                           "[--streams 0]\n");
+                           "[--streams 0] [--restart-statements]\n");
       return 2;
     }
   }
@@ -113,7 +114,9 @@ int main(int argc, char** argv) {
     std::printf("model: %s (sha256 %.12s), %d stream(s) of batch %d, temperature %g, seed %llu, %s\n", sampler.describe().c_str(),
                 sampler.modelHash().c_str(), o.streams, o.batchSize, o.temperature, (unsigned long long)o.seed,
                 (std::string(o.guard ? "grammar guard, patience " + std::to_string(o.guardPatience) : "unguarded") +
-                 (checked ? ", compiler-checked statements, patience " + std::to_string(o.checkPatience) : ", unchecked"))
+                 (checked ? ", compiler-checked statements, patience " + std::to_string(o.checkPatience) +
+                            (o.resumeAtError ? ", taken back to the error" : ", taken back whole")
+                          : ", unchecked"))
                     .c_str());
     auto ws = store::Workspace::open(wsPath, store::Workspace::Mode::OpenExisting);
     // Training kernels; and every corpus kernel, for a stricter novelty. The

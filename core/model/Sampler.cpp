@@ -202,6 +202,7 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
     int infillAt = 0;        ///< where the hole's infill starts in `seq`
     std::size_t fixed = 0;   ///< length of the decoded text before the hole
     int takenBack = 0;       ///< statements taken back
+    bool statementFailed = false; ///< the current statement was taken back to its error, not its start
     int endsTakenBack = 0;   ///< closed holes whose whole kernel had an error
     bool unchecked = false;  ///< the feed's own text has an error: no more checks
   };
@@ -390,10 +391,25 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
         const auto h = std::size_t(holeAt[c.row]) + 1; // the hole, after the statement's last token
         if (c.error == std::string::npos) {
           r.statementAt = int(h);
+          r.statementFailed = false;
         } else if (c.error < r.fixed) {
           r.unchecked = true; // broken before the hole: nothing the model writes can mend it
         } else {
-          const auto from = std::size_t(r.statementAt);
+          // The statement's first failure goes back to the token the error
+          // is at (what came before it parsed and typed); a second, to the
+          // statement's start (its beginning may be what is wrong).
+          auto from = std::size_t(r.statementAt);
+          if (!r.statementFailed && o.resumeAtError) {
+            std::vector<int> prefix(r.seq.begin() + 1, r.seq.begin() + std::ptrdiff_t(from));
+            for (std::size_t i = from; i + 1 < h; ++i) {
+              prefix.push_back(r.seq[i]);
+              if (tok.decode(prefix).size() > c.error) {
+                from = i;
+                break;
+              }
+            }
+          }
+          r.statementFailed = !r.statementFailed && from != std::size_t(r.statementAt);
           r.seq.erase(r.seq.begin() + std::ptrdiff_t(from), r.seq.begin() + std::ptrdiff_t(h));
           r.newTokens -= int(h - from);
           ++r.takenBack;

@@ -49,6 +49,10 @@ struct SampleOptions {
   /// `checkJobs` threads at once. Empty: no checks.
   std::function<std::size_t(const std::string&)> check;
   bool checkWhole = true; ///< also check the whole kernel as its last hole closes (see `check`)
+  /// A statement's first error takes it back only to the token the error is
+  /// at, keeping what came before; a second takes all of it back. false: all
+  /// of it every time.
+  bool resumeAtError = true;
   /// A row is given up (an incomplete sample) after this many statements
   /// taken back.
   int checkPatience = 8;

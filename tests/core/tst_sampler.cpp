@@ -254,6 +254,46 @@ private Q_SLOTS:
     QVERIFY(seen.empty());
   }
 
+  void aStatementGoesBackToItsError() {
+    // The model writes `x` and `;` as often. The check finds an error at the
+    // last `x` of the first statement of three or more tokens: the statement
+    // goes back to that token only, so the next text checked begins with
+    // what came before it.
+    auto s0 = biased(Tokenizer::kEndHole);
+    const int x = s0.tokenizer().encode("x")[0], semi = s0.tokenizer().encode(";")[0];
+    auto s = biased(x, semi);
+    {
+      torch::NoGradGuard ng;
+      s.impl().model->named_parameters()["head.bias"][semi] = 50.0;
+    }
+    const std::string feed = "kernel void A ( ) { [HOLE] }";
+    const std::size_t body = s.tokenizer().decode(s.tokenizer().encode("kernel void A ( ) {")).size();
+    SampleOptions o;
+    o.temperature = 1;
+    o.seed = 3;
+    o.guard = false;
+    o.maxNewTokens = 40;
+    o.checkPatience = 100;
+    std::size_t failedAt = std::string::npos;
+    std::string failedText;
+    RecordingCheck check{[&](const std::string& text) -> std::size_t {
+      if (failedAt != std::string::npos) return std::string::npos; // one error only
+      const auto semiAt = text.rfind(';');
+      const auto start = text.find_last_of(";{", semiAt - 1) + 1;
+      const std::string statement = text.substr(start, semiAt - start);
+      if (start < body || std::count(statement.begin(), statement.end(), 'x') < 2) return std::string::npos;
+      failedText = text;
+      return failedAt = text.rfind('x', semiAt);
+    }};
+    o.check = check;
+    (void)s.sample({feed}, 1, o);
+    const auto& seen = *check.seen;
+    const auto failed = std::find(seen.begin(), seen.end(), failedText);
+    QVERIFY(failedAt != std::string::npos);
+    QVERIFY(failed != seen.end() && failed + 1 != seen.end());
+    QVERIFY2(failed[1].compare(0, failedAt, *failed, 0, failedAt) == 0, failed[1].c_str());
+  }
+
   void aHoleClosesOnlyIntoAKernelThatCompiles() {
     // The model wants to stop at once. As it closes the hole, the whole
     // kernel is checked; an error from the hole on reopens it, up to the
