@@ -122,14 +122,17 @@ private slots:
     QCOMPARE(QDir(out).entryList({QStringLiteral("*.cl")}).size(), 6);
     // How it was sampled is in the spec: the guard and the compiler checks, on by default.
     QCOMPARE(scalar(ws_, "SELECT count(*) FROM samples WHERE seed = 11 AND spec LIKE '%\"guard\":true%' AND "
-                         "spec LIKE '%\"checked\":true%'"),
-             QStringLiteral("6"));
+                         "spec LIKE '%\"checked\":true%' AND spec LIKE '%\"streams\":1,%'"),
+             QStringLiteral("6")); // one thread, one stream
+
     const Run unchecked = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), ckpt,
                                QStringLiteral("-n"), QStringLiteral("2"), QStringLiteral("--max-new-tokens"),
                                QStringLiteral("10"), QStringLiteral("--seed"), QStringLiteral("12"),
-                               QStringLiteral("--unchecked"), QStringLiteral("--threads"), QStringLiteral("1")});
+                               QStringLiteral("--unchecked"), QStringLiteral("--threads"), QStringLiteral("1"),
+                               QStringLiteral("--streams"), QStringLiteral("2")});
     QVERIFY2(unchecked.exitCode == 0, qPrintable(unchecked.err));
-    QCOMPARE(scalar(ws_, "SELECT count(*) FROM samples WHERE seed = 12 AND spec LIKE '%\"checked\":false%'"),
+    QCOMPARE(scalar(ws_, "SELECT count(*) FROM samples WHERE seed = 12 AND spec LIKE '%\"checked\":false%' AND "
+                         "spec LIKE '%\"streams\":2,%'"),
              QStringLiteral("2"));
     // A bad checkpoint is named, with what is wrong.
     const Run bad = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"),

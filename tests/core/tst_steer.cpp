@@ -108,12 +108,15 @@ private Q_SLOTS:
     auto s = spec({1, 2, 3, 4, 5, 6, 7, 8}, 3);
     QVERIFY(s.guard && s.check); // the defaults
     s.check = false;
+    s.streams = 2;
     const auto back = steer::SteerSpec::fromJson(s.toJson(), "spec");
     QVERIFY(back.guard);
     QVERIFY(!back.check);
-    // A run stored before the guard and the checks existed had neither.
+    QCOMPARE(back.streams, 2);
+    // A run stored before the guard, the checks and the streams existed had
+    // neither checks nor guard, and one stream.
     std::string old = s.toJson();
-    for (const char* key : {",\"guard\":true", ",\"check\":false"}) {
+    for (const char* key : {",\"guard\":true", ",\"check\":false", ",\"streams\":2"}) {
       const auto at = old.find(key);
       QVERIFY(at != std::string::npos);
       old.erase(at, std::strlen(key));
@@ -121,6 +124,7 @@ private Q_SLOTS:
     const auto before = steer::SteerSpec::fromJson(old, "old spec");
     QVERIFY(!before.guard);
     QVERIFY(!before.check);
+    QCOMPARE(before.streams, 1);
   }
 
   void targetsFromKernelsAndDevMapRows() {
