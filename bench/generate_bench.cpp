@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
       };
     std::printf("BLAS: %s\n", model::useThreads(threads).c_str());
     model::Sampler sampler(ckpt, threads);
-    if (o.streams <= 0) o.streams = model::defaultStreams();
+    if (o.streams <= 0) o.streams = sampler.defaultStreams();
     const unsigned jobs = threads > 0 ? unsigned(threads) : engine::hardwareJobs();
     std::printf("model: %s (sha256 %.12s), %d stream(s) of batch %d, temperature %g, seed %llu, %s\n", sampler.describe().c_str(),
                 sampler.modelHash().c_str(), o.streams, o.batchSize, o.temperature, (unsigned long long)o.seed,

@@ -222,7 +222,7 @@ int runSample(const CommandLine& cl) {
   auto ws = store::Workspace::open(wsPath);
   auto sampler = loadSampler(ckpt, threads);
   o.streams = int(cl.unsignedValue("streams", 0, 256));
-  if (o.streams == 0) o.streams = model::defaultStreams(); // after loadSampler: it sets the BLAS threads
+  if (o.streams == 0) o.streams = sampler.defaultStreams();
   InterruptGuard interrupt;
   const auto t0 = std::chrono::steady_clock::now();
   const auto samples = sampler.sample(feeds, count, o, {}, &interrupt.token());

@@ -59,12 +59,11 @@ std::vector<std::pair<std::size_t, std::size_t>> lengthGroups(std::size_t n, Len
 
 } // namespace
 
-int defaultStreams() { return std::max(1, blasPoolThreads()); }
-
 Sampler::Sampler(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Sampler::Sampler(const std::string& checkpoint, int threads) {
-  (void)applyThreads(threads);
+  const int n = applyThreads(threads);
+  defaultStreams_ = blasPoolThreads() > 0 ? std::max(1, n) : 1;
   const auto info = readCheckpointInfo(checkpoint);
   auto tokenizer = Tokenizer::fromJson(info.tokenizerJson, "checkpoint " + checkpoint);
   if (tokenizer.size() != info.config.vocab)
@@ -108,7 +107,7 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
   if (encoded.empty() || count <= 0) return {};
   if (!o.feedEnds.empty() && o.feedEnds.size() != encoded.size())
     throw std::invalid_argument("SampleOptions::feedEnds must have one entry per feed");
-  int streams = o.streams > 0 ? o.streams : defaultStreams();
+  int streams = o.streams > 0 ? o.streams : defaultStreams_;
   streams = std::min(streams, count);
   if (streams == 1) {
     auto out = sampleStream(encoded, count, 0, 1, o, done, cancel);

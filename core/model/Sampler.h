@@ -58,8 +58,8 @@ struct SampleOptions {
   int checkPatience = 8;
   unsigned checkJobs = 0; ///< 0: all cores (shared by the streams)
   /// Independent batches sampled at once, each of `batchSize` rows on one
-  /// core; the results depend on the stream count as on the seed. 0: one per
-  /// thread of OpenBLAS's pool (blasPoolThreads()), else 1.
+  /// core; the results depend on the stream count as on the seed. 0:
+  /// Sampler::defaultStreams().
   int streams = 0;
   /// Per feed: which true ends of a kernel it holds (kStartEnd bits). A
   /// window cut out of a longer kernel has no [START] or [END] at a cut side,
@@ -67,10 +67,6 @@ struct SampleOptions {
   std::vector<std::uint8_t> feedEnds;
   static constexpr std::uint8_t kHasStart = 1, kHasEnd = 2;
 };
-
-/// The streams SampleOptions::streams = 0 stands for: one per thread of
-/// OpenBLAS's pool (model::blasPoolThreads()), else 1.
-[[nodiscard]] int defaultStreams();
 
 struct Sample {
   std::size_t index = 0;     ///< its place in the call's queue (0 .. count-1)
@@ -95,6 +91,10 @@ public:
   /// sha256 of the checkpoint file: recorded with every sample.
   [[nodiscard]] const std::string& modelHash() const { return modelHash_; }
   [[nodiscard]] std::string describe() const;
+  /// The streams SampleOptions::streams = 0 stands for: one per thread this
+  /// sampler was given, when OpenBLAS has its own pool; else 1. Fixed when
+  /// the sampler is made, so other samplers' threads do not change it.
+  [[nodiscard]] int defaultStreams() const { return defaultStreams_; }
   /// The longest sequence the model takes, [START] and [END] included.
   [[nodiscard]] int maxLength() const;
 
@@ -119,6 +119,7 @@ private:
 
   std::unique_ptr<Impl> impl_;
   std::string modelHash_;
+  int defaultStreams_ = 1;
 };
 
 } // namespace steerbench::model

@@ -268,7 +268,7 @@ BeamSearch::BeamSearch(store::Workspace& workspace, model::Sampler& sampler) : w
 
 SteerResult BeamSearch::run(const SteerSpec& given, const engine::CancelToken* cancel) {
   SteerSpec spec = given;
-  if (spec.streams <= 0) spec.streams = model::defaultStreams(); // stored as run, so a resume samples alike
+  if (spec.streams <= 0) spec.streams = sampler_.defaultStreams(); // stored as run, so a resume samples alike
   const auto& space = features::featureSpace(spec.target.space);
   if (spec.target.values.size() != space.dimensions.size())
     throw InputError("the target has " + std::to_string(spec.target.values.size()) + " values; the " + space.name +

@@ -59,7 +59,7 @@ struct SteerSpec {
   int patience = 0;            ///< stop after this many generations without a better best (0: never)
   std::uint64_t seed = 1;
   int batchSize = 64;          ///< rows the model infills together (per stream)
-  int streams = 0;             ///< batches infilled at once (model::SampleOptions::streams; 0: model::defaultStreams(), stored as such; runs stored without it had 1)
+  int streams = 0;             ///< batches infilled at once (model::SampleOptions::streams; 0: the sampler's defaultStreams(), stored as such; runs stored without it had 1)
   unsigned jobs = 0;           ///< compile threads (0: all cores)
 
   /// Everything that shapes the run, as JSON (stored with the run).
