@@ -121,10 +121,8 @@ const BlasLibrary& blasLibrary() {
   return lib;
 }
 
-} // namespace
-
-namespace {
 std::atomic<int> poolThreads{0}; ///< what applyThreads gave OpenBLAS's pool
+
 } // namespace
 
 int blasPoolThreads() { return poolThreads.load(); }

@@ -44,21 +44,26 @@ ModelConfig tiny(int vocab) {
   return c;
 }
 
+/// A sampler over an untrained model with weights from torch seed `seed`.
+Sampler randomSampler(std::uint64_t seed) {
+  auto tok = fixtureTokenizer();
+  torch::manual_seed(seed);
+  InfillModel m(tiny(tok.size()));
+  m->eval();
+  return Sampler(std::make_unique<Sampler::Impl>(Sampler::Impl{std::move(tok), m}));
+}
+
 /// A sampler whose model prefers `token` (its head is zero but for that
 /// bias), then `second` when given.
 Sampler biased(int token, int second = -1) {
-  auto tok = fixtureTokenizer();
-  torch::manual_seed(1);
-  InfillModel m(tiny(tok.size()));
-  {
-    torch::NoGradGuard ng;
-    for (auto& p : m->named_parameters())
-      if (p.key().rfind("head.", 0) == 0) p.value().zero_();
-    m->named_parameters()["head.bias"][token] = 50.0;
-    if (second >= 0) m->named_parameters()["head.bias"][second] = 40.0;
-  }
-  m->eval();
-  return Sampler(std::make_unique<Sampler::Impl>(Sampler::Impl{std::move(tok), m}));
+  Sampler s = randomSampler(1);
+  torch::NoGradGuard ng;
+  auto params = s.impl().model->named_parameters();
+  for (auto& p : params)
+    if (p.key().rfind("head.", 0) == 0) p.value().zero_();
+  params["head.bias"][token] = 50.0;
+  if (second >= 0) params["head.bias"][second] = 40.0;
+  return s;
 }
 
 /// A compile check with verdicts the test chooses (it stands in for Clang;
@@ -139,11 +144,7 @@ private Q_SLOTS:
 
   void sameSeedSameSamples() {
     // A random (untrained) model: sampling at temperature 1 is seeded.
-    auto tok = fixtureTokenizer();
-    torch::manual_seed(5);
-    InfillModel m(tiny(tok.size()));
-    m->eval();
-    Sampler s(std::make_unique<Sampler::Impl>(Sampler::Impl{tok, m}));
+    auto s = randomSampler(5);
     SampleOptions o;
     o.temperature = 1.0;
     o.maxNewTokens = 20;
@@ -357,11 +358,7 @@ private Q_SLOTS:
     // Rows are encoded in length groups, each padded to its own longest: a
     // row's infill (most likely tokens) must be the same alone or batched
     // with rows of other lengths.
-    auto tok = fixtureTokenizer();
-    torch::manual_seed(3);
-    InfillModel m(tiny(tok.size()));
-    m->eval();
-    Sampler s(std::make_unique<Sampler::Impl>(Sampler::Impl{tok, m}));
+    auto s = randomSampler(3);
     // Seven short feeds and a long one (the tiny model takes 64 tokens): the
     // long row is encoded apart from the short ones.
     std::vector<std::string> feeds = {"kernel void [HOLE]", "[HOLE] ;", "a [HOLE] b", "kernel [HOLE] }",
@@ -388,11 +385,7 @@ private Q_SLOTS:
     // Several streams (each a batch of its own, on its own thread): the same
     // seed gives the same samples, handed to `done` on the calling thread in
     // queue order; the most likely tokens do not depend on the stream count.
-    auto tok = fixtureTokenizer();
-    torch::manual_seed(5);
-    InfillModel m(tiny(tok.size()));
-    m->eval();
-    Sampler s(std::make_unique<Sampler::Impl>(Sampler::Impl{tok, m}));
+    auto s = randomSampler(5);
     const std::vector<std::string> feeds = {"kernel void [HOLE]", "a [HOLE] b", "{ [HOLE] }"};
     SampleOptions o;
     o.temperature = 1.0;
