@@ -2,8 +2,10 @@
 // kernel, all three spaces) against spawning clang-15 -O1 -S -emit-llvm per
 // kernel and counting the IR text. On one thread and on all cores.
 //
-// Usage: bench-throughput [--kernels N] [--repeats R] [--devmap FILE.csv]
-// Prints kernels/s (median of R runs) for each path and their ratio.
+// Usage: bench-throughput [--kernels N] [--repeats R] [--devmap FILE.csv] [--only in-process|spawned|phases]
+// Prints kernels/s (median of R runs) for each path and their ratio, and
+// where one thread's time goes (parse, IR at -O1, extraction).
+#include "clang/OpenCLFrontend.h"
 #include "common/Version.h"
 #include "dataset/DevMap.h"
 #include "engine/ParallelFor.h"
@@ -106,7 +108,7 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(
           stderr,
-          "usage: bench-throughput [--kernels N] [--repeats R] [--devmap FILE.csv] [--only in-process|spawned]\n");
+          "usage: bench-throughput [--kernels N] [--repeats R] [--devmap FILE.csv] [--only in-process|spawned|phases]\n");
       return 2;
     }
   }
@@ -164,6 +166,36 @@ int main(int argc, char** argv) {
       }
       std::printf("  IR check: %zu of %zu single-kernel sources have clang-15's instruction count in process\n", agree,
                   single);
+    }
+
+    // Where one thread's time goes: parsing alone, then code generation and
+    // LLVM's -O1 pipeline, then the extractors (each step includes the one before).
+    if (only.empty() || only == "phases") {
+      auto perKernel = [&](auto&& one) {
+        std::vector<double> runs;
+        for (int r = 0; r < repeats; ++r) {
+          const auto t0 = Clock::now();
+          for (std::size_t i : order)
+            one(distinct[i]);
+          runs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count() / double(order.size()));
+        }
+        return median(runs);
+      };
+      auto compileOnly = [&](bool ir) {
+        return perKernel([&](const std::string& src) {
+          clangfe::CompileRequest req;
+          req.source = src;
+          req.fileName = "k.cl";
+          req.options = opts.compile;
+          req.emitIR = ir;
+          (void)clangfe::compile(req);
+        });
+      };
+      const double parse = compileOnly(false), ir = compileOnly(true);
+      const double all = perKernel([&](const std::string& src) { (void)features::measureSource(src, "k.cl", opts); });
+      std::printf("  one thread, ms a kernel: parse %.2f, + IR at -O1 %.2f (%.2f), + extract %.2f (%.2f)\n", parse,
+                  ir - parse, ir, all - ir, all);
+      if (only == "phases") return;
     }
 
     // The machine is shared and noisy: the two paths alternate run by run,
