@@ -216,12 +216,12 @@ int runSample(const CommandLine& cl) {
   if (checked) o.check = clangfe::firstErrorOffset;
   const int threads = int(cl.unsignedValue("threads", 0, 256));
   o.checkJobs = unsigned(threads);
+  o.streams = int(cl.unsignedValue("streams", 0, 256)); // read before the model loads: a bad value fails at once
   const std::string out = cl.value("out");
   if (!out.empty()) std::filesystem::create_directories(out);
 
   auto ws = store::Workspace::open(wsPath);
   auto sampler = loadSampler(ckpt, threads);
-  o.streams = int(cl.unsignedValue("streams", 0, 256));
   if (o.streams == 0) o.streams = sampler.defaultStreams();
   InterruptGuard interrupt;
   const auto t0 = std::chrono::steady_clock::now();

@@ -139,6 +139,17 @@ private slots:
                          dir_.filePath(QStringLiteral("nothing.ckpt"))});
     QVERIFY(bad.exitCode != 0);
     QVERIFY2(bad.err.contains(QLatin1String("does not exist")), qPrintable(bad.err));
+    // A bad stream count is refused before any model is loaded (here there is none to load), and nothing is stored.
+    const QString before = scalar(ws_, "SELECT count(*) FROM samples");
+    for (const char* value : {"999", "x"}) {
+      const Run streams = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"),
+                               dir_.filePath(QStringLiteral("nothing.ckpt")), QStringLiteral("--streams"),
+                               QLatin1String(value)});
+      QCOMPARE(streams.exitCode, 2);
+      QVERIFY2(streams.err.contains(QLatin1String("--streams must be a whole number from 0 to 256")),
+               qPrintable(streams.err));
+    }
+    QCOMPARE(scalar(ws_, "SELECT count(*) FROM samples"), before);
   }
 
   void exportedModelsSampleLikeTheirCheckpoint() {
