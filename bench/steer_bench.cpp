@@ -10,10 +10,11 @@
 // and the wall time; then the totals (exact share, median proximity, median
 // and largest time).
 //
-// --ablation runs every target five ways on the same budget: the default
-// (nearest-kernel seeds, swaps on, grammar guard, compiler checks), empty
-// seeding, swaps off, infills without the grammar guard, and infills without
-// compiler checks. Each run also reports the share of
+// --ablation runs every target six ways on the same budget: the default
+// (nearest-kernel seeds, swaps on, grammar guard, compiler checks, directed
+// holes as given), empty seeding, swaps off, infills without the grammar
+// guard, infills without compiler checks, and the other hole placement (half
+// the holes directed if the default has none, else none). Each run also reports the share of
 // its infills (generations 1 and later) that compile.
 //
 // The bench steers on a scratch copy of the workspace (it never writes to
@@ -21,6 +22,7 @@
 //
 // Usage: bench-steer [--space grewe|instcount|autophase] [--targets 40] [--time-budget 600]
 //                    [--depth 1000] [--width 16] [--candidates 4] [--temperature 0.5] [--hole 0-3]
+//                    [--directed-holes 0]
 //                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--unchecked] [--context 64] [--nearest 32] [--seed 1] [--ablation]
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
 #include "common/Paths.h"
@@ -97,6 +99,7 @@ int main(int argc, char** argv) {
     else if (arg("--candidates")) base.candidatesPerMember = std::atoi(argv[++i]);
     else if (arg("--temperature")) base.temperature = std::atof(argv[++i]);
     else if (arg("--hole")) std::sscanf(argv[++i], "%d-%d", &base.holeMin, &base.holeMax);
+    else if (arg("--directed-holes")) base.directedHoles = std::atof(argv[++i]);
     else if (arg("--max-new-tokens")) base.maxNewTokens = std::atoi(argv[++i]);
     else if (arg("--endhole-bias")) base.endHoleBias = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--unguarded")) base.guard = false;
@@ -135,11 +138,11 @@ int main(int argc, char** argv) {
     base.jobs = unsigned(threads);
     std::printf("bench-steer: %s space; model %s (sha256 %s); BLAS %s\n", space.name.c_str(), sampler.describe().c_str(),
                 sampler.modelHash().substr(0, 12).c_str(), model::useThreads(threads).c_str());
-    std::printf("spec: width %d, %d candidates per member, depth %d, swap %.2f, temperature %.2f, holes %d-%d tokens, "
+    std::printf("spec: width %d, %d candidates per member, depth %d, swap %.2f, temperature %.2f, holes %d-%d tokens (%.0f%% directed), "
                 "infills up to %d tokens, [ENDHOLE] bias %.1f, %s, context %d tokens (0: all), %d nearest seeds, time budget %.0f s "
                 "per target, seed %llu\n",
                 base.width, base.candidatesPerMember, base.depth, base.swapProbability, base.temperature, base.holeMin,
-                base.holeMax, base.maxNewTokens, base.endHoleBias, (std::string(base.guard ? "grammar guard" : "unguarded") + (base.check ? ", compiler checks" : ", unchecked")).c_str(), base.context, base.nearest, base.timeBudget,
+                base.holeMax, 100 * base.directedHoles, base.maxNewTokens, base.endHoleBias, (std::string(base.guard ? "grammar guard" : "unguarded") + (base.check ? ", compiler checks" : ", unchecked")).c_str(), base.context, base.nearest, base.timeBudget,
                 (unsigned long long)base.seed);
 
     // Targets: distinct DevMap kernels, round-robin over the suites.
@@ -190,6 +193,9 @@ int main(int argc, char** argv) {
       auto unchecked = base;
       unchecked.check = false;
       variants.push_back({"unchecked", unchecked});
+      auto holes = base;
+      holes.directedHoles = base.directedHoles > 0 ? 0 : 0.5;
+      variants.push_back({base.directedHoles > 0 ? "undirected" : "directed 0.5", holes});
     }
     std::vector<std::vector<Outcome>> results(variants.size());
     std::FILE* out = csvOut.empty() ? nullptr : std::fopen(csvOut.c_str(), "w");

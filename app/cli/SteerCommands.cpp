@@ -141,6 +141,9 @@ void addSearchOptions(CommandLine& cl) {
   cl.option({"temperature", 'T', "T", "sampling temperature", false, "0.5"});
   cl.option({"hole", 0, "MIN-MAX", "tokens a hole replaces, uniform in MIN-MAX", false, "0-3"});
   cl.option({"hole-fraction", 0, "F", "a hole replaces at most this share of the kernel's tokens", false, "0.25"});
+  cl.option({"directed-holes", 0, "P", "share of holes aimed at the tokens of a feature that is off target (Grewe: "
+                                        "operators, comparisons, __global and __local uses, atomics); the rest go "
+                                        "anywhere", false, "0"});
   cl.option({"max-new-tokens", 0, "N", "cap on the tokens one infill adds", false, "8"});
   cl.option({"endhole-bias", 0, "B", "added to the [ENDHOLE] logit of infills (> 0: shorter infills)", false, "4"});
   cl.option({"unguarded", 0, "", "infill without the grammar guard (mismatched brackets, undeclared names allowed)"});
@@ -161,6 +164,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.temperature = parseDouble(cl.value("temperature"), "--temperature", 0, 100);
     std::tie(spec.holeMin, spec.holeMax) = parseRange(cl.value("hole"), "--hole");
     spec.holeMaxFraction = parseDouble(cl.value("hole-fraction"), "--hole-fraction", 0, 1);
+    spec.directedHoles = parseDouble(cl.value("directed-holes"), "--directed-holes", 0, 1);
     spec.maxNewTokens = int(cl.unsignedValue("max-new-tokens", 1, 100000));
     spec.endHoleBias = parseDouble(cl.value("endhole-bias"), "--endhole-bias", -100, 100);
     spec.guard = !cl.has("unguarded");

@@ -1,5 +1,7 @@
 #include "steer/BeamSearch.h"
 
+#include "steer/HoleSites.h"
+
 #include "clang/OpenCLFrontend.h"
 #include "common/Error.h"
 #include "common/TextFormat.h"
@@ -188,6 +190,7 @@ std::string SteerSpec::toJson() const {
          ",\"depth\":" + std::to_string(depth) + ",\"swap_probability\":" + formatNumber(swapProbability) +
          ",\"temperature\":" + formatNumber(temperature) + ",\"hole_min\":" + std::to_string(holeMin) +
          ",\"hole_max\":" + std::to_string(holeMax) + ",\"hole_max_fraction\":" + formatNumber(holeMaxFraction) +
+         ",\"directed_holes\":" + formatNumber(directedHoles) +
          ",\"max_new_tokens\":" + std::to_string(maxNewTokens) +
          ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
          ",\"scale\":" + jsonNumbers(scale) +
@@ -225,6 +228,8 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   integer("hole_min", s.holeMin);
   integer("hole_max", s.holeMax);
   real("hole_max_fraction", s.holeMaxFraction);
+  s.directedHoles = 0; // a run stored before directed holes put every hole anywhere
+  real("directed_holes", s.directedHoles);
   integer("max_new_tokens", s.maxNewTokens);
   integer("nearest", s.nearest);
   real("time_budget", s.timeBudget);
@@ -277,9 +282,10 @@ SteerResult BeamSearch::run(const SteerSpec& given, const engine::CancelToken* c
     throw InputError("--scale has " + std::to_string(spec.scale.size()) + " factors; the " + space.name +
                      " space has " + std::to_string(space.dimensions.size()) + " dimensions");
   if (spec.width < 1 || spec.candidatesPerMember < 1 || spec.depth < 0 || spec.holeMin < 0 ||
-      spec.holeMax < spec.holeMin || spec.swapProbability < 0 || spec.swapProbability > 1)
+      spec.holeMax < spec.holeMin || spec.swapProbability < 0 || spec.swapProbability > 1 ||
+      !(spec.directedHoles >= 0 && spec.directedHoles <= 1))
     throw InputError("bad steering parameters: width and candidates must be at least 1, 0 <= hole min <= hole max, "
-                     "and the swap probability within [0, 1]");
+                     "and the swap probability and the share of directed holes within [0, 1]");
   if (spec.seeding == Seeding::Given && spec.seeds.empty()) throw InputError("no seed kernels given");
   store::Workspace::SteerRunRecord r;
   r.space = space.name;
@@ -431,12 +437,21 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
           memberIds[m] = tok.encode(beam[m].text);
           const auto& ids = memberIds[m];
           const auto n = std::int64_t(ids.size());
+          const HoleSites sites = spec.directedHoles > 0 ? holeSites(space.name, tok, ids) : HoleSites{};
           for (int c = 0; c < spec.candidatesPerMember; ++c) {
-            const std::int64_t start = std::uniform_int_distribution<std::int64_t>(0, n)(rng);
             const std::int64_t cap = std::max<std::int64_t>(
                 spec.holeMin, std::min<std::int64_t>(spec.holeMax, std::int64_t(spec.holeMaxFraction * double(n))));
-            std::int64_t len = std::uniform_int_distribution<std::int64_t>(spec.holeMin, cap)(rng);
-            len = std::min(len, n - start);
+            Hole hole;
+            // No draw for the share when it is 0, so runs stored before directed holes resume alike.
+            const bool directed = spec.directedHoles > 0 && !sites.byDimension.empty() &&
+                                  std::uniform_real_distribution<double>(0, 1)(rng) < spec.directedHoles &&
+                                  directedHole(sites, beam[m].values, spec.target.values, spec.scale, n, spec.holeMin,
+                                               cap, rng, hole);
+            if (!directed) {
+              hole.start = std::uniform_int_distribution<std::int64_t>(0, n)(rng);
+              hole.length = std::min(std::uniform_int_distribution<std::int64_t>(spec.holeMin, cap)(rng), n - hole.start);
+            }
+            const std::int64_t start = hole.start, len = hole.length;
             // The window: as much context on each side as fits, centred on the hole.
             // Decoding and encoding again can spell a few tokens differently
             // (string literals), so the window shrinks until the feed fits.

@@ -45,6 +45,12 @@ struct SteerSpec {
   int holeMin = 0;             ///< tokens a hole replaces: uniform in [holeMin, holeMax] ...
   int holeMax = 3;
   double holeMaxFraction = 0.25; ///< ... and at most this share of the member's tokens
+  /// Share of holes aimed at the sites of a dimension that differs from the
+  /// target (steer::directedHole); the rest go anywhere. Only spaces with a
+  /// token-level reading (Grewe) have sites. Off by default: on 16 Grewe
+  /// targets (bench-steer, 30 s each) a share of 0.5 made no measurable
+  /// difference. Runs stored without it had none.
+  double directedHoles = 0;
   int maxNewTokens = 8;        ///< cap on the tokens one infill adds
   double endHoleBias = 4;      ///< added to the [ENDHOLE] logit of infills (model::SampleOptions)
   bool guard = true;           ///< grammar-guided infills (model::SampleOptions::guard); runs stored without it had none

@@ -9,6 +9,7 @@
 #include "common/Error.h"
 #include "features/FeatureSpace.h"
 #include "steer/BeamSearch.h"
+#include "steer/HoleSites.h"
 #include "store/Workspace.h"
 
 #include <QTemporaryDir>
@@ -17,6 +18,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <random>
 
 using namespace steerbench;
 
@@ -125,6 +127,91 @@ private Q_SLOTS:
     QVERIFY(!before.guard);
     QVERIFY(!before.check);
     QCOMPARE(before.streams, 1);
+    // Directed holes: kept, and a run stored before them placed every hole anywhere.
+    s.directedHoles = 0.25;
+    QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "spec").directedHoles, 0.25);
+    std::string undirected = s.toJson();
+    const auto at = undirected.find(",\"directed_holes\":0.25");
+    QVERIFY(at != std::string::npos);
+    undirected.erase(at, std::strlen(",\"directed_holes\":0.25"));
+    QCOMPARE(steer::SteerSpec::fromJson(undirected, "old spec").directedHoles, 0.0);
+  }
+
+  void holeSitesAreTheTokensGrewesCountsComeFrom() {
+    const std::string k = "kernel void B(global int* out, global const float* in, local float* tile) {\n"
+                          "  int i = get_global_id(0);\n"
+                          "  tile[i] = in[i + 1];\n"
+                          "  if (i < 4 && in[i] != 0.0f) out[0] = (int)sqrt(tile[i]);\n"
+                          "  atomic_add(out, 1);\n"
+                          "}\n";
+    // comp, rational, mem, localmem, coalesced, atomic: + and sqrt; < and !=; every use of
+    // out, in and tile; tile[ twice; in[ in[ out[; atomic_add. F2 and F4 have no sites of their own.
+    const std::vector<std::size_t> expected = {2, 2, 6, 2, 3, 1, 0, 0};
+    model::Tokenizer::Options o;
+    o.minCount = 1;
+    // Names in the vocabulary, and names spelled character by character (a
+    // vocabulary from another kernel) give the same sites.
+    for (const auto& corpus : {std::vector<std::string>{k}, std::vector<std::string>{kSeed}}) {
+      const auto tok = model::Tokenizer::build(corpus, o);
+      const auto ids = tok.encode(k);
+      const auto sites = steer::holeSites("grewe", tok, ids);
+      QCOMPARE(sites.byDimension.size(), expected.size());
+      for (std::size_t d = 0; d < expected.size(); ++d)
+        QCOMPARE(sites.byDimension[d].size(), expected[d]);
+      auto lexeme = [&](std::int64_t at) {
+        auto i = std::size_t(at);
+        if (!tok.isChar(ids[i])) return tok.text(ids[i]);
+        std::string t;
+        for (; i < ids.size() && tok.isChar(ids[i]); ++i)
+          t += tok.text(ids[i]);
+        return t;
+      };
+      QCOMPARE(lexeme(sites.byDimension[0][0]), std::string("+"));
+      QCOMPARE(lexeme(sites.byDimension[0][1]), std::string("sqrt"));
+      QCOMPARE(lexeme(sites.byDimension[1][1]), std::string("!="));
+      QCOMPARE(lexeme(sites.byDimension[3][0]), std::string("tile"));
+      QCOMPARE(lexeme(sites.byDimension[4][2]), std::string("out"));
+      QCOMPARE(lexeme(sites.byDimension[5][0]), std::string("atomic_add"));
+      QVERIFY(steer::holeSites("instcount", tok, ids).byDimension.empty()); // no token-level reading
+    }
+  }
+
+  void directedHolesAimAtWhatIsOffTarget() {
+    model::Tokenizer::Options o;
+    o.minCount = 1;
+    const auto tok = model::Tokenizer::build({kSeed}, o);
+    const auto ids = tok.encode(kSeed);
+    const auto n = std::int64_t(ids.size());
+    const auto sites = steer::holeSites("grewe", tok, ids);
+    const auto values = greweOf(kSeed);
+    std::mt19937_64 rng(3);
+    steer::Hole h;
+    QVERIFY(!steer::directedHole(sites, values, values, {}, n, 0, 3, rng, h)); // on target: nothing to aim at
+    // Too much comp: every hole covers a * or a +.
+    auto target = values;
+    target[0] -= 1;
+    for (int i = 0; i < 200; ++i) {
+      QVERIFY(steer::directedHole(sites, values, target, {}, n, 0, 3, rng, h));
+      QVERIFY(h.length >= 1 && h.start >= 0 && h.start + h.length <= n);
+      bool covers = false;
+      for (auto at : sites.byDimension[0])
+        covers |= h.start <= at && at < h.start + h.length;
+      QVERIFY(covers);
+    }
+    // Too few comparisons (none to be near): anywhere. Too little mem: next to a use.
+    target = values;
+    target[2] += 3;
+    for (int i = 0; i < 200; ++i) {
+      QVERIFY(steer::directedHole(sites, values, target, {}, n, 0, 3, rng, h));
+      bool near = false;
+      for (auto at : sites.byDimension[2])
+        near |= std::abs(h.start - at) <= 2;
+      QVERIFY(near);
+    }
+    // A scale of 0 on the only dimension off target leaves nothing to aim at.
+    std::vector<double> scale(values.size(), 1.0);
+    scale[2] = 0;
+    QVERIFY(!steer::directedHole(sites, values, target, scale, n, 0, 3, rng, h));
   }
 
   void targetsFromKernelsAndDevMapRows() {
@@ -214,6 +301,25 @@ private Q_SLOTS:
     for (const auto& c : ws.steerCandidates(r.run))
       failed |= !c.compiled && !c.error.empty() && c.values.empty() && c.distance < 0;
     QVERIFY(failed);
+  }
+
+  void directedHolesCoverTheOperatorsWhenCompIsTooHigh() {
+    // The target has one operator fewer, and nothing else differs (F4
+    // follows from comp): every hole of generation 1 covers a * or a +.
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("directed.sbw")).toStdString());
+    auto sampler = deleter();
+    steer::BeamSearch search(ws, sampler);
+    auto s = spec(greweOf(kTarget), 1);
+    s.directedHoles = 1;
+    const auto r = search.run(s);
+    int first = 0;
+    for (const auto& c : ws.steerCandidates(r.run)) {
+      if (c.generation != 1) continue;
+      ++first;
+      QVERIFY2(c.replaced.find('*') != std::string::npos || c.replaced.find('+') != std::string::npos,
+               c.replaced.c_str());
+    }
+    QCOMPARE(first, s.candidatesPerMember); // one seed, a hole per candidate
   }
 
   void resumesAfterACrashWithTheSameResult() {
