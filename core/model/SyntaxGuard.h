@@ -19,12 +19,17 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace steerbench::model {
 
 class Tokenizer;
+
+/// OpenCL C's scalar type names and the sign words (`int`, `uchar`, `size_t`,
+/// `unsigned`, ...), without vector widths.
+[[nodiscard]] const std::set<std::string>& scalarTypes();
 
 class SyntaxGuard {
 public:

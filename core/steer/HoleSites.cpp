@@ -1,5 +1,6 @@
 #include "steer/HoleSites.h"
 
+#include "model/SyntaxGuard.h"
 #include "model/Tokenizer.h"
 
 #include <algorithm>
@@ -46,16 +47,14 @@ bool isIdentifier(const std::string& s) {
 
 /// OpenCL C's scalar and vector type names, and declaration qualifiers.
 bool isTypeWord(const std::string& s) {
-  static const std::set<std::string> words = {"void", "bool", "char", "uchar", "short", "ushort", "int", "uint",
-                                              "long", "ulong", "float", "double", "half", "size_t", "ptrdiff_t",
-                                              "intptr_t", "uintptr_t", "unsigned", "signed", "const", "restrict",
-                                              "volatile", "struct", "union", "enum", "__global", "global",
-                                              "__local", "local", "__constant", "constant", "__private", "private"};
-  if (words.count(s)) return true;
+  static const std::set<std::string> qualifiers = {"void", "const", "restrict", "volatile", "struct", "union", "enum",
+                                                   "__global", "global", "__local", "local", "__constant", "constant",
+                                                   "__private", "private"};
+  if (qualifiers.count(s) || model::scalarTypes().count(s)) return true;
   std::size_t digits = s.size();
   while (digits > 0 && std::isdigit(static_cast<unsigned char>(s[digits - 1])))
     --digits;
-  return digits < s.size() && words.count(s.substr(0, digits)); // float4, uchar16, ...
+  return digits < s.size() && model::scalarTypes().count(s.substr(0, digits)); // float4, uchar16, ...
 }
 
 /// Whether `+ - * &` after `previous` is binary: it follows a value (a name
@@ -77,7 +76,7 @@ HoleSites greweSites(const std::vector<Lexeme>& lx) {
                                              "exp", "log", "sqrt"};
   static const std::set<std::string> rational = {"<", ">", "<=", ">=", "==", "!="};
   HoleSites s;
-  s.byDimension.assign(8, {}); // comp .. atomic, then F2 and F4, which follow from the counts
+  s.byDimension.assign(kGreweCounts + 2, {}); // comp .. atomic, then F2 and F4, which follow from the counts
   // Names declared __global or __local: the last identifier before the
   // declarator ends (`,` `)` `;` `=` `[`). Their declarations are not uses.
   std::set<std::string> global, local;
