@@ -397,6 +397,14 @@ private Q_SLOTS:
     const auto runs = ws.steerRuns();
     QCOMPARE(runs.back().status, std::string("failed"));
     QVERIFY(runs.back().stopReason.find("no kernel") != std::string::npos);
+    // A share of directed holes outside [0, 1] is refused before a run is stored.
+    const auto stored = ws.steerRuns().size();
+    for (double share : {-0.1, 1.5}) {
+      s = spec(greweOf(kTarget), 2);
+      s.directedHoles = share;
+      QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError);
+    }
+    QCOMPARE(ws.steerRuns().size(), stored);
   }
 
   void kernelsLongerThanTheModelAreInfilledThroughAWindow() {
