@@ -32,6 +32,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -41,12 +43,40 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-std::vector<bool> compileAll(const std::vector<std::string>& texts, unsigned jobs) {
+std::vector<bool> compileAll(const std::vector<std::string>& texts, unsigned jobs,
+                             std::vector<std::string>* errors = nullptr) {
   features::MeasureOptions mo;
   mo.spaces = {&features::featureSpace("grewe")};
   std::vector<char> ok(texts.size(), 0);
-  engine::parallelFor(texts.size(), jobs, [&](std::size_t i) { ok[i] = features::measureSource(texts[i], "sample.cl", mo).ok(); });
+  if (errors) errors->assign(texts.size(), {});
+  engine::parallelFor(texts.size(), jobs, [&](std::size_t i) {
+    const auto m = features::measureSource(texts[i], "sample.cl", mo);
+    ok[i] = m.ok();
+    if (errors && !m.ok()) {
+      (*errors)[i] = m.error;
+      for (const auto& d : m.diagnostics)
+        if (d.severity == clangfe::Severity::Error || d.severity == clangfe::Severity::Fatal) {
+          (*errors)[i] = d.message;
+          break;
+        }
+    }
+  });
   return {ok.begin(), ok.end()};
+}
+
+// A diagnostic without its names and numbers, so that like errors count together.
+std::string errorKind(const std::string& message) {
+  std::string out;
+  bool quoted = false;
+  for (char c : message) {
+    if (c == '\'') {
+      if (!quoted) out += "'_'";
+      quoted = !quoted;
+    } else if (!quoted) {
+      out += c;
+    }
+  }
+  return out;
 }
 
 std::size_t median(std::vector<std::size_t> v) {
@@ -58,7 +88,7 @@ std::size_t median(std::vector<std::size_t> v) {
 } // namespace
 
 int main(int argc, char** argv) {
-  std::string ckpt, wsPath = defaultWorkspacePath();
+  std::string ckpt, wsPath = defaultWorkspacePath(), dumpDir;
   int n = 1000, infill = 500, threads = 0;
   bool checked = true;
   int minTokens = 0;
@@ -81,11 +111,13 @@ int main(int argc, char** argv) {
     else if (arg("--streams")) o.streams = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--restart-statements")) o.resumeAtError = false;
     else if (!std::strcmp(argv[i], "--unchecked")) checked = false;
+    else if (arg("--dump-failed-infills")) dumpDir = argv[++i];
+    else if (arg("--restarts")) o.restarts = std::atoi(argv[++i]);
     else {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 32] [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0] "
                            "[--unguarded] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
-                           "[--streams 0] [--restart-statements]\n");
+                           "[--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--restarts 0]\n");
       return 2;
     }
   }
@@ -207,14 +239,28 @@ int main(int argc, char** argv) {
       }
       // All feeds in one batched run: each feed once (the sampler takes them in turn).
       std::vector<std::string> filled(feeds);
+      std::vector<char> complete(feeds.size(), 0);
       const auto t1 = Clock::now();
-      for (const auto& s : sampler.sample(feeds, int(feeds.size()), o))
+      for (const auto& s : sampler.sample(feeds, int(feeds.size()), o)) {
         filled[s.feed] = s.text;
+        complete[s.feed] = s.complete;
+      }
       const double infillSeconds = std::chrono::duration<double>(Clock::now() - t1).count();
-      const auto okFilled = compileAll(filled, jobs);
-      std::size_t fc = 0, rebuilt = 0;
+      std::vector<std::string> errors;
+      const auto okFilled = compileAll(filled, jobs, &errors);
+      const auto okOriginal = compileAll(originals, jobs);
+      std::size_t fc = 0, rebuilt = 0, incomplete = 0;
+      std::map<std::string, std::size_t> kinds;
       for (std::size_t f = 0; f < filled.size(); ++f) {
-        if (!okFilled[f]) continue;
+        if (!okFilled[f]) {
+          ++kinds[errorKind(errors[f])];
+          incomplete += !complete[f];
+          if (!dumpDir.empty()) {
+            std::ofstream out(dumpDir + "/" + (d.shortHoleProbability >= 1 ? "short-" : "long-") + std::to_string(f) + ".cl");
+            out << "// error: " << errors[f] << "\n// feed: " << feeds[f] << "\n" << filled[f] << "\n";
+          }
+          continue;
+        }
         ++fc;
         rebuilt += model::sameTokens(filled[f], originals[f]);
       }
@@ -223,6 +269,16 @@ int main(int argc, char** argv) {
                   "(goal: at least half differ)\n",
                   what, filled.size(), fromValidation, filled.size() - fromValidation, infillSeconds, fc,
                   100.0 * double(fc) / double(filled.size()), rebuilt, fc - rebuilt);
+      std::printf("  control: %zu of the %zu originals compile as the bench compiles them\n",
+                  std::size_t(std::count(okOriginal.begin(), okOriginal.end(), true)), originals.size());
+      std::vector<std::pair<std::size_t, std::string>> byCount;
+      for (const auto& [kind, count] : kinds)
+        byCount.emplace_back(count, kind);
+      std::sort(byCount.rbegin(), byCount.rend());
+      std::printf("  the %zu fills that fail (%zu given up before their hole closed), by their first error:\n",
+                  filled.size() - fc, incomplete);
+      for (std::size_t k = 0; k < byCount.size() && k < 8; ++k)
+        std::printf("    %4zu  %s\n", byCount[k].first, byCount[k].second.c_str());
     };
     model::DatapointOptions d;
     d.maxLength = 200;

@@ -191,6 +191,8 @@ CommandLine sampleCommandLine() {
   cl.option({"unchecked", 0, "", "no compiler checks: statements with errors are kept (by default each statement is "
                                  "compiled as it ends, and one with an error is sampled again)"});
   cl.option({"check-patience", 0, "N", "give a row up after N statements sampled again", false, "8"});
+  cl.option({"restarts", 0, "N", "a sample given up, or whose last hole would close into a kernel with an error once "
+                                "the check patience is spent, starts again from its feed, at most N times", false, "0"});
   cl.option({"threads", 'j', "N", "model (BLAS) and compile threads (default: all cores)", false, "0"});
   cl.option({"streams", 0, "N", "batches sampled at once, each on one core (0: one per BLAS thread with OpenBLAS, "
                                 "else 1); the samples depend on it as on the seed", false, "0"});
@@ -212,6 +214,7 @@ int runSample(const CommandLine& cl) {
   o.guardPatience = int(cl.unsignedValue("patience", 0, 1000000));
   o.checkPatience = int(cl.unsignedValue("check-patience", 1, 1000000));
   o.minNewTokens = int(cl.unsignedValue("min-tokens", 0, 1000000));
+  o.restarts = int(cl.unsignedValue("restarts", 0, 1000));
   const bool checked = !cl.has("unchecked");
   if (checked) o.check = clangfe::firstErrorOffset;
   const int threads = int(cl.unsignedValue("threads", 0, 256));
@@ -244,6 +247,7 @@ int runSample(const CommandLine& cl) {
                            ",\"checked\":" + (checked ? "true" : "false") +
                            ",\"check_patience\":" + std::to_string(o.checkPatience) +
                            ",\"min_new_tokens\":" + std::to_string(o.minNewTokens) +
+                           ",\"restarts\":" + std::to_string(o.restarts) +
                            ",\"checkpoint\":" + jsonString(ckpt) + "}";
   const std::string featureSpec = engine::featureSpecJson(mo);
   std::size_t compiled = 0;

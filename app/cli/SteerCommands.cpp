@@ -145,6 +145,10 @@ void addSearchOptions(CommandLine& cl) {
                                         "operators, comparisons, __global and __local uses, atomics); the rest go "
                                         "anywhere", false, "0"});
   cl.option({"max-new-tokens", 0, "N", "cap on the tokens one infill adds", false, "8"});
+  cl.option({"escalate-after", 0, "N", "after N generations without a better best, holes and infills may be twice as "
+                                       "long, after 2N four times (0: never)", false, "0"});
+  cl.option({"restarts", 0, "N", "an infill given up, or still in error once the check patience is spent, starts "
+                                 "again at most N times", false, "0"});
   cl.option({"endhole-bias", 0, "B", "added to the [ENDHOLE] logit of infills (> 0: shorter infills)", false, "4"});
   cl.option({"unguarded", 0, "", "infill without the grammar guard (mismatched brackets, undeclared names allowed)"});
   cl.option({"unchecked", 0, "", "infill without compiler checks (by default each statement an infill writes is "
@@ -166,6 +170,8 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.holeMaxFraction = parseDouble(cl.value("hole-fraction"), "--hole-fraction", 0, 1);
     spec.directedHoles = parseDouble(cl.value("directed-holes"), "--directed-holes", 0, 1);
     spec.maxNewTokens = int(cl.unsignedValue("max-new-tokens", 1, 100000));
+    spec.escalateAfter = int(cl.unsignedValue("escalate-after", 0, 100000));
+    spec.restarts = int(cl.unsignedValue("restarts", 0, 1000));
     spec.endHoleBias = parseDouble(cl.value("endhole-bias"), "--endhole-bias", -100, 100);
     spec.guard = !cl.has("unguarded");
     spec.check = !cl.has("unchecked");

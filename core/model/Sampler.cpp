@@ -204,6 +204,7 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
     bool statementFailed = false; ///< the current statement was taken back to its error, not its start
     int endsTakenBack = 0;   ///< closed holes whose whole kernel had an error
     bool unchecked = false;  ///< the feed's own text has an error: no more checks
+    int restarts = 0;        ///< times it started again from its feed (SampleOptions::restarts)
   };
   // Stream 0 draws from the seed itself: one stream samples as it always did.
   std::mt19937_64 rng(o.seed + std::uint64_t(stream) * 0x9E3779B97F4A7C15ull);
@@ -215,10 +216,14 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
   // This stream's share of the queue: samples stream, stream + streams, ...
   const int share = (count - stream + streams - 1) / streams;
   int queued = 0;
-  auto next = [&]() {
-    Row r;
-    r.index = std::size_t(stream) + std::size_t(queued) * std::size_t(streams);
-    r.feed = r.index % encoded.size();
+  // A row from its feed: new, or started again (its index, feed and restarts kept).
+  auto fromFeed = [&](Row& r) {
+    const std::size_t index = r.index, feed = r.feed;
+    const int restarts = r.restarts;
+    r = Row{};
+    r.index = index;
+    r.feed = feed;
+    r.restarts = restarts;
     if (!o.feedEnds.empty()) {
       r.start = o.feedEnds[r.feed] & SampleOptions::kHasStart;
       r.end = o.feedEnds[r.feed] & SampleOptions::kHasEnd;
@@ -227,8 +232,20 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
     if (r.start) r.seq.push_back(Tokenizer::kStart);
     r.seq.insert(r.seq.end(), encoded[r.feed].begin(), encoded[r.feed].end());
     if (r.end) r.seq.push_back(Tokenizer::kEnd);
+  };
+  auto next = [&]() {
+    Row r;
+    r.index = std::size_t(stream) + std::size_t(queued) * std::size_t(streams);
+    r.feed = r.index % encoded.size();
+    fromFeed(r);
     ++queued;
     return r;
+  };
+  auto restart = [&](Row& r) {
+    if (r.restarts >= o.restarts) return false;
+    ++r.restarts;
+    fromFeed(r);
+    return true;
   };
   std::vector<Row> rows;
   while (int(rows.size()) < std::min(o.batchSize, share))
@@ -244,6 +261,7 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
     s.newTokens = r.newTokens;
     s.holeAt = r.holeAt;
     s.complete = complete;
+    s.restarts = r.restarts;
     out.push_back(s);
     if (done) done(out.back());
   };
@@ -383,7 +401,9 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
             r.seq.erase(r.seq.begin() + std::ptrdiff_t(from), r.seq.begin() + std::ptrdiff_t(h));
             r.newTokens -= int(h - from);
             r.statementAt = int(from);
-            ++r.endsTakenBack;
+            // Patience spent: start again while restarts are left; else the
+            // next [ENDHOLE] closes the hole as it is.
+            if (++r.endsTakenBack >= o.checkPatience) restart(r);
           }
           continue;
         }
@@ -421,9 +441,10 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
       const bool holesLeft = !ended[b] || std::find(r.seq.begin(), r.seq.end(), Tokenizer::kHole) != r.seq.end();
       if (!holesLeft)
         finish(r, true);
-      else if (r.newTokens >= o.maxNewTokens || int(r.seq.size()) >= maxLength ||
-               (o.guardPatience > 0 && r.blocked >= o.guardPatience) ||
-               (checking && r.takenBack >= o.checkPatience))
+      else if ((r.newTokens >= o.maxNewTokens || int(r.seq.size()) >= maxLength ||
+                (o.guardPatience > 0 && r.blocked >= o.guardPatience) ||
+                (checking && r.takenBack >= o.checkPatience)) &&
+               !restart(r))
         finish(r, false);
       else
         keep.push_back(std::move(r));

@@ -56,6 +56,13 @@ struct SampleOptions {
   /// A row is given up (an incomplete sample) after this many statements
   /// taken back.
   int checkPatience = 8;
+  /// A sample that would end incomplete (given up by the guard's or the
+  /// checks' patience, or cut by a limit), or whose last hole would close
+  /// with the checks' patience spent and the kernel still in error, starts
+  /// again from its feed, at most this many times; the last try ends as it
+  /// ends. A fresh draw where the model lost its way, at the cost of the
+  /// tokens it wrote. 0: never (each sample gets one try).
+  int restarts = 0;
   unsigned checkJobs = 0; ///< 0: all cores (shared by the streams)
   /// Independent batches sampled at once, each of `batchSize` rows on one
   /// core; the results depend on the stream count as on the seed. 0:
@@ -76,6 +83,7 @@ struct Sample {
   int newTokens = 0;
   int holeAt = 0;            ///< where the feed's first [HOLE] was in `ids` (its infill starts there)
   bool complete = false;     ///< every hole closed by [ENDHOLE] (not cut by a limit)
+  int restarts = 0;          ///< times it started again from its feed (SampleOptions::restarts)
 };
 
 class Sampler {

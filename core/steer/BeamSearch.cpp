@@ -59,6 +59,17 @@ std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); 
 /// A stored best distance; < 0 (nothing compiled yet) counts as infinitely far.
 double orInfinity(double d) { return d < 0 ? std::numeric_limits<double>::infinity() : d; }
 
+} // namespace
+
+int stalledGenerations(const std::vector<double>& bests) {
+  int stalled = 0;
+  for (std::size_t i = bests.size(); i-- > 1 && !(orInfinity(bests[i]) < orInfinity(bests[i - 1]));)
+    ++stalled;
+  return stalled;
+}
+
+namespace {
+
 /// What compiling and measuring one candidate gave.
 struct Measured {
   bool compiled = false;
@@ -192,6 +203,7 @@ std::string SteerSpec::toJson() const {
          ",\"hole_max\":" + std::to_string(holeMax) + ",\"hole_max_fraction\":" + formatNumber(holeMaxFraction) +
          ",\"directed_holes\":" + formatNumber(directedHoles) +
          ",\"max_new_tokens\":" + std::to_string(maxNewTokens) +
+         ",\"escalate_after\":" + std::to_string(escalateAfter) + ",\"restarts\":" + std::to_string(restarts) +
          ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
          ",\"scale\":" + jsonNumbers(scale) +
          ",\"seeding\":\"" + seedingName(seeding) + "\",\"nearest\":" + std::to_string(nearest) +
@@ -231,6 +243,10 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   s.directedHoles = 0; // a run stored before directed holes put every hole anywhere
   real("directed_holes", s.directedHoles);
   integer("max_new_tokens", s.maxNewTokens);
+  s.escalateAfter = 0; // runs stored before escalation kept their sizes
+  integer("escalate_after", s.escalateAfter);
+  s.restarts = 0; // and before restarts gave each infill one try
+  integer("restarts", s.restarts);
   integer("nearest", s.nearest);
   real("time_budget", s.timeBudget);
   real("endhole_bias", s.endHoleBias);
@@ -283,9 +299,10 @@ SteerResult BeamSearch::run(const SteerSpec& given, const engine::CancelToken* c
                      " space has " + std::to_string(space.dimensions.size()) + " dimensions");
   if (spec.width < 1 || spec.candidatesPerMember < 1 || spec.depth < 0 || spec.holeMin < 0 ||
       spec.holeMax < spec.holeMin || spec.swapProbability < 0 || spec.swapProbability > 1 ||
-      !(spec.directedHoles >= 0 && spec.directedHoles <= 1))
+      !(spec.directedHoles >= 0 && spec.directedHoles <= 1) || spec.escalateAfter < 0 || spec.restarts < 0)
     throw InputError("bad steering parameters: width and candidates must be at least 1, 0 <= hole min <= hole max, "
-                     "and the swap probability and the share of directed holes within [0, 1]");
+                     "the swap probability and the share of directed holes within [0, 1], and escalation and "
+                     "restarts at least 0");
   if (spec.seeding == Seeding::Given && spec.seeds.empty()) throw InputError("no seed kernels given");
   store::Workspace::SteerRunRecord r;
   r.space = space.name;
@@ -344,8 +361,10 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
   // The model sees at most this many tokens around a hole: a longer member is
   // infilled through a window (without [START]/[END] at a cut side, as in
   // training) and the infill spliced back into the whole kernel.
-  int window = std::max(8, maxLength - 4 - spec.maxNewTokens);
-  if (spec.context > 0) window = std::min(window, std::max(8, spec.context));
+  auto windowFor = [&](int maxNewTokens) {
+    int w = std::max(8, maxLength - 4 - maxNewTokens);
+    return spec.context > 0 ? std::min(w, std::max(8, spec.context)) : w;
+  };
 
   std::vector<Member> beam;
   std::vector<double> bests; // best distance after each generation
@@ -379,6 +398,14 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
 
     const auto t0 = Clock::now();
     std::mt19937_64 rng(generationSeed(spec.seed, generation));
+    // Escalation: larger holes and infills once the best has stalled.
+    int holeMax = spec.holeMax, maxNewTokens = spec.maxNewTokens;
+    if (spec.escalateAfter > 0) {
+      const int factor = 1 << std::min(2, stalledGenerations(bests) / spec.escalateAfter);
+      holeMax *= factor;
+      maxNewTokens *= factor;
+    }
+    const int window = windowFor(maxNewTokens);
     std::vector<CandidateRecord> cands;
     std::vector<Measured> measured;
     // Generation 0 of corpus or given seeds: nothing to sample.
@@ -440,7 +467,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
           const HoleSites sites = spec.directedHoles > 0 ? holeSites(space.name, tok, ids) : HoleSites{};
           for (int c = 0; c < spec.candidatesPerMember; ++c) {
             const std::int64_t cap = std::max<std::int64_t>(
-                spec.holeMin, std::min<std::int64_t>(spec.holeMax, std::int64_t(spec.holeMaxFraction * double(n))));
+                spec.holeMin, std::min<std::int64_t>(holeMax, std::int64_t(spec.holeMaxFraction * double(n))));
             Hole hole;
             // No draw for the share when it is 0, so runs stored before directed holes resume alike.
             const bool directed = spec.directedHoles > 0 && !sites.byDimension.empty() &&
@@ -470,7 +497,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
               f.insert(f.end(), ids.begin() + start + len, ids.begin() + to);
               feed = tok.decode(f);
               feedTokens = int(tok.encode(feed).size());
-              if (feedTokens + 4 + spec.maxNewTokens <= maxLength || room <= 8) break;
+              if (feedTokens + 4 + maxNewTokens <= maxLength || room <= 8) break;
             }
             if (feedTokens + 3 > maxLength) continue; // cannot be made to fit: skip this hole
             texts.push_back(feed);
@@ -484,7 +511,8 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
       so.batchSize = spec.batchSize;
       so.streams = spec.streams;
       so.temperature = spec.temperature;
-      so.maxNewTokens = beam.empty() ? std::max(1, maxLength - 8) : spec.maxNewTokens;
+      so.maxNewTokens = beam.empty() ? std::max(1, maxLength - 8) : maxNewTokens;
+      so.restarts = spec.restarts;
       so.seed = generationSeed(spec.seed, generation) ^ 0x5eedull;
       so.endHoleBias = beam.empty() ? 0.0 : spec.endHoleBias;
       so.guard = spec.guard;

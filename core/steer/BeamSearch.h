@@ -52,6 +52,15 @@ struct SteerSpec {
   /// difference. Runs stored without it had none.
   double directedHoles = 0;
   int maxNewTokens = 8;        ///< cap on the tokens one infill adds
+  /// After this many generations without a better best, holes may replace
+  /// twice as many tokens (holeMax) and infills add twice as many
+  /// (maxNewTokens); after twice as many, four times. A better best goes
+  /// back to the plain sizes. 0: never. Runs stored without it had none.
+  int escalateAfter = 0;
+  /// Infills given up, or still in error when the check's patience is
+  /// spent, start again from their feed at most this many times
+  /// (model::SampleOptions::restarts). Runs stored without it had none.
+  int restarts = 0;
   double endHoleBias = 4;      ///< added to the [ENDHOLE] logit of infills (model::SampleOptions)
   bool guard = true;           ///< grammar-guided infills (model::SampleOptions::guard); runs stored without it had none
   bool check = true;           ///< compiler-checked statements (model::SampleOptions::check); runs stored without it had none
@@ -103,6 +112,11 @@ struct SteerResult {
   double bestDistance = -1, bestProximity = 0;
   std::int64_t bestKernelId = 0; ///< the best candidate as a workspace kernel (role "steered")
 };
+
+/// Generations since the best distance last fell: the trailing entries of
+/// `bests` (the best after each generation, < 0 for none yet) that are no
+/// better than the one before them.
+[[nodiscard]] int stalledGenerations(const std::vector<double>& bests);
 
 class BeamSearch {
 public:

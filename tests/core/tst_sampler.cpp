@@ -328,6 +328,50 @@ private Q_SLOTS:
     QVERIFY(seen.empty());
   }
 
+  void aSampleThatLostItsWayStartsAgain() {
+    // Given up by the guard's patience: with restarts it starts again from
+    // its feed, and the last try ends as it ends.
+    auto s0 = biased(Tokenizer::kEndHole);
+    const int open = s0.tokenizer().encode("{")[0], close = s0.tokenizer().encode("}")[0];
+    auto blocked = biased(close, open);
+    SampleOptions o;
+    o.guardPatience = 3;
+    o.maxNewTokens = 40;
+    o.restarts = 2;
+    auto out = blocked.sample({"kernel void [HOLE]"}, 2, o);
+    QCOMPARE(out.size(), std::size_t(2));
+    for (const auto& x : out) {
+      QVERIFY(!x.complete);
+      QCOMPARE(x.restarts, 2);
+      QCOMPARE(x.text, std::string("kernel void { } { } { [HOLE]")); // the model is deterministic here
+    }
+    o.restarts = 0;
+    QCOMPARE(blocked.sample({"kernel void [HOLE]"}, 1, o)[0].restarts, 0);
+
+    // A last hole whose kernel keeps an error after the checks' patience
+    // starts again instead of closing, until the restarts are spent.
+    auto stopper = biased(Tokenizer::kEndHole);
+    const std::string feed = "kernel void A ( ) { [HOLE] }";
+    SampleOptions c;
+    c.temperature = 0;
+    c.checkPatience = 3;
+    c.restarts = 2;
+    RecordingCheck failing{[](const std::string& text) { return text.size() - 1; }};
+    c.check = failing;
+    out = stopper.sample({feed}, 1, c);
+    QVERIFY(out[0].complete); // the last try closes as it is
+    QCOMPARE(out[0].restarts, 2);
+    QCOMPARE(failing.seen->size(), std::size_t(9)); // 3 checks a try
+    // It compiles on the fifth check: the second try closes there.
+    int calls = 0;
+    RecordingCheck laterOk{[&](const std::string& text) { return ++calls < 5 ? text.size() - 1 : std::string::npos; }};
+    c.check = laterOk;
+    out = stopper.sample({feed}, 1, c);
+    QVERIFY(out[0].complete);
+    QCOMPARE(out[0].restarts, 1);
+    QCOMPARE(laterOk.seen->size(), std::size_t(5));
+  }
+
   void aLengthFloorKeepsTheHoleAndTheKernelOpen() {
     auto s0 = biased(Tokenizer::kEndHole);
     const int semi = s0.tokenizer().encode(";")[0], close = s0.tokenizer().encode("}")[0];

@@ -135,6 +135,67 @@ private Q_SLOTS:
     QVERIFY(at != std::string::npos);
     undirected.erase(at, std::strlen(",\"directed_holes\":0.25"));
     QCOMPARE(steer::SteerSpec::fromJson(undirected, "old spec").directedHoles, 0.0);
+    // Escalation and restarts: kept, and runs stored before them had neither.
+    s.escalateAfter = 30;
+    s.restarts = 2;
+    const auto kept = steer::SteerSpec::fromJson(s.toJson(), "spec");
+    QCOMPARE(kept.escalateAfter, 30);
+    QCOMPARE(kept.restarts, 2);
+    std::string plain = s.toJson();
+    for (const char* key : {",\"escalate_after\":30", ",\"restarts\":2"}) {
+      const auto at = plain.find(key);
+      QVERIFY(at != std::string::npos);
+      plain.erase(at, std::strlen(key));
+    }
+    const auto older = steer::SteerSpec::fromJson(plain, "old spec");
+    QCOMPARE(older.escalateAfter, 0);
+    QCOMPARE(older.restarts, 0);
+  }
+
+  void stalledGenerationsCountSinceTheBestLastFell() {
+    using steer::stalledGenerations;
+    QCOMPARE(stalledGenerations({}), 0);
+    QCOMPARE(stalledGenerations({5}), 0);
+    QCOMPARE(stalledGenerations({5, 5, 5}), 2);
+    QCOMPARE(stalledGenerations({5, 4, 4}), 1);
+    QCOMPARE(stalledGenerations({5, 4, 4, 3}), 0);
+    QCOMPARE(stalledGenerations({-1, -1}), 1); // nothing compiled yet: no better
+    QCOMPARE(stalledGenerations({-1, 3}), 0);
+  }
+
+  void holesGrowWhileTheBestStalls() {
+    // Holes of one token, doubled after every stalled generation (at most
+    // four times). The target is out of the deleter's reach, so the best
+    // stalls; each generation's holes stay within the size its past allows,
+    // and the larger sizes are used.
+    const std::vector<double> unreachable = {50, 0, 50, 0, 0, 0, 0, 1};
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("escalate.sbw")).toStdString());
+    auto sampler = deleter();
+    steer::BeamSearch search(ws, sampler);
+    auto s = spec(unreachable, 6);
+    s.holeMin = 1;
+    s.holeMax = 1;
+    s.escalateAfter = 1;
+    const auto r = search.run(s);
+    std::vector<double> bests;
+    for (const auto& g : ws.steerGenerations(r.run))
+      bests.push_back(g.bestDistance);
+    QCOMPARE(int(bests.size()), 7);
+    QVERIFY(steer::stalledGenerations(bests) >= 2); // out of reach: it stalls
+    std::int64_t longest = 0;
+    for (const auto& c : ws.steerCandidates(r.run)) {
+      if (c.generation == 0) continue;
+      const std::vector<double> before(bests.begin(), bests.begin() + c.generation);
+      const std::int64_t cap = std::int64_t(1) << std::min(2, steer::stalledGenerations(before));
+      QVERIFY2(c.holeLength <= cap, (std::to_string(c.holeLength) + " > " + std::to_string(cap)).c_str());
+      longest = std::max(longest, c.holeLength);
+    }
+    QVERIFY(longest > 1);
+    // Without escalation, no hole is longer than one token.
+    s.escalateAfter = 0;
+    const auto plain = search.run(s);
+    for (const auto& c : ws.steerCandidates(plain.run))
+      QVERIFY(c.holeLength <= 1);
   }
 
   void holeSitesAreTheTokensGrewesCountsComeFrom() {
@@ -404,6 +465,12 @@ private Q_SLOTS:
       s.directedHoles = share;
       QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError);
     }
+    s = spec(greweOf(kTarget), 2);
+    s.escalateAfter = -1;
+    QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError);
+    s = spec(greweOf(kTarget), 2);
+    s.restarts = -1;
+    QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError);
     QCOMPARE(ws.steerRuns().size(), stored);
   }
 
