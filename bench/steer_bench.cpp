@@ -22,7 +22,7 @@
 //
 // Usage: bench-steer [--space grewe|instcount|autophase] [--targets 40] [--time-budget 600]
 //                    [--depth 1000] [--width 16] [--candidates 4] [--temperature 0.5] [--hole 0-3]
-//                    [--directed-holes 0] [--escalate-after 0] [--restarts 0]
+//                    [--directed-holes 0] [--escalate-after 0] [--restarts 0] [--patience 0]
 //                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--unchecked] [--context 64] [--nearest 32] [--seed 1] [--ablation]
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
 #include "common/Paths.h"
@@ -103,6 +103,7 @@ int main(int argc, char** argv) {
     else if (arg("--max-new-tokens")) base.maxNewTokens = std::atoi(argv[++i]);
     else if (arg("--escalate-after")) base.escalateAfter = std::atoi(argv[++i]);
     else if (arg("--restarts")) base.restarts = std::atoi(argv[++i]);
+    else if (arg("--patience")) base.patience = std::atoi(argv[++i]);
     else if (arg("--endhole-bias")) base.endHoleBias = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--unguarded")) base.guard = false;
     else if (!std::strcmp(argv[i], "--unchecked")) base.check = false;
@@ -142,10 +143,11 @@ int main(int argc, char** argv) {
                 sampler.modelHash().substr(0, 12).c_str(), model::useThreads(threads).c_str());
     std::printf("spec: width %d, %d candidates per member, depth %d, swap %.2f, temperature %.2f, holes %d-%d tokens (%.0f%% directed), "
                 "infills up to %d tokens, escalation after %d stalled generations (0: none), %d restarts, [ENDHOLE] bias %.1f, %s, "
-                "context %d tokens (0: all), %d nearest seeds, time budget %.0f s per target, seed %llu\n",
+                "context %d tokens (0: all), %d nearest seeds, time budget %.0f s per target, patience %d generations (0: none), "
+                "seed %llu\n",
                 base.width, base.candidatesPerMember, base.depth, base.swapProbability, base.temperature, base.holeMin,
                 base.holeMax, 100 * base.directedHoles, base.maxNewTokens, base.escalateAfter, base.restarts, base.endHoleBias, (std::string(base.guard ? "grammar guard" : "unguarded") + (base.check ? ", compiler checks" : ", unchecked")).c_str(), base.context, base.nearest, base.timeBudget,
-                (unsigned long long)base.seed);
+                base.patience, (unsigned long long)base.seed);
 
     // Targets: distinct DevMap kernels, round-robin over the suites.
     const auto reference = engine::loadReferenceTable(csv, space, threads ? unsigned(threads) : engine::hardwareJobs());
