@@ -22,7 +22,7 @@
 //
 // Usage: bench-steer [--space grewe|instcount|autophase] [--targets 40] [--time-budget 600]
 //                    [--depth 1000] [--width 16] [--candidates 4] [--temperature 0.5] [--hole 0-3]
-//                    [--directed-holes 0] [--escalate-after 0] [--restarts 0] [--patience 0]
+//                    [--directed-holes 0] [--escalate-after 0] [--restarts 0] [--patience 300]
 //                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--unchecked] [--context 64] [--nearest 32] [--seed 1] [--ablation]
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
 #include "common/Paths.h"
@@ -82,13 +82,11 @@ int main(int argc, char** argv) {
   steer::SteerSpec base;
   base.width = 16;
   base.candidatesPerMember = 4;
-  base.depth = 1000;
   base.temperature = 0.5;
   base.holeMin = 0;
   base.holeMax = 3;
   base.maxNewTokens = 8;
   base.endHoleBias = 4;
-  base.timeBudget = 600;
   for (int i = 1; i < argc; ++i) {
     auto arg = [&](const char* name) { return !std::strcmp(argv[i], name) && i + 1 < argc; };
     if (arg("--space")) spaceName = argv[++i];

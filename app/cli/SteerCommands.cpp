@@ -136,7 +136,7 @@ std::string distanceText(double d) { return d < 0 ? "-" : formatNumber(d); }
 void addSearchOptions(CommandLine& cl) {
   cl.option({"width", 'k', "K", "beam width", false, "16"});
   cl.option({"candidates", 'c', "N", "infills per beam member and generation", false, "4"});
-  cl.option({"depth", 'd', "N", "generations after the seeds", false, "50"});
+  cl.option({"depth", 'd', "N", "generations after the seeds", false, "1000"});
   cl.option({"swap", 0, "P", "probability of swapping a kept slot for a lower-ranked candidate", false, "0.15"});
   cl.option({"temperature", 'T', "T", "sampling temperature", false, "0.5"});
   cl.option({"hole", 0, "MIN-MAX", "tokens a hole replaces, uniform in MIN-MAX", false, "0-3"});
@@ -216,8 +216,8 @@ CommandLine steerCommandLine() {
   cl.option({"checkpoint", 'o', "FILE", "the model (default: the workspace's, else the shipped default)"});
   addSearchOptions(cl);
   cl.option({"seed-kernel", 0, "FILE", "a seed kernel (repeatable; implies --seeding given)", true});
-  cl.option({"time-budget", 0, "SECONDS", "stop after this much time (0: none)", false, "0"});
-  cl.option({"patience", 0, "N", "stop after N generations without a better best (0: never)", false, "0"});
+  cl.option({"time-budget", 0, "SECONDS", "stop after this much time (0: none)", false, "600"});
+  cl.option({"patience", 0, "N", "stop after N generations without a better best (0: never)", false, "300"});
   cl.option({"seed", 0, "N", "random seed", false, "1"});
   cl.option({"batch", 0, "N", "rows the model infills together", false, "64"});
   cl.option({"threads", 'j', "N", "model (BLAS) and compile threads (default: all cores)", false, "0"});

@@ -89,7 +89,7 @@ private slots:
     QProcess p;
     p.start(STEERBENCH_CLI, steer({QStringLiteral("--target"), QStringLiteral("comp=60,rational=9,mem=11,localmem=3"),
                                     QStringLiteral("--depth"), QStringLiteral("100000"), QStringLiteral("--time-budget"),
-                                    QStringLiteral("12")}));
+                                    QStringLiteral("12"), QStringLiteral("--patience"), QStringLiteral("0")}));
     QVERIFY(p.waitForStarted());
     QElapsedTimer t;
     t.start();
