@@ -96,6 +96,7 @@ PresetRun ingestPreset(const std::string& wsPath, const std::string& debianDir, 
 } // namespace
 
 int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0); // each line as it is printed, also into a file
   std::string debianDir;
   unsigned jobs = engine::hardwareJobs();
   bool fixturesOnly = false, both = false;

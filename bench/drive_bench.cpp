@@ -63,6 +63,7 @@ std::vector<std::uint64_t> sizes(const char* text) {
 } // namespace
 
 int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0); // each line as it is printed, also into a file
   std::string devmap = devmapDir().empty() ? std::string() : devmapDir() + "/cgo17-amd.csv";
   DriveOptions o;
   o.globalSizes = {1024, 8192, 65536};

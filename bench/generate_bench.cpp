@@ -88,6 +88,7 @@ std::size_t median(std::vector<std::size_t> v) {
 } // namespace
 
 int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0); // each line as it is printed, also into a file
   std::string ckpt, wsPath = defaultWorkspacePath(), dumpDir;
   int n = 1000, infill = 500, threads = 0;
   bool checked = true;

@@ -75,6 +75,7 @@ struct Outcome {
 } // namespace
 
 int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0); // each line as it is printed, also into a file
   std::string spaceName = "grewe", wsPath = defaultWorkspacePath(), ckpt,
               csv = std::string(STEERBENCH_DEVMAP_DIR) + "/cgo17-amd.csv", csvOut;
   int targets = 40, threads = 0;

@@ -92,6 +92,7 @@ double median(std::vector<double> v) {
 } // namespace
 
 int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0); // each line as it is printed, also into a file
   std::size_t target = 500;
   int repeats = 3;
   std::string devmap = STEERBENCH_DEVMAP_DIR "/cgo17-amd.csv";

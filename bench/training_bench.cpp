@@ -105,6 +105,7 @@ double validationAt(const Arm& a, double cpu) {
 } // namespace
 
 int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0); // each line as it is printed, also into a file
   std::string wsPath = defaultWorkspacePath(), csv, svg, objectives = "1-1:0,1-8:0.1,1-8:0.1:0.3";
   int steps = 600, speedSteps = 12, validateEvery = 50;
   bool speed = true, compare = true, child = false;

@@ -1561,6 +1561,14 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <source>Compile each statement an infill writes as it ends, and sample it again if it has an error</source>
         <translation>Jede Anweisung einer Füllung kompilieren, sobald sie endet, und sie bei einem Fehler neu wählen</translation>
     </message>
+    <message>
+        <source>Stop after this many generations without a better best (0: never)</source>
+        <translation>Nach so vielen Generationen ohne besseres Bestes anhalten (0: nie)</translation>
+    </message>
+    <message>
+        <source>Patience:</source>
+        <translation>Geduld:</translation>
+    </message>
 </context>
 <context>
     <name>steerbench::ui::TargetTable</name>

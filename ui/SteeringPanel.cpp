@@ -89,6 +89,7 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   swap_ = dspin(0, 1, d.swap, 0.05, 2, tr("Probability that a kept slot is swapped for a lower-ranked candidate"));
   timeBudget_ = dspin(0, 1e6, d.timeBudget, 60, 0, tr("Stop after this many seconds (0: no limit)"));
   timeBudget_->setSuffix(tr(" s"));
+  patience_ = spin(0, 100000, d.patience, tr("Stop after this many generations without a better best (0: never)"));
   seeding_ = new QComboBox(this);
   seeding_->addItem(tr("Nearest corpus kernels"));
   seeding_->addItem(tr("Empty kernel"));
@@ -126,6 +127,7 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   add(tr("Temperature:"), temperature_);
   add(tr("Swap probability:"), swap_);
   add(tr("Time budget:"), timeBudget_);
+  add(tr("Patience:"), patience_);
   add(tr("Random seed:"), seed_);
   add(tr("Seeds:"), seeding_);
   add(tr("Infills:"), nullptr, infills);
@@ -240,6 +242,7 @@ void SteeringPanel::setSettings(const Settings& s) {
   temperature_->setValue(s.temperature);
   swap_->setValue(s.swap);
   timeBudget_->setValue(s.timeBudget);
+  patience_->setValue(s.patience);
   seeding_->setCurrentIndex(s.seeding);
   guard_->setChecked(s.guard);
   check_->setChecked(s.check);
@@ -258,6 +261,7 @@ SteeringPanel::Settings SteeringPanel::settings() const {
   s.temperature = temperature_->value();
   s.swap = swap_->value();
   s.timeBudget = timeBudget_->value();
+  s.patience = patience_->value();
   s.seeding = seeding_->currentIndex();
   s.guard = guard_->isChecked();
   s.check = check_->isChecked();
@@ -300,6 +304,7 @@ void SteeringPanel::steer(const QString& seedText, const QString& seedName) {
   spec.temperature = st.temperature;
   spec.swapProbability = st.swap;
   spec.timeBudget = st.timeBudget;
+  spec.patience = st.patience;
   spec.seed = std::uint64_t(st.seed);
   spec.seeding = st.seeding == 1 ? steer::Seeding::Empty : steer::Seeding::Nearest;
   if (!seedText.isEmpty()) {

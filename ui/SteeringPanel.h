@@ -61,7 +61,8 @@ public:
   [[nodiscard]] bool running() const { return job_ != 0; }
 
   struct Settings {
-    int width = 16, candidates = 4, depth = 50, holeMin = 0, holeMax = 3, maxNewTokens = 8, seed = 1;
+    int width = 16, candidates = 4, depth = 1000, holeMin = 0, holeMax = 3, maxNewTokens = 8, seed = 1;
+    int patience = 300; ///< stop after this many generations without a better best (0: never)
     double temperature = 0.5, swap = 0.15, endHoleBias = 4, timeBudget = 600;
     int seeding = 0; ///< 0: nearest corpus kernels, 1: empty kernel
     bool guard = true; ///< grammar-guided infills
@@ -110,6 +111,7 @@ private:
   QLabel* targetLabel_;
   QSpinBox *width_, *candidates_, *depth_, *holeMin_, *holeMax_, *seed_;
   QDoubleSpinBox *temperature_, *swap_, *timeBudget_;
+  QSpinBox* patience_ = nullptr;
   QCheckBox* guard_ = nullptr;
   QCheckBox* check_ = nullptr;
   QComboBox* seeding_;
