@@ -221,6 +221,7 @@ int main(int argc, char** argv) {
     // 3. Infill of held-out kernels: one random hole each, first as training
     // makes them (up to 90% of a kernel), then as steering makes them (0 to 8 tokens).
     const auto& tok = sampler.tokenizer();
+    std::vector<bool> okOriginal; // the control: do the held-out kernels compile as they stand
     auto infillRun = [&](const char* what, const model::DatapointOptions& d) {
       std::mt19937_64 rng(o.seed);
       std::vector<std::string> feeds, originals;
@@ -249,7 +250,7 @@ int main(int argc, char** argv) {
       const double infillSeconds = std::chrono::duration<double>(Clock::now() - t1).count();
       std::vector<std::string> errors;
       const auto okFilled = compileAll(filled, jobs, &errors);
-      const auto okOriginal = compileAll(originals, jobs);
+      if (okOriginal.empty()) okOriginal = compileAll(originals, jobs); // the same kernels in both runs
       std::size_t fc = 0, rebuilt = 0, incomplete = 0;
       std::map<std::string, std::size_t> kinds;
       for (std::size_t f = 0; f < filled.size(); ++f) {

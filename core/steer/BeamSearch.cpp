@@ -390,8 +390,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
     if (exact()) stopReason = "exact match";
     else if (generation > spec.depth) stopReason = "depth";
     else if (spec.timeBudget > 0 && elapsed() >= spec.timeBudget) stopReason = "time budget";
-    else if (spec.patience > 0 && int(bests.size()) > spec.patience &&
-             !(orInfinity(bests.back()) < orInfinity(bests[bests.size() - 1 - std::size_t(spec.patience)])))
+    else if (spec.patience > 0 && stalledGenerations(bests) >= spec.patience)
       stopReason = "patience";
     else if (cancel && cancel->cancelled()) stopReason = "cancelled";
     if (!stopReason.empty()) break;
