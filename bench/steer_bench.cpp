@@ -14,15 +14,18 @@
 // (nearest-kernel seeds, swaps on, grammar guard, compiler checks, directed
 // holes as given), empty seeding, swaps off, infills without the grammar
 // guard, infills without compiler checks, and the other hole placement (half
-// the holes directed if the default has none, else none). Each run also reports the share of
-// its infills (generations 1 and later) that compile.
+// the holes directed if the default has none, else none), and combining
+// infills the other way (16 a generation if the default has none, else none).
+// Each run also reports the share of its infills (generations 1 and later)
+// that compile, and the combined candidates (compiled/tried:steps of the
+// best's lineage that were combined).
 //
 // The bench steers on a scratch copy of the workspace (it never writes to
 // yours); seeds come only from the corpus roles (train, capped, user).
 //
 // Usage: bench-steer [--space grewe|instcount|autophase] [--targets 40] [--time-budget 600]
 //                    [--depth 1000] [--width 16] [--candidates 4] [--temperature 0.5] [--hole 0-3]
-//                    [--directed-holes 0] [--escalate-after 0] [--restarts 0] [--patience 300]
+//                    [--directed-holes 0] [--escalate-after 0] [--restarts 0] [--combine 0] [--patience 300]
 //                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--unchecked] [--context 64] [--nearest 32] [--seed 1] [--ablation]
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
 #include "common/Paths.h"
@@ -69,6 +72,8 @@ struct Outcome {
   bool exact = false;
   int generations = 0;
   std::size_t candidates = 0, compiled = 0; ///< infills of generations 1 and later
+  std::size_t combined = 0, combinedCompiled = 0; ///< combined candidates (SteerSpec::combine)
+  int combinedSteps = 0; ///< steps of the best's lineage that were combined candidates
   std::string stop;
 };
 
@@ -102,6 +107,7 @@ int main(int argc, char** argv) {
     else if (arg("--max-new-tokens")) base.maxNewTokens = std::atoi(argv[++i]);
     else if (arg("--escalate-after")) base.escalateAfter = std::atoi(argv[++i]);
     else if (arg("--restarts")) base.restarts = std::atoi(argv[++i]);
+    else if (arg("--combine")) base.combine = std::atoi(argv[++i]);
     else if (arg("--patience")) base.patience = std::atoi(argv[++i]);
     else if (arg("--endhole-bias")) base.endHoleBias = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--unguarded")) base.guard = false;
@@ -141,11 +147,11 @@ int main(int argc, char** argv) {
     std::printf("bench-steer: %s space; model %s (sha256 %s); BLAS %s\n", space.name.c_str(), sampler.describe().c_str(),
                 sampler.modelHash().substr(0, 12).c_str(), model::useThreads(threads).c_str());
     std::printf("spec: width %d, %d candidates per member, depth %d, swap %.2f, temperature %.2f, holes %d-%d tokens (%.0f%% directed), "
-                "infills up to %d tokens, escalation after %d stalled generations (0: none), %d restarts, [ENDHOLE] bias %.1f, %s, "
+                "infills up to %d tokens, escalation after %d stalled generations (0: none), %d restarts, %d combined candidates a generation, [ENDHOLE] bias %.1f, %s, "
                 "context %d tokens (0: all), %d nearest seeds, time budget %.0f s per target, patience %d generations (0: none), "
                 "seed %llu\n",
                 base.width, base.candidatesPerMember, base.depth, base.swapProbability, base.temperature, base.holeMin,
-                base.holeMax, 100 * base.directedHoles, base.maxNewTokens, base.escalateAfter, base.restarts, base.endHoleBias, (std::string(base.guard ? "grammar guard" : "unguarded") + (base.check ? ", compiler checks" : ", unchecked")).c_str(), base.context, base.nearest, base.timeBudget,
+                base.holeMax, 100 * base.directedHoles, base.maxNewTokens, base.escalateAfter, base.restarts, base.combine, base.endHoleBias, (std::string(base.guard ? "grammar guard" : "unguarded") + (base.check ? ", compiler checks" : ", unchecked")).c_str(), base.context, base.nearest, base.timeBudget,
                 base.patience, (unsigned long long)base.seed);
 
     // Targets: distinct DevMap kernels, round-robin over the suites.
@@ -199,12 +205,15 @@ int main(int argc, char** argv) {
       auto holes = base;
       holes.directedHoles = base.directedHoles > 0 ? 0 : 0.5;
       variants.push_back({base.directedHoles > 0 ? "undirected" : "directed 0.5", holes});
+      auto combining = base;
+      combining.combine = base.combine > 0 ? 0 : 16;
+      variants.push_back({base.combine > 0 ? "no combining" : "combine 16", combining});
     }
     std::vector<std::vector<Outcome>> results(variants.size());
     std::FILE* out = csvOut.empty() ? nullptr : std::fopen(csvOut.c_str(), "w");
     if (out) std::fprintf(out, "variant,target,suite,seed_proximity,proximity,exact,generations,seconds,stop\n");
-    std::printf("%-14s %-58s %-10s %9s %9s %5s %4s %7s %8s  %s\n", "variant", "target", "suite", "seeds", "best", "exact",
-                "gens", "time_s", "compile", "stop");
+    std::printf("%-14s %-58s %-10s %9s %9s %5s %4s %7s %8s %15s  %s\n", "variant", "target", "suite", "seeds", "best",
+                "exact", "gens", "time_s", "compile", "combined:steps", "stop");
     for (std::size_t t = 0; t < chosen.size(); ++t) {
       const auto r = chosen[t];
       for (std::size_t v = 0; v < variants.size(); ++v) {
@@ -215,8 +224,10 @@ int main(int argc, char** argv) {
         search.onGeneration = [&](const steer::GenerationReport& g) {
           if (g.generation == 0) o.seedProximity = g.bestDistance < 0 ? NAN : g.bestProximity;
           if (g.generation > 0) {
-            o.candidates += g.candidates;
-            o.compiled += g.compiled;
+            o.candidates += g.candidates - g.combined; // the infills' own compile rate
+            o.compiled += g.compiled - g.combinedCompiled;
+            o.combined += g.combined;
+            o.combinedCompiled += g.combinedCompiled;
           }
         };
         const auto res = search.run(spec);
@@ -225,11 +236,16 @@ int main(int argc, char** argv) {
         o.generations = res.generations;
         o.seconds = res.elapsed;
         o.stop = res.stopReason;
+        if (res.bestId)
+          for (const auto& step : steer::lineage(ws, res.run, res.bestId))
+            o.combinedSteps += step.origin == steer::kCombinedOrigin ? 1 : 0;
         results[v].push_back(o);
-        std::printf("%-14s %-58.58s %-10s %8.1f%% %8.1f%% %5s %4d %7.1f %7.1f%%  %s\n", variants[v].name.c_str(),
+        char comb[32];
+        std::snprintf(comb, sizeof comb, "%zu/%zu:%d", o.combinedCompiled, o.combined, o.combinedSteps);
+        std::printf("%-14s %-58.58s %-10s %8.1f%% %8.1f%% %5s %4d %7.1f %7.1f%% %15s  %s\n", variants[v].name.c_str(),
                     reference.names[r].c_str(), suiteOf(reference.names[r]).c_str(), 100 * o.seedProximity,
                     100 * o.proximity, o.exact ? "yes" : "no", o.generations, o.seconds,
-                    100.0 * double(o.compiled) / double(std::max<std::size_t>(1, o.candidates)), o.stop.c_str());
+                    100.0 * double(o.compiled) / double(std::max<std::size_t>(1, o.candidates)), comb, o.stop.c_str());
         std::fflush(stdout);
         if (out)
           std::fprintf(out, "%s,%s,%s,%.6f,%.6f,%d,%d,%.2f,%s\n", variants[v].name.c_str(), reference.names[r].c_str(),

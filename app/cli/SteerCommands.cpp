@@ -22,12 +22,34 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <cstdio>
+#include <cstring>
 #include <sstream>
 
 namespace steerbench::cli {
 namespace {
 
-std::string percent(double x) { return std::isfinite(x) ? formatNumber(100.0 * x) + "%" : "-inf"; }
+/// For people: a share to 0.1%, "100%" only for an exact match (99.96% shows as 99.9%).
+std::string percent(double x) {
+  if (!std::isfinite(x)) return "-inf";
+  if (x == 1.0) return "100%";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", 100.0 * x);
+  return std::string(std::strcmp(buf, "100.0") == 0 ? "99.9" : buf) + "%";
+}
+
+/// For people: 4 significant digits (distances, rates); the workspace keeps every digit.
+std::string shortNumber(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+std::string seconds(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f s", v);
+  return buf;
+}
 
 std::pair<int, int> parseRange(const std::string& text, const std::string& what) {
   const auto dash = text.find('-');
@@ -130,7 +152,7 @@ std::uint64_t parseSeed(const CommandLine& cl) {
   return std::stoull(t);
 }
 
-std::string distanceText(double d) { return d < 0 ? "-" : formatNumber(d); }
+std::string distanceText(double d) { return d < 0 ? "-" : shortNumber(d); }
 
 /// The beam search's own parameters, shared by steer and explore.
 void addSearchOptions(CommandLine& cl) {
@@ -149,6 +171,9 @@ void addSearchOptions(CommandLine& cl) {
                                        "long, after 2N four times (0: never)", false, "0"});
   cl.option({"restarts", 0, "N", "an infill given up, or still in error once the check patience is spent, starts "
                                  "again at most N times", false, "0"});
+  cl.option({"combine", 0, "N", "also try, each generation, up to N pairs of a beam member's infills applied together "
+                                "(this generation's with each other or with the last 8 generations'), those whose "
+                                "summed feature changes predict a kernel nearer than the member (0: none)", false, "0"});
   cl.option({"endhole-bias", 0, "B", "added to the [ENDHOLE] logit of infills (> 0: shorter infills)", false, "4"});
   cl.option({"unguarded", 0, "", "infill without the grammar guard (mismatched brackets, undeclared names allowed)"});
   cl.option({"unchecked", 0, "", "infill without compiler checks (by default each statement an infill writes is "
@@ -172,6 +197,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.maxNewTokens = int(cl.unsignedValue("max-new-tokens", 1, 100000));
     spec.escalateAfter = int(cl.unsignedValue("escalate-after", 0, 100000));
     spec.restarts = int(cl.unsignedValue("restarts", 0, 1000));
+    spec.combine = int(cl.unsignedValue("combine", 0, 100000));
     spec.endHoleBias = parseDouble(cl.value("endhole-bias"), "--endhole-bias", -100, 100);
     spec.guard = !cl.has("unguarded");
     spec.check = !cl.has("unchecked");
@@ -263,7 +289,7 @@ int runSteer(const CommandLine& cl) {
     std::cerr << "run " << g.run << " generation " << g.generation << ": best " << distanceText(g.bestDistance)
               << " (proximity " << percent(g.bestProximity) << "), beam median " << distanceText(g.medianDistance)
               << ", " << g.compiled << "/" << g.candidates << " compile, "
-              << formatNumber(g.candidatesPerSecond) << " candidates/s, " << formatNumber(g.elapsed) << " s\n";
+              << shortNumber(g.candidatesPerSecond) << " candidates/s, " << seconds(g.elapsed) << "\n";
   };
   InterruptGuard interrupt;
   const auto r = resume ? search.resume(resume, &interrupt.token()) : search.run(spec, &interrupt.token());
@@ -272,8 +298,8 @@ int runSteer(const CommandLine& cl) {
     return r.status == "cancelled" ? 130 : 1;
   }
   std::cout << "run " << r.run << ": " << r.stopReason << " after " << r.generations << " generations in "
-            << formatNumber(r.elapsed) << " s; best candidate " << r.bestId << ": distance "
-            << formatNumber(r.bestDistance) << ", relative proximity " << percent(r.bestProximity)
+            << seconds(r.elapsed) << "; best candidate " << r.bestId << ": distance "
+            << shortNumber(r.bestDistance) << ", relative proximity " << percent(r.bestProximity)
             << (r.bestKernelId ? ", kernel #" + std::to_string(r.bestKernelId) : std::string()) << "\n";
   if (cl.has("out")) {
     std::ofstream out(cl.value("out"));
@@ -309,7 +335,7 @@ int runRuns(const CommandLine& cl) {
     const auto target = steer::Target::fromJson(r.target, "run " + std::to_string(r.id));
     std::string best = "-", prox = "-";
     if (!gens.empty() && gens.back().bestDistance >= 0) {
-      best = formatNumber(gens.back().bestDistance);
+      best = shortNumber(gens.back().bestDistance);
       if (auto c = ws.steerCandidate(gens.back().bestId))
         prox = percent(features::relativeProximity(c->values, target.values,
                                                    steer::SteerSpec::fromJson(ws.spec(r.specHash), "spec").scale));
@@ -420,7 +446,7 @@ int runExplore(const CommandLine& cl) {
   explorer.onMessage = [](const std::string& m) { std::cerr << m << "\n"; };
   explorer.onEpoch = [](const explore::EpochReport& e) {
     std::cout << "epoch " << e.epoch << ": " << e.labelled << " labelled points, vote entropy "
-              << formatNumber(e.entropy) << "; steering run " << e.steered.run << " reached proximity "
+              << shortNumber(e.entropy) << "; steering run " << e.steered.run << " reached proximity "
               << percent(e.steered.bestProximity) << " (" << e.steered.stopReason << ")";
     if (e.steered.bestKernelId)
       std::cout << "; kernel #" << e.steered.bestKernelId << " driven: " << e.cases << " case(s), " << e.labelsAdded

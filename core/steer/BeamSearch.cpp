@@ -174,6 +174,53 @@ struct Member {
   double distance = 0;
 };
 
+/// An infill as a change to its parent's tokens: [from, to) replaced by
+/// `tokens`, and what it did to the features.
+struct Edit {
+  std::int64_t parent = 0;
+  int generation = 0;
+  std::size_t from = 0, to = 0;
+  std::vector<int> tokens;
+  std::vector<double> delta;
+};
+
+/// The smallest span of `parent` whose replacement gives `child` (what an
+/// infill really changed: it may write back some of the tokens it replaced).
+Edit editBetween(const std::vector<int>& parent, const std::vector<int>& child) {
+  std::size_t a = 0;
+  while (a < parent.size() && a < child.size() && parent[a] == child[a])
+    ++a;
+  std::size_t b = 0;
+  while (b < parent.size() - a && b < child.size() - a && parent[parent.size() - 1 - b] == child[child.size() - 1 - b])
+    ++b;
+  Edit e;
+  e.from = a;
+  e.to = parent.size() - b;
+  e.tokens.assign(child.begin() + std::ptrdiff_t(a), child.end() - std::ptrdiff_t(b));
+  return e;
+}
+
+/// Whether two edits of one parent can be applied together: their spans do
+/// not overlap, and they are not two insertions at the same place.
+bool disjoint(const Edit& x, const Edit& y) {
+  if (x.from == x.to && y.from == y.to && x.from == y.from) return false;
+  return x.to <= y.from || y.to <= x.from;
+}
+
+/// Cuts in a kernel's tokens (a hole's sides, a window's sides) move out of
+/// a spelled lexeme (a run of character tokens): text decoded from part of
+/// one lexes differently, and the splice would glue a word to the rest.
+std::int64_t lexemeStart(const model::Tokenizer& tok, const std::vector<int>& ids, std::int64_t i) {
+  while (i > 0 && i < std::int64_t(ids.size()) && tok.isChar(ids[std::size_t(i)]) && tok.isChar(ids[std::size_t(i - 1)]))
+    --i;
+  return i;
+}
+std::int64_t lexemeEnd(const model::Tokenizer& tok, const std::vector<int>& ids, std::int64_t i) {
+  while (i > 0 && i < std::int64_t(ids.size()) && tok.isChar(ids[std::size_t(i)]) && tok.isChar(ids[std::size_t(i - 1)]))
+    ++i;
+  return i;
+}
+
 double median(std::vector<double> v) {
   if (v.empty()) return -1;
   std::sort(v.begin(), v.end());
@@ -204,6 +251,7 @@ std::string SteerSpec::toJson() const {
          ",\"directed_holes\":" + formatNumber(directedHoles) +
          ",\"max_new_tokens\":" + std::to_string(maxNewTokens) +
          ",\"escalate_after\":" + std::to_string(escalateAfter) + ",\"restarts\":" + std::to_string(restarts) +
+         ",\"combine\":" + std::to_string(combine) +
          ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
          ",\"scale\":" + jsonNumbers(scale) +
          ",\"seeding\":\"" + seedingName(seeding) + "\",\"nearest\":" + std::to_string(nearest) +
@@ -247,6 +295,8 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   integer("escalate_after", s.escalateAfter);
   s.restarts = 0; // and before restarts gave each infill one try
   integer("restarts", s.restarts);
+  s.combine = 0; // and before combining infills made none
+  integer("combine", s.combine);
   integer("nearest", s.nearest);
   real("time_budget", s.timeBudget);
   real("endhole_bias", s.endHoleBias);
@@ -299,10 +349,11 @@ SteerResult BeamSearch::run(const SteerSpec& given, const engine::CancelToken* c
                      " space has " + std::to_string(space.dimensions.size()) + " dimensions");
   if (spec.width < 1 || spec.candidatesPerMember < 1 || spec.depth < 0 || spec.holeMin < 0 ||
       spec.holeMax < spec.holeMin || spec.swapProbability < 0 || spec.swapProbability > 1 ||
-      !(spec.directedHoles >= 0 && spec.directedHoles <= 1) || spec.escalateAfter < 0 || spec.restarts < 0)
+      !(spec.directedHoles >= 0 && spec.directedHoles <= 1) || spec.escalateAfter < 0 || spec.restarts < 0 ||
+      spec.combine < 0)
     throw InputError("bad steering parameters: width and candidates must be at least 1, 0 <= hole min <= hole max, "
-                     "the swap probability and the share of directed holes within [0, 1], and escalation and "
-                     "restarts at least 0");
+                     "the swap probability and the share of directed holes within [0, 1], and escalation, "
+                     "restarts and combined candidates at least 0");
   if (spec.seeding == Seeding::Given && spec.seeds.empty()) throw InputError("no seed kernels given");
   store::Workspace::SteerRunRecord r;
   r.space = space.name;
@@ -369,6 +420,20 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
   std::vector<Member> beam;
   std::vector<double> bests; // best distance after each generation
   int generation = 0;
+  // The beam members' infills of the last kCombineWindow generations, in the
+  // order they were made: what SteerSpec::combine pairs.
+  std::vector<Edit> edits;
+  auto addEdit = [&](const Member& parent, const std::vector<int>& parentIds, const std::string& childText,
+                     const std::vector<double>& childValues, int childGeneration) {
+    Edit e = editBetween(parentIds, tok.encode(childText));
+    if (e.from == e.to && e.tokens.empty()) return;
+    e.parent = parent.id;
+    e.generation = childGeneration;
+    e.delta = childValues;
+    for (std::size_t d = 0; d < e.delta.size() && d < parent.values.size(); ++d)
+      e.delta[d] -= parent.values[d];
+    edits.push_back(std::move(e));
+  };
   const auto stored = ws_.steerGenerations(run);
   if (!stored.empty()) {
     for (const auto& g : stored)
@@ -378,6 +443,20 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
       const auto c = ws_.steerCandidate(id);
       if (!c) throw WorkspaceError("steering run " + std::to_string(run) + " lost candidate " + std::to_string(id));
       beam.push_back({c->id, c->text, model::tokenKey(c->text), c->values, c->distance});
+    }
+    if (spec.combine > 0) { // the edits as a straight run would hold them now
+      std::map<std::int64_t, std::size_t> members;
+      std::vector<std::vector<int>> ids(beam.size());
+      for (std::size_t m = 0; m < beam.size(); ++m) {
+        members[beam[m].id] = m;
+        ids[m] = tok.encode(beam[m].text);
+      }
+      for (int g = std::max(1, generation - kCombineWindow + 1); g < generation; ++g)
+        for (const auto& c : ws_.steerCandidates(run, g)) {
+          const auto it = members.find(c.parent);
+          if (!c.compiled || c.origin == kCombinedOrigin || it == members.end()) continue;
+          addEdit(beam[it->second], ids[it->second], c.text, c.values, g);
+        }
     }
     say("resuming run " + std::to_string(run) + " at generation " + std::to_string(generation));
   }
@@ -407,6 +486,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
     const int window = windowFor(maxNewTokens);
     std::vector<CandidateRecord> cands;
     std::vector<Measured> measured;
+    std::size_t combined = 0; // the last of cands: combined infills
     // Generation 0 of corpus or given seeds: nothing to sample.
     const bool seeds = generation == 0 && spec.seeding != Seeding::Empty;
     if (seeds) {
@@ -477,7 +557,9 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
               hole.start = std::uniform_int_distribution<std::int64_t>(0, n)(rng);
               hole.length = std::min(std::uniform_int_distribution<std::int64_t>(spec.holeMin, cap)(rng), n - hole.start);
             }
-            const std::int64_t start = hole.start, len = hole.length;
+            // A hole covers whole spelled lexemes (it may still write characters).
+            const std::int64_t start = lexemeStart(tok, ids, hole.start);
+            const std::int64_t len = lexemeEnd(tok, ids, hole.start + hole.length) - start;
             // The window: as much context on each side as fits, centred on the hole.
             // Decoding and encoding again can spell a few tokens differently
             // (string literals), so the window shrinks until the feed fits.
@@ -489,8 +571,8 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
               std::int64_t left = std::min<std::int64_t>(start, room / 2);
               const std::int64_t right = std::min<std::int64_t>(rightAll, room - left);
               left = std::min<std::int64_t>(start, room - right);
-              from = start - left;
-              to = start + len + right;
+              from = lexemeEnd(tok, ids, start - left); // whole lexemes on both sides
+              to = lexemeStart(tok, ids, start + len + right);
               std::vector<int> f(ids.begin() + from, ids.begin() + start);
               f.push_back(model::Tokenizer::kHole);
               f.insert(f.end(), ids.begin() + start + len, ids.begin() + to);
@@ -585,6 +667,84 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
         }
         cands.push_back(std::move(c));
       }
+      if (spec.combine > 0 && !beam.empty()) {
+        // This generation's infills as edits of their members; then pairs of
+        // a new edit with another (new, or from the window) of the same
+        // member, ranked by the distance their summed changes predict.
+        const std::size_t firstFresh = edits.size();
+        std::map<std::int64_t, std::size_t> memberOf;
+        for (std::size_t m = 0; m < beam.size(); ++m)
+          memberOf[beam[m].id] = m;
+        for (std::size_t i = 0; i < feeds.size(); ++i)
+          if (measured[i].compiled)
+            addEdit(beam[feeds[i].member], memberIds[feeds[i].member], measured[i].text, measured[i].values,
+                    generation);
+        struct Pair {
+          double predicted;
+          std::size_t x, y; // indexes into edits, x the new one
+        };
+        std::vector<Pair> pairs;
+        for (std::size_t x = firstFresh; x < edits.size(); ++x) {
+          const auto& m = beam[memberOf.at(edits[x].parent)];
+          for (std::size_t y = 0; y < x; ++y) {
+            if (edits[y].parent != edits[x].parent || !disjoint(edits[x], edits[y])) continue;
+            std::vector<double> v = m.values;
+            for (std::size_t d = 0; d < v.size(); ++d)
+              v[d] += edits[x].delta[d] + edits[y].delta[d];
+            const double p = features::distance(v, spec.target.values, spec.scale);
+            if (p < m.distance) pairs.push_back({p, x, y});
+          }
+        }
+        std::stable_sort(pairs.begin(), pairs.end(),
+                         [](const Pair& a, const Pair& b) { return a.predicted < b.predicted; });
+        std::vector<std::string> combinedTexts;
+        std::set<std::string> seen;
+        for (std::size_t i = 0; i < texts.size(); ++i)
+          if (measured[i].compiled) seen.insert(model::tokenKey(measured[i].text));
+        const std::size_t before = cands.size();
+        for (const auto& p : pairs) {
+          if (combinedTexts.size() >= std::size_t(spec.combine)) break;
+          const Edit* first = &edits[p.x];
+          const Edit* second = &edits[p.y];
+          if (second->from < first->from || (second->from == first->from && first->from != first->to))
+            std::swap(first, second); // in text order; an insertion before a replacement at the same place
+          const std::size_t m = memberOf.at(first->parent);
+          const auto& ids = memberIds[m];
+          std::vector<int> merged(ids.begin(), ids.begin() + std::ptrdiff_t(first->from));
+          merged.insert(merged.end(), first->tokens.begin(), first->tokens.end());
+          merged.insert(merged.end(), ids.begin() + std::ptrdiff_t(first->to), ids.begin() + std::ptrdiff_t(second->from));
+          merged.insert(merged.end(), second->tokens.begin(), second->tokens.end());
+          merged.insert(merged.end(), ids.begin() + std::ptrdiff_t(second->to), ids.end());
+          std::string text = tok.decode(merged);
+          if (!seen.insert(model::tokenKey(text)).second) continue;
+          CandidateRecord c;
+          c.parent = beam[m].id;
+          c.origin = kCombinedOrigin;
+          c.holeStart = std::int64_t(first->from);
+          c.holeLength = std::int64_t(second->to - first->from);
+          c.replaced = tok.decode({ids.begin() + std::ptrdiff_t(first->from), ids.begin() + std::ptrdiff_t(second->to)});
+          const std::size_t newEnd = merged.size() - (ids.size() - second->to);
+          c.newTokens = std::int64_t(newEnd - first->from);
+          c.infill = tok.decode({merged.begin() + std::ptrdiff_t(first->from), merged.begin() + std::ptrdiff_t(newEnd)});
+          cands.push_back(std::move(c));
+          combinedTexts.push_back(std::move(text));
+        }
+        measured.resize(before + combinedTexts.size());
+        engine::parallelFor(combinedTexts.size(), jobs, [&](std::size_t i) {
+          {
+            std::lock_guard lock(cacheMutex);
+            if (auto it = cache.find(combinedTexts[i]); it != cache.end()) {
+              measured[before + i] = it->second;
+              return;
+            }
+          }
+          auto m = measure(combinedTexts[i], space, spec);
+          std::lock_guard lock(cacheMutex);
+          measured[before + i] = m;
+          cache.emplace(combinedTexts[i], std::move(m));
+        });
+        combined = combinedTexts.size();
+      }
     }
     // Fill in what measuring gave, then select the next beam from the old
     // beam and the new distinct compiling candidates.
@@ -664,6 +824,16 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
     }
     beam = std::move(next);
     bests.push_back(g.bestDistance);
+    if (!edits.empty()) { // what the next generation may pair: its members' edits within the window
+      std::set<std::int64_t> members;
+      for (const auto& m : beam)
+        members.insert(m.id);
+      edits.erase(std::remove_if(edits.begin(), edits.end(),
+                                 [&](const Edit& e) {
+                                   return !members.count(e.parent) || e.generation < generation + 2 - kCombineWindow;
+                                 }),
+                  edits.end());
+    }
 
     if (onGeneration) {
       GenerationReport rep;
@@ -671,6 +841,9 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
       rep.generation = generation;
       rep.candidates = cands.size();
       rep.compiled = compiled;
+      rep.combined = combined;
+      for (std::size_t i = cands.size() - combined; i < cands.size(); ++i)
+        rep.combinedCompiled += cands[i].compiled ? 1 : 0;
       rep.bestDistance = g.bestDistance;
       rep.medianDistance = g.medianDistance;
       rep.bestProximity = beam.empty() ? 0 : proximity(beam.front().values);

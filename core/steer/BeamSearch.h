@@ -65,6 +65,14 @@ struct SteerSpec {
   /// spent, start again from their feed at most this many times
   /// (model::SampleOptions::restarts). Runs stored without it had none.
   int restarts = 0;
+  /// Combined candidates per generation: two infills of the same beam member
+  /// (from this generation, or one from the last kCombineWindow), applied
+  /// together to the member when their spans do not overlap. Pairs are
+  /// ranked by the distance their summed feature changes predict, and only
+  /// those predicted nearer than the member are compiled (cheap next to
+  /// sampling). Every token still comes from the model or a seed. 0: none.
+  /// Runs stored without it had none.
+  int combine = 0;
   double endHoleBias = 4;      ///< added to the [ENDHOLE] logit of infills (model::SampleOptions)
   bool guard = true;           ///< grammar-guided infills (model::SampleOptions::guard); runs stored without it had none
   bool check = true;           ///< compiler-checked statements (model::SampleOptions::check); runs stored without it had none
@@ -91,7 +99,8 @@ struct SteerSpec {
 struct GenerationReport {
   std::int64_t run = 0;
   int generation = 0;
-  std::size_t candidates = 0, compiled = 0;
+  std::size_t candidates = 0, compiled = 0;       ///< all of the generation's candidates ...
+  std::size_t combined = 0, combinedCompiled = 0; ///< ... of which combined infills (SteerSpec::combine)
   double bestDistance = -1, bestProximity = 0, medianDistance = -1; ///< over the beam; < 0: nothing compiled
   double candidatesPerSecond = 0, seconds = 0, elapsed = 0;
   std::int64_t bestId = 0;
@@ -121,6 +130,11 @@ struct SteerResult {
 /// `bests` (the best after each generation, < 0 for none yet) that are no
 /// better than the one before them.
 [[nodiscard]] int stalledGenerations(const std::vector<double>& bests);
+
+/// Generations back (this one included) whose infills SteerSpec::combine pairs.
+constexpr int kCombineWindow = 8;
+/// The origin recorded for a combined candidate.
+constexpr const char* kCombinedOrigin = "two infills combined";
 
 class BeamSearch {
 public:

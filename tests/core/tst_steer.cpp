@@ -10,6 +10,7 @@
 #include "features/FeatureSpace.h"
 #include "steer/BeamSearch.h"
 #include "steer/HoleSites.h"
+#include "model/Tokenizer.h"
 #include "store/Workspace.h"
 
 #include <QTemporaryDir>
@@ -135,14 +136,16 @@ private Q_SLOTS:
     QVERIFY(at != std::string::npos);
     undirected.erase(at, std::strlen(",\"directed_holes\":0.25"));
     QCOMPARE(steer::SteerSpec::fromJson(undirected, "old spec").directedHoles, 0.0);
-    // Escalation and restarts: kept, and runs stored before them had neither.
+    // Escalation, restarts and combining: kept, and runs stored before them had none.
     s.escalateAfter = 30;
     s.restarts = 2;
+    s.combine = 16;
     const auto kept = steer::SteerSpec::fromJson(s.toJson(), "spec");
     QCOMPARE(kept.escalateAfter, 30);
     QCOMPARE(kept.restarts, 2);
+    QCOMPARE(kept.combine, 16);
     std::string plain = s.toJson();
-    for (const char* key : {",\"escalate_after\":30", ",\"restarts\":2"}) {
+    for (const char* key : {",\"escalate_after\":30", ",\"restarts\":2", ",\"combine\":16"}) {
       const auto at = plain.find(key);
       QVERIFY(at != std::string::npos);
       plain.erase(at, std::strlen(key));
@@ -150,6 +153,7 @@ private Q_SLOTS:
     const auto older = steer::SteerSpec::fromJson(plain, "old spec");
     QCOMPARE(older.escalateAfter, 0);
     QCOMPARE(older.restarts, 0);
+    QCOMPARE(older.combine, 0);
   }
 
   void stalledGenerationsCountSinceTheBestLastFell() {
@@ -471,7 +475,160 @@ private Q_SLOTS:
     s = spec(greweOf(kTarget), 2);
     s.restarts = -1;
     QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError);
+    s = spec(greweOf(kTarget), 2);
+    s.combine = -1;
+    QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError);
     QCOMPARE(ws.steerRuns().size(), stored);
+  }
+
+  void holesAndWindowsKeepSpelledLexemesWhole() {
+    // Literals the tiny vocabulary lacks are spelled character by character.
+    // A hole or a window side inside one would splice a re-lexed piece back
+    // next to the rest: "12.0f" cut after "1" leaves "2.0f", which is a word
+    // of the vocabulary, and "1" glued to it no longer reads as "12.0f".
+    // Each candidate must be its parent less exactly the span its hole took.
+    const std::string seed = "kernel void A(global float* a, global const float* b) {\n"
+                             "  int i = get_global_id(0);\n"
+                             "  a[i] = b[i] * 12.0f + 31.0f * 102.0f;\n"
+                             "  a[i] = a[i] + 112.0f - 41.0f * 3101.0f + 100;\n"
+                             "}\n";
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("lexemes.sbw")).toStdString());
+    auto sampler = deleter();
+    const auto& tok = sampler.tokenizer();
+    const auto parent = tok.encode(seed);
+    int spelled = 0;
+    for (int id : parent)
+      spelled += tok.isChar(id) ? 1 : 0;
+    QVERIFY(spelled > 20);
+    steer::BeamSearch search(ws, sampler);
+    auto s = spec({50, 0, 50, 0, 0, 0, 0, 1}, 1);
+    s.seeds = {{"spelled.cl", seed}};
+    s.candidatesPerMember = 64;
+    s.holeMin = 0;
+    s.holeMax = 2;
+    s.context = 8; // windows of 8 tokens: most of them start or end in a literal
+    const auto r = search.run(s);
+    int noOps = 0, compiled = 0;
+    for (const auto& c : ws.steerCandidates(r.run, 1)) {
+      const auto start = std::size_t(c.holeStart), end = std::size_t(c.holeStart + c.holeLength);
+      QVERIFY(end <= parent.size());
+      for (std::size_t cut : {start, end})
+        QVERIFY2(cut == 0 || cut == parent.size() || !(tok.isChar(parent[cut - 1]) && tok.isChar(parent[cut])),
+                 c.replaced.c_str());
+      // (Apart at the cut: two spelled lexemes may meet there.)
+      const std::string expected = tok.decode({parent.begin(), parent.begin() + std::ptrdiff_t(start)}) + " " +
+                                   tok.decode({parent.begin() + std::ptrdiff_t(end), parent.end()});
+      QCOMPARE(model::tokenKey(c.text), model::tokenKey(expected));
+      if (c.holeLength == 0) {
+        ++noOps;
+        QVERIFY2(c.compiled, c.error.c_str()); // the seed itself, through a window
+      }
+      compiled += c.compiled ? 1 : 0;
+    }
+    QVERIFY(noOps > 0);
+    QVERIFY(compiled > noOps);
+  }
+
+  void combinedCandidatesApplyTwoInfillsOfOneMember() {
+    // The target lacks both of the seed's operators, one per statement: one
+    // deletion cannot reach it, two deletions of one generation together can.
+    const char* neither = "kernel void A(global float* a, global const float* b) {\n"
+                          "  int i = get_global_id(0);\n"
+                          "  a[i] = b[i];\n"
+                          "  a[i] = a[i];\n"
+                          "}\n";
+    auto s = spec(greweOf(neither), 1);
+    s.candidatesPerMember = 128;
+    s.holeMin = s.holeMax = 2; // "* 2.0f" or "+ 1.0f", among others
+    auto sampler = deleter();
+    const auto& tok = sampler.tokenizer();
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("combine.sbw")).toStdString());
+    steer::BeamSearch search(ws, sampler);
+    const auto plain = search.run(s);
+    QCOMPARE(plain.stopReason, std::string("depth"));
+    s.combine = 8;
+    const auto r = search.run(s);
+    QCOMPARE(r.stopReason, std::string("exact match"));
+    QCOMPARE(r.generations, 1);
+    QCOMPARE(steer::lineage(ws, r.run).back().origin, std::string(steer::kCombinedOrigin));
+    const auto seedId = ws.steerCandidates(r.run, 0).front().id;
+    const auto parent = tok.encode(ws.steerCandidates(r.run, 0).front().text);
+    std::vector<std::string> sampled, plainSampled;
+    int combined = 0;
+    for (const auto& c : ws.steerCandidates(r.run, 1)) {
+      if (c.origin != steer::kCombinedOrigin) {
+        sampled.push_back(c.text);
+        continue;
+      }
+      ++combined;
+      QCOMPARE(c.parent, seedId);
+      // The parent with [holeStart, holeStart + holeLength) replaced by the infill: two deletions.
+      std::vector<int> expected(parent.begin(), parent.begin() + c.holeStart);
+      const auto infill = tok.encode(c.infill);
+      expected.insert(expected.end(), infill.begin(), infill.end());
+      expected.insert(expected.end(), parent.begin() + c.holeStart + c.holeLength, parent.end());
+      QCOMPARE(model::tokenKey(c.text), model::tokenKey(tok.decode(expected)));
+      QVERIFY(c.holeLength - std::int64_t(infill.size()) >= 4); // two 2-token deletions at least
+    }
+    QVERIFY(combined >= 1 && combined <= s.combine);
+    // Combining adds candidates and changes nothing the model sampled.
+    for (const auto& c : ws.steerCandidates(plain.run, 1)) {
+      QVERIFY(c.origin != steer::kCombinedOrigin);
+      plainSampled.push_back(c.text);
+    }
+    QCOMPARE(sampled, plainSampled);
+  }
+
+  void combiningResumesAlike() {
+    // Four additions to take away, two at a time at most: the search pairs this
+    // generation's infills with those of earlier ones, which a resumed run must
+    // read back from the workspace.
+    const char* four = "kernel void A(global float* a, global const float* b) {\n"
+                       "  int i = get_global_id(0);\n"
+                       "  a[i] = b[i] + 1.0f;\n"
+                       "  a[i] = a[i] + 2.0f;\n"
+                       "  a[i] = a[i] + 3.0f;\n"
+                       "  a[i] = a[i] + 4.0f;\n"
+                       "}\n";
+    const char* none = "kernel void A(global float* a, global const float* b) {\n"
+                       "  int i = get_global_id(0);\n"
+                       "  a[i] = b[i];\n"
+                       "  a[i] = a[i];\n"
+                       "  a[i] = a[i];\n"
+                       "  a[i] = a[i];\n"
+                       "}\n";
+    auto s = spec(greweOf(none), 6);
+    s.seeds = {{"four.cl", four}};
+    s.candidatesPerMember = 6;
+    s.holeMin = s.holeMax = 2;
+    s.combine = 4;
+    s.patience = 0;
+    auto sampler = deletingSampler({four, none});
+    auto straightWs = store::Workspace::open(dir_.filePath(QStringLiteral("combine-straight.sbw")).toStdString());
+    steer::BeamSearch straight(straightWs, sampler);
+    const auto a = straight.run(s);
+    int combinedLater = 0;
+    for (const auto& c : straightWs.steerCandidates(a.run))
+      combinedLater += c.generation >= 2 && c.origin == steer::kCombinedOrigin ? 1 : 0;
+    QVERIFY(combinedLater > 0);
+
+    const std::string path = dir_.filePath(QStringLiteral("combine-crash.sbw")).toStdString();
+    std::int64_t run = 0;
+    {
+      auto ws = store::Workspace::open(path);
+      steer::BeamSearch crashing(ws, sampler);
+      crashing.onGeneration = [&](const steer::GenerationReport& g) {
+        run = g.run;
+        if (g.generation == 1) throw std::runtime_error("simulated crash");
+      };
+      QVERIFY_EXCEPTION_THROWN((void)crashing.run(s), std::runtime_error);
+    }
+    auto ws = store::Workspace::open(path);
+    steer::BeamSearch resumed(ws, sampler);
+    const auto b = resumed.resume(run); // generation 2 pairs some of its infills with generation 1's
+    QCOMPARE(b.stopReason, a.stopReason);
+    QCOMPARE(b.bestText, a.bestText);
+    QCOMPARE(history(ws, run), history(straightWs, a.run));
   }
 
   void kernelsLongerThanTheModelAreInfilledThroughAWindow() {
