@@ -173,7 +173,7 @@ void addSearchOptions(CommandLine& cl) {
                                  "again at most N times", false, "0"});
   cl.option({"combine", 0, "N", "also try, each generation, up to N pairs of a beam member's infills applied together "
                                 "(this generation's with each other or with the last 8 generations'), those whose "
-                                "summed feature changes predict a kernel nearer than the member (0: none)", false, "0"});
+                                "summed feature changes predict a kernel nearer than the member (0: none)", false, "16"});
   cl.option({"endhole-bias", 0, "B", "added to the [ENDHOLE] logit of infills (> 0: shorter infills)", false, "4"});
   cl.option({"unguarded", 0, "", "infill without the grammar guard (mismatched brackets, undeclared names allowed)"});
   cl.option({"unchecked", 0, "", "infill without compiler checks (by default each statement an infill writes is "

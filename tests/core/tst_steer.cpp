@@ -61,6 +61,7 @@ steer::SteerSpec spec(const std::vector<double>& target, int depth) {
   s.seed = 7;
   s.batchSize = 16;
   s.jobs = 2;
+  s.combine = 0; // each candidate one infill of its parent (the combining tests turn it on)
   return s;
 }
 
