@@ -1569,6 +1569,14 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <source>Patience:</source>
         <translation>Geduld:</translation>
     </message>
+    <message>
+        <source>Each generation, also try up to this many pairs of one member&apos;s infills applied together, where their summed feature changes predict a nearer kernel (0: none)</source>
+        <translation>In jeder Generation zusätzlich bis zu so viele Paare von Infills desselben Beam-Mitglieds zusammen anwenden, wenn ihre summierten Merkmalsänderungen einen näheren Kernel vorhersagen (0: keine)</translation>
+    </message>
+    <message>
+        <source>Combined pairs:</source>
+        <translation>Kombinierte Paare:</translation>
+    </message>
 </context>
 <context>
     <name>steerbench::ui::TargetTable</name>

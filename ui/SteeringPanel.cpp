@@ -58,6 +58,25 @@ QString SteeringPanel::stopReasonText(const std::string& reason) {
   return QString::fromStdString(reason);
 }
 
+SteeringPanel::Settings::Settings() {
+  const steer::SteerSpec d;
+  width = d.width;
+  candidates = d.candidatesPerMember;
+  depth = d.depth;
+  holeMin = d.holeMin;
+  holeMax = d.holeMax;
+  maxNewTokens = d.maxNewTokens;
+  seed = int(d.seed);
+  patience = d.patience;
+  combine = d.combine;
+  temperature = d.temperature;
+  swap = d.swapProbability;
+  endHoleBias = d.endHoleBias;
+  timeBudget = d.timeBudget;
+  guard = d.guard;
+  check = d.check;
+}
+
 SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(parent), engine_(engine) {
   targetLabel_ = new QLabel(tr("No target: click empty space on the plot, or use a kernel's features."), this);
   targetLabel_->setWordWrap(true);
@@ -90,6 +109,9 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   timeBudget_ = dspin(0, 1e6, d.timeBudget, 60, 0, tr("Stop after this many seconds (0: no limit)"));
   timeBudget_->setSuffix(tr(" s"));
   patience_ = spin(0, 100000, d.patience, tr("Stop after this many generations without a better best (0: never)"));
+  combine_ = spin(0, 1024, d.combine,
+                  tr("Each generation, also try up to this many pairs of one member's infills applied together, "
+                     "where their summed feature changes predict a nearer kernel (0: none)"));
   seeding_ = new QComboBox(this);
   seeding_->addItem(tr("Nearest corpus kernels"));
   seeding_->addItem(tr("Empty kernel"));
@@ -131,6 +153,7 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   add(tr("Random seed:"), seed_);
   add(tr("Seeds:"), seeding_);
   add(tr("Infills:"), nullptr, infills);
+  add(tr("Combined pairs:"), combine_);
   form->setColumnStretch(1, 1);
   form->setColumnStretch(3, 1);
 
@@ -243,6 +266,7 @@ void SteeringPanel::setSettings(const Settings& s) {
   swap_->setValue(s.swap);
   timeBudget_->setValue(s.timeBudget);
   patience_->setValue(s.patience);
+  combine_->setValue(s.combine);
   seeding_->setCurrentIndex(s.seeding);
   guard_->setChecked(s.guard);
   check_->setChecked(s.check);
@@ -262,6 +286,7 @@ SteeringPanel::Settings SteeringPanel::settings() const {
   s.swap = swap_->value();
   s.timeBudget = timeBudget_->value();
   s.patience = patience_->value();
+  s.combine = combine_->value();
   s.seeding = seeding_->currentIndex();
   s.guard = guard_->isChecked();
   s.check = check_->isChecked();
@@ -305,6 +330,7 @@ void SteeringPanel::steer(const QString& seedText, const QString& seedName) {
   spec.swapProbability = st.swap;
   spec.timeBudget = st.timeBudget;
   spec.patience = st.patience;
+  spec.combine = st.combine;
   spec.seed = std::uint64_t(st.seed);
   spec.seeding = st.seeding == 1 ? steer::Seeding::Empty : steer::Seeding::Nearest;
   if (!seedText.isEmpty()) {

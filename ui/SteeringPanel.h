@@ -60,13 +60,16 @@ public:
   void useSuggestion(int row);
   [[nodiscard]] bool running() const { return job_ != 0; }
 
+  /// The search's parameters the panel shows; every default is steer::SteerSpec's.
   struct Settings {
-    int width = 16, candidates = 4, depth = 1000, holeMin = 0, holeMax = 3, maxNewTokens = 8, seed = 1;
-    int patience = 300; ///< stop after this many generations without a better best (0: never)
-    double temperature = 0.5, swap = 0.15, endHoleBias = 4, timeBudget = 600;
+    Settings();
+    int width, candidates, depth, holeMin, holeMax, maxNewTokens, seed;
+    int patience; ///< stop after this many generations without a better best (0: never)
+    int combine;  ///< pairs of one member's infills tried together a generation (0: none)
+    double temperature, swap, endHoleBias, timeBudget;
     int seeding = 0; ///< 0: nearest corpus kernels, 1: empty kernel
-    bool guard = true; ///< grammar-guided infills
-    bool check = true; ///< compiler-checked statements in infills
+    bool guard;      ///< grammar-guided infills
+    bool check;      ///< compiler-checked statements in infills
   };
   void setSettings(const Settings& s);
   [[nodiscard]] Settings settings() const;
@@ -112,6 +115,7 @@ private:
   QSpinBox *width_, *candidates_, *depth_, *holeMin_, *holeMax_, *seed_;
   QDoubleSpinBox *temperature_, *swap_, *timeBudget_;
   QSpinBox* patience_ = nullptr;
+  QSpinBox* combine_ = nullptr;
   QCheckBox* guard_ = nullptr;
   QCheckBox* check_ = nullptr;
   QComboBox* seeding_;

@@ -380,7 +380,11 @@ int runLineage(const CommandLine& cl) {
       std::cout << " (seed: " << s.origin << ")\n";
       continue;
     }
-    std::cout << " (from " << s.parent << ", hole at token " << s.holeStart << ")\n";
+    if (s.origin == steer::kCombinedOrigin) // two disjoint infills: the span from the first to the end of the second
+      std::cout << " (from " << s.parent << ", two infills combined, tokens " << s.holeStart << " to "
+                << s.holeStart + s.holeLength << ")\n";
+    else
+      std::cout << " (from " << s.parent << ", hole at token " << s.holeStart << ")\n";
     std::cout << "  - " << (s.replaced.empty() ? "(nothing)" : s.replaced) << "\n";
     std::cout << "  + " << (s.infill.empty() ? "(nothing)" : s.infill) << "\n";
   }
