@@ -8,7 +8,10 @@
 //      corpus kernels training never saw), one random hole each, filled in
 //      one batched run: compile rate, and how many merely rebuild the original.
 //      Twice: holes as training makes them (up to 90% of a kernel), and as
-//      steering makes them (0 to 8 tokens).
+//      steering makes them (0 to 8 tokens). Each hole covers whole lexemes,
+//      as a [HOLE] written in text and steering's holes do (--cut-lexemes:
+//      as training draws them, possibly inside a spelled literal, where the
+//      feed's text lexes the rest of the literal differently).
 //
 // Usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] [--batch 32]
 //                       (the checkpoint defaults to the workspace's model, else the shipped one)
@@ -16,6 +19,7 @@
 //                        [--unguarded] [--patience 6]   (the grammar guard, model::SyntaxGuard)
 //                        [--unchecked] [--check-patience 8]   (compiler-checked statements, SampleOptions::check)
 //                        [--min-tokens 0]   (a length floor for the undirected samples only)
+//                        [--cut-lexemes] [--restarts 0] [--dump-failed-infills DIR]
 #include "clang/OpenCLFrontend.h"
 #include "common/Paths.h"
 #include "engine/ParallelFor.h"
@@ -93,6 +97,7 @@ int main(int argc, char** argv) {
   int n = 1000, infill = 500, threads = 0;
   bool checked = true;
   int minTokens = 0;
+  bool cutLexemes = false;
   model::SampleOptions o;
   for (int i = 1; i < argc; ++i) {
     auto arg = [&](const char* name) { return !std::strcmp(argv[i], name) && i + 1 < argc; };
@@ -114,11 +119,12 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--unchecked")) checked = false;
     else if (arg("--dump-failed-infills")) dumpDir = argv[++i];
     else if (arg("--restarts")) o.restarts = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--cut-lexemes")) cutLexemes = true;
     else {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 32] [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0] "
                            "[--unguarded] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
-                           "[--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--restarts 0]\n");
+                           "[--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--restarts 0] [--cut-lexemes]\n");
       return 2;
     }
   }
@@ -284,6 +290,10 @@ int main(int argc, char** argv) {
     };
     model::DatapointOptions d;
     d.maxLength = 200;
+    if (!cutLexemes) d.wholeLexemes = &tok;
+    std::printf("\nInfill holes %s\n", cutLexemes ? "as training draws them (--cut-lexemes: some start or end inside a "
+                                                     "spelled literal)"
+                                                   : "cover whole lexemes (as a [HOLE] written in text does)");
     infillRun("training's holes (up to 90% of a kernel)", d);
     d.shortHoleProbability = 1.0; // steering's holes
     infillRun("steering's holes (0 to 8 tokens)", d);

@@ -32,21 +32,34 @@ Datapoint makeDatapoint(const std::vector<int>& kernel, const DatapointOptions& 
     std::size_t start, length;
   };
   std::vector<Span> spans;
+  // A cut between two character tokens of `body` (inside a spelled lexeme).
+  auto inLexeme = [&](std::size_t at) {
+    return o.wholeLexemes && at > 0 && at < n && o.wholeLexemes->isChar(body[at]) && o.wholeLexemes->isChar(body[at - 1]);
+  };
+  auto whole = [&](std::size_t start, std::size_t length) {
+    std::size_t end = start + length;
+    while (inLexeme(start))
+      --start;
+    while (inLexeme(end))
+      ++end;
+    return Span{start, end - start};
+  };
   const bool continuation =
       o.continuationProbability > 0 && std::bernoulli_distribution(o.continuationProbability)(rng);
   if (continuation) {
     const std::size_t start = std::uniform_int_distribution<std::size_t>(0, n)(rng);
-    spans.push_back({start, n - start});
+    spans.push_back(whole(start, n - start));
   }
   for (unsigned h = 0; h < holes && !continuation; ++h) {
     const std::size_t start = std::uniform_int_distribution<std::size_t>(0, n)(rng);
     const bool shortHole = o.shortHoleProbability > 0 && std::bernoulli_distribution(o.shortHoleProbability)(rng);
     const std::size_t cap = shortHole ? std::size_t(o.shortHoleTokens) : std::max<std::size_t>(maxSpan / holes, 0);
     const std::size_t length = std::min(std::uniform_int_distribution<std::size_t>(0, cap)(rng), n - start);
+    const Span hole = whole(start, length);
     const bool overlaps = std::any_of(spans.begin(), spans.end(), [&](const Span& s) {
-      return start <= s.start + s.length && s.start <= start + length;
+      return hole.start <= s.start + s.length && s.start <= hole.start + hole.length;
     });
-    if (!overlaps) spans.push_back({start, length});
+    if (!overlaps) spans.push_back(hole);
   }
   std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.start < b.start; });
 

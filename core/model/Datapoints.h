@@ -10,6 +10,8 @@
 
 namespace steerbench::model {
 
+class Tokenizer;
+
 struct DatapointOptions {
   unsigned minHoles = 1, maxHoles = 1;  ///< holes per sequence, uniform in [min, max]
   double maxSpanFraction = 0.9;         ///< a hole hides at most this share of the kernel
@@ -25,6 +27,11 @@ struct DatapointOptions {
   double shortHoleProbability = 0.0;
   unsigned shortHoleTokens = 8;
   unsigned maxLength = 256;             ///< sequences are cut to this many tokens, [START] and [END] included
+  /// When set, a hole's ends move out of spelled lexemes (runs of this
+  /// tokenizer's character tokens), so that a hole covers whole lexemes, as a
+  /// [HOLE] written in text does. The draws are unchanged. Null (training):
+  /// a hole may start or end inside a literal.
+  const Tokenizer* wholeLexemes = nullptr;
 };
 
 /// One training sequence: inputs and a label per position (kIgnore where

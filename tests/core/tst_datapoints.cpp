@@ -54,6 +54,42 @@ private slots:
     QVERIFY(empty > 0 && nonEmpty > 0); // both kinds of label occur
   }
 
+  void holesCanCoverWholeSpelledLexemes() {
+    // A kernel whose literals are spelled: "x = 12345 + 678 ;" with the
+    // digits as character tokens. With wholeLexemes a hole never starts or
+    // ends between two of them; without, some do (the same draws).
+    const auto tok = Tokenizer::build({"kernel void A(global int* x) { x[0] = 1; }"}, {});
+    const auto kernel = tok.encode("kernel void A(global int* x) { x[0] = 12345 + 678 * 90123; x[1] = 4567; }");
+    int chars = 0;
+    for (int id : kernel)
+      chars += tok.isChar(id) ? 1 : 0;
+    QVERIFY(chars >= 16);
+    auto cutsInside = [&](const Datapoint& d) {
+      // Rebuild the hole's span from the prefix and suffix around [HOLE].
+      const auto h = std::size_t(std::find(d.inputs.begin(), d.inputs.end(), Tokenizer::kHole) - d.inputs.begin());
+      const std::size_t start = h - 1, end = kernel.size() - (d.inputs.size() - 2 - h);
+      auto inside = [&](std::size_t at) {
+        return at > 0 && at < kernel.size() && tok.isChar(kernel[at]) && tok.isChar(kernel[at - 1]);
+      };
+      return inside(start) || inside(end);
+    };
+    DatapointOptions o;
+    o.shortHoleProbability = 0.5;
+    int cut = 0, whole = 0;
+    for (std::uint64_t seed = 0; seed < 400; ++seed) {
+      std::mt19937_64 a(seed), b(seed);
+      cut += cutsInside(makeDatapoint(kernel, o, a)) ? 1 : 0;
+      DatapointOptions w = o;
+      w.wholeLexemes = &tok;
+      const Datapoint d = makeDatapoint(kernel, w, b);
+      whole += cutsInside(d) ? 1 : 0;
+      QCOMPARE(a(), b()); // the same draws
+      QCOMPARE(std::count(d.inputs.begin(), d.inputs.end(), Tokenizer::kHole), 1l);
+    }
+    QVERIFY(cut > 0);
+    QCOMPARE(whole, 0);
+  }
+
   void severalHolesDoNotOverlap() {
     const auto kernel = kernelOf(60);
     DatapointOptions o;
