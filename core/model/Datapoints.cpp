@@ -32,17 +32,10 @@ Datapoint makeDatapoint(const std::vector<int>& kernel, const DatapointOptions& 
     std::size_t start, length;
   };
   std::vector<Span> spans;
-  // A cut between two character tokens of `body` (inside a spelled lexeme).
-  auto inLexeme = [&](std::size_t at) {
-    return o.wholeLexemes && at > 0 && at < n && o.wholeLexemes->isChar(body[at]) && o.wholeLexemes->isChar(body[at - 1]);
-  };
   auto whole = [&](std::size_t start, std::size_t length) {
-    std::size_t end = start + length;
-    while (inLexeme(start))
-      --start;
-    while (inLexeme(end))
-      ++end;
-    return Span{start, end - start};
+    if (!o.wholeLexemes) return Span{start, length};
+    const std::size_t from = o.wholeLexemes->lexemeStart(body, start);
+    return Span{from, o.wholeLexemes->lexemeEnd(body, start + length) - from};
   };
   const bool continuation =
       o.continuationProbability > 0 && std::bernoulli_distribution(o.continuationProbability)(rng);

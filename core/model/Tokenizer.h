@@ -48,6 +48,23 @@ public:
   /// True for single-character tokens (glued to neighbouring characters).
   [[nodiscard]] bool isChar(int id) const { return id >= firstChar_; }
   [[nodiscard]] int wordCount() const { return firstChar_ - kMetaCount; }
+  /// Cuts in token ids moved out of spelled lexemes (runs of character
+  /// tokens): back to the lexeme's first token, or on past its last. Text
+  /// decoded from part of a spelled lexeme lexes differently.
+  [[nodiscard]] std::size_t lexemeStart(const std::vector<int>& ids, std::size_t at) const {
+    while (splitsLexeme(ids, at))
+      --at;
+    return at;
+  }
+  [[nodiscard]] std::size_t lexemeEnd(const std::vector<int>& ids, std::size_t at) const {
+    while (splitsLexeme(ids, at))
+      ++at;
+    return at;
+  }
+  /// True when a cut before ids[at] falls between two character tokens.
+  [[nodiscard]] bool splitsLexeme(const std::vector<int>& ids, std::size_t at) const {
+    return at > 0 && at < ids.size() && isChar(ids[at]) && isChar(ids[at - 1]);
+  }
   [[nodiscard]] int charCount() const { return size() - firstChar_; }
 
   // Meta tokens, at fixed ids.

@@ -207,20 +207,6 @@ bool disjoint(const Edit& x, const Edit& y) {
   return x.to <= y.from || y.to <= x.from;
 }
 
-/// Cuts in a kernel's tokens (a hole's sides, a window's sides) move out of
-/// a spelled lexeme (a run of character tokens): text decoded from part of
-/// one lexes differently, and the splice would glue a word to the rest.
-std::int64_t lexemeStart(const model::Tokenizer& tok, const std::vector<int>& ids, std::int64_t i) {
-  while (i > 0 && i < std::int64_t(ids.size()) && tok.isChar(ids[std::size_t(i)]) && tok.isChar(ids[std::size_t(i - 1)]))
-    --i;
-  return i;
-}
-std::int64_t lexemeEnd(const model::Tokenizer& tok, const std::vector<int>& ids, std::int64_t i) {
-  while (i > 0 && i < std::int64_t(ids.size()) && tok.isChar(ids[std::size_t(i)]) && tok.isChar(ids[std::size_t(i - 1)]))
-    ++i;
-  return i;
-}
-
 double median(std::vector<double> v) {
   if (v.empty()) return -1;
   std::sort(v.begin(), v.end());
@@ -557,9 +543,10 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
               hole.start = std::uniform_int_distribution<std::int64_t>(0, n)(rng);
               hole.length = std::min(std::uniform_int_distribution<std::int64_t>(spec.holeMin, cap)(rng), n - hole.start);
             }
-            // A hole covers whole spelled lexemes (it may still write characters).
-            const std::int64_t start = lexemeStart(tok, ids, hole.start);
-            const std::int64_t len = lexemeEnd(tok, ids, hole.start + hole.length) - start;
+            // Holes and windows cut between lexemes (Tokenizer::lexemeStart): a
+            // splice of a re-lexed piece of a spelled literal would not compile.
+            const auto start = std::int64_t(tok.lexemeStart(ids, std::size_t(hole.start)));
+            const std::int64_t len = std::int64_t(tok.lexemeEnd(ids, std::size_t(hole.start + hole.length))) - start;
             // The window: as much context on each side as fits, centred on the hole.
             // Decoding and encoding again can spell a few tokens differently
             // (string literals), so the window shrinks until the feed fits.
@@ -571,8 +558,8 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
               std::int64_t left = std::min<std::int64_t>(start, room / 2);
               const std::int64_t right = std::min<std::int64_t>(rightAll, room - left);
               left = std::min<std::int64_t>(start, room - right);
-              from = lexemeEnd(tok, ids, start - left); // whole lexemes on both sides
-              to = lexemeStart(tok, ids, start + len + right);
+              from = std::int64_t(tok.lexemeEnd(ids, std::size_t(start - left)));
+              to = std::int64_t(tok.lexemeStart(ids, std::size_t(start + len + right)));
               std::vector<int> f(ids.begin() + from, ids.begin() + start);
               f.push_back(model::Tokenizer::kHole);
               f.insert(f.end(), ids.begin() + start + len, ids.begin() + to);
@@ -607,21 +594,22 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
       std::vector<bool> have(texts.size(), false);
       measured.assign(texts.size(), Measured{});
       std::mutex cacheMutex;
-      {
-        MeasurePool pool(jobs, [&](std::size_t i) {
-          const auto& key = samples[i].text; // the exact text: a hit gives this sample's own result
-          {
-            std::lock_guard lock(cacheMutex);
-            if (auto it = cache.find(key); it != cache.end()) {
-              measured[i] = it->second;
-              return;
-            }
-          }
-          auto m = measure(samples[i].text, space, spec);
+      // Measures `text` into `out`, through the cache (by exact text: a hit gives this text's own result).
+      auto measureCached = [&](const std::string& text, Measured& out) {
+        {
           std::lock_guard lock(cacheMutex);
-          measured[i] = m;
-          cache.emplace(key, std::move(m));
-        });
+          if (auto it = cache.find(text); it != cache.end()) {
+            out = it->second;
+            return;
+          }
+        }
+        auto m = measure(text, space, spec);
+        std::lock_guard lock(cacheMutex);
+        out = m;
+        cache.emplace(text, std::move(m));
+      };
+      {
+        MeasurePool pool(jobs, [&](std::size_t i) { measureCached(samples[i].text, measured[i]); });
         sampler_.sample(texts, int(texts.size()), so, [&](const model::Sample& s) {
           auto& x = samples[s.feed];
           x = s;
@@ -730,19 +718,8 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
           combinedTexts.push_back(std::move(text));
         }
         measured.resize(before + combinedTexts.size());
-        engine::parallelFor(combinedTexts.size(), jobs, [&](std::size_t i) {
-          {
-            std::lock_guard lock(cacheMutex);
-            if (auto it = cache.find(combinedTexts[i]); it != cache.end()) {
-              measured[before + i] = it->second;
-              return;
-            }
-          }
-          auto m = measure(combinedTexts[i], space, spec);
-          std::lock_guard lock(cacheMutex);
-          measured[before + i] = m;
-          cache.emplace(combinedTexts[i], std::move(m));
-        });
+        engine::parallelFor(combinedTexts.size(), jobs,
+                            [&](std::size_t i) { measureCached(combinedTexts[i], measured[before + i]); });
         combined = combinedTexts.size();
       }
     }
