@@ -1577,6 +1577,14 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <source>Combined pairs:</source>
         <translation>Kombinierte Paare:</translation>
     </message>
+    <message>
+        <source>At most this many beam members share one feature vector, so the beam keeps other directions besides rewordings of the best (0: no cap)</source>
+        <translation>Höchstens so viele Beam-Mitglieder teilen sich einen Merkmalsvektor, damit der Beam neben Umformulierungen des Besten auch andere Richtungen behält (0: keine Grenze)</translation>
+    </message>
+    <message>
+        <source>Members per vector:</source>
+        <translation>Mitglieder je Vektor:</translation>
+    </message>
 </context>
 <context>
     <name>steerbench::ui::TargetTable</name>

@@ -69,6 +69,7 @@ SteeringPanel::Settings::Settings() {
   seed = int(d.seed);
   patience = d.patience;
   combine = d.combine;
+  maxPerVector = d.maxPerVector;
   temperature = d.temperature;
   swap = d.swapProbability;
   endHoleBias = d.endHoleBias;
@@ -112,6 +113,9 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   combine_ = spin(0, 1024, d.combine,
                   tr("Each generation, also try up to this many pairs of one member's infills applied together, "
                      "where their summed feature changes predict a nearer kernel (0: none)"));
+  maxPerVector_ = spin(0, 4096, d.maxPerVector,
+                       tr("At most this many beam members share one feature vector, so the beam keeps other "
+                          "directions besides rewordings of the best (0: no cap)"));
   seeding_ = new QComboBox(this);
   seeding_->addItem(tr("Nearest corpus kernels"));
   seeding_->addItem(tr("Empty kernel"));
@@ -154,6 +158,7 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   add(tr("Seeds:"), seeding_);
   add(tr("Infills:"), nullptr, infills);
   add(tr("Combined pairs:"), combine_);
+  add(tr("Members per vector:"), maxPerVector_);
   form->setColumnStretch(1, 1);
   form->setColumnStretch(3, 1);
 
@@ -267,6 +272,7 @@ void SteeringPanel::setSettings(const Settings& s) {
   timeBudget_->setValue(s.timeBudget);
   patience_->setValue(s.patience);
   combine_->setValue(s.combine);
+  maxPerVector_->setValue(s.maxPerVector);
   seeding_->setCurrentIndex(s.seeding);
   guard_->setChecked(s.guard);
   check_->setChecked(s.check);
@@ -287,6 +293,7 @@ SteeringPanel::Settings SteeringPanel::settings() const {
   s.timeBudget = timeBudget_->value();
   s.patience = patience_->value();
   s.combine = combine_->value();
+  s.maxPerVector = maxPerVector_->value();
   s.seeding = seeding_->currentIndex();
   s.guard = guard_->isChecked();
   s.check = check_->isChecked();
@@ -331,6 +338,7 @@ void SteeringPanel::steer(const QString& seedText, const QString& seedName) {
   spec.timeBudget = st.timeBudget;
   spec.patience = st.patience;
   spec.combine = st.combine;
+  spec.maxPerVector = st.maxPerVector;
   spec.seed = std::uint64_t(st.seed);
   spec.seeding = st.seeding == 1 ? steer::Seeding::Empty : steer::Seeding::Nearest;
   if (!seedText.isEmpty()) {

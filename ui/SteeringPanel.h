@@ -66,6 +66,7 @@ public:
     int width, candidates, depth, holeMin, holeMax, maxNewTokens, seed;
     int patience; ///< stop after this many generations without a better best (0: never)
     int combine;  ///< pairs of one member's infills tried together a generation (0: none)
+    int maxPerVector; ///< beam members that may share one feature vector (0: any number)
     double temperature, swap, endHoleBias, timeBudget;
     int seeding = 0; ///< 0: nearest corpus kernels, 1: empty kernel
     bool guard;      ///< grammar-guided infills
@@ -116,6 +117,7 @@ private:
   QDoubleSpinBox *temperature_, *swap_, *timeBudget_;
   QSpinBox* patience_ = nullptr;
   QSpinBox* combine_ = nullptr;
+  QSpinBox* maxPerVector_ = nullptr;
   QCheckBox* guard_ = nullptr;
   QCheckBox* check_ = nullptr;
   QComboBox* seeding_;

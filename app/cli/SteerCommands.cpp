@@ -174,6 +174,8 @@ void addSearchOptions(CommandLine& cl) {
   cl.option({"combine", 0, "N", "also try, each generation, up to N pairs of a beam member's infills applied together "
                                 "(this generation's with each other or with the last 8 generations'), those whose "
                                 "summed feature changes predict a kernel nearer than the member (0: none)", false, "16"});
+  cl.option({"max-per-vector", 0, "N", "at most N beam members share one feature vector, so the beam keeps other "
+                                       "directions besides rewordings of the best (0: no cap)", false, "0"});
   cl.option({"endhole-bias", 0, "B", "added to the [ENDHOLE] logit of infills (> 0: shorter infills)", false, "4"});
   cl.option({"unguarded", 0, "", "infill without the grammar guard (mismatched brackets, undeclared names allowed)"});
   cl.option({"unchecked", 0, "", "infill without compiler checks (by default each statement an infill writes is "
@@ -198,6 +200,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.escalateAfter = int(cl.unsignedValue("escalate-after", 0, 100000));
     spec.restarts = int(cl.unsignedValue("restarts", 0, 1000));
     spec.combine = int(cl.unsignedValue("combine", 0, 100000));
+    spec.maxPerVector = int(cl.unsignedValue("max-per-vector", 0, 100000));
     spec.endHoleBias = parseDouble(cl.value("endhole-bias"), "--endhole-bias", -100, 100);
     spec.guard = !cl.has("unguarded");
     spec.check = !cl.has("unchecked");

@@ -237,7 +237,7 @@ std::string SteerSpec::toJson() const {
          ",\"directed_holes\":" + formatNumber(directedHoles) +
          ",\"max_new_tokens\":" + std::to_string(maxNewTokens) +
          ",\"escalate_after\":" + std::to_string(escalateAfter) + ",\"restarts\":" + std::to_string(restarts) +
-         ",\"combine\":" + std::to_string(combine) +
+         ",\"combine\":" + std::to_string(combine) + ",\"max_per_vector\":" + std::to_string(maxPerVector) +
          ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
          ",\"scale\":" + jsonNumbers(scale) +
          ",\"seeding\":\"" + seedingName(seeding) + "\",\"nearest\":" + std::to_string(nearest) +
@@ -283,6 +283,8 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   integer("restarts", s.restarts);
   s.combine = 0; // and before combining infills made none
   integer("combine", s.combine);
+  s.maxPerVector = 0; // and before the cap let any number of members share a vector
+  integer("max_per_vector", s.maxPerVector);
   integer("nearest", s.nearest);
   real("time_budget", s.timeBudget);
   real("endhole_bias", s.endHoleBias);
@@ -336,10 +338,10 @@ SteerResult BeamSearch::run(const SteerSpec& given, const engine::CancelToken* c
   if (spec.width < 1 || spec.candidatesPerMember < 1 || spec.depth < 0 || spec.holeMin < 0 ||
       spec.holeMax < spec.holeMin || spec.swapProbability < 0 || spec.swapProbability > 1 ||
       !(spec.directedHoles >= 0 && spec.directedHoles <= 1) || spec.escalateAfter < 0 || spec.restarts < 0 ||
-      spec.combine < 0)
+      spec.combine < 0 || spec.maxPerVector < 0)
     throw InputError("bad steering parameters: width and candidates must be at least 1, 0 <= hole min <= hole max, "
                      "the swap probability and the share of directed holes within [0, 1], and escalation, "
-                     "restarts and combined candidates at least 0");
+                     "restarts, combined candidates and members per vector at least 0");
   if (spec.seeding == Seeding::Given && spec.seeds.empty()) throw InputError("no seed kernels given");
   store::Workspace::SteerRunRecord r;
   r.space = space.name;
@@ -729,11 +731,12 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
     struct Entry {
       double distance;
       std::int64_t beamIndex; ///< >= 0: a new candidate's index; < 0: ~old member index
+      const std::vector<double>* values;
     };
     std::vector<Entry> pool;
     std::set<std::string> keys;
     for (std::size_t m = 0; m < beam.size(); ++m) {
-      pool.push_back({beam[m].distance, ~std::int64_t(m)});
+      pool.push_back({beam[m].distance, ~std::int64_t(m), &beam[m].values});
       keys.insert(beam[m].key);
     }
     std::vector<std::string> candKeys(cands.size());
@@ -749,9 +752,17 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
       c.values = m.values;
       c.distance = m.distance;
       candKeys[i] = model::tokenKey(c.text);
-      if (keys.insert(candKeys[i]).second) pool.push_back({c.distance, std::int64_t(i)});
+      if (keys.insert(candKeys[i]).second) pool.push_back({c.distance, std::int64_t(i), &c.values});
     }
     std::stable_sort(pool.begin(), pool.end(), [](const Entry& a, const Entry& b) { return a.distance < b.distance; });
+    if (spec.maxPerVector > 0) { // the capped entries after the others, each part still nearest first
+      std::map<std::vector<double>, int> members;
+      std::vector<Entry> within, over;
+      for (const auto& e : pool)
+        (++members[*e.values] <= spec.maxPerVector ? within : over).push_back(e);
+      within.insert(within.end(), over.begin(), over.end());
+      pool = std::move(within);
+    }
     const std::size_t k = std::min(pool.size(), std::size_t(spec.width));
     if (pool.size() > k) {
       std::uniform_real_distribution<double> u(0, 1);

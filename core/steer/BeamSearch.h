@@ -76,6 +76,12 @@ struct SteerSpec {
   /// proximity of 96.3%, against 2 and 92.8% without; every combined
   /// candidate compiles.
   int combine = 16;
+  /// At most this many beam members share one feature vector; the rest of
+  /// the beam goes to the nearest kernels of other vectors (filled with the
+  /// capped ones only when there are too few). Without a cap the beam fills
+  /// with rewordings of the best, which all stall together. 0: no cap. Runs
+  /// stored without it had none.
+  int maxPerVector = 0;
   double endHoleBias = 4;      ///< added to the [ENDHOLE] logit of infills (model::SampleOptions)
   bool guard = true;           ///< grammar-guided infills (model::SampleOptions::guard); runs stored without it had none
   bool check = true;           ///< compiler-checked statements (model::SampleOptions::check); runs stored without it had none

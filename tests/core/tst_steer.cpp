@@ -19,7 +19,9 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <random>
+#include <set>
 
 using namespace steerbench;
 
@@ -141,12 +143,14 @@ private Q_SLOTS:
     s.escalateAfter = 30;
     s.restarts = 2;
     s.combine = 16;
+    s.maxPerVector = 4;
     const auto kept = steer::SteerSpec::fromJson(s.toJson(), "spec");
+    QCOMPARE(kept.maxPerVector, 4);
     QCOMPARE(kept.escalateAfter, 30);
     QCOMPARE(kept.restarts, 2);
     QCOMPARE(kept.combine, 16);
     std::string plain = s.toJson();
-    for (const char* key : {",\"escalate_after\":30", ",\"restarts\":2", ",\"combine\":16"}) {
+    for (const char* key : {",\"escalate_after\":30", ",\"restarts\":2", ",\"combine\":16", ",\"max_per_vector\":4"}) {
       const auto at = plain.find(key);
       QVERIFY(at != std::string::npos);
       plain.erase(at, std::strlen(key));
@@ -155,6 +159,7 @@ private Q_SLOTS:
     QCOMPARE(older.escalateAfter, 0);
     QCOMPARE(older.restarts, 0);
     QCOMPARE(older.combine, 0);
+    QCOMPARE(older.maxPerVector, 0);
   }
 
   void stalledGenerationsCountSinceTheBestLastFell() {
@@ -479,6 +484,9 @@ private Q_SLOTS:
     s = spec(greweOf(kTarget), 2);
     s.combine = -1;
     QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError);
+    s = spec(greweOf(kTarget), 2);
+    s.maxPerVector = -1;
+    QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError);
     QCOMPARE(ws.steerRuns().size(), stored);
   }
 
@@ -528,6 +536,69 @@ private Q_SLOTS:
     }
     QVERIFY(noOps > 0);
     QVERIFY(compiled > noOps);
+  }
+
+  void theBeamKeepsAtMostNMembersPerVector() {
+    // Deleting any one of the three operators gives the same vector by three
+    // texts. Without a cap they fill the beam together; with a cap of one the
+    // beam holds as many vectors as it can, the nearest first.
+    const char* three = "kernel void A(global float* a, global const float* b) {\n"
+                        "  int i = get_global_id(0);\n"
+                        "  a[i] = b[i] * 2.0f;\n"
+                        "  a[i] = a[i] + 1.0f;\n"
+                        "  a[i] = a[i] - 3.0f;\n"
+                        "}\n";
+    const char* none = "kernel void A(global float* a, global const float* b) {\n"
+                       "  int i = get_global_id(0);\n"
+                       "  a[i] = b[i];\n"
+                       "  a[i] = a[i];\n"
+                       "  a[i] = a[i];\n"
+                       "}\n";
+    auto sampler = deletingSampler({three, none});
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("cap.sbw")).toStdString());
+    steer::BeamSearch search(ws, sampler);
+    auto s = spec(greweOf(none), 3);
+    s.seeds = {{"three.cl", three}};
+    s.candidatesPerMember = 64;
+    s.holeMin = 1;
+    s.holeMax = 4;
+    s.swapProbability = 0; // the beam is the nearest of the pool, capped
+    // Generations whose beam holds fewer vectors than its pool offered (up to
+    // the width): what the cap prevents. Each beam's best is the pool's nearest.
+    auto crowded = [&](std::int64_t run, int& generations) {
+      generations = 0;
+      std::vector<std::int64_t> previous;
+      for (const auto& g : ws.steerGenerations(run)) {
+        std::map<std::string, std::pair<std::vector<double>, double>> pool; // by text: the old beam and the new compiling candidates
+        for (auto id : previous) {
+          const auto c = ws.steerCandidate(id);
+          pool[model::tokenKey(c->text)] = {c->values, c->distance};
+        }
+        for (const auto& c : ws.steerCandidates(run, g.generation))
+          if (c.compiled) pool.emplace(model::tokenKey(c.text), std::make_pair(c.values, c.distance));
+        std::set<std::vector<double>> poolVectors, beamVectors;
+        double nearest = 1e300;
+        for (const auto& p : pool) {
+          poolVectors.insert(p.second.first);
+          nearest = std::min(nearest, p.second.second);
+        }
+        for (auto id : g.beam)
+          beamVectors.insert(ws.steerCandidate(id)->values);
+        QCOMPARE(g.bestDistance, nearest);
+        generations += beamVectors.size() < std::min(poolVectors.size(), std::size_t(s.width)) ? 1 : 0;
+        previous = g.beam;
+      }
+    };
+    int generations = 0;
+    const auto plain = search.run(s);
+    crowded(plain.run, generations);
+    QVERIFY(generations > 0); // the case the cap is for
+    s.maxPerVector = 1;
+    const auto capped = search.run(s);
+    crowded(capped.run, generations);
+    if (QTest::currentTestFailed()) return;
+    QCOMPARE(generations, 0);
+    QCOMPARE(steer::SteerSpec::fromJson(ws.spec(ws.steerRun(capped.run)->specHash), "spec").maxPerVector, 1);
   }
 
   void combinedCandidatesApplyTwoInfillsOfOneMember() {
