@@ -25,7 +25,7 @@
 //
 // Usage: bench-steer [--space grewe|instcount|autophase] [--targets 40] [--time-budget 600]
 //                    [--depth 1000] [--width 16] [--candidates 4] [--temperature 0.5] [--hole 0-3]
-//                    [--directed-holes 0] [--escalate-after 0] [--restarts 0] [--combine 16] [--max-per-vector 0] [--patience 300]
+//                    [--directed-holes 0] [--escalate-after 0] [--restarts 0] [--combine 16] [--max-per-vector 4] [--patience 300]
 //                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--unchecked] [--context 64] [--nearest 32] [--seed 1] [--ablation]
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
 #include "common/Paths.h"

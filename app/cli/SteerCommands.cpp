@@ -175,7 +175,7 @@ void addSearchOptions(CommandLine& cl) {
                                 "(this generation's with each other or with the last 8 generations'), those whose "
                                 "summed feature changes predict a kernel nearer than the member (0: none)", false, "16"});
   cl.option({"max-per-vector", 0, "N", "at most N beam members share one feature vector, so the beam keeps other "
-                                       "directions besides rewordings of the best (0: no cap)", false, "0"});
+                                       "directions besides rewordings of the best (0: no cap)", false, "4"});
   cl.option({"endhole-bias", 0, "B", "added to the [ENDHOLE] logit of infills (> 0: shorter infills)", false, "4"});
   cl.option({"unguarded", 0, "", "infill without the grammar guard (mismatched brackets, undeclared names allowed)"});
   cl.option({"unchecked", 0, "", "infill without compiler checks (by default each statement an infill writes is "

@@ -80,8 +80,10 @@ struct SteerSpec {
   /// the beam goes to the nearest kernels of other vectors (filled with the
   /// capped ones only when there are too few). Without a cap the beam fills
   /// with rewordings of the best, which all stall together. 0: no cap. Runs
-  /// stored without it had none.
-  int maxPerVector = 0;
+  /// stored without it had none. 4 by default: on 40 Grewe targets
+  /// (bench-steer) it gave 13 exact and a median best proximity of 96.0%,
+  /// against 12 and 94.7% without.
+  int maxPerVector = 4;
   double endHoleBias = 4;      ///< added to the [ENDHOLE] logit of infills (model::SampleOptions)
   bool guard = true;           ///< grammar-guided infills (model::SampleOptions::guard); runs stored without it had none
   bool check = true;           ///< compiler-checked statements (model::SampleOptions::check); runs stored without it had none
