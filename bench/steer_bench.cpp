@@ -18,16 +18,18 @@
 // infills the other way (16 a generation if the default has none, else none).
 // Each run also reports the share of its infills (generations 1 and later)
 // that compile, and the combined candidates (compiled/tried:steps of the
-// best's lineage that were combined).
+// best's lineage that were combined), the generation that found the best,
+// and how often the beam started again from the seeds.
 //
 // The bench steers on a scratch copy of the workspace (it never writes to
 // yours); seeds come only from the corpus roles (train, capped, user).
 //
 // Usage: bench-steer [--space grewe|instcount|autophase] [--targets 40] [--time-budget 600]
-//                    [--depth 1000] [--width 16] [--candidates 4] [--temperature 0.5] [--hole 0-3]
-//                    [--directed-holes 0] [--escalate-after 0] [--restarts 0] [--combine 16] [--max-per-vector 4] [--patience 300]
+//                    [--depth 100000] [--width 16] [--candidates 4] [--temperature 0.5] [--hole 0-3]
+//                    [--directed-holes 0] [--escalate-after 0] [--restarts 0] [--combine 16] [--max-per-vector 4] [--reseed-after 100] [--patience 0]
 //                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--unchecked] [--context 64] [--nearest 32] [--seed 1] [--ablation]
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
+//                    [--only 1,5,...] (run only these of the chosen targets, by their place in the list)
 #include "common/Paths.h"
 #include "common/TextFormat.h"
 #include "engine/FeatureTable.h"
@@ -45,6 +47,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -74,6 +77,8 @@ struct Outcome {
   std::size_t candidates = 0, compiled = 0; ///< infills of generations 1 and later
   std::size_t combined = 0, combinedCompiled = 0; ///< combined candidates (SteerSpec::combine)
   int combinedSteps = 0; ///< steps of the best's lineage that were combined candidates
+  int reseeds = 0;       ///< times the beam started again from the seeds (SteerSpec::reseedAfter)
+  int found = 0;         ///< the generation of the best candidate
   std::string stop;
 };
 
@@ -85,6 +90,7 @@ int main(int argc, char** argv) {
               csv = std::string(STEERBENCH_DEVMAP_DIR) + "/cgo17-amd.csv", csvOut;
   int targets = 40, threads = 0;
   bool ablation = false;
+  std::set<int> only; // --only: the chosen targets to run, by their 1-based place in the list
   steer::SteerSpec base;
   base.width = 16;
   base.candidatesPerMember = 4;
@@ -109,6 +115,14 @@ int main(int argc, char** argv) {
     else if (arg("--restarts")) base.restarts = std::atoi(argv[++i]);
     else if (arg("--combine")) base.combine = std::atoi(argv[++i]);
     else if (arg("--max-per-vector")) base.maxPerVector = std::atoi(argv[++i]);
+    else if (arg("--reseed-after")) base.reseedAfter = std::atoi(argv[++i]);
+    else if (arg("--only")) {
+      for (std::string list = argv[++i]; !list.empty();) {
+        const auto comma = list.find(',');
+        only.insert(std::atoi(list.substr(0, comma).c_str()));
+        list = comma == std::string::npos ? "" : list.substr(comma + 1);
+      }
+    }
     else if (arg("--patience")) base.patience = std::atoi(argv[++i]);
     else if (arg("--endhole-bias")) base.endHoleBias = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--unguarded")) base.guard = false;
@@ -148,11 +162,11 @@ int main(int argc, char** argv) {
     std::printf("bench-steer: %s space; model %s (sha256 %s); BLAS %s\n", space.name.c_str(), sampler.describe().c_str(),
                 sampler.modelHash().substr(0, 12).c_str(), model::useThreads(threads).c_str());
     std::printf("spec: width %d, %d candidates per member, depth %d, swap %.2f, temperature %.2f, holes %d-%d tokens (%.0f%% directed), "
-                "infills up to %d tokens, escalation after %d stalled generations (0: none), %d restarts, %d combined candidates a generation, at most %d members a vector (0: any), [ENDHOLE] bias %.1f, %s, "
+                "infills up to %d tokens, escalation after %d stalled generations (0: none), %d restarts, %d combined candidates a generation, at most %d members a vector (0: any), reseed after %d stalled generations (0: never), [ENDHOLE] bias %.1f, %s, "
                 "context %d tokens (0: all), %d nearest seeds, time budget %.0f s per target, patience %d generations (0: none), "
                 "seed %llu\n",
                 base.width, base.candidatesPerMember, base.depth, base.swapProbability, base.temperature, base.holeMin,
-                base.holeMax, 100 * base.directedHoles, base.maxNewTokens, base.escalateAfter, base.restarts, base.combine, base.maxPerVector, base.endHoleBias, (std::string(base.guard ? "grammar guard" : "unguarded") + (base.check ? ", compiler checks" : ", unchecked")).c_str(), base.context, base.nearest, base.timeBudget,
+                base.holeMax, 100 * base.directedHoles, base.maxNewTokens, base.escalateAfter, base.restarts, base.combine, base.maxPerVector, base.reseedAfter, base.endHoleBias, (std::string(base.guard ? "grammar guard" : "unguarded") + (base.check ? ", compiler checks" : ", unchecked")).c_str(), base.context, base.nearest, base.timeBudget,
                 base.patience, (unsigned long long)base.seed);
 
     // Targets: distinct DevMap kernels, round-robin over the suites.
@@ -213,9 +227,10 @@ int main(int argc, char** argv) {
     std::vector<std::vector<Outcome>> results(variants.size());
     std::FILE* out = csvOut.empty() ? nullptr : std::fopen(csvOut.c_str(), "w");
     if (out) std::fprintf(out, "variant,target,suite,seed_proximity,proximity,exact,generations,seconds,stop\n");
-    std::printf("%-14s %-58s %-10s %9s %9s %5s %4s %7s %8s %15s  %s\n", "variant", "target", "suite", "seeds", "best",
-                "exact", "gens", "time_s", "compile", "combined:steps", "stop");
+    std::printf("%-14s %-58s %-10s %9s %9s %5s %4s %7s %8s %15s %5s %7s  %s\n", "variant", "target", "suite", "seeds",
+                "best", "exact", "gens", "time_s", "compile", "combined:steps", "found", "reseeds", "stop");
     for (std::size_t t = 0; t < chosen.size(); ++t) {
+      if (!only.empty() && !only.count(int(t) + 1)) continue;
       const auto r = chosen[t];
       for (std::size_t v = 0; v < variants.size(); ++v) {
         auto spec = variants[v].spec;
@@ -230,6 +245,7 @@ int main(int argc, char** argv) {
             o.combined += g.combined;
             o.combinedCompiled += g.combinedCompiled;
           }
+          o.reseeds += g.reseeded ? 1 : 0;
         };
         const auto res = search.run(spec);
         o.proximity = res.bestId ? res.bestProximity : NAN;
@@ -237,16 +253,18 @@ int main(int argc, char** argv) {
         o.generations = res.generations;
         o.seconds = res.elapsed;
         o.stop = res.stopReason;
+        if (const auto best = ws.steerCandidate(res.bestId)) o.found = best->generation;
         if (res.bestId)
           for (const auto& step : steer::lineage(ws, res.run, res.bestId))
             o.combinedSteps += step.origin == steer::kCombinedOrigin ? 1 : 0;
         results[v].push_back(o);
         char comb[32];
         std::snprintf(comb, sizeof comb, "%zu/%zu:%d", o.combinedCompiled, o.combined, o.combinedSteps);
-        std::printf("%-14s %-58.58s %-10s %8.1f%% %8.1f%% %5s %4d %7.1f %7.1f%% %15s  %s\n", variants[v].name.c_str(),
-                    reference.names[r].c_str(), suiteOf(reference.names[r]).c_str(), 100 * o.seedProximity,
-                    100 * o.proximity, o.exact ? "yes" : "no", o.generations, o.seconds,
-                    100.0 * double(o.compiled) / double(std::max<std::size_t>(1, o.candidates)), comb, o.stop.c_str());
+        std::printf("%-14s %-58.58s %-10s %8.1f%% %8.1f%% %5s %4d %7.1f %7.1f%% %15s %5d %7d  %s\n",
+                    variants[v].name.c_str(), reference.names[r].c_str(), suiteOf(reference.names[r]).c_str(),
+                    100 * o.seedProximity, 100 * o.proximity, o.exact ? "yes" : "no", o.generations, o.seconds,
+                    100.0 * double(o.compiled) / double(std::max<std::size_t>(1, o.candidates)), comb, o.found,
+                    o.reseeds, o.stop.c_str());
         std::fflush(stdout);
         if (out)
           std::fprintf(out, "%s,%s,%s,%.6f,%.6f,%d,%d,%.2f,%s\n", variants[v].name.c_str(), reference.names[r].c_str(),

@@ -1562,10 +1562,6 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <translation>Jede Anweisung einer Füllung kompilieren, sobald sie endet, und sie bei einem Fehler neu wählen</translation>
     </message>
     <message>
-        <source>Stop after this many generations without a better best (0: never)</source>
-        <translation>Nach so vielen Generationen ohne besseres Bestes anhalten (0: nie)</translation>
-    </message>
-    <message>
         <source>Patience:</source>
         <translation>Geduld:</translation>
     </message>
@@ -1584,6 +1580,18 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
     <message>
         <source>Members per vector:</source>
         <translation>Mitglieder je Vektor:</translation>
+    </message>
+    <message>
+        <source>Stop after this many generations without a better best of the run (0: never)</source>
+        <translation>Nach so vielen Generationen ohne besseren Bestwert des Laufs anhalten (0: nie)</translation>
+    </message>
+    <message>
+        <source>After this many generations without a better best in the beam, the beam starts again from the seeds with new random draws; the run keeps its best (0: never)</source>
+        <translation>Nach so vielen Generationen ohne besseren Bestwert im Beam beginnt der Beam mit neuen Zufallszahlen wieder bei den Startkernels; der Lauf behält seinen Bestwert (0: nie)</translation>
+    </message>
+    <message>
+        <source>Reseed after:</source>
+        <translation>Neustart nach:</translation>
     </message>
 </context>
 <context>

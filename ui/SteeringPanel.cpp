@@ -70,6 +70,7 @@ SteeringPanel::Settings::Settings() {
   patience = d.patience;
   combine = d.combine;
   maxPerVector = d.maxPerVector;
+  reseedAfter = d.reseedAfter;
   temperature = d.temperature;
   swap = d.swapProbability;
   endHoleBias = d.endHoleBias;
@@ -109,13 +110,17 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   swap_ = dspin(0, 1, d.swap, 0.05, 2, tr("Probability that a kept slot is swapped for a lower-ranked candidate"));
   timeBudget_ = dspin(0, 1e6, d.timeBudget, 60, 0, tr("Stop after this many seconds (0: no limit)"));
   timeBudget_->setSuffix(tr(" s"));
-  patience_ = spin(0, 100000, d.patience, tr("Stop after this many generations without a better best (0: never)"));
+  patience_ = spin(0, 100000, d.patience,
+                   tr("Stop after this many generations without a better best of the run (0: never)"));
   combine_ = spin(0, 1024, d.combine,
                   tr("Each generation, also try up to this many pairs of one member's infills applied together, "
                      "where their summed feature changes predict a nearer kernel (0: none)"));
   maxPerVector_ = spin(0, 4096, d.maxPerVector,
                        tr("At most this many beam members share one feature vector, so the beam keeps other "
                           "directions besides rewordings of the best (0: no cap)"));
+  reseedAfter_ = spin(0, 100000, d.reseedAfter,
+                      tr("After this many generations without a better best in the beam, the beam starts again from "
+                         "the seeds with new random draws; the run keeps its best (0: never)"));
   seeding_ = new QComboBox(this);
   seeding_->addItem(tr("Nearest corpus kernels"));
   seeding_->addItem(tr("Empty kernel"));
@@ -159,6 +164,7 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   add(tr("Infills:"), nullptr, infills);
   add(tr("Combined pairs:"), combine_);
   add(tr("Members per vector:"), maxPerVector_);
+  add(tr("Reseed after:"), reseedAfter_);
   form->setColumnStretch(1, 1);
   form->setColumnStretch(3, 1);
 
@@ -273,6 +279,7 @@ void SteeringPanel::setSettings(const Settings& s) {
   patience_->setValue(s.patience);
   combine_->setValue(s.combine);
   maxPerVector_->setValue(s.maxPerVector);
+  reseedAfter_->setValue(s.reseedAfter);
   seeding_->setCurrentIndex(s.seeding);
   guard_->setChecked(s.guard);
   check_->setChecked(s.check);
@@ -294,6 +301,7 @@ SteeringPanel::Settings SteeringPanel::settings() const {
   s.patience = patience_->value();
   s.combine = combine_->value();
   s.maxPerVector = maxPerVector_->value();
+  s.reseedAfter = reseedAfter_->value();
   s.seeding = seeding_->currentIndex();
   s.guard = guard_->isChecked();
   s.check = check_->isChecked();
@@ -339,6 +347,7 @@ void SteeringPanel::steer(const QString& seedText, const QString& seedName) {
   spec.patience = st.patience;
   spec.combine = st.combine;
   spec.maxPerVector = st.maxPerVector;
+  spec.reseedAfter = st.reseedAfter;
   spec.seed = std::uint64_t(st.seed);
   spec.seeding = st.seeding == 1 ? steer::Seeding::Empty : steer::Seeding::Nearest;
   if (!seedText.isEmpty()) {

@@ -67,6 +67,7 @@ public:
     int patience; ///< stop after this many generations without a better best (0: never)
     int combine;  ///< pairs of one member's infills tried together a generation (0: none)
     int maxPerVector; ///< beam members that may share one feature vector (0: any number)
+    int reseedAfter;  ///< generations a beam may stall before it starts again from the seeds (0: never)
     double temperature, swap, endHoleBias, timeBudget;
     int seeding = 0; ///< 0: nearest corpus kernels, 1: empty kernel
     bool guard;      ///< grammar-guided infills
@@ -118,6 +119,7 @@ private:
   QSpinBox* patience_ = nullptr;
   QSpinBox* combine_ = nullptr;
   QSpinBox* maxPerVector_ = nullptr;
+  QSpinBox* reseedAfter_ = nullptr;
   QCheckBox* guard_ = nullptr;
   QCheckBox* check_ = nullptr;
   QComboBox* seeding_;

@@ -158,7 +158,7 @@ std::string distanceText(double d) { return d < 0 ? "-" : shortNumber(d); }
 void addSearchOptions(CommandLine& cl) {
   cl.option({"width", 'k', "K", "beam width", false, "16"});
   cl.option({"candidates", 'c', "N", "infills per beam member and generation", false, "4"});
-  cl.option({"depth", 'd', "N", "generations after the seeds", false, "1000"});
+  cl.option({"depth", 'd', "N", "generations after the seeds", false, "100000"});
   cl.option({"swap", 0, "P", "probability of swapping a kept slot for a lower-ranked candidate", false, "0.15"});
   cl.option({"temperature", 'T', "T", "sampling temperature", false, "0.5"});
   cl.option({"hole", 0, "MIN-MAX", "tokens a hole replaces, uniform in MIN-MAX", false, "0-3"});
@@ -176,6 +176,9 @@ void addSearchOptions(CommandLine& cl) {
                                 "summed feature changes predict a kernel nearer than the member (0: none)", false, "16"});
   cl.option({"max-per-vector", 0, "N", "at most N beam members share one feature vector, so the beam keeps other "
                                        "directions besides rewordings of the best (0: no cap)", false, "4"});
+  cl.option({"reseed-after", 0, "N", "after N generations without a better best in the beam, the beam starts again "
+                                     "from the seeds with new random draws; the run keeps its best (0: never)",
+             false, "100"});
   cl.option({"endhole-bias", 0, "B", "added to the [ENDHOLE] logit of infills (> 0: shorter infills)", false, "4"});
   cl.option({"unguarded", 0, "", "infill without the grammar guard (mismatched brackets, undeclared names allowed)"});
   cl.option({"unchecked", 0, "", "infill without compiler checks (by default each statement an infill writes is "
@@ -201,6 +204,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.restarts = int(cl.unsignedValue("restarts", 0, 1000));
     spec.combine = int(cl.unsignedValue("combine", 0, 100000));
     spec.maxPerVector = int(cl.unsignedValue("max-per-vector", 0, 100000));
+    spec.reseedAfter = int(cl.unsignedValue("reseed-after", 0, 100000));
     spec.endHoleBias = parseDouble(cl.value("endhole-bias"), "--endhole-bias", -100, 100);
     spec.guard = !cl.has("unguarded");
     spec.check = !cl.has("unchecked");
@@ -225,7 +229,8 @@ CommandLine steerCommandLine() {
                  "one batch while finished samples compile and are measured on the other cores, and keeps\n"
                  "the --width nearest distinct kernels, each slot but the best swapped with probability\n"
                  "--swap for a random lower-ranked one. It stops at an exact match, --depth, --time-budget\n"
-                 "or --patience generations without improvement. Every candidate, its parent, the span\n"
+                 "or --patience generations without a better best of the run. With --reseed-after, a\n"
+                 "stalled beam starts again from the seeds. Every candidate, its parent, the span\n"
                  "its hole replaced, its compile status, features and distance, and the run's spec go to\n"
                  "the workspace as each generation completes; Ctrl-C (or kill -9) keeps what is done,\n"
                  "and --resume RUN goes on from there with the same result. The best candidate becomes a\n"
@@ -246,7 +251,7 @@ CommandLine steerCommandLine() {
   addSearchOptions(cl);
   cl.option({"seed-kernel", 0, "FILE", "a seed kernel (repeatable; implies --seeding given)", true});
   cl.option({"time-budget", 0, "SECONDS", "stop after this much time (0: none)", false, "600"});
-  cl.option({"patience", 0, "N", "stop after N generations without a better best (0: never)", false, "300"});
+  cl.option({"patience", 0, "N", "stop after N generations without a better best of the run (0: never)", false, "0"});
   cl.option({"seed", 0, "N", "random seed", false, "1"});
   cl.option({"batch", 0, "N", "rows the model infills together", false, "64"});
   cl.option({"threads", 'j', "N", "model (BLAS) and compile threads (default: all cores)", false, "0"});
@@ -292,7 +297,8 @@ int runSteer(const CommandLine& cl) {
     std::cerr << "run " << g.run << " generation " << g.generation << ": best " << distanceText(g.bestDistance)
               << " (proximity " << percent(g.bestProximity) << "), beam median " << distanceText(g.medianDistance)
               << ", " << g.compiled << "/" << g.candidates << " compile, "
-              << shortNumber(g.candidatesPerSecond) << " candidates/s, " << seconds(g.elapsed) << "\n";
+              << shortNumber(g.candidatesPerSecond) << " candidates/s, " << seconds(g.elapsed)
+              << (g.reseeded ? ", reseeded" : "") << "\n";
   };
   InterruptGuard interrupt;
   const auto r = resume ? search.resume(resume, &interrupt.token()) : search.run(spec, &interrupt.token());
@@ -337,10 +343,9 @@ int runRuns(const CommandLine& cl) {
     const auto gens = ws.steerGenerations(r.id);
     const auto target = steer::Target::fromJson(r.target, "run " + std::to_string(r.id));
     std::string best = "-", prox = "-";
-    if (!gens.empty() && gens.back().bestDistance >= 0) {
-      best = shortNumber(gens.back().bestDistance);
-      if (auto c = ws.steerCandidate(gens.back().bestId))
-        prox = percent(features::relativeProximity(c->values, target.values,
+    if (auto c = ws.steerCandidate(steer::runBest(ws, r.id))) {
+      best = shortNumber(c->distance);
+      prox = percent(features::relativeProximity(c->values, target.values,
                                                    steer::SteerSpec::fromJson(ws.spec(r.specHash), "spec").scale));
     }
     char line[512];

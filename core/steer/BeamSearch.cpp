@@ -61,11 +61,26 @@ double orInfinity(double d) { return d < 0 ? std::numeric_limits<double>::infini
 
 } // namespace
 
-int stalledGenerations(const std::vector<double>& bests) {
+namespace {
+/// stalledGenerations() over bests[from, to).
+int stalledIn(const std::vector<double>& bests, std::size_t from, std::size_t to) {
   int stalled = 0;
-  for (std::size_t i = bests.size(); i-- > 1 && !(orInfinity(bests[i]) < orInfinity(bests[i - 1]));)
+  for (std::size_t i = to; i-- > from + 1 && !(orInfinity(bests[i]) < orInfinity(bests[i - 1]));)
     ++stalled;
   return stalled;
+}
+} // namespace
+
+int stalledGenerations(const std::vector<double>& bests, std::size_t from) {
+  return stalledIn(bests, from, bests.size());
+}
+
+std::size_t lastReseed(const std::vector<double>& bests, int reseedAfter) {
+  std::size_t since = 0;
+  if (reseedAfter <= 0) return since;
+  for (std::size_t g = 1; g < bests.size(); ++g) // as the search decided before generation g
+    if (stalledIn(bests, since, g) >= reseedAfter) since = g;
+  return since;
 }
 
 namespace {
@@ -238,6 +253,7 @@ std::string SteerSpec::toJson() const {
          ",\"max_new_tokens\":" + std::to_string(maxNewTokens) +
          ",\"escalate_after\":" + std::to_string(escalateAfter) + ",\"restarts\":" + std::to_string(restarts) +
          ",\"combine\":" + std::to_string(combine) + ",\"max_per_vector\":" + std::to_string(maxPerVector) +
+         ",\"reseed_after\":" + std::to_string(reseedAfter) +
          ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
          ",\"scale\":" + jsonNumbers(scale) +
          ",\"seeding\":\"" + seedingName(seeding) + "\",\"nearest\":" + std::to_string(nearest) +
@@ -285,6 +301,8 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   integer("combine", s.combine);
   s.maxPerVector = 0; // and before the cap let any number of members share a vector
   integer("max_per_vector", s.maxPerVector);
+  s.reseedAfter = 0; // and before reseeding searched on from a stalled beam
+  integer("reseed_after", s.reseedAfter);
   integer("nearest", s.nearest);
   real("time_budget", s.timeBudget);
   real("endhole_bias", s.endHoleBias);
@@ -338,10 +356,10 @@ SteerResult BeamSearch::run(const SteerSpec& given, const engine::CancelToken* c
   if (spec.width < 1 || spec.candidatesPerMember < 1 || spec.depth < 0 || spec.holeMin < 0 ||
       spec.holeMax < spec.holeMin || spec.swapProbability < 0 || spec.swapProbability > 1 ||
       !(spec.directedHoles >= 0 && spec.directedHoles <= 1) || spec.escalateAfter < 0 || spec.restarts < 0 ||
-      spec.combine < 0 || spec.maxPerVector < 0)
+      spec.combine < 0 || spec.maxPerVector < 0 || spec.reseedAfter < 0)
     throw InputError("bad steering parameters: width and candidates must be at least 1, 0 <= hole min <= hole max, "
                      "the swap probability and the share of directed holes within [0, 1], and escalation, "
-                     "restarts, combined candidates and members per vector at least 0");
+                     "restarts, combined candidates, members per vector and reseeding at least 0");
   if (spec.seeding == Seeding::Given && spec.seeds.empty()) throw InputError("no seed kernels given");
   store::Workspace::SteerRunRecord r;
   r.space = space.name;
@@ -406,7 +424,20 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
   };
 
   std::vector<Member> beam;
-  std::vector<double> bests; // best distance after each generation
+  std::vector<double> bests;    // the beam's best distance after each generation
+  std::vector<double> runBests; // the run's best distance after each generation
+  auto noteBest = [&](double d) {
+    bests.push_back(d);
+    runBests.push_back(runBests.empty() || orInfinity(d) < orInfinity(runBests.back()) ? d : runBests.back());
+  };
+  Member best;           // the run's best so far (id 0: none)
+  std::vector<Member> seedBeam; // generation 0's beam: where a reseed starts again
+  std::size_t since = 0; // the generation where the beam's current search began (SteerSpec::reseedAfter)
+  auto loadMember = [&](std::int64_t id) {
+    const auto c = ws_.steerCandidate(id);
+    if (!c) throw WorkspaceError("steering run " + std::to_string(run) + " lost candidate " + std::to_string(id));
+    return Member{c->id, c->text, model::tokenKey(c->text), c->values, c->distance};
+  };
   int generation = 0;
   // The beam members' infills of the last kCombineWindow generations, in the
   // order they were made: what SteerSpec::combine pairs.
@@ -425,13 +456,15 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
   const auto stored = ws_.steerGenerations(run);
   if (!stored.empty()) {
     for (const auto& g : stored)
-      bests.push_back(g.bestDistance);
+      noteBest(g.bestDistance);
     generation = stored.back().generation + 1;
-    for (auto id : stored.back().beam) {
-      const auto c = ws_.steerCandidate(id);
-      if (!c) throw WorkspaceError("steering run " + std::to_string(run) + " lost candidate " + std::to_string(id));
-      beam.push_back({c->id, c->text, model::tokenKey(c->text), c->values, c->distance});
-    }
+    for (auto id : stored.back().beam)
+      beam.push_back(loadMember(id));
+    if (spec.seeding != Seeding::Empty)
+      for (auto id : stored.front().beam)
+        seedBeam.push_back(loadMember(id));
+    if (const auto id = runBest(ws_, run)) best = loadMember(id);
+    since = lastReseed(bests, spec.reseedAfter);
     if (spec.combine > 0) { // the edits as a straight run would hold them now
       std::map<std::int64_t, std::size_t> members;
       std::vector<std::vector<int>> ids(beam.size());
@@ -451,23 +484,33 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
 
   std::map<std::string, Measured> cache; // by exact text: a repeated sample is not compiled again
   std::string stopReason;
-  auto exact = [&] { return !beam.empty() && beam.front().distance <= kExact; };
+  auto exact = [&] { return best.id != 0 && best.distance <= kExact; };
 
   for (;; ++generation) {
     if (exact()) stopReason = "exact match";
     else if (generation > spec.depth) stopReason = "depth";
     else if (spec.timeBudget > 0 && elapsed() >= spec.timeBudget) stopReason = "time budget";
-    else if (spec.patience > 0 && stalledGenerations(bests) >= spec.patience)
+    else if (spec.patience > 0 && stalledGenerations(runBests) >= spec.patience)
       stopReason = "patience";
     else if (cancel && cancel->cancelled()) stopReason = "cancelled";
     if (!stopReason.empty()) break;
 
     const auto t0 = Clock::now();
     std::mt19937_64 rng(generationSeed(spec.seed, generation));
+    // A stalled search starts again from the seeds; the run keeps its best.
+    const bool reseeded =
+        spec.reseedAfter > 0 && generation > 0 && stalledGenerations(bests, since) >= spec.reseedAfter;
+    if (reseeded) {
+      say("generation " + std::to_string(generation) + ": no better beam best for " +
+          std::to_string(spec.reseedAfter) + " generations; the beam starts again from the seeds");
+      since = std::size_t(generation);
+      beam = seedBeam;
+      edits.clear();
+    }
     // Escalation: larger holes and infills once the best has stalled.
     int holeMax = spec.holeMax, maxNewTokens = spec.maxNewTokens;
     if (spec.escalateAfter > 0) {
-      const int factor = 1 << std::min(2, stalledGenerations(bests) / spec.escalateAfter);
+      const int factor = 1 << std::min(2, stalledGenerations(bests, since) / spec.escalateAfter);
       holeMax *= factor;
       maxNewTokens *= factor;
     }
@@ -811,7 +854,9 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
       }
     }
     beam = std::move(next);
-    bests.push_back(g.bestDistance);
+    noteBest(g.bestDistance);
+    if (!beam.empty() && (best.id == 0 || beam.front().distance < best.distance)) best = beam.front();
+    if (generation == 0 && spec.seeding != Seeding::Empty) seedBeam = beam;
     if (!edits.empty()) { // what the next generation may pair: its members' edits within the window
       std::set<std::int64_t> members;
       for (const auto& m : beam)
@@ -832,13 +877,14 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
       rep.combined = combined;
       for (std::size_t i = cands.size() - combined; i < cands.size(); ++i)
         rep.combinedCompiled += cands[i].compiled ? 1 : 0;
-      rep.bestDistance = g.bestDistance;
+      rep.bestDistance = best.id ? best.distance : -1;
       rep.medianDistance = g.medianDistance;
-      rep.bestProximity = beam.empty() ? 0 : proximity(beam.front().values);
+      rep.bestProximity = best.id ? proximity(best.values) : 0;
+      rep.reseeded = reseeded;
       rep.seconds = g.seconds;
       rep.elapsed = g.elapsed;
       rep.candidatesPerSecond = g.seconds > 0 ? double(cands.size()) / g.seconds : 0;
-      rep.bestId = beam.empty() ? 0 : beam.front().id;
+      rep.bestId = best.id;
       for (const auto& c : cands)
         if (c.compiled) rep.points.push_back({c.id, c.parent, c.values, c.distance, c.kept});
       onGeneration(rep);
@@ -851,8 +897,8 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
   res.status = stopReason == "cancelled" ? "cancelled" : "finished";
   res.generations = std::max(0, generation - 1);
   res.elapsed = elapsed();
-  if (!beam.empty()) {
-    const auto& b = beam.front();
+  if (best.id) {
+    const auto& b = best;
     res.bestId = b.id;
     res.bestText = b.text;
     res.bestValues = b.values;
@@ -884,14 +930,20 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
   return res;
 }
 
+std::int64_t runBest(const store::Workspace& ws, std::int64_t run) {
+  std::int64_t id = 0;
+  double d = std::numeric_limits<double>::infinity();
+  for (const auto& g : ws.steerGenerations(run))
+    if (g.bestId && orInfinity(g.bestDistance) < d) {
+      d = g.bestDistance;
+      id = g.bestId;
+    }
+  return id;
+}
+
 std::vector<LineageStep> lineage(const store::Workspace& ws, std::int64_t run, std::int64_t id) {
   if (!ws.steerRun(run)) throw InputError("there is no steering run " + std::to_string(run) + " in " + ws.path());
-  if (id == 0) {
-    const auto gens = ws.steerGenerations(run);
-    for (auto it = gens.rbegin(); it != gens.rend() && id == 0; ++it)
-      id = it->bestId;
-    if (id == 0) return {};
-  }
+  if (id == 0 && (id = runBest(ws, run)) == 0) return {};
   std::vector<LineageStep> out;
   while (id) {
     const auto c = ws.steerCandidate(id);

@@ -144,13 +144,16 @@ private Q_SLOTS:
     s.restarts = 2;
     s.combine = 16;
     s.maxPerVector = 4;
+    s.reseedAfter = 100;
     const auto kept = steer::SteerSpec::fromJson(s.toJson(), "spec");
     QCOMPARE(kept.maxPerVector, 4);
+    QCOMPARE(kept.reseedAfter, 100);
     QCOMPARE(kept.escalateAfter, 30);
     QCOMPARE(kept.restarts, 2);
     QCOMPARE(kept.combine, 16);
     std::string plain = s.toJson();
-    for (const char* key : {",\"escalate_after\":30", ",\"restarts\":2", ",\"combine\":16", ",\"max_per_vector\":4"}) {
+    for (const char* key : {",\"escalate_after\":30", ",\"restarts\":2", ",\"combine\":16", ",\"max_per_vector\":4",
+                            ",\"reseed_after\":100"}) {
       const auto at = plain.find(key);
       QVERIFY(at != std::string::npos);
       plain.erase(at, std::strlen(key));
@@ -160,6 +163,7 @@ private Q_SLOTS:
     QCOMPARE(older.restarts, 0);
     QCOMPARE(older.combine, 0);
     QCOMPARE(older.maxPerVector, 0);
+    QCOMPARE(older.reseedAfter, 0);
   }
 
   void stalledGenerationsCountSinceTheBestLastFell() {
@@ -171,6 +175,21 @@ private Q_SLOTS:
     QCOMPARE(stalledGenerations({5, 4, 4, 3}), 0);
     QCOMPARE(stalledGenerations({-1, -1}), 1); // nothing compiled yet: no better
     QCOMPARE(stalledGenerations({-1, 3}), 0);
+    QCOMPARE(stalledGenerations({5, 4, 4, 4}, 2), 1); // only from index 2
+    QCOMPARE(stalledGenerations({5, 4, 4, 4}, 4), 0);
+  }
+
+  void reseedsFollowTheBeamsOwnStalls() {
+    using steer::lastReseed;
+    QCOMPARE(lastReseed({5, 5, 5, 5, 5, 5}, 0), std::size_t(0)); // never
+    QCOMPARE(lastReseed({5, 5, 5}, 2), std::size_t(0));          // generation 3 is still to decide
+    QCOMPARE(lastReseed({5, 5, 5, 5}, 2), std::size_t(3));       // generation 3 followed two stalled ones
+    // After a reseed at 3, the count starts again there: 4 and 5 alone are not enough ...
+    QCOMPARE(lastReseed({5, 5, 5, 9, 9, 9}, 2), std::size_t(3));
+    // ... and generation 6 follows two stalled generations of the new search.
+    QCOMPARE(lastReseed({5, 5, 5, 9, 9, 9, 9}, 2), std::size_t(6));
+    // A search that keeps improving is never reseeded, however long.
+    QCOMPARE(lastReseed({9, 8, 7, 6, 5, 4, 3}, 1), std::size_t(0));
   }
 
   void holesGrowWhileTheBestStalls() {
@@ -487,6 +506,9 @@ private Q_SLOTS:
     s = spec(greweOf(kTarget), 2);
     s.maxPerVector = -1;
     QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError);
+    s = spec(greweOf(kTarget), 2);
+    s.reseedAfter = -1;
+    QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError);
     QCOMPARE(ws.steerRuns().size(), stored);
   }
 
@@ -599,6 +621,86 @@ private Q_SLOTS:
     if (QTest::currentTestFailed()) return;
     QCOMPARE(generations, 0);
     QCOMPARE(steer::SteerSpec::fromJson(ws.spec(ws.steerRun(capped.run)->specHash), "spec").maxPerVector, 1);
+  }
+
+  void aStalledBeamStartsAgainFromTheSeedsAndTheRunKeepsItsBest() {
+    // Three operators to delete reach the target's counts, but not its
+    // atomics: the best falls for a few generations and then stalls.
+    const char* three = "kernel void A(global float* a, global const float* b) {\n"
+                        "  int i = get_global_id(0);\n"
+                        "  a[i] = b[i] * 2.0f;\n"
+                        "  a[i] = a[i] + 1.0f;\n"
+                        "  a[i] = a[i] - 3.0f;\n"
+                        "}\n";
+    const char* none = "kernel void A(global float* a, global const float* b) {\n"
+                       "  int i = get_global_id(0);\n"
+                       "  a[i] = b[i];\n"
+                       "  a[i] = a[i];\n"
+                       "  a[i] = a[i];\n"
+                       "}\n";
+    auto target = greweOf(none);
+    target[5] = 2; // atomic: out of the deleter's reach
+    auto s = spec(target, 12);
+    s.seeds = {{"three.cl", three}};
+    s.holeMin = 1;
+    s.holeMax = 2;
+    s.reseedAfter = 2;
+    s.patience = 0;
+    auto sampler = deletingSampler({three, none});
+    auto straightWs = store::Workspace::open(dir_.filePath(QStringLiteral("reseed.sbw")).toStdString());
+    steer::BeamSearch search(straightWs, sampler);
+    std::vector<steer::GenerationReport> reports;
+    search.onGeneration = [&](const steer::GenerationReport& g) { reports.push_back(g); };
+    const auto a = search.run(s);
+    QCOMPARE(a.stopReason, std::string("depth"));
+    const auto gens = straightWs.steerGenerations(a.run);
+    QCOMPARE(gens.size(), reports.size());
+    std::vector<double> bests;
+    std::set<std::int64_t> seeds(gens.front().beam.begin(), gens.front().beam.end());
+    double runBest = 1e300;
+    int reseeds = 0, wentBack = 0;
+    for (std::size_t g = 0; g < gens.size(); ++g) {
+      bests.push_back(gens[g].bestDistance);
+      // Reseeded exactly where the rule on the stored bests says.
+      QCOMPARE(reports[g].reseeded, g > 0 && steer::lastReseed(bests, s.reseedAfter) == g);
+      if (reports[g].reseeded) {
+        ++reseeds;
+        for (const auto& c : straightWs.steerCandidates(a.run, int(g))) // every hole went into a seed
+          QVERIFY(seeds.count(c.parent));
+      }
+      wentBack += gens[g].bestDistance > runBest ? 1 : 0; // the beam is back at the seeds ...
+      runBest = std::min(runBest, gens[g].bestDistance);
+      QCOMPARE(reports[g].bestDistance, runBest); // ... and the run's best is kept
+    }
+    QVERIFY(reseeds >= 2);
+    QVERIFY(wentBack > 0);
+    QCOMPARE(a.bestDistance, runBest);
+    QCOMPARE(a.bestId, steer::runBest(straightWs, a.run));
+    QCOMPARE(steer::lineage(straightWs, a.run).back().id, a.bestId);
+    QCOMPARE(steer::SteerSpec::fromJson(straightWs.spec(straightWs.steerRun(a.run)->specHash), "spec").reseedAfter, 2);
+
+    // A crash just after a reseed resumes into the same run: where the search
+    // began, the seeds and the run's best are read back from the workspace.
+    int firstReseed = 0;
+    for (const auto& r : reports)
+      if (r.reseeded && !firstReseed) firstReseed = r.generation;
+    const std::string path = dir_.filePath(QStringLiteral("reseed-crash.sbw")).toStdString();
+    std::int64_t run = 0;
+    {
+      auto ws = store::Workspace::open(path);
+      steer::BeamSearch crashing(ws, sampler);
+      crashing.onGeneration = [&](const steer::GenerationReport& g) {
+        run = g.run;
+        if (g.generation == firstReseed) throw std::runtime_error("simulated crash");
+      };
+      QVERIFY_EXCEPTION_THROWN((void)crashing.run(s), std::runtime_error);
+    }
+    auto ws = store::Workspace::open(path);
+    steer::BeamSearch resumed(ws, sampler);
+    const auto b = resumed.resume(run);
+    QCOMPARE(b.bestText, a.bestText);
+    QCOMPARE(b.bestDistance, a.bestDistance);
+    QCOMPARE(history(ws, run), history(straightWs, a.run));
   }
 
   void combinedCandidatesApplyTwoInfillsOfOneMember() {
