@@ -39,6 +39,20 @@ const char* kTarget = "kernel void A(global float* a, global const float* b) {\n
                       "  a[i] = a[i];\n"
                       "}\n";
 
+// Three operators, one per statement, and the same kernel without them.
+const char* kThreeOperators = "kernel void A(global float* a, global const float* b) {\n"
+                              "  int i = get_global_id(0);\n"
+                              "  a[i] = b[i] * 2.0f;\n"
+                              "  a[i] = a[i] + 1.0f;\n"
+                              "  a[i] = a[i] - 3.0f;\n"
+                              "}\n";
+const char* kNoOperators = "kernel void A(global float* a, global const float* b) {\n"
+                           "  int i = get_global_id(0);\n"
+                           "  a[i] = b[i];\n"
+                           "  a[i] = a[i];\n"
+                           "  a[i] = a[i];\n"
+                           "}\n";
+
 /// A sampler whose every infill is empty ([ENDHOLE] first).
 model::Sampler deleter() { return deletingSampler({kSeed, kTarget}); }
 
@@ -564,18 +578,8 @@ private Q_SLOTS:
     // Deleting any one of the three operators gives the same vector by three
     // texts. Without a cap they fill the beam together; with a cap of one the
     // beam holds as many vectors as it can, the nearest first.
-    const char* three = "kernel void A(global float* a, global const float* b) {\n"
-                        "  int i = get_global_id(0);\n"
-                        "  a[i] = b[i] * 2.0f;\n"
-                        "  a[i] = a[i] + 1.0f;\n"
-                        "  a[i] = a[i] - 3.0f;\n"
-                        "}\n";
-    const char* none = "kernel void A(global float* a, global const float* b) {\n"
-                       "  int i = get_global_id(0);\n"
-                       "  a[i] = b[i];\n"
-                       "  a[i] = a[i];\n"
-                       "  a[i] = a[i];\n"
-                       "}\n";
+    const char* three = kThreeOperators;
+    const char* none = kNoOperators;
     auto sampler = deletingSampler({three, none});
     auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("cap.sbw")).toStdString());
     steer::BeamSearch search(ws, sampler);
@@ -626,18 +630,8 @@ private Q_SLOTS:
   void aStalledBeamStartsAgainFromTheSeedsAndTheRunKeepsItsBest() {
     // Three operators to delete reach the target's counts, but not its
     // atomics: the best falls for a few generations and then stalls.
-    const char* three = "kernel void A(global float* a, global const float* b) {\n"
-                        "  int i = get_global_id(0);\n"
-                        "  a[i] = b[i] * 2.0f;\n"
-                        "  a[i] = a[i] + 1.0f;\n"
-                        "  a[i] = a[i] - 3.0f;\n"
-                        "}\n";
-    const char* none = "kernel void A(global float* a, global const float* b) {\n"
-                       "  int i = get_global_id(0);\n"
-                       "  a[i] = b[i];\n"
-                       "  a[i] = a[i];\n"
-                       "  a[i] = a[i];\n"
-                       "}\n";
+    const char* three = kThreeOperators;
+    const char* none = kNoOperators;
     auto target = greweOf(none);
     target[5] = 2; // atomic: out of the deleter's reach
     auto s = spec(target, 12);
