@@ -343,7 +343,7 @@ int runRuns(const CommandLine& cl) {
     const auto gens = ws.steerGenerations(r.id);
     const auto target = steer::Target::fromJson(r.target, "run " + std::to_string(r.id));
     std::string best = "-", prox = "-";
-    if (auto c = ws.steerCandidate(steer::runBest(ws, r.id))) {
+    if (auto c = ws.steerCandidate(steer::runBest(gens))) {
       best = shortNumber(c->distance);
       prox = percent(features::relativeProximity(c->values, target.values,
                                                    steer::SteerSpec::fromJson(ws.spec(r.specHash), "spec").scale));

@@ -460,10 +460,10 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
     generation = stored.back().generation + 1;
     for (auto id : stored.back().beam)
       beam.push_back(loadMember(id));
-    if (spec.seeding != Seeding::Empty)
+    if (spec.reseedAfter > 0 && spec.seeding != Seeding::Empty)
       for (auto id : stored.front().beam)
         seedBeam.push_back(loadMember(id));
-    if (const auto id = runBest(ws_, run)) best = loadMember(id);
+    if (const auto id = runBest(stored)) best = loadMember(id);
     since = lastReseed(bests, spec.reseedAfter);
     if (spec.combine > 0) { // the edits as a straight run would hold them now
       std::map<std::int64_t, std::size_t> members;
@@ -856,7 +856,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
     beam = std::move(next);
     noteBest(g.bestDistance);
     if (!beam.empty() && (best.id == 0 || beam.front().distance < best.distance)) best = beam.front();
-    if (generation == 0 && spec.seeding != Seeding::Empty) seedBeam = beam;
+    if (generation == 0 && spec.reseedAfter > 0 && spec.seeding != Seeding::Empty) seedBeam = beam;
     if (!edits.empty()) { // what the next generation may pair: its members' edits within the window
       std::set<std::int64_t> members;
       for (const auto& m : beam)
@@ -930,10 +930,12 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
   return res;
 }
 
-std::int64_t runBest(const store::Workspace& ws, std::int64_t run) {
+std::int64_t runBest(const store::Workspace& ws, std::int64_t run) { return runBest(ws.steerGenerations(run)); }
+
+std::int64_t runBest(const std::vector<store::Workspace::SteerGenerationRecord>& generations) {
   std::int64_t id = 0;
   double d = std::numeric_limits<double>::infinity();
-  for (const auto& g : ws.steerGenerations(run))
+  for (const auto& g : generations)
     if (g.bestId && orInfinity(g.bestDistance) < d) {
       d = g.bestDistance;
       id = g.bestId;

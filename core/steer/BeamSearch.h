@@ -13,6 +13,7 @@
 #pragma once
 #include "engine/ParallelFor.h"
 #include "steer/Target.h"
+#include "store/Workspace.h"
 
 #include <cstdint>
 #include <functional>
@@ -21,9 +22,6 @@
 
 namespace steerbench::model {
 class Sampler;
-}
-namespace steerbench::store {
-class Workspace;
 }
 
 namespace steerbench::steer {
@@ -201,6 +199,8 @@ struct LineageStep {
 /// The best candidate of a stored run so far: the first generation's beam
 /// best of the smallest distance (0: nothing compiled yet).
 [[nodiscard]] std::int64_t runBest(const store::Workspace& ws, std::int64_t run);
+/// The same, from a run's generations as already read.
+[[nodiscard]] std::int64_t runBest(const std::vector<store::Workspace::SteerGenerationRecord>& generations);
 /// From the seed to candidate `id` (the run's best when 0).
 [[nodiscard]] std::vector<LineageStep> lineage(const store::Workspace& ws, std::int64_t run, std::int64_t id = 0);
 
