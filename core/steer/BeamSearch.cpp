@@ -253,7 +253,7 @@ std::string SteerSpec::toJson() const {
          ",\"max_new_tokens\":" + std::to_string(maxNewTokens) +
          ",\"escalate_after\":" + std::to_string(escalateAfter) + ",\"restarts\":" + std::to_string(restarts) +
          ",\"combine\":" + std::to_string(combine) + ",\"max_per_vector\":" + std::to_string(maxPerVector) +
-         ",\"reseed_after\":" + std::to_string(reseedAfter) +
+         ",\"reseed_after\":" + std::to_string(reseedAfter) + ",\"reseed_draw\":" + (reseedDraw ? "true" : "false") +
          ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
          ",\"scale\":" + jsonNumbers(scale) +
          ",\"seeding\":\"" + seedingName(seeding) + "\",\"nearest\":" + std::to_string(nearest) +
@@ -303,6 +303,7 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   integer("max_per_vector", s.maxPerVector);
   s.reseedAfter = 0; // and before reseeding searched on from a stalled beam
   integer("reseed_after", s.reseedAfter);
+  s.reseedDraw = o->getBoolean("reseed_draw").value_or(false); // and before draws a reseed took generation 0's beam
   integer("nearest", s.nearest);
   real("time_budget", s.timeBudget);
   real("endhole_bias", s.endHoleBias);
@@ -431,12 +432,23 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
     runBests.push_back(runBests.empty() || orInfinity(d) < orInfinity(runBests.back()) ? d : runBests.back());
   };
   Member best;           // the run's best so far (id 0: none)
-  std::vector<Member> seedBeam; // generation 0's beam: where a reseed starts again
+  std::vector<Member> seedBeam; // where a reseed starts again: generation 0's beam, or the seeds it draws from
   std::size_t since = 0; // the generation where the beam's current search began (SteerSpec::reseedAfter)
   auto loadMember = [&](std::int64_t id) {
     const auto c = ws_.steerCandidate(id);
     if (!c) throw WorkspaceError("steering run " + std::to_string(run) + " lost candidate " + std::to_string(id));
     return Member{c->id, c->text, model::tokenKey(c->text), c->values, c->distance};
+  };
+  // What a reseed draws from (SteerSpec::reseedDraw): every distinct compiling
+  // seed of generation 0, nearest first, as stored (a resumed run reads the same).
+  auto seedPool = [&] {
+    std::vector<Member> out;
+    std::set<std::string> keys;
+    for (const auto& c : ws_.steerCandidates(run, 0))
+      if (c.compiled && keys.insert(model::tokenKey(c.text)).second)
+        out.push_back(Member{c.id, c.text, model::tokenKey(c.text), c.values, c.distance});
+    std::stable_sort(out.begin(), out.end(), [](const Member& a, const Member& b) { return a.distance < b.distance; });
+    return out;
   };
   int generation = 0;
   // The beam members' infills of the last kCombineWindow generations, in the
@@ -460,9 +472,12 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
     generation = stored.back().generation + 1;
     for (auto id : stored.back().beam)
       beam.push_back(loadMember(id));
-    if (spec.reseedAfter > 0 && spec.seeding != Seeding::Empty)
-      for (auto id : stored.front().beam)
-        seedBeam.push_back(loadMember(id));
+    if (spec.reseedAfter > 0 && spec.seeding != Seeding::Empty) {
+      if (spec.reseedDraw) seedBeam = seedPool();
+      else
+        for (auto id : stored.front().beam)
+          seedBeam.push_back(loadMember(id));
+    }
     if (const auto id = runBest(stored)) best = loadMember(id);
     since = lastReseed(bests, spec.reseedAfter);
     if (spec.combine > 0) { // the edits as a straight run would hold them now
@@ -505,6 +520,13 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
           std::to_string(spec.reseedAfter) + " generations; the beam starts again from the seeds");
       since = std::size_t(generation);
       beam = seedBeam;
+      if (spec.reseedDraw && beam.size() > std::size_t(spec.width)) { // a random width of them, nearest first
+        for (std::size_t i = 0; i < std::size_t(spec.width); ++i)
+          std::swap(beam[i], beam[std::uniform_int_distribution<std::size_t>(i, beam.size() - 1)(rng)]);
+        beam.resize(std::size_t(spec.width));
+        std::stable_sort(beam.begin(), beam.end(),
+                         [](const Member& a, const Member& b) { return a.distance < b.distance; });
+      }
       edits.clear();
     }
     // Escalation: larger holes and infills once the best has stalled.
@@ -856,7 +878,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
     beam = std::move(next);
     noteBest(g.bestDistance);
     if (!beam.empty() && (best.id == 0 || beam.front().distance < best.distance)) best = beam.front();
-    if (generation == 0 && spec.reseedAfter > 0 && spec.seeding != Seeding::Empty) seedBeam = beam;
+    if (generation == 0 && spec.reseedAfter > 0 && spec.seeding != Seeding::Empty) seedBeam = spec.reseedDraw ? seedPool() : beam;
     if (!edits.empty()) { // what the next generation may pair: its members' edits within the window
       std::set<std::int64_t> members;
       for (const auto& m : beam)

@@ -92,6 +92,11 @@ struct SteerSpec {
   /// (bench-steer, 600 s each) it gave 4 exact and a median best proximity
   /// of 97.9%, against 2 and 93.3% with patience 300 and no reseeding.
   int reseedAfter = 100;
+  /// A reseed draws its beam at random (width members, the generation's own
+  /// random draws) from every distinct compiling seed of generation 0,
+  /// instead of taking generation 0's beam again, so that each search starts
+  /// from a different mix of seeds. Runs stored without it took the beam.
+  bool reseedDraw = false;
   double endHoleBias = 4;      ///< added to the [ENDHOLE] logit of infills (model::SampleOptions)
   bool guard = true;           ///< grammar-guided infills (model::SampleOptions::guard); runs stored without it had none
   bool check = true;           ///< compiler-checked statements (model::SampleOptions::check); runs stored without it had none

@@ -159,15 +159,17 @@ private Q_SLOTS:
     s.combine = 16;
     s.maxPerVector = 4;
     s.reseedAfter = 100;
+    s.reseedDraw = true;
     const auto kept = steer::SteerSpec::fromJson(s.toJson(), "spec");
     QCOMPARE(kept.maxPerVector, 4);
     QCOMPARE(kept.reseedAfter, 100);
+    QVERIFY(kept.reseedDraw);
     QCOMPARE(kept.escalateAfter, 30);
     QCOMPARE(kept.restarts, 2);
     QCOMPARE(kept.combine, 16);
     std::string plain = s.toJson();
     for (const char* key : {",\"escalate_after\":30", ",\"restarts\":2", ",\"combine\":16", ",\"max_per_vector\":4",
-                            ",\"reseed_after\":100"}) {
+                            ",\"reseed_after\":100", ",\"reseed_draw\":true"}) {
       const auto at = plain.find(key);
       QVERIFY(at != std::string::npos);
       plain.erase(at, std::strlen(key));
@@ -178,6 +180,7 @@ private Q_SLOTS:
     QCOMPARE(older.combine, 0);
     QCOMPARE(older.maxPerVector, 0);
     QCOMPARE(older.reseedAfter, 0);
+    QVERIFY(!older.reseedDraw);
   }
 
   void stalledGenerationsCountSinceTheBestLastFell() {
@@ -627,7 +630,14 @@ private Q_SLOTS:
     QCOMPARE(steer::SteerSpec::fromJson(ws.spec(ws.steerRun(capped.run)->specHash), "spec").maxPerVector, 1);
   }
 
+  void aStalledBeamStartsAgainFromTheSeedsAndTheRunKeepsItsBest_data() {
+    QTest::addColumn<bool>("draw");
+    QTest::newRow("generation 0's beam") << false;
+    QTest::newRow("a draw of the seeds") << true;
+  }
+
   void aStalledBeamStartsAgainFromTheSeedsAndTheRunKeepsItsBest() {
+    QFETCH(bool, draw);
     // Three operators to delete reach the target's counts, but not its
     // atomics: the best falls for a few generations and then stalls.
     const char* three = kThreeOperators;
@@ -636,12 +646,25 @@ private Q_SLOTS:
     target[5] = 2; // atomic: out of the deleter's reach
     auto s = spec(target, 12);
     s.seeds = {{"three.cl", three}};
+    if (draw) { // more seeds than the beam holds: the same operators, their constants in every order
+      s.reseedDraw = true;
+      s.seeds.clear();
+      for (const char* order : {"213", "123", "312", "231", "132", "321"}) {
+        std::string text = three; // "* 2.0f", "+ 1.0f", "- 3.0f"
+        std::size_t at = 0;
+        for (int k = 0; k < 3; ++k) {
+          at = text.find(".0f", at) + 3;
+          text[at - 4] = order[k];
+        }
+        s.seeds.push_back({std::string("three-") + order + ".cl", text});
+      }
+    }
     s.holeMin = 1;
     s.holeMax = 2;
     s.reseedAfter = 2;
     s.patience = 0;
     auto sampler = deletingSampler({three, none});
-    auto straightWs = store::Workspace::open(dir_.filePath(QStringLiteral("reseed.sbw")).toStdString());
+    auto straightWs = store::Workspace::open(dir_.filePath(draw ? QStringLiteral("reseed-draw.sbw") : QStringLiteral("reseed.sbw")).toStdString());
     steer::BeamSearch search(straightWs, sampler);
     std::vector<steer::GenerationReport> reports;
     search.onGeneration = [&](const steer::GenerationReport& g) { reports.push_back(g); };
@@ -659,8 +682,9 @@ private Q_SLOTS:
       QCOMPARE(reports[g].reseeded, g > 0 && steer::lastReseed(bests, s.reseedAfter) == g);
       if (reports[g].reseeded) {
         ++reseeds;
-        for (const auto& c : straightWs.steerCandidates(a.run, int(g))) // every hole went into a seed
-          QVERIFY(seeds.count(c.parent));
+        if (!draw)
+          for (const auto& c : straightWs.steerCandidates(a.run, int(g))) // every hole went into a seed
+            QVERIFY(seeds.count(c.parent));
       }
       wentBack += gens[g].bestDistance > runBest ? 1 : 0; // the beam is back at the seeds ...
       runBest = std::min(runBest, gens[g].bestDistance);
@@ -668,17 +692,32 @@ private Q_SLOTS:
     }
     QVERIFY(reseeds >= 2);
     QVERIFY(wentBack > 0);
+    if (draw) { // every reseed started from seeds of generation 0; some not from its beam
+      std::set<std::int64_t> all;
+      for (const auto& c : straightWs.steerCandidates(a.run, 0))
+        all.insert(c.id);
+      QCOMPARE(all.size(), std::size_t(6));
+      int drawn = 0;
+      for (std::size_t g = 1; g < gens.size(); ++g)
+        if (reports[g].reseeded)
+          for (const auto& c : straightWs.steerCandidates(a.run, int(g))) {
+            QVERIFY(all.count(c.parent));
+            drawn += seeds.count(c.parent) ? 0 : 1;
+          }
+      QVERIFY(drawn > 0);
+    }
     QCOMPARE(a.bestDistance, runBest);
     QCOMPARE(a.bestId, steer::runBest(straightWs, a.run));
     QCOMPARE(steer::lineage(straightWs, a.run).back().id, a.bestId);
     QCOMPARE(steer::SteerSpec::fromJson(straightWs.spec(straightWs.steerRun(a.run)->specHash), "spec").reseedAfter, 2);
+    QCOMPARE(steer::SteerSpec::fromJson(straightWs.spec(straightWs.steerRun(a.run)->specHash), "spec").reseedDraw, draw);
 
     // A crash just after a reseed resumes into the same run: where the search
     // began, the seeds and the run's best are read back from the workspace.
     int firstReseed = 0;
     for (const auto& r : reports)
       if (r.reseeded && !firstReseed) firstReseed = r.generation;
-    const std::string path = dir_.filePath(QStringLiteral("reseed-crash.sbw")).toStdString();
+    const std::string path = dir_.filePath(draw ? QStringLiteral("reseed-draw-crash.sbw") : QStringLiteral("reseed-crash.sbw")).toStdString();
     std::int64_t run = 0;
     {
       auto ws = store::Workspace::open(path);
