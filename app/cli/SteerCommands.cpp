@@ -80,7 +80,8 @@ double parseDouble(const std::string& text, const std::string& what, double min,
 
 std::string readText(const std::string& path) { return source::readSourceFile(path); }
 
-steer::Target targetFrom(const CommandLine& cl, store::Workspace& ws) {
+/// A PCA target is fitted on the workspace at `wsPath` (it must exist); the others need none.
+steer::Target targetFrom(const CommandLine& cl, const std::string& wsPath) {
   const std::string space = cl.value("space");
   int given = int(cl.has("target")) + int(cl.has("target-kernel")) + int(cl.has("target-devmap")) +
               int(cl.has("target-pca"));
@@ -107,6 +108,7 @@ steer::Target targetFrom(const CommandLine& cl, store::Workspace& ws) {
   if (comma == std::string::npos) throw UsageError("--target-pca: expected X,Y");
   const double x = parseDouble(xy.substr(0, comma), "--target-pca X", -1e12, 1e12);
   const double y = parseDouble(xy.substr(comma + 1), "--target-pca Y", -1e12, 1e12);
+  const auto ws = store::Workspace::open(wsPath, store::Workspace::Mode::OpenExisting);
   const auto table = engine::loadWorkspaceTable(ws, features::featureSpace(space));
   std::vector<std::vector<double>> rows;
   for (std::size_t r = 0; r < table.size(); ++r)
@@ -264,15 +266,15 @@ CommandLine steerCommandLine() {
 int runSteer(const CommandLine& cl) {
   const std::string wsPath = cl.value("workspace");
   const std::string ckpt = checkpointFor(cl, wsPath);
-  auto ws = store::Workspace::open(wsPath);
   const int threads = int(cl.unsignedValue("threads", 0, 256));
 
+  // Every option is read before the workspace opens: a bad one leaves no new file behind.
   steer::SteerSpec spec;
   std::int64_t resume = 0;
   if (cl.has("resume")) {
     resume = std::int64_t(cl.unsignedValue("resume", 1, 2000000000u));
   } else {
-    spec.target = targetFrom(cl, ws);
+    spec.target = targetFrom(cl, wsPath);
     readSearchOptions(cl, spec);
     if (cl.has("seed-kernel")) spec.seeding = steer::Seeding::Given;
     if (spec.seeding == steer::Seeding::Given && !cl.has("seed-kernel"))
@@ -287,6 +289,7 @@ int runSteer(const CommandLine& cl) {
     spec.jobs = unsigned(threads);
   }
 
+  auto ws = store::Workspace::open(wsPath, resume ? store::Workspace::Mode::OpenExisting : store::Workspace::Mode::OpenOrCreate);
   auto sampler = loadSampler(ckpt, threads);
   if (!resume) std::cerr << "target (" << spec.target.space << "): " << spec.target.origin << "\n";
   steer::BeamSearch search(ws, sampler);

@@ -2,7 +2,7 @@
 // the model Steerbench ships, on a corpus made here: a run to the end, its
 // listing and lineage, resume after kill -9, and the bad inputs (unknown
 // dimensions, two targets, a binary target file, a finished or unknown run,
-// exploring without labels).
+// a bad option against a new workspace, exploring without labels).
 #include "CliRun.h"
 
 #include <QElapsedTimer>
@@ -149,6 +149,17 @@ private slots:
     r = cli(steer({QStringLiteral("--target"), json}));
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(QLatin1String("t.json")) && r.err.contains(QLatin1String("3 values")), qPrintable(r.err));
+    // Options are read before the workspace opens: a bad one leaves no new workspace behind.
+    const QString fresh = dir_.filePath(QStringLiteral("never.sbw"));
+    for (const QStringList& bad : {QStringList{QStringLiteral("--target"), QStringLiteral("comp=4"),
+                                               QStringLiteral("--swap"), QStringLiteral("7")},
+                                   QStringList{QStringLiteral("--target"), QStringLiteral("cmop=4")},
+                                   QStringList{QStringLiteral("--resume"), QStringLiteral("1")}}) {
+      r = cli(QStringList{QStringLiteral("steer"), QStringLiteral("-w"), fresh, QStringLiteral("-o"),
+                          QStringLiteral(STEERBENCH_DEFAULT_MODEL)} + bad);
+      QVERIFY2(r.exitCode != 0, qPrintable(r.err));
+      QVERIFY2(!QFile::exists(fresh), qPrintable(bad.join(QLatin1Char(' '))));
+    }
   }
 
   void exploreWithoutLabelsSaysWhatToDo() {
