@@ -19,9 +19,11 @@
 //                        [--unguarded] [--patience 6]   (the grammar guard, model::SyntaxGuard)
 //                        [--unchecked] [--check-patience 8]   (compiler-checked statements, SampleOptions::check)
 //                        [--min-tokens 0]   (a length floor for the undirected samples only)
+//                        [--close-bias 0]   (a soft length prior for them: added to the logit of closing the kernel)
 //                        [--cut-lexemes] [--restarts 0] [--dump-failed-infills DIR]
 #include "clang/OpenCLFrontend.h"
 #include "common/Paths.h"
+#include "common/TextFormat.h"
 #include "engine/ParallelFor.h"
 #include "features/Measurement.h"
 #include "model/Datapoints.h"
@@ -97,6 +99,7 @@ int main(int argc, char** argv) {
   int n = 1000, infill = 500, threads = 0;
   bool checked = true;
   int minTokens = 0;
+  double closeBias = 0;
   bool cutLexemes = false;
   model::SampleOptions o;
   for (int i = 1; i < argc; ++i) {
@@ -114,6 +117,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--unguarded")) o.guard = false;
     else if (arg("--check-patience")) o.checkPatience = std::atoi(argv[++i]);
     else if (arg("--min-tokens")) minTokens = std::atoi(argv[++i]);
+    else if (arg("--close-bias")) closeBias = std::atof(argv[++i]);
     else if (arg("--streams")) o.streams = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--restart-statements")) o.resumeAtError = false;
     else if (!std::strcmp(argv[i], "--unchecked")) checked = false;
@@ -124,7 +128,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 32] [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0] "
                            "[--unguarded] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
-                           "[--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--restarts 0] [--cut-lexemes]\n");
+                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--restarts 0] [--cut-lexemes]\n");
       return 2;
     }
   }
@@ -181,6 +185,7 @@ int main(int argc, char** argv) {
     const auto t0 = Clock::now();
     model::SampleOptions undirected = o;
     undirected.minNewTokens = minTokens;
+    undirected.closeBias = closeBias;
     const auto samples = sampler.sample({"kernel void [HOLE]"}, n, undirected);
     const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     std::vector<std::string> texts;
@@ -206,8 +211,9 @@ int main(int argc, char** argv) {
     const double total = double(std::max<std::size_t>(1, samples.size()));
     auto sorted = lengths;
     std::sort(sorted.begin(), sorted.end());
-    std::printf("\nUndirected: %zu samples from \"kernel void [HOLE]\" in %.1f s%s\n", samples.size(), seconds,
-                minTokens > 0 ? (", at least " + std::to_string(minTokens) + " tokens each").c_str() : "");
+    std::printf("\nUndirected: %zu samples from \"kernel void [HOLE]\" in %.1f s%s%s\n", samples.size(), seconds,
+                minTokens > 0 ? (", at least " + std::to_string(minTokens) + " tokens each").c_str() : "",
+                closeBias != 0 ? (", closing bias " + formatNumber(closeBias)).c_str() : "");
     if (checked)
       std::printf("  compiler checks: %ld (statements and whole kernels), %ld taken back, %.1f s of Clang (all threads)\n", checks.load(),
                   failedChecks.load(), double(checkMicros.load()) / 1e6);

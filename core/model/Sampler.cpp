@@ -210,7 +210,7 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
   std::mt19937_64 rng(o.seed + std::uint64_t(stream) * 0x9E3779B97F4A7C15ull);
   const bool checking = bool(o.check);
   const std::optional<SyntaxGuard> guard =
-      o.guard || checking || o.minNewTokens > 0 ? std::optional<SyntaxGuard>(std::in_place, tok) : std::nullopt;
+      o.guard || checking || o.minNewTokens > 0 || o.closeBias != 0.0 ? std::optional<SyntaxGuard>(std::in_place, tok) : std::nullopt;
   const auto vocab = std::int64_t(tok.size());
   std::vector<std::uint8_t> banned;
   // This stream's share of the queue: samples stream, stream + streams, ...
@@ -307,6 +307,10 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
       }
       at.masked_fill_(torch::from_blob(banned.data(), {std::int64_t(rows.size()), vocab}, torch::kBool), -1e9);
     }
+    if (o.closeBias != 0.0 && guard->closeBrace() >= 0) // the length prior, after the guard gave [ENDHOLE]'s share to the brace
+      for (std::size_t b = 0; b < rows.size(); ++b)
+        if (rows[b].start && guard->openBraces(rows[b].seq, std::size_t(holeAt[b])) == 1)
+          at.index({std::int64_t(b), guard->closeBrace()}).add_(o.closeBias);
     if (o.minNewTokens > 0) {
       // The length floor (not the guard: the model's wish to stop is no sign it is lost).
       for (std::size_t b = 0; b < rows.size(); ++b) {

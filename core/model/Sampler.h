@@ -24,6 +24,11 @@ struct SampleOptions {
   /// close its hole nor, in a feed that holds the kernel's start, the
   /// kernel's outermost block. 0: the model decides.
   int minNewTokens = 0;
+  /// Added to the logit of the brace that closes the kernel's outermost
+  /// block, in a feed that holds the kernel's start (a soft length prior:
+  /// < 0 writes longer kernels, where minNewTokens forbids short ones).
+  /// 0 samples the model as trained.
+  double closeBias = 0.0;
   std::uint64_t seed = 1;
   /// Added to the [ENDHOLE] logit before sampling (a length prior: > 0 closes
   /// holes sooner). 0 samples the model as trained.

@@ -396,6 +396,21 @@ private Q_SLOTS:
     o.minNewTokens = 0;
     out = closer.sample({"kernel void A ( ) { [HOLE]"}, 1, o);
     QVERIFY(startsWith(out[0], "kernel void A ( ) { }"));
+
+    // The soft prior: closing the body is 10 logits ahead of `;`. A bias of
+    // -5 leaves it ahead; one of -20 keeps the body open to the token limit,
+    // while an inner block still closes as the model wants.
+    o.maxNewTokens = 4;
+    o.closeBias = -5;
+    out = closer.sample({"kernel void A ( ) { [HOLE]"}, 1, o);
+    QVERIFY(startsWith(out[0], "kernel void A ( ) { }"));
+    o.closeBias = -20;
+    out = closer.sample({"kernel void A ( ) { [HOLE]"}, 1, o);
+    QVERIFY(!out[0].complete);
+    QCOMPARE(out[0].newTokens, 4);
+    QVERIFY(startsWith(out[0], "kernel void A ( ) { ; ; ; ;"));
+    out = closer.sample({"kernel void A ( ) { { [HOLE]"}, 1, o);
+    QVERIFY(startsWith(out[0], "kernel void A ( ) { { } ; ; ;"));
   }
 
   void batchingDoesNotChangeWhatARowGets() {
