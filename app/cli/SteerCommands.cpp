@@ -391,8 +391,8 @@ int runLineage(const CommandLine& cl) {
       std::cout << " (seed: " << s.origin << ")\n";
       continue;
     }
-    if (s.origin == steer::kCombinedOrigin) // two disjoint infills: the span from the first to the end of the second
-      std::cout << " (from " << s.parent << ", two infills combined, tokens " << s.holeStart << " to "
+    if (steer::isCombined(s.origin)) // disjoint infills: the span from the first to the end of the last
+      std::cout << " (from " << s.parent << ", " << s.origin << ", tokens " << s.holeStart << " to "
                 << s.holeStart + s.holeLength << ")\n";
     else
       std::cout << " (from " << s.parent << ", hole at token " << s.holeStart << ")\n";

@@ -222,6 +222,19 @@ bool disjoint(const Edit& x, const Edit& y) {
   return x.to <= y.from || y.to <= x.from;
 }
 
+/// `ids` with the edits applied; they are disjoint and in text order (by from, then to).
+std::vector<int> applyEdits(const std::vector<int>& ids, const std::vector<const Edit*>& edits) {
+  std::vector<int> out;
+  std::size_t at = 0;
+  for (const Edit* e : edits) {
+    out.insert(out.end(), ids.begin() + std::ptrdiff_t(at), ids.begin() + std::ptrdiff_t(e->from));
+    out.insert(out.end(), e->tokens.begin(), e->tokens.end());
+    at = e->to;
+  }
+  out.insert(out.end(), ids.begin() + std::ptrdiff_t(at), ids.end());
+  return out;
+}
+
 double median(std::vector<double> v) {
   if (v.empty()) return -1;
   std::sort(v.begin(), v.end());
@@ -252,7 +265,7 @@ std::string SteerSpec::toJson() const {
          ",\"directed_holes\":" + formatNumber(directedHoles) +
          ",\"max_new_tokens\":" + std::to_string(maxNewTokens) +
          ",\"escalate_after\":" + std::to_string(escalateAfter) + ",\"restarts\":" + std::to_string(restarts) +
-         ",\"combine\":" + std::to_string(combine) + ",\"max_per_vector\":" + std::to_string(maxPerVector) +
+         ",\"combine\":" + std::to_string(combine) + ",\"combine_greedy\":" + std::to_string(combineGreedy) + ",\"max_per_vector\":" + std::to_string(maxPerVector) +
          ",\"reseed_after\":" + std::to_string(reseedAfter) + ",\"reseed_draw\":" + (reseedDraw ? "true" : "false") +
          ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
          ",\"scale\":" + jsonNumbers(scale) +
@@ -299,6 +312,8 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   integer("restarts", s.restarts);
   s.combine = 0; // and before combining infills made none
   integer("combine", s.combine);
+  s.combineGreedy = 0; // and before greedy combining made none
+  integer("combine_greedy", s.combineGreedy);
   s.maxPerVector = 0; // and before the cap let any number of members share a vector
   integer("max_per_vector", s.maxPerVector);
   s.reseedAfter = 0; // and before reseeding searched on from a stalled beam
@@ -357,7 +372,7 @@ SteerResult BeamSearch::run(const SteerSpec& given, const engine::CancelToken* c
   if (spec.width < 1 || spec.candidatesPerMember < 1 || spec.depth < 0 || spec.holeMin < 0 ||
       spec.holeMax < spec.holeMin || spec.swapProbability < 0 || spec.swapProbability > 1 ||
       !(spec.directedHoles >= 0 && spec.directedHoles <= 1) || spec.escalateAfter < 0 || spec.restarts < 0 ||
-      spec.combine < 0 || spec.maxPerVector < 0 || spec.reseedAfter < 0)
+      spec.combine < 0 || spec.combineGreedy < 0 || spec.maxPerVector < 0 || spec.reseedAfter < 0)
     throw InputError("bad steering parameters: width and candidates must be at least 1, 0 <= hole min <= hole max, "
                      "the swap probability and the share of directed holes within [0, 1], and escalation, "
                      "restarts, combined candidates, members per vector and reseeding at least 0");
@@ -480,7 +495,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
     }
     if (const auto id = runBest(stored)) best = loadMember(id);
     since = lastReseed(bests, spec.reseedAfter);
-    if (spec.combine > 0) { // the edits as a straight run would hold them now
+    if (spec.combine > 0 || spec.combineGreedy > 0) { // the edits as a straight run would hold them now
       std::map<std::int64_t, std::size_t> members;
       std::vector<std::vector<int>> ids(beam.size());
       for (std::size_t m = 0; m < beam.size(); ++m) {
@@ -490,7 +505,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
       for (int g = std::max(1, generation - kCombineWindow + 1); g < generation; ++g)
         for (const auto& c : ws_.steerCandidates(run, g)) {
           const auto it = members.find(c.parent);
-          if (!c.compiled || c.origin == kCombinedOrigin || it == members.end()) continue;
+          if (!c.compiled || isCombined(c.origin) || it == members.end()) continue;
           addEdit(beam[it->second], ids[it->second], c.text, c.values, g);
         }
     }
@@ -722,7 +737,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
         }
         cands.push_back(std::move(c));
       }
-      if (spec.combine > 0 && !beam.empty()) {
+      if ((spec.combine > 0 || spec.combineGreedy > 0) && !beam.empty()) {
         // This generation's infills as edits of their members; then pairs of
         // a new edit with another (new, or from the window) of the same
         // member, ranked by the distance their summed changes predict.
@@ -757,32 +772,75 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
         for (std::size_t i = 0; i < texts.size(); ++i)
           if (measured[i].compiled) seen.insert(model::tokenKey(measured[i].text));
         const std::size_t before = cands.size();
-        for (const auto& p : pairs) {
-          if (combinedTexts.size() >= std::size_t(spec.combine)) break;
-          const Edit* first = &edits[p.x];
-          const Edit* second = &edits[p.y];
-          if (second->from < first->from || (second->from == first->from && first->from != first->to))
-            std::swap(first, second); // in text order; an insertion before a replacement at the same place
-          const std::size_t m = memberOf.at(first->parent);
+        // A candidate of member m with the edits of `set` applied together.
+        auto addCombined = [&](std::size_t m, std::vector<const Edit*> set, const char* origin) {
+          std::sort(set.begin(), set.end(), [](const Edit* a, const Edit* b) {
+            return std::tie(a->from, a->to) < std::tie(b->from, b->to); // an insertion before a replacement at its place
+          });
           const auto& ids = memberIds[m];
-          std::vector<int> merged(ids.begin(), ids.begin() + std::ptrdiff_t(first->from));
-          merged.insert(merged.end(), first->tokens.begin(), first->tokens.end());
-          merged.insert(merged.end(), ids.begin() + std::ptrdiff_t(first->to), ids.begin() + std::ptrdiff_t(second->from));
-          merged.insert(merged.end(), second->tokens.begin(), second->tokens.end());
-          merged.insert(merged.end(), ids.begin() + std::ptrdiff_t(second->to), ids.end());
+          const auto merged = applyEdits(ids, set);
           std::string text = tok.decode(merged);
-          if (!seen.insert(model::tokenKey(text)).second) continue;
+          if (!seen.insert(model::tokenKey(text)).second) return;
+          const std::size_t from = set.front()->from, to = set.back()->to;
           CandidateRecord c;
           c.parent = beam[m].id;
-          c.origin = kCombinedOrigin;
-          c.holeStart = std::int64_t(first->from);
-          c.holeLength = std::int64_t(second->to - first->from);
-          c.replaced = tok.decode({ids.begin() + std::ptrdiff_t(first->from), ids.begin() + std::ptrdiff_t(second->to)});
-          const std::size_t newEnd = merged.size() - (ids.size() - second->to);
-          c.newTokens = std::int64_t(newEnd - first->from);
-          c.infill = tok.decode({merged.begin() + std::ptrdiff_t(first->from), merged.begin() + std::ptrdiff_t(newEnd)});
+          c.origin = origin;
+          c.holeStart = std::int64_t(from);
+          c.holeLength = std::int64_t(to - from);
+          c.replaced = tok.decode({ids.begin() + std::ptrdiff_t(from), ids.begin() + std::ptrdiff_t(to)});
+          const std::size_t newEnd = merged.size() - (ids.size() - to);
+          c.newTokens = std::int64_t(newEnd - from);
+          c.infill = tok.decode({merged.begin() + std::ptrdiff_t(from), merged.begin() + std::ptrdiff_t(newEnd)});
           cands.push_back(std::move(c));
           combinedTexts.push_back(std::move(text));
+        };
+        for (const auto& p : pairs) {
+          if (combinedTexts.size() >= std::size_t(spec.combine)) break;
+          addCombined(memberOf.at(edits[p.x].parent), {&edits[p.x], &edits[p.y]}, kCombinedOrigin);
+        }
+        if (spec.combineGreedy > 0) {
+          // Per member: its edits taken greedily while the summed prediction comes nearer.
+          struct Greedy {
+            double predicted;
+            std::size_t member;
+            std::vector<const Edit*> set;
+          };
+          std::vector<Greedy> greedy;
+          for (std::size_t m = 0; m < beam.size(); ++m) {
+            std::vector<const Edit*> mine, set;
+            for (const auto& e : edits)
+              if (e.parent == beam[m].id) mine.push_back(&e);
+            std::vector<double> v = beam[m].values;
+            double d = beam[m].distance;
+            for (;;) {
+              const Edit* pick = nullptr;
+              double pickD = d;
+              for (const Edit* e : mine) {
+                if (std::find(set.begin(), set.end(), e) != set.end() ||
+                    !std::all_of(set.begin(), set.end(), [&](const Edit* x) { return disjoint(*x, *e); }))
+                  continue;
+                std::vector<double> w = v;
+                for (std::size_t k = 0; k < w.size() && k < e->delta.size(); ++k)
+                  w[k] += e->delta[k];
+                const double dd = features::distance(w, spec.target.values, spec.scale);
+                if (dd < pickD) {
+                  pickD = dd;
+                  pick = e;
+                }
+              }
+              if (!pick) break;
+              set.push_back(pick);
+              for (std::size_t k = 0; k < v.size() && k < pick->delta.size(); ++k)
+                v[k] += pick->delta[k];
+              d = pickD;
+            }
+            if (set.size() > 2) greedy.push_back({d, m, std::move(set)});
+          }
+          std::stable_sort(greedy.begin(), greedy.end(),
+                           [](const Greedy& a, const Greedy& b) { return a.predicted < b.predicted; });
+          if (greedy.size() > std::size_t(spec.combineGreedy)) greedy.resize(std::size_t(spec.combineGreedy));
+          for (auto& g : greedy)
+            addCombined(g.member, std::move(g.set), kGreedyCombinedOrigin);
         }
         measured.resize(before + combinedTexts.size());
         engine::parallelFor(combinedTexts.size(), jobs,

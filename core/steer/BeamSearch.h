@@ -73,6 +73,13 @@ struct SteerSpec {
   /// proximity of 96.3%, against 2 and 92.8% without; every combined
   /// candidate compiles.
   int combine = 16;
+  /// Greedy combined candidates per generation: for a beam member, the
+  /// disjoint infills (this generation's and the window's) taken one at a
+  /// time, each the one whose change brings the summed prediction nearest,
+  /// while it comes nearer; applied together when that is more than two.
+  /// The members whose sets predict the nearest kernels get one each. For
+  /// targets many small steps away. 0: none. Runs stored without it had none.
+  int combineGreedy = 0;
   /// At most this many beam members share one feature vector; the rest of
   /// the beam goes to the nearest kernels of other vectors (filled with the
   /// capped ones only when there are too few). Without a cap the beam fills
@@ -167,6 +174,12 @@ struct SteerResult {
 constexpr int kCombineWindow = 8;
 /// The origin recorded for a combined candidate.
 constexpr const char* kCombinedOrigin = "two infills combined";
+/// The origin recorded for a candidate of SteerSpec::combineGreedy.
+constexpr const char* kGreedyCombinedOrigin = "infills combined greedily";
+/// Whether a candidate with this origin applies several infills at once.
+[[nodiscard]] inline bool isCombined(const std::string& origin) {
+  return origin == kCombinedOrigin || origin == kGreedyCombinedOrigin;
+}
 
 class BeamSearch {
 public:

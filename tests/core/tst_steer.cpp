@@ -53,6 +53,21 @@ const char* kNoOperators = "kernel void A(global float* a, global const float* b
                            "  a[i] = a[i];\n"
                            "}\n";
 
+const char* kFourAdditions = "kernel void A(global float* a, global const float* b) {\n"
+                             "  int i = get_global_id(0);\n"
+                             "  a[i] = b[i] + 1.0f;\n"
+                             "  a[i] = a[i] + 2.0f;\n"
+                             "  a[i] = a[i] + 3.0f;\n"
+                             "  a[i] = a[i] + 4.0f;\n"
+                             "}\n";
+const char* kNoneOfFour = "kernel void A(global float* a, global const float* b) {\n"
+                          "  int i = get_global_id(0);\n"
+                          "  a[i] = b[i];\n"
+                          "  a[i] = a[i];\n"
+                          "  a[i] = a[i];\n"
+                          "  a[i] = a[i];\n"
+                          "}\n";
+
 /// A sampler whose every infill is empty ([ENDHOLE] first).
 model::Sampler deleter() { return deletingSampler({kSeed, kTarget}); }
 
@@ -157,6 +172,7 @@ private Q_SLOTS:
     s.escalateAfter = 30;
     s.restarts = 2;
     s.combine = 16;
+    s.combineGreedy = 3;
     s.maxPerVector = 4;
     s.reseedAfter = 100;
     s.reseedDraw = true;
@@ -167,8 +183,9 @@ private Q_SLOTS:
     QCOMPARE(kept.escalateAfter, 30);
     QCOMPARE(kept.restarts, 2);
     QCOMPARE(kept.combine, 16);
+    QCOMPARE(kept.combineGreedy, 3);
     std::string plain = s.toJson();
-    for (const char* key : {",\"escalate_after\":30", ",\"restarts\":2", ",\"combine\":16", ",\"max_per_vector\":4",
+    for (const char* key : {",\"escalate_after\":30", ",\"restarts\":2", ",\"combine\":16", ",\"combine_greedy\":3", ",\"max_per_vector\":4",
                             ",\"reseed_after\":100", ",\"reseed_draw\":true"}) {
       const auto at = plain.find(key);
       QVERIFY(at != std::string::npos);
@@ -178,6 +195,7 @@ private Q_SLOTS:
     QCOMPARE(older.escalateAfter, 0);
     QCOMPARE(older.restarts, 0);
     QCOMPARE(older.combine, 0);
+    QCOMPARE(older.combineGreedy, 0);
     QCOMPARE(older.maxPerVector, 0);
     QCOMPARE(older.reseedAfter, 0);
     QVERIFY(!older.reseedDraw);
@@ -526,6 +544,9 @@ private Q_SLOTS:
     s = spec(greweOf(kTarget), 2);
     s.reseedAfter = -1;
     QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError);
+    s = spec(greweOf(kTarget), 2);
+    s.combineGreedy = -1;
+    QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError);
     QCOMPARE(ws.steerRuns().size(), stored);
   }
 
@@ -786,40 +807,71 @@ private Q_SLOTS:
     QCOMPARE(sampled, plainSampled);
   }
 
+  void greedyCombiningAppliesEveryUsefulInfillOfAMember() {
+    // Four additions to take away: pairs get two of them in a generation, the
+    // greedy set all four.
+    auto s = spec(greweOf(kNoneOfFour), 1);
+    s.seeds = {{"four.cl", kFourAdditions}};
+    s.candidatesPerMember = 128;
+    s.holeMin = s.holeMax = 2; // "+ 1.0f", among others
+    s.combine = 8;
+    auto sampler = deletingSampler({kFourAdditions, kNoneOfFour});
+    const auto& tok = sampler.tokenizer();
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("greedy.sbw")).toStdString());
+    steer::BeamSearch search(ws, sampler);
+    const auto pairs = search.run(s);
+    QCOMPARE(pairs.stopReason, std::string("depth"));
+    s.combineGreedy = 1;
+    const auto r = search.run(s);
+    QCOMPARE(r.stopReason, std::string("exact match"));
+    QCOMPARE(r.generations, 1);
+    QCOMPARE(steer::lineage(ws, r.run).back().origin, std::string(steer::kGreedyCombinedOrigin));
+    const auto parent = tok.encode(ws.steerCandidates(r.run, 0).front().text);
+    int greedy = 0;
+    for (const auto& c : ws.steerCandidates(r.run, 1)) {
+      if (c.origin != steer::kGreedyCombinedOrigin) continue;
+      ++greedy;
+      // The parent with [holeStart, holeStart + holeLength) replaced by the infill: four deletions.
+      std::vector<int> expected(parent.begin(), parent.begin() + c.holeStart);
+      const auto infill = tok.encode(c.infill);
+      expected.insert(expected.end(), infill.begin(), infill.end());
+      expected.insert(expected.end(), parent.begin() + c.holeStart + c.holeLength, parent.end());
+      QCOMPARE(model::tokenKey(c.text), model::tokenKey(tok.decode(expected)));
+      QVERIFY(c.holeLength - std::int64_t(infill.size()) >= 8);
+    }
+    QCOMPARE(greedy, 1);
+    QCOMPARE(steer::SteerSpec::fromJson(ws.spec(ws.steerRun(r.run)->specHash), "spec").combineGreedy, 1);
+  }
+
+  void combiningResumesAlike_data() {
+    QTest::addColumn<int>("greedy");
+    QTest::newRow("pairs") << 0;
+    QTest::newRow("pairs and greedy sets") << 2;
+  }
+
   void combiningResumesAlike() {
+    QFETCH(int, greedy);
     // Four additions to take away, two at a time at most: the search pairs this
     // generation's infills with those of earlier ones, which a resumed run must
     // read back from the workspace.
-    const char* four = "kernel void A(global float* a, global const float* b) {\n"
-                       "  int i = get_global_id(0);\n"
-                       "  a[i] = b[i] + 1.0f;\n"
-                       "  a[i] = a[i] + 2.0f;\n"
-                       "  a[i] = a[i] + 3.0f;\n"
-                       "  a[i] = a[i] + 4.0f;\n"
-                       "}\n";
-    const char* none = "kernel void A(global float* a, global const float* b) {\n"
-                       "  int i = get_global_id(0);\n"
-                       "  a[i] = b[i];\n"
-                       "  a[i] = a[i];\n"
-                       "  a[i] = a[i];\n"
-                       "  a[i] = a[i];\n"
-                       "}\n";
-    auto s = spec(greweOf(none), 6);
-    s.seeds = {{"four.cl", four}};
+    auto s = spec(greweOf(kNoneOfFour), 6);
+    s.seeds = {{"four.cl", kFourAdditions}};
     s.candidatesPerMember = 6;
     s.holeMin = s.holeMax = 2;
     s.combine = 4;
+    s.combineGreedy = greedy;
     s.patience = 0;
-    auto sampler = deletingSampler({four, none});
-    auto straightWs = store::Workspace::open(dir_.filePath(QStringLiteral("combine-straight.sbw")).toStdString());
+    auto sampler = deletingSampler({kFourAdditions, kNoneOfFour});
+    auto straightWs = store::Workspace::open(
+        dir_.filePath(QStringLiteral("combine-straight-%1.sbw").arg(greedy)).toStdString());
     steer::BeamSearch straight(straightWs, sampler);
     const auto a = straight.run(s);
     int combinedLater = 0;
     for (const auto& c : straightWs.steerCandidates(a.run))
-      combinedLater += c.generation >= 2 && c.origin == steer::kCombinedOrigin ? 1 : 0;
+      combinedLater += c.generation >= 2 && steer::isCombined(c.origin) ? 1 : 0;
     QVERIFY(combinedLater > 0);
 
-    const std::string path = dir_.filePath(QStringLiteral("combine-crash.sbw")).toStdString();
+    const std::string path = dir_.filePath(QStringLiteral("combine-crash-%1.sbw").arg(greedy)).toStdString();
     std::int64_t run = 0;
     {
       auto ws = store::Workspace::open(path);
