@@ -222,6 +222,13 @@ bool disjoint(const Edit& x, const Edit& y) {
   return x.to <= y.from || y.to <= x.from;
 }
 
+/// A feature vector with an edit's change added.
+std::vector<double> plus(std::vector<double> values, const std::vector<double>& delta) {
+  for (std::size_t k = 0; k < values.size() && k < delta.size(); ++k)
+    values[k] += delta[k];
+  return values;
+}
+
 /// `ids` with the edits applied; they are disjoint and in text order (by from, then to).
 std::vector<int> applyEdits(const std::vector<int>& ids, const std::vector<const Edit*>& edits) {
   std::vector<int> out;
@@ -449,10 +456,14 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
   Member best;           // the run's best so far (id 0: none)
   std::vector<Member> seedBeam; // where a reseed starts again: generation 0's beam, or the seeds it draws from
   std::size_t since = 0; // the generation where the beam's current search began (SteerSpec::reseedAfter)
+  auto toMember = [](const store::Workspace::SteerCandidateRecord& c) {
+    return Member{c.id, c.text, model::tokenKey(c.text), c.values, c.distance};
+  };
+  auto nearestFirst = [](const Member& a, const Member& b) { return a.distance < b.distance; };
   auto loadMember = [&](std::int64_t id) {
     const auto c = ws_.steerCandidate(id);
     if (!c) throw WorkspaceError("steering run " + std::to_string(run) + " lost candidate " + std::to_string(id));
-    return Member{c->id, c->text, model::tokenKey(c->text), c->values, c->distance};
+    return toMember(*c);
   };
   // What a reseed draws from (SteerSpec::reseedDraw): every distinct compiling
   // seed of generation 0, nearest first, as stored (a resumed run reads the same).
@@ -460,9 +471,11 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
     std::vector<Member> out;
     std::set<std::string> keys;
     for (const auto& c : ws_.steerCandidates(run, 0))
-      if (c.compiled && keys.insert(model::tokenKey(c.text)).second)
-        out.push_back(Member{c.id, c.text, model::tokenKey(c.text), c.values, c.distance});
-    std::stable_sort(out.begin(), out.end(), [](const Member& a, const Member& b) { return a.distance < b.distance; });
+      if (c.compiled) {
+        auto m = toMember(c);
+        if (keys.insert(m.key).second) out.push_back(std::move(m));
+      }
+    std::stable_sort(out.begin(), out.end(), nearestFirst);
     return out;
   };
   int generation = 0;
@@ -539,8 +552,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
         for (std::size_t i = 0; i < std::size_t(spec.width); ++i)
           std::swap(beam[i], beam[std::uniform_int_distribution<std::size_t>(i, beam.size() - 1)(rng)]);
         beam.resize(std::size_t(spec.width));
-        std::stable_sort(beam.begin(), beam.end(),
-                         [](const Member& a, const Member& b) { return a.distance < b.distance; });
+        std::stable_sort(beam.begin(), beam.end(), nearestFirst);
       }
       edits.clear();
     }
@@ -819,10 +831,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
                 if (std::find(set.begin(), set.end(), e) != set.end() ||
                     !std::all_of(set.begin(), set.end(), [&](const Edit* x) { return disjoint(*x, *e); }))
                   continue;
-                std::vector<double> w = v;
-                for (std::size_t k = 0; k < w.size() && k < e->delta.size(); ++k)
-                  w[k] += e->delta[k];
-                const double dd = features::distance(w, spec.target.values, spec.scale);
+                const double dd = features::distance(plus(v, e->delta), spec.target.values, spec.scale);
                 if (dd < pickD) {
                   pickD = dd;
                   pick = e;
@@ -830,8 +839,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
               }
               if (!pick) break;
               set.push_back(pick);
-              for (std::size_t k = 0; k < v.size() && k < pick->delta.size(); ++k)
-                v[k] += pick->delta[k];
+              v = plus(v, pick->delta);
               d = pickD;
             }
             if (set.size() > 2) greedy.push_back({d, m, std::move(set)});

@@ -97,6 +97,16 @@ steer::SteerSpec spec(const std::vector<double>& target, int depth) {
 }
 
 /// Every candidate's generation and text, in order: what a run did.
+/// The token key of `parent` with a candidate's recorded span replaced by its infill.
+std::string splicedKey(const model::Tokenizer& tok, const std::vector<int>& parent,
+                       const store::Workspace::SteerCandidateRecord& c) {
+  std::vector<int> expected(parent.begin(), parent.begin() + c.holeStart);
+  const auto infill = tok.encode(c.infill);
+  expected.insert(expected.end(), infill.begin(), infill.end());
+  expected.insert(expected.end(), parent.begin() + c.holeStart + c.holeLength, parent.end());
+  return model::tokenKey(tok.decode(expected));
+}
+
 std::vector<std::string> history(const store::Workspace& ws, std::int64_t run) {
   std::vector<std::string> out;
   for (const auto& c : ws.steerCandidates(run))
@@ -791,12 +801,8 @@ private Q_SLOTS:
       ++combined;
       QCOMPARE(c.parent, seedId);
       // The parent with [holeStart, holeStart + holeLength) replaced by the infill: two deletions.
-      std::vector<int> expected(parent.begin(), parent.begin() + c.holeStart);
-      const auto infill = tok.encode(c.infill);
-      expected.insert(expected.end(), infill.begin(), infill.end());
-      expected.insert(expected.end(), parent.begin() + c.holeStart + c.holeLength, parent.end());
-      QCOMPARE(model::tokenKey(c.text), model::tokenKey(tok.decode(expected)));
-      QVERIFY(c.holeLength - std::int64_t(infill.size()) >= 4); // two 2-token deletions at least
+      QCOMPARE(model::tokenKey(c.text), splicedKey(tok, parent, c));
+      QVERIFY(c.holeLength - std::int64_t(tok.encode(c.infill).size()) >= 4); // two 2-token deletions at least
     }
     QVERIFY(combined >= 1 && combined <= s.combine);
     // Combining adds candidates and changes nothing the model sampled.
@@ -832,12 +838,8 @@ private Q_SLOTS:
       if (c.origin != steer::kGreedyCombinedOrigin) continue;
       ++greedy;
       // The parent with [holeStart, holeStart + holeLength) replaced by the infill: four deletions.
-      std::vector<int> expected(parent.begin(), parent.begin() + c.holeStart);
-      const auto infill = tok.encode(c.infill);
-      expected.insert(expected.end(), infill.begin(), infill.end());
-      expected.insert(expected.end(), parent.begin() + c.holeStart + c.holeLength, parent.end());
-      QCOMPARE(model::tokenKey(c.text), model::tokenKey(tok.decode(expected)));
-      QVERIFY(c.holeLength - std::int64_t(infill.size()) >= 8);
+      QCOMPARE(model::tokenKey(c.text), splicedKey(tok, parent, c));
+      QVERIFY(c.holeLength - std::int64_t(tok.encode(c.infill).size()) >= 8);
     }
     QCOMPARE(greedy, 1);
     QCOMPARE(steer::SteerSpec::fromJson(ws.spec(ws.steerRun(r.run)->specHash), "spec").combineGreedy, 1);
