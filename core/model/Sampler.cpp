@@ -107,6 +107,8 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
   if (encoded.empty() || count <= 0) return {};
   if (!o.feedEnds.empty() && o.feedEnds.size() != encoded.size())
     throw std::invalid_argument("SampleOptions::feedEnds must have one entry per feed");
+  if (!o.feedMinNewTokens.empty() && o.feedMinNewTokens.size() != encoded.size())
+    throw std::invalid_argument("SampleOptions::feedMinNewTokens must have one entry per feed");
   int streams = o.streams > 0 ? o.streams : defaultStreams_;
   streams = std::min(streams, count);
   if (streams == 1) {
@@ -209,8 +211,13 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
   // Stream 0 draws from the seed itself: one stream samples as it always did.
   std::mt19937_64 rng(o.seed + std::uint64_t(stream) * 0x9E3779B97F4A7C15ull);
   const bool checking = bool(o.check);
+  auto floorOf = [&](std::size_t feed) {
+    return o.feedMinNewTokens.empty() ? o.minNewTokens : int(o.feedMinNewTokens[feed]);
+  };
+  const bool floors = o.minNewTokens > 0 || std::any_of(o.feedMinNewTokens.begin(), o.feedMinNewTokens.end(),
+                                                         [](std::uint8_t m) { return m > 0; });
   const std::optional<SyntaxGuard> guard =
-      o.guard || checking || o.minNewTokens > 0 || o.closeBias != 0.0 ? std::optional<SyntaxGuard>(std::in_place, tok) : std::nullopt;
+      o.guard || checking || floors || o.closeBias != 0.0 ? std::optional<SyntaxGuard>(std::in_place, tok) : std::nullopt;
   const auto vocab = std::int64_t(tok.size());
   std::vector<std::uint8_t> banned;
   // This stream's share of the queue: samples stream, stream + streams, ...
@@ -311,14 +318,17 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
       for (std::size_t b = 0; b < rows.size(); ++b)
         if (rows[b].start && guard->openBraces(rows[b].seq, std::size_t(holeAt[b])) == 1)
           at.index({std::int64_t(b), guard->closeBrace()}).add_(o.closeBias);
-    if (o.minNewTokens > 0) {
+    if (floors) {
       // The length floor (not the guard: the model's wish to stop is no sign it is lost).
       for (std::size_t b = 0; b < rows.size(); ++b) {
         const Row& r = rows[b];
-        if (r.newTokens >= o.minNewTokens) continue;
+        if (r.newTokens >= floorOf(r.feed)) continue;
+        const auto endHole = at.index({std::int64_t(b), Tokenizer::kEndHole}).item<float>();
         at.index_put_({std::int64_t(b), Tokenizer::kEndHole}, -1e9);
         if (r.start && guard->closeBrace() >= 0 && guard->openBraces(r.seq, std::size_t(holeAt[b])) == 1)
           at.index_put_({std::int64_t(b), guard->closeBrace()}, -1e9);
+        if (at[std::int64_t(b)].max().item<float>() < -1e8) // the guard left nothing else: the hole may close
+          at.index_put_({std::int64_t(b), Tokenizer::kEndHole}, endHole);
       }
     }
     std::vector<std::int64_t> chosen(rows.size());

@@ -24,6 +24,10 @@ struct SampleOptions {
   /// close its hole nor, in a feed that holds the kernel's start, the
   /// kernel's outermost block. 0: the model decides.
   int minNewTokens = 0;
+  /// A length floor per feed (one entry per feed; empty: every feed has
+  /// minNewTokens). The beam search gives an insertion, a hole that
+  /// replaced nothing, a floor of 1: closed at once it is its parent again.
+  std::vector<std::uint8_t> feedMinNewTokens;
   /// Added to the logit of the brace that closes the kernel's outermost
   /// block, in a feed that holds the kernel's start (a soft length prior:
   /// < 0 writes longer kernels, where minNewTokens forbids short ones).

@@ -274,6 +274,7 @@ std::string SteerSpec::toJson() const {
          ",\"escalate_after\":" + std::to_string(escalateAfter) + ",\"restarts\":" + std::to_string(restarts) +
          ",\"combine\":" + std::to_string(combine) + ",\"combine_greedy\":" + std::to_string(combineGreedy) + ",\"max_per_vector\":" + std::to_string(maxPerVector) +
          ",\"reseed_after\":" + std::to_string(reseedAfter) + ",\"reseed_draw\":" + (reseedDraw ? "true" : "false") +
+         ",\"fill_insertions\":" + (fillInsertions ? "true" : "false") +
          ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
          ",\"scale\":" + jsonNumbers(scale) +
          ",\"seeding\":\"" + seedingName(seeding) + "\",\"nearest\":" + std::to_string(nearest) +
@@ -326,6 +327,7 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   s.reseedAfter = 0; // and before reseeding searched on from a stalled beam
   integer("reseed_after", s.reseedAfter);
   s.reseedDraw = o->getBoolean("reseed_draw").value_or(false); // and before draws a reseed took generation 0's beam
+  s.fillInsertions = o->getBoolean("fill_insertions").value_or(false); // and before fills an insertion could stay empty
   integer("nearest", s.nearest);
   real("time_budget", s.timeBudget);
   real("endhole_bias", s.endHoleBias);
@@ -607,6 +609,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
       std::vector<std::vector<int>> memberIds(beam.size());
       std::vector<std::string> texts;
       std::vector<std::uint8_t> ends; // per feed: the kernel's true ends it holds
+      std::vector<std::uint8_t> floors; // per feed: tokens its infill adds at least (SteerSpec::fillInsertions)
       std::vector<Feed> feeds;
       if (beam.empty()) {
         if (spec.seeding != Seeding::Empty) {
@@ -663,6 +666,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
             }
             if (feedTokens + 3 > maxLength) continue; // cannot be made to fit: skip this hole
             texts.push_back(feed);
+            floors.push_back(spec.fillInsertions && len == 0 ? 1 : 0);
             ends.push_back(std::uint8_t((from == 0 ? model::SampleOptions::kHasStart : 0) |
                                         (to == n ? model::SampleOptions::kHasEnd : 0)));
             feeds.push_back({m, start, len, tok.decode({ids.begin() + start, ids.begin() + start + len}), from, to});
@@ -684,6 +688,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
       so.checkWhole = false;
       so.checkJobs = jobs;
       so.feedEnds = ends;
+      if (spec.fillInsertions && !beam.empty()) so.feedMinNewTokens = floors;
       std::vector<model::Sample> samples(texts.size());
       std::vector<bool> have(texts.size(), false);
       measured.assign(texts.size(), Measured{});

@@ -413,6 +413,26 @@ private Q_SLOTS:
     QVERIFY(startsWith(out[0], "kernel void A ( ) { { } ; ; ;"));
   }
 
+  void aFeedsOwnFloorHoldsOnlyForThatFeed() {
+    // The model wants to stop at once, then `;`. Two feeds, floors 1 and 0:
+    // the first writes one token, the second none, in the same batch.
+    auto s0 = biased(Tokenizer::kEndHole);
+    const int semi = s0.tokenizer().encode(";")[0];
+    auto stopper = biased(Tokenizer::kEndHole, semi);
+    SampleOptions o;
+    o.temperature = 0;
+    o.check = {};
+    o.feedMinNewTokens = {1, 0};
+    auto out = stopper.sample({"kernel void A ( ) { [HOLE] }", "kernel void B ( ) { [HOLE] }"}, 4, o);
+    QCOMPARE(out.size(), std::size_t(4));
+    for (const auto& x : out) {
+      QVERIFY(x.complete);
+      QCOMPARE(x.newTokens, x.feed == 0 ? 1 : 0);
+    }
+    o.feedMinNewTokens = {1, 1, 1};
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, (void)stopper.sample({"kernel void A ( ) { [HOLE] }"}, 1, o));
+  }
+
   void batchingDoesNotChangeWhatARowGets() {
     // Rows are encoded in length groups, each padded to its own longest: a
     // row's infill (most likely tokens) must be the same alone or batched

@@ -186,17 +186,20 @@ private Q_SLOTS:
     s.maxPerVector = 4;
     s.reseedAfter = 100;
     s.reseedDraw = true;
+    s.fillInsertions = true;
     const auto kept = steer::SteerSpec::fromJson(s.toJson(), "spec");
     QCOMPARE(kept.maxPerVector, 4);
     QCOMPARE(kept.reseedAfter, 100);
     QVERIFY(kept.reseedDraw);
+    QVERIFY(kept.fillInsertions);
     QCOMPARE(kept.escalateAfter, 30);
     QCOMPARE(kept.restarts, 2);
     QCOMPARE(kept.combine, 16);
     QCOMPARE(kept.combineGreedy, 3);
     std::string plain = s.toJson();
     for (const char* key : {",\"escalate_after\":30", ",\"restarts\":2", ",\"combine\":16", ",\"combine_greedy\":3", ",\"max_per_vector\":4",
-                            ",\"reseed_after\":100", ",\"reseed_draw\":true"}) {
+                            ",\"reseed_after\":100", ",\"reseed_draw\":true",
+                            ",\"fill_insertions\":true"}) {
       const auto at = plain.find(key);
       QVERIFY(at != std::string::npos);
       plain.erase(at, std::strlen(key));
@@ -209,6 +212,7 @@ private Q_SLOTS:
     QCOMPARE(older.maxPerVector, 0);
     QCOMPARE(older.reseedAfter, 0);
     QVERIFY(!older.reseedDraw);
+    QVERIFY(!older.fillInsertions);
   }
 
   void stalledGenerationsCountSinceTheBestLastFell() {
@@ -606,6 +610,45 @@ private Q_SLOTS:
     }
     QVERIFY(noOps > 0);
     QVERIFY(compiled > noOps);
+  }
+
+  void insertionsAreFilledWhenTheSpecSays_data() {
+    QTest::addColumn<bool>("fill");
+    QTest::newRow("may stay empty") << false;
+    QTest::newRow("filled") << true;
+  }
+
+  void insertionsAreFilledWhenTheSpecSays() {
+    // The deleter closes every hole at once: an insertion (a hole of no
+    // tokens) closed so is its parent again. With fillInsertions each gets a
+    // token at least; holes that replaced tokens may still be left empty.
+    QFETCH(bool, fill);
+    auto ws = store::Workspace::open(
+        dir_.filePath(fill ? QStringLiteral("filled.sbw") : QStringLiteral("unfilled.sbw")).toStdString());
+    auto sampler = deleter();
+    steer::BeamSearch search(ws, sampler);
+    auto s = spec(greweOf(kTarget), 1);
+    s.holeMin = 0;
+    s.holeMax = 2;
+    s.candidatesPerMember = 32;
+    s.fillInsertions = fill;
+    const auto r = search.run(s);
+    int insertions = 0, empty = 0, deletions = 0;
+    for (const auto& c : ws.steerCandidates(r.run, 1)) {
+      if (c.holeLength == 0) {
+        ++insertions;
+        empty += c.newTokens == 0 ? 1 : 0;
+      } else {
+        deletions += c.newTokens == 0 ? 1 : 0;
+      }
+    }
+    QVERIFY(insertions > 0);
+    QVERIFY(deletions > 0);
+    if (fill)
+      QCOMPARE(empty, 0);
+    else
+      QCOMPARE(empty, insertions);
+    QCOMPARE(steer::SteerSpec::fromJson(ws.spec(ws.steerRun(r.run)->specHash), "spec").fillInsertions, fill);
   }
 
   void theBeamKeepsAtMostNMembersPerVector() {
