@@ -609,7 +609,6 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
       std::vector<std::vector<int>> memberIds(beam.size());
       std::vector<std::string> texts;
       std::vector<std::uint8_t> ends; // per feed: the kernel's true ends it holds
-      std::vector<std::uint8_t> floors; // per feed: tokens its infill adds at least (SteerSpec::fillInsertions)
       std::vector<Feed> feeds;
       if (beam.empty()) {
         if (spec.seeding != Seeding::Empty) {
@@ -666,7 +665,6 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
             }
             if (feedTokens + 3 > maxLength) continue; // cannot be made to fit: skip this hole
             texts.push_back(feed);
-            floors.push_back(spec.fillInsertions && len == 0 ? 1 : 0);
             ends.push_back(std::uint8_t((from == 0 ? model::SampleOptions::kHasStart : 0) |
                                         (to == n ? model::SampleOptions::kHasEnd : 0)));
             feeds.push_back({m, start, len, tok.decode({ids.begin() + start, ids.begin() + start + len}), from, to});
@@ -688,7 +686,9 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
       so.checkWhole = false;
       so.checkJobs = jobs;
       so.feedEnds = ends;
-      if (spec.fillInsertions && !beam.empty()) so.feedMinNewTokens = floors;
+      if (spec.fillInsertions && !beam.empty()) // an insertion (a hole of no tokens) adds one at least
+        for (const auto& f : feeds)
+          so.feedMinNewTokens.push_back(f.length == 0 ? 1 : 0);
       std::vector<model::Sample> samples(texts.size());
       std::vector<bool> have(texts.size(), false);
       measured.assign(texts.size(), Measured{});
