@@ -109,6 +109,13 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
     throw std::invalid_argument("SampleOptions::feedEnds must have one entry per feed");
   if (!o.feedMinNewTokens.empty() && o.feedMinNewTokens.size() != encoded.size())
     throw std::invalid_argument("SampleOptions::feedMinNewTokens must have one entry per feed");
+  if (!o.feedTokenBias.empty() && o.feedTokenBias.size() != encoded.size())
+    throw std::invalid_argument("SampleOptions::feedTokenBias must have one entry per feed");
+  for (const auto& biases : o.feedTokenBias)
+    for (const auto& [id, bias] : biases)
+      if (id < 0 || id >= tok.size())
+        throw std::invalid_argument("SampleOptions::feedTokenBias names token " + std::to_string(id) +
+                                    ", outside the vocabulary");
   int streams = o.streams > 0 ? o.streams : defaultStreams_;
   streams = std::min(streams, count);
   if (streams == 1) {
@@ -297,6 +304,13 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
       if (m != Tokenizer::kEndHole) at.index_put_({torch::indexing::Slice(), m}, -1e9);
     if (o.endHoleBias != 0.0)
       at.index({torch::indexing::Slice(), Tokenizer::kEndHole}).add_(o.endHoleBias);
+    if (!o.feedTokenBias.empty()) {
+      at = at.contiguous();
+      auto aa = at.accessor<float, 2>();
+      for (std::size_t b = 0; b < rows.size(); ++b)
+        for (const auto& [id, bias] : o.feedTokenBias[rows[b].feed])
+          aa[std::int64_t(b)][id] += bias;
+    }
     if (o.guard) {
       banned.assign(rows.size() * std::size_t(vocab), 0);
       at = at.contiguous();

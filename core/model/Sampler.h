@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace steerbench::model {
@@ -28,6 +29,11 @@ struct SampleOptions {
   /// minNewTokens). The beam search gives an insertion, a hole that
   /// replaced nothing, a floor of 1: closed at once it is its parent again.
   std::vector<std::uint8_t> feedMinNewTokens;
+  /// Per feed (one entry per feed, or empty: none), logit biases added to
+  /// the feed's rows before sampling: (token, bias) pairs. The beam search
+  /// leans an infill toward the tokens its target needs more of
+  /// (steer::guideBias). The guard and the floors still apply after them.
+  std::vector<std::vector<std::pair<int, float>>> feedTokenBias;
   /// Added to the logit of the brace that closes the kernel's outermost
   /// block, in a feed that holds the kernel's start (a soft length prior:
   /// < 0 writes longer kernels, where minNewTokens forbids short ones).

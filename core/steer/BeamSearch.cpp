@@ -275,6 +275,7 @@ std::string SteerSpec::toJson() const {
          ",\"combine\":" + std::to_string(combine) + ",\"combine_greedy\":" + std::to_string(combineGreedy) + ",\"max_per_vector\":" + std::to_string(maxPerVector) +
          ",\"reseed_after\":" + std::to_string(reseedAfter) + ",\"reseed_draw\":" + (reseedDraw ? "true" : "false") +
          ",\"fill_insertions\":" + (fillInsertions ? "true" : "false") +
+         ",\"guide_logits\":" + formatNumber(guideLogits) +
          ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
          ",\"scale\":" + jsonNumbers(scale) +
          ",\"seeding\":\"" + seedingName(seeding) + "\",\"nearest\":" + std::to_string(nearest) +
@@ -328,6 +329,7 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   integer("reseed_after", s.reseedAfter);
   s.reseedDraw = o->getBoolean("reseed_draw").value_or(false); // and before draws a reseed took generation 0's beam
   s.fillInsertions = o->getBoolean("fill_insertions").value_or(false); // and before fills an insertion could stay empty
+  real("guide_logits", s.guideLogits); // and before guided infills sampled the model as it is (0)
   integer("nearest", s.nearest);
   real("time_budget", s.timeBudget);
   real("endhole_bias", s.endHoleBias);
@@ -689,6 +691,14 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
       if (spec.fillInsertions && !beam.empty()) // an insertion (a hole of no tokens) adds one at least
         for (const auto& f : feeds)
           so.feedMinNewTokens.push_back(f.length == 0 ? 1 : 0);
+      if (spec.guideLogits != 0 && !beam.empty()) { // each infill leans toward what its member lacks
+        std::vector<std::vector<std::pair<int, float>>> memberBias(beam.size());
+        for (std::size_t m = 0; m < beam.size(); ++m)
+          memberBias[m] = guideBias(dimensionTokens(space.name, tok, memberIds[m]), beam[m].values,
+                                    spec.target.values, spec.guideLogits);
+        for (const auto& f : feeds)
+          so.feedTokenBias.push_back(memberBias[f.member]);
+      }
       std::vector<model::Sample> samples(texts.size());
       std::vector<bool> have(texts.size(), false);
       measured.assign(texts.size(), Measured{});

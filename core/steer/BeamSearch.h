@@ -117,6 +117,12 @@ struct SteerSpec {
   /// (bench-steer, 600 s each) it gave 3 exact and a median best proximity
   /// of 96.2%, against 4 and 97.9%; the three it matched, it matched sooner.
   bool fillInsertions = false;
+  /// Guided infills: each infill's logits lean toward the tokens that move
+  /// its member's features toward the target (steer::guideBias): this much
+  /// is added to the logit of a token of each dimension the member has too
+  /// little of, and taken from one it has too much of. Only spaces with a
+  /// token-level reading (Grewe). 0: none. Runs stored without it had none.
+  double guideLogits = 0;
   double endHoleBias = 4;      ///< added to the [ENDHOLE] logit of infills (model::SampleOptions)
   bool guard = true;           ///< grammar-guided infills (model::SampleOptions::guard); runs stored without it had none
   bool check = true;           ///< compiler-checked statements (model::SampleOptions::check); runs stored without it had none

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <map>
 #include <set>
 
 namespace steerbench::steer {
@@ -71,16 +72,26 @@ bool followsValue(const std::string& previous) {
 // Grewe's dimensions, in the space's order.
 enum { kComp, kRational, kMem, kLocalMem, kCoalesced, kAtomic, kGreweCounts };
 
-HoleSites greweSites(const std::vector<Lexeme>& lx) {
-  static const std::set<std::string> comp = {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "<<=", ">>=",
-                                             "exp", "log", "sqrt"};
-  static const std::set<std::string> rational = {"<", ">", "<=", ">=", "==", "!="};
-  HoleSites s;
-  s.byDimension.assign(kGreweCounts + 2, {}); // comp .. atomic, then F2 and F4, which follow from the counts
-  // Names declared __global or __local: the last identifier before the
-  // declarator ends (`,` `)` `;` `=` `[`). Their declarations are not uses.
+const std::set<std::string>& compOperators() {
+  static const std::set<std::string> s = {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "<<=", ">>="};
+  return s;
+}
+const std::set<std::string>& comparisons() {
+  static const std::set<std::string> s = {"<", ">", "<=", ">=", "==", "!="};
+  return s;
+}
+bool isAtomicName(const std::string& t) { return t.rfind("atomic_", 0) == 0 || t.rfind("atom_", 0) == 0; }
+
+/// The names a kernel declares __global or __local: the last identifier
+/// before the declarator ends (`,` `)` `;` `=` `[`); `declared` gets the
+/// lexemes that declare them (not uses).
+struct PointerNames {
   std::set<std::string> global, local;
   std::set<std::size_t> declared;
+};
+
+PointerNames pointerNames(const std::vector<Lexeme>& lx) {
+  PointerNames p;
   for (std::size_t i = 0; i < lx.size(); ++i) {
     const auto& q = lx[i].text;
     const bool isGlobal = q == "__global" || q == "global";
@@ -92,16 +103,25 @@ HoleSites greweSites(const std::vector<Lexeme>& lx) {
       if (isIdentifier(t)) name = j;
     }
     if (name == lx.size()) continue;
-    (isGlobal ? global : local).insert(lx[name].text);
-    declared.insert(name);
+    (isGlobal ? p.global : p.local).insert(lx[name].text);
+    p.declared.insert(name);
   }
+  return p;
+}
+
+HoleSites greweSites(const std::vector<Lexeme>& lx) {
+  static const std::set<std::string> math = {"exp", "log", "sqrt"};
+  HoleSites s;
+  s.byDimension.assign(kGreweCounts + 2, {}); // comp .. atomic, then F2 and F4, which follow from the counts
+  const auto [global, local, declared] = pointerNames(lx);
   for (std::size_t i = 0; i < lx.size(); ++i) {
     const auto& t = lx[i].text;
     const auto at = lx[i].at;
     const bool maybeUnary = t == "+" || t == "-" || t == "*" || t == "&";
-    if (comp.count(t) && (!maybeUnary || (i > 0 && followsValue(lx[i - 1].text)))) s.byDimension[kComp].push_back(at);
-    if (rational.count(t)) s.byDimension[kRational].push_back(at);
-    if (t.rfind("atomic_", 0) == 0 || t.rfind("atom_", 0) == 0) s.byDimension[kAtomic].push_back(at);
+    if ((compOperators().count(t) || math.count(t)) && (!maybeUnary || (i > 0 && followsValue(lx[i - 1].text))))
+      s.byDimension[kComp].push_back(at);
+    if (comparisons().count(t)) s.byDimension[kRational].push_back(at);
+    if (isAtomicName(t)) s.byDimension[kAtomic].push_back(at);
     if (declared.count(i)) continue;
     const bool subscript = i + 1 < lx.size() && lx[i + 1].text == "[";
     // As the extractor reads them: mem counts uses of __global and __local
@@ -123,6 +143,42 @@ HoleSites greweSites(const std::vector<Lexeme>& lx) {
 HoleSites holeSites(const std::string& space, const model::Tokenizer& tok, const std::vector<int>& ids) {
   if (space == "grewe") return greweSites(lexemes(tok, ids));
   return {};
+}
+
+std::vector<std::vector<int>> dimensionTokens(const std::string& space, const model::Tokenizer& tok,
+                                              const std::vector<int>& ids) {
+  if (space != "grewe") return {};
+  std::vector<std::vector<int>> out(kGreweCounts + 2); // F2 and F4 have no tokens of their own
+  const PointerNames names = pointerNames(lexemes(tok, ids));
+  for (int id = model::Tokenizer::kMetaCount; id < tok.size(); ++id) {
+    if (tok.isChar(id)) continue;
+    const auto& t = tok.text(id);
+    if (compOperators().count(t)) out[kComp].push_back(id);
+    if (comparisons().count(t)) out[kRational].push_back(id);
+    if (isAtomicName(t)) out[kAtomic].push_back(id);
+    const bool global = names.global.count(t) > 0, local = names.local.count(t) > 0;
+    if (global || local) out[kMem].push_back(id);
+    if (local) out[kLocalMem].push_back(id);
+    if (global) out[kCoalesced].push_back(id);
+  }
+  return out;
+}
+
+std::vector<std::pair<int, float>> guideBias(const std::vector<std::vector<int>>& tokens,
+                                             const std::vector<double>& values, const std::vector<double>& target,
+                                             double strength) {
+  std::map<int, double> bias;
+  const std::size_t dims = std::min({tokens.size(), values.size(), target.size()});
+  for (std::size_t d = 0; d < dims; ++d) {
+    if (values[d] == target[d]) continue;
+    const double b = values[d] < target[d] ? strength : -strength;
+    for (int id : tokens[d])
+      bias[id] += b;
+  }
+  std::vector<std::pair<int, float>> out;
+  for (const auto& [id, b] : bias)
+    if (b != 0) out.emplace_back(id, float(b));
+  return out;
 }
 
 bool directedHole(const HoleSites& sites, const std::vector<double>& values, const std::vector<double>& target,

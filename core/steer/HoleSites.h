@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace steerbench::model {
@@ -26,6 +27,26 @@ struct HoleSites {
 };
 
 [[nodiscard]] HoleSites holeSites(const std::string& space, const model::Tokenizer& tok, const std::vector<int>& ids);
+
+/// Per dimension of a feature space, the vocabulary's word tokens whose
+/// writing adds to that dimension in a kernel of tokens `ids`, as the same
+/// reading of the tokens sees it: comp (arithmetic and shift operators),
+/// rational (comparisons), atomic (atomic_* and atom_* builtins), and the
+/// kernel's own `__global` and `__local` names for mem, with the `__local`
+/// ones for localmem and the `__global` ones for coalesced (a subscript
+/// follows the name). exp, log and sqrt (15 comp each) are left out. A name
+/// the tokenizer spells character by character has no token. Empty for a
+/// space without a token-level reading.
+[[nodiscard]] std::vector<std::vector<int>> dimensionTokens(const std::string& space, const model::Tokenizer& tok,
+                                                            const std::vector<int>& ids);
+
+/// Logit biases that lean an infill toward `target` (SteerSpec::guideLogits):
+/// each token of a dimension (`dimensionTokens`) gets `strength` when the
+/// kernel's `values` have too little of it, and -`strength` when too much,
+/// summed over the dimensions it counts for. Sorted by token, no zeros.
+[[nodiscard]] std::vector<std::pair<int, float>> guideBias(const std::vector<std::vector<int>>& tokens,
+                                                           const std::vector<double>& values,
+                                                           const std::vector<double>& target, double strength);
 
 /// A hole: `length` tokens from `start`.
 struct Hole {

@@ -433,6 +433,32 @@ private Q_SLOTS:
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, (void)stopper.sample({"kernel void A ( ) { [HOLE] }"}, 1, o));
   }
 
+  void aFeedsTokenBiasLeansOnlyThatFeedsRows() {
+    // The model wants to stop at once, then `;`. Feed 0 leans 20 toward `;`
+    // (past [ENDHOLE]): its rows write `;` to the token limit; feed 1's stop.
+    auto stopper = biased(Tokenizer::kEndHole, biased(Tokenizer::kEndHole).tokenizer().encode(";")[0]);
+    const int semi = stopper.tokenizer().encode(";")[0];
+    SampleOptions o;
+    o.temperature = 0;
+    o.check = {};
+    o.maxNewTokens = 3;
+    o.feedTokenBias = {{{semi, 20.0f}}, {}};
+    auto out = stopper.sample({"kernel void A ( ) { [HOLE] }", "kernel void B ( ) { [HOLE] }"}, 4, o);
+    QCOMPARE(out.size(), std::size_t(4));
+    for (const auto& x : out) {
+      QCOMPARE(x.complete, x.feed == 1);
+      QCOMPARE(x.newTokens, x.feed == 0 ? 3 : 0);
+    }
+    // A negative bias takes a token away: [ENDHOLE] 20 down, `;` wins everywhere.
+    o.feedTokenBias = {{{Tokenizer::kEndHole, -20.0f}}};
+    for (const auto& x : stopper.sample({"kernel void A ( ) { [HOLE] }"}, 2, o))
+      QCOMPARE(x.newTokens, 3);
+    o.feedTokenBias = {{}, {}, {}};
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, (void)stopper.sample({"kernel void A ( ) { [HOLE] }"}, 1, o));
+    o.feedTokenBias = {{{stopper.tokenizer().size(), 1.0f}}};
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, (void)stopper.sample({"kernel void A ( ) { [HOLE] }"}, 1, o));
+  }
+
   void batchingDoesNotChangeWhatARowGets() {
     // Rows are encoded in length groups, each padded to its own longest: a
     // row's infill (most likely tokens) must be the same alone or batched

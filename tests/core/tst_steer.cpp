@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -187,7 +188,9 @@ private Q_SLOTS:
     s.reseedAfter = 100;
     s.reseedDraw = true;
     s.fillInsertions = true;
+    s.guideLogits = 1.5;
     const auto kept = steer::SteerSpec::fromJson(s.toJson(), "spec");
+    QCOMPARE(kept.guideLogits, 1.5);
     QCOMPARE(kept.maxPerVector, 4);
     QCOMPARE(kept.reseedAfter, 100);
     QVERIFY(kept.reseedDraw);
@@ -199,7 +202,7 @@ private Q_SLOTS:
     std::string plain = s.toJson();
     for (const char* key : {",\"escalate_after\":30", ",\"restarts\":2", ",\"combine\":16", ",\"combine_greedy\":3", ",\"max_per_vector\":4",
                             ",\"reseed_after\":100", ",\"reseed_draw\":true",
-                            ",\"fill_insertions\":true"}) {
+                            ",\"fill_insertions\":true", ",\"guide_logits\":1.5"}) {
       const auto at = plain.find(key);
       QVERIFY(at != std::string::npos);
       plain.erase(at, std::strlen(key));
@@ -213,6 +216,7 @@ private Q_SLOTS:
     QCOMPARE(older.reseedAfter, 0);
     QVERIFY(!older.reseedDraw);
     QVERIFY(!older.fillInsertions);
+    QCOMPARE(older.guideLogits, 0.0);
   }
 
   void stalledGenerationsCountSinceTheBestLastFell() {
@@ -313,6 +317,74 @@ private Q_SLOTS:
       QCOMPARE(lexeme(sites.byDimension[5][0]), std::string("atomic_add"));
       QVERIFY(steer::holeSites("instcount", tok, ids).byDimension.empty()); // no token-level reading
     }
+  }
+
+  void guidedInfillsLeanTowardWhatTheTargetLacks() {
+    const std::string k = "kernel void B(global int* out, global const float* in, local float* tile) {\n"
+                          "  int i = get_global_id(0);\n"
+                          "  tile[i] = in[i + 1];\n"
+                          "  if (i < 4 && in[i] != 0.0f) out[0] = (int)(tile[i] * 2.0f);\n"
+                          "  atomic_add(out, 1);\n"
+                          "}\n";
+    model::Tokenizer::Options o;
+    o.minCount = 1;
+    const auto tok = model::Tokenizer::build({k}, o);
+    const auto ids = tok.encode(k);
+    auto id = [&](const char* t) {
+      const auto e = tok.encode(t);
+      return e.size() == 1 && !tok.isChar(e[0]) ? e[0] : -1;
+    };
+    for (const char* t : {"+", "*", "<", "!=", "out", "in", "tile", "atomic_add", "i", "float"})
+      QVERIFY2(id(t) >= 0, t); // all words of this vocabulary
+    const auto tokens = steer::dimensionTokens("grewe", tok, ids);
+    using Set = std::set<int>;
+    auto set = [&](std::size_t d) { return Set(tokens[d].begin(), tokens[d].end()); };
+    QCOMPARE(tokens.size(), std::size_t(8)); // comp .. atomic, F2, F4
+    // Operators and builtins are words of every vocabulary; names only the kernel's own.
+    auto words = [&](std::initializer_list<const char*> ts) {
+      Set out;
+      for (const char* t : ts)
+        if (id(t) >= 0) out.insert(id(t));
+      return out;
+    };
+    const Set comp = words({"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "<<=", ">>="});
+    QVERIFY(comp.size() >= 8);
+    QCOMPARE(set(0), comp);
+    QCOMPARE(set(1), words({"<", ">", "<=", ">=", "==", "!="}));
+    QCOMPARE(set(2), (Set{id("out"), id("in"), id("tile")}));
+    QCOMPARE(set(3), (Set{id("tile")}));
+    QCOMPARE(set(4), (Set{id("out"), id("in")}));
+    QVERIFY(set(5).count(id("atomic_add")));
+    for (int t : tokens[5])
+      QVERIFY(tok.text(t).rfind("atom", 0) == 0);
+    QVERIFY(tokens[6].empty() && tokens[7].empty());
+    QVERIFY(steer::dimensionTokens("autophase", tok, ids).empty()); // no token-level reading
+
+    // Too little comp and localmem, too much mem: operators up, out and in down,
+    // tile both (mem down, localmem up: no bias). The rest untouched.
+    const std::vector<double> values = {2, 2, 6, 2, 3, 1, 0.5, 0.3};
+    auto target = values;
+    target[0] = 5;
+    target[2] = 4;
+    target[3] = 3;
+    target[6] = 0.9; // F2: no tokens of its own
+    const auto bias = steer::guideBias(tokens, values, target, 1.5);
+    const std::vector<std::pair<int, float>> expected = [&] {
+      std::vector<std::pair<int, float>> e = {{id("out"), -1.5f}, {id("in"), -1.5f}};
+      for (int t : comp)
+        e.emplace_back(t, 1.5f);
+      std::sort(e.begin(), e.end());
+      return e;
+    }();
+    QCOMPARE(bias, expected);
+    QVERIFY(steer::guideBias(tokens, values, values, 1.5).empty()); // on target: none
+
+    // Names the vocabulary spells (out, in, tile are no words of kSeed's)
+    // have no token: nothing to lean on for mem, while + and * still are.
+    const auto spelled = model::Tokenizer::build({kSeed}, o);
+    const auto other = steer::dimensionTokens("grewe", spelled, spelled.encode(k));
+    QVERIFY(other[2].empty() && other[3].empty() && other[4].empty());
+    QCOMPARE(other[0].size(), comp.size());
   }
 
   void directedHolesAimAtWhatIsOffTarget() {
