@@ -74,6 +74,7 @@ SteeringPanel::Settings::Settings() {
   temperature = d.temperature;
   swap = d.swapProbability;
   endHoleBias = d.endHoleBias;
+  guideLogits = d.guideLogits;
   timeBudget = d.timeBudget;
   guard = d.guard;
   check = d.check;
@@ -285,6 +286,7 @@ void SteeringPanel::setSettings(const Settings& s) {
   check_->setChecked(s.check);
   maxNewTokens_ = s.maxNewTokens;
   endHoleBias_ = s.endHoleBias;
+  guideLogits_ = s.guideLogits;
 }
 
 SteeringPanel::Settings SteeringPanel::settings() const {
@@ -307,6 +309,7 @@ SteeringPanel::Settings SteeringPanel::settings() const {
   s.check = check_->isChecked();
   s.maxNewTokens = maxNewTokens_;
   s.endHoleBias = endHoleBias_;
+  s.guideLogits = guideLogits_;
   return s;
 }
 
@@ -339,6 +342,7 @@ void SteeringPanel::steer(const QString& seedText, const QString& seedName) {
   spec.holeMax = st.holeMax;
   spec.maxNewTokens = st.maxNewTokens;
   spec.endHoleBias = st.endHoleBias;
+  spec.guideLogits = st.guideLogits;
   spec.guard = st.guard;
   spec.check = st.check;
   spec.temperature = st.temperature;

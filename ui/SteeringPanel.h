@@ -68,7 +68,7 @@ public:
     int combine;  ///< pairs of one member's infills tried together a generation (0: none)
     int maxPerVector; ///< beam members that may share one feature vector (0: any number)
     int reseedAfter;  ///< generations a beam may stall before it starts again from the seeds (0: never)
-    double temperature, swap, endHoleBias, timeBudget;
+    double temperature, swap, endHoleBias, guideLogits, timeBudget;
     int seeding = 0; ///< 0: nearest corpus kernels, 1: empty kernel
     bool guard;      ///< grammar-guided infills
     bool check;      ///< compiler-checked statements in infills
@@ -143,6 +143,7 @@ private:
   QVector<Step> steps_;
   int maxNewTokens_ = 8;
   double endHoleBias_ = 4;
+  double guideLogits_ = 1; ///< not a widget: steer::SteerSpec's default, kept through settings()
 };
 
 } // namespace steerbench::ui

@@ -181,6 +181,10 @@ void addSearchOptions(CommandLine& cl) {
   cl.option({"reseed-after", 0, "N", "after N generations without a better best in the beam, the beam starts again "
                                      "from the seeds with new random draws; the run keeps its best (0: never)",
              false, "100"});
+  cl.option({"guide", 0, "B", "guided infills: added to the logits of the tokens that move a feature the beam member "
+                             "lacks toward the target (Grewe: operators, comparisons, the kernel's __global and "
+                             "__local names, atomics), taken from those of a feature it has too much of (0: none)",
+             false, "1"});
   cl.option({"endhole-bias", 0, "B", "added to the [ENDHOLE] logit of infills (> 0: shorter infills)", false, "4"});
   cl.option({"unguarded", 0, "", "infill without the grammar guard (mismatched brackets, undeclared names allowed)"});
   cl.option({"unchecked", 0, "", "infill without compiler checks (by default each statement an infill writes is "
@@ -207,6 +211,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.combine = int(cl.unsignedValue("combine", 0, 100000));
     spec.maxPerVector = int(cl.unsignedValue("max-per-vector", 0, 100000));
     spec.reseedAfter = int(cl.unsignedValue("reseed-after", 0, 100000));
+    spec.guideLogits = parseDouble(cl.value("guide"), "--guide", -100, 100);
     spec.endHoleBias = parseDouble(cl.value("endhole-bias"), "--endhole-bias", -100, 100);
     spec.guard = !cl.has("unguarded");
     spec.check = !cl.has("unchecked");

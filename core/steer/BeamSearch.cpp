@@ -329,7 +329,8 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   integer("reseed_after", s.reseedAfter);
   s.reseedDraw = o->getBoolean("reseed_draw").value_or(false); // and before draws a reseed took generation 0's beam
   s.fillInsertions = o->getBoolean("fill_insertions").value_or(false); // and before fills an insertion could stay empty
-  real("guide_logits", s.guideLogits); // and before guided infills sampled the model as it is (0)
+  s.guideLogits = 0; // and before guided infills sampled the model as it is
+  real("guide_logits", s.guideLogits);
   integer("nearest", s.nearest);
   real("time_budget", s.timeBudget);
   real("endhole_bias", s.endHoleBias);

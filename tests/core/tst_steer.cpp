@@ -723,6 +723,49 @@ private Q_SLOTS:
     QCOMPARE(steer::SteerSpec::fromJson(ws.spec(ws.steerRun(r.run)->specHash), "spec").fillInsertions, fill);
   }
 
+  void guidedInfillsWriteWhatTheMemberLacks_data() {
+    QTest::addColumn<double>("guide");
+    QTest::newRow("unguided") << 0.0;
+    QTest::newRow("guided") << 60.0;
+  }
+
+  void guidedInfillsWriteWhatTheMemberLacks() {
+    // The deleter's [ENDHOLE] stands 54 above every other token (its 50 and
+    // the spec's bias of 4). The target has one comp and two mem and
+    // coalesced more than the seed: a guide of 60 lifts the operators and
+    // the __global names a and b past it, so infills start with one of them.
+    // Unguided, an infill is empty but for a bracket the guard makes it
+    // write (a hole that took one of a pair out cannot close without it).
+    QFETCH(double, guide);
+    auto ws = store::Workspace::open(
+        dir_.filePath(guide > 0 ? QStringLiteral("guided.sbw") : QStringLiteral("unguided.sbw")).toStdString());
+    auto sampler = deleter();
+    const auto& tok = sampler.tokenizer();
+    steer::BeamSearch search(ws, sampler);
+    auto s = spec(greweOf(kThreeOperators), 1);
+    s.guideLogits = guide;
+    s.candidatesPerMember = 16;
+    const auto r = search.run(s);
+    const auto comp = steer::dimensionTokens("grewe", tok, tok.encode(kSeed))[0];
+    std::set<int> lifted(comp.begin(), comp.end());
+    for (const char* name : {"a", "b"})
+      lifted.insert(tok.encode(name).at(0));
+    std::set<int> brackets;
+    for (const char* b : {"(", ")", "[", "]", "{", "}"})
+      brackets.insert(tok.encode(b).at(0));
+    int guided = 0;
+    for (const auto& c : ws.steerCandidates(r.run, 1)) {
+      if (c.infill.empty()) continue;
+      const int first = tok.encode(c.infill).at(0);
+      QVERIFY2(lifted.count(first) || brackets.count(first), c.infill.c_str());
+      guided += lifted.count(first) ? 1 : 0;
+    }
+    if (guide > 0)
+      QVERIFY(guided > 0);
+    else
+      QCOMPARE(guided, 0);
+  }
+
   void theBeamKeepsAtMostNMembersPerVector() {
     // Deleting any one of the three operators gives the same vector by three
     // texts. Without a cap they fill the beam together; with a cap of one the
