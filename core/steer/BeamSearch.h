@@ -123,7 +123,7 @@ struct SteerSpec {
   /// little of, and taken from one it has too much of. Only spaces with a
   /// token-level reading (Grewe). 0: none. Runs stored without it had none.
   /// 1 by default: on the first 17 of bench-steer's 40 Grewe targets
-  /// (600 s each) it gave 8 exact against 7 without, and matched spmv A,
+  /// (600 s each) it gave 9 exact against 7 without, and matched spmv A,
   /// whose best had lacked one comparison after 31 reseeds, in 11 s.
   double guideLogits = 1;
   double endHoleBias = 4;      ///< added to the [ENDHOLE] logit of infills (model::SampleOptions)
