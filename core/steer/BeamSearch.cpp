@@ -433,6 +433,8 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
   const auto& space = features::featureSpace(spec.target.space);
   const auto& tok = sampler_.tokenizer();
   const int maxLength = sampler_.maxLength();
+  // The guide's tokens that depend on the vocabulary alone (SteerSpec::guideLogits), found once a run.
+  const auto guideVocabulary = spec.guideLogits != 0 ? vocabularyTokens(space.name, tok) : std::vector<std::vector<int>>{};
   const unsigned jobs = spec.jobs ? spec.jobs : engine::hardwareJobs();
   const auto started = Clock::now();
   const double before = ws_.steerRun(run)->elapsed;
@@ -695,7 +697,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
       if (spec.guideLogits != 0 && !beam.empty()) { // each infill leans toward what its member lacks
         std::vector<std::vector<std::pair<int, float>>> memberBias(beam.size());
         for (std::size_t m = 0; m < beam.size(); ++m)
-          memberBias[m] = guideBias(dimensionTokens(space.name, tok, memberIds[m]), beam[m].values,
+          memberBias[m] = guideBias(dimensionTokens(guideVocabulary, tok, memberIds[m]), beam[m].values,
                                     spec.target.values, spec.guideLogits);
         for (const auto& f : feeds)
           so.feedTokenBias.push_back(memberBias[f.member]);

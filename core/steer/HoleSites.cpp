@@ -145,23 +145,39 @@ HoleSites holeSites(const std::string& space, const model::Tokenizer& tok, const
   return {};
 }
 
-std::vector<std::vector<int>> dimensionTokens(const std::string& space, const model::Tokenizer& tok,
-                                              const std::vector<int>& ids) {
+std::vector<std::vector<int>> vocabularyTokens(const std::string& space, const model::Tokenizer& tok) {
   if (space != "grewe") return {};
   std::vector<std::vector<int>> out(kGreweCounts + 2); // F2 and F4 have no tokens of their own
-  const PointerNames names = pointerNames(lexemes(tok, ids));
   for (int id = model::Tokenizer::kMetaCount; id < tok.size(); ++id) {
     if (tok.isChar(id)) continue;
     const auto& t = tok.text(id);
     if (compOperators().count(t)) out[kComp].push_back(id);
     if (comparisons().count(t)) out[kRational].push_back(id);
     if (isAtomicName(t)) out[kAtomic].push_back(id);
-    const bool global = names.global.count(t) > 0, local = names.local.count(t) > 0;
-    if (global || local) out[kMem].push_back(id);
-    if (local) out[kLocalMem].push_back(id);
-    if (global) out[kCoalesced].push_back(id);
   }
   return out;
+}
+
+std::vector<std::vector<int>> dimensionTokens(std::vector<std::vector<int>> vocabulary, const model::Tokenizer& tok,
+                                              const std::vector<int>& ids) {
+  if (vocabulary.empty()) return vocabulary;
+  const PointerNames names = pointerNames(lexemes(tok, ids));
+  auto add = [&](const std::set<std::string>& set, std::initializer_list<int> dims) {
+    for (const auto& name : set) {
+      const auto e = tok.encode(name);
+      if (e.size() != 1 || tok.isChar(e[0])) continue; // spelled: no token to lean on
+      for (int d : dims)
+        vocabulary[std::size_t(d)].push_back(e[0]);
+    }
+  };
+  add(names.global, {kMem, kCoalesced});
+  add(names.local, {kMem, kLocalMem});
+  return vocabulary;
+}
+
+std::vector<std::vector<int>> dimensionTokens(const std::string& space, const model::Tokenizer& tok,
+                                              const std::vector<int>& ids) {
+  return dimensionTokens(vocabularyTokens(space, tok), tok, ids);
 }
 
 std::vector<std::pair<int, float>> guideBias(const std::vector<std::vector<int>>& tokens,

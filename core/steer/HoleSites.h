@@ -39,6 +39,12 @@ struct HoleSites {
 /// space without a token-level reading.
 [[nodiscard]] std::vector<std::vector<int>> dimensionTokens(const std::string& space, const model::Tokenizer& tok,
                                                             const std::vector<int>& ids);
+/// dimensionTokens's part that depends on the vocabulary alone (operators,
+/// comparisons, atomics): the same for every kernel, so a run finds it once.
+[[nodiscard]] std::vector<std::vector<int>> vocabularyTokens(const std::string& space, const model::Tokenizer& tok);
+/// dimensionTokens from vocabularyTokens's result, adding the kernel's names.
+[[nodiscard]] std::vector<std::vector<int>> dimensionTokens(std::vector<std::vector<int>> vocabulary,
+                                                            const model::Tokenizer& tok, const std::vector<int>& ids);
 
 /// Logit biases that lean an infill toward `target` (SteerSpec::guideLogits):
 /// each token of a dimension (`dimensionTokens`) gets `strength` when the
