@@ -84,16 +84,21 @@ bool isAtomicName(const std::string& t) { return t.rfind("atomic_", 0) == 0 || t
 
 /// The names a kernel declares __global or __local: the last identifier
 /// before the declarator ends (`,` `)` `;` `=` `[`); `declared` gets the
-/// lexemes that declare them (not uses).
+/// lexemes that declare them (not uses). A __global name declared inside a
+/// body (`global float* row = a + i;`) is a variable, not a parameter: the
+/// extractor counts its subscripts as coalesced but its uses not as mem.
 struct PointerNames {
-  std::set<std::string> global, local;
+  std::set<std::string> global, globalVariables, local;
   std::set<std::size_t> declared;
 };
 
 PointerNames pointerNames(const std::vector<Lexeme>& lx) {
   PointerNames p;
+  int depth = 0; // of braces: 0 in a parameter list
   for (std::size_t i = 0; i < lx.size(); ++i) {
     const auto& q = lx[i].text;
+    if (q == "{") ++depth;
+    if (q == "}" && depth > 0) --depth;
     const bool isGlobal = q == "__global" || q == "global";
     if (!isGlobal && q != "__local" && q != "local") continue;
     std::size_t name = lx.size();
@@ -103,9 +108,11 @@ PointerNames pointerNames(const std::vector<Lexeme>& lx) {
       if (isIdentifier(t)) name = j;
     }
     if (name == lx.size()) continue;
-    (isGlobal ? p.global : p.local).insert(lx[name].text);
+    (isGlobal ? (depth > 0 ? p.globalVariables : p.global) : p.local).insert(lx[name].text);
     p.declared.insert(name);
   }
+  for (const auto& n : p.global)
+    p.globalVariables.erase(n); // a parameter somewhere: its uses count
   return p;
 }
 
@@ -113,7 +120,7 @@ HoleSites greweSites(const std::vector<Lexeme>& lx) {
   static const std::set<std::string> math = {"exp", "log", "sqrt"};
   HoleSites s;
   s.byDimension.assign(kGreweCounts + 2, {}); // comp .. atomic, then F2 and F4, which follow from the counts
-  const auto [global, local, declared] = pointerNames(lx);
+  const auto [global, globalVariables, local, declared] = pointerNames(lx);
   for (std::size_t i = 0; i < lx.size(); ++i) {
     const auto& t = lx[i].text;
     const auto at = lx[i].at;
@@ -124,11 +131,13 @@ HoleSites greweSites(const std::vector<Lexeme>& lx) {
     if (isAtomicName(t)) s.byDimension[kAtomic].push_back(at);
     if (declared.count(i)) continue;
     const bool subscript = i + 1 < lx.size() && lx[i + 1].text == "[";
-    // As the extractor reads them: mem counts uses of __global and __local
-    // names; subscripts count as coalesced on a __global name, as localmem on
-    // a __local one.
+    // As the extractor reads them: mem counts uses of __global parameters
+    // and __local names; subscripts count as coalesced on a __global name
+    // (a parameter or a variable), as localmem on a __local one.
     if (global.count(t)) {
       s.byDimension[kMem].push_back(at);
+      if (subscript) s.byDimension[kCoalesced].push_back(at);
+    } else if (globalVariables.count(t)) {
       if (subscript) s.byDimension[kCoalesced].push_back(at);
     } else if (local.count(t)) {
       s.byDimension[kMem].push_back(at);
@@ -171,6 +180,7 @@ std::vector<std::vector<int>> dimensionTokens(std::vector<std::vector<int>> voca
     }
   };
   add(names.global, {kMem, kCoalesced});
+  add(names.globalVariables, {kCoalesced}); // a subscript without a use of a parameter
   add(names.local, {kMem, kLocalMem});
   return vocabulary;
 }

@@ -17,7 +17,8 @@ namespace steerbench::steer {
 /// Per dimension of a feature space, the positions (model token indices) of
 /// the tokens that dimension counts. Grewe's six counts read at token level:
 /// comp (arithmetic and shift operators; exp, log, sqrt), rational
-/// (comparisons), mem (uses of a `__global` or `__local` name), localmem and
+/// (comparisons), mem (uses of a `__global` parameter or a `__local` name:
+/// a `__global` pointer declared in a body is not counted), localmem and
 /// coalesced (subscripts of a `__local` or `__global` name), atomic (atomic_* and
 /// atom_* calls). It is a reading of the tokens, not of the AST: it guides
 /// where holes go and never decides a feature. Spaces without a token-level
@@ -32,9 +33,10 @@ struct HoleSites {
 /// writing adds to that dimension in a kernel of tokens `ids`, as the same
 /// reading of the tokens sees it: comp (arithmetic and shift operators),
 /// rational (comparisons), atomic (atomic_* and atom_* builtins), and the
-/// kernel's own `__global` and `__local` names for mem, with the `__local`
-/// ones for localmem and the `__global` ones for coalesced (a subscript
-/// follows the name). exp, log and sqrt (15 comp each) are left out. A name
+/// kernel's own `__global` parameters and `__local` names for mem, with the
+/// `__local` ones for localmem and every `__global` one (pointers declared in
+/// a body too, which add no mem) for coalesced (a subscript follows the
+/// name). exp, log and sqrt (15 comp each) are left out. A name
 /// the tokenizer spells character by character has no token. Empty for a
 /// space without a token-level reading.
 [[nodiscard]] std::vector<std::vector<int>> dimensionTokens(const std::string& space, const model::Tokenizer& tok,

@@ -319,6 +319,37 @@ private Q_SLOTS:
     }
   }
 
+  void aGlobalPointerDeclaredInABodyAddsCoalescedButNoMem() {
+    // `row` is __global but not a parameter: the extractor counts its
+    // subscripts as coalesced and its uses not as mem. A target with more
+    // coalesced than mem (73 of DevMap's 247 distinct kernels) needs such names.
+    const char* k = "kernel void B(global float* a, int n) {\n"
+                    "  int i = get_global_id(0);\n"
+                    "  global float* row = a + i * n;\n"
+                    "  row[i] = row[0] + a[i];\n"
+                    "}\n";
+    const auto measured = greweOf(k);
+    QCOMPARE(measured[2], 2.0); // mem: a, a
+    QCOMPARE(measured[4], 3.0); // coalesced: row[i], row[0], a[i]
+    model::Tokenizer::Options o;
+    o.minCount = 1;
+    const auto tok = model::Tokenizer::build({k}, o);
+    const auto ids = tok.encode(k);
+    const auto sites = steer::holeSites("grewe", tok, ids);
+    QCOMPARE(sites.byDimension[2].size(), std::size_t(2));
+    QCOMPARE(sites.byDimension[4].size(), std::size_t(3));
+    const auto tokens = steer::dimensionTokens("grewe", tok, ids);
+    const int a = tok.encode("a")[0], row = tok.encode("row")[0];
+    QCOMPARE(std::set<int>(tokens[2].begin(), tokens[2].end()), std::set<int>{a});
+    QCOMPARE(std::set<int>(tokens[4].begin(), tokens[4].end()), (std::set<int>{a, row}));
+    // Too little coalesced and too much mem: `row` up, `a` neither way.
+    auto target = measured;
+    target[2] = 1;
+    target[4] = 5;
+    const auto bias = steer::guideBias(tokens, measured, target, 1.0);
+    QCOMPARE(bias, (std::vector<std::pair<int, float>>{{row, 1.0f}}));
+  }
+
   void guidedInfillsLeanTowardWhatTheTargetLacks() {
     const std::string k = "kernel void B(global int* out, global const float* in, local float* tile) {\n"
                           "  int i = get_global_id(0);\n"
