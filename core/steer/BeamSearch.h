@@ -124,7 +124,8 @@ struct SteerSpec {
   /// token-level reading (Grewe). 0: none. Runs stored without it had none.
   /// 1 by default: on the first 17 of bench-steer's 40 Grewe targets
   /// (600 s each) it gave 9 exact against 7 without, and matched spmv A,
-  /// whose best had lacked one comparison after 31 reseeds, in 11 s.
+  /// whose best had lacked one comparison after 31 reseeds, in 11 s; on all
+  /// 40, 21 exact.
   double guideLogits = 1;
   double endHoleBias = 4;      ///< added to the [ENDHOLE] logit of infills (model::SampleOptions)
   bool guard = true;           ///< grammar-guided infills (model::SampleOptions::guard); runs stored without it had none
