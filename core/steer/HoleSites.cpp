@@ -105,7 +105,7 @@ PointerNames pointerNames(const std::vector<Lexeme>& lx) {
     for (std::size_t j = i + 1; j < lx.size(); ++j) {
       const auto& t = lx[j].text;
       if (t == "," || t == ")" || t == ";" || t == "=" || t == "[") break;
-      if (isIdentifier(t)) name = j;
+      if (isIdentifier(t) && !isTypeWord(t)) name = j; // a cast `(global float*)` declares nothing
     }
     if (name == lx.size()) continue;
     (isGlobal ? (depth > 0 ? p.globalVariables : p.global) : p.local).insert(lx[name].text);

@@ -326,17 +326,17 @@ private Q_SLOTS:
     const char* k = "kernel void B(global float* a, int n) {\n"
                     "  int i = get_global_id(0);\n"
                     "  global float* row = a + i * n;\n"
-                    "  row[i] = row[0] + a[i];\n"
+                    "  row[i] = row[0] + a[i] + ((global float*)a)[1];\n"
                     "}\n";
     const auto measured = greweOf(k);
-    QCOMPARE(measured[2], 2.0); // mem: a, a
+    QCOMPARE(measured[2], 3.0); // mem: a, a, a (the cast declares no name)
     QCOMPARE(measured[4], 3.0); // coalesced: row[i], row[0], a[i]
     model::Tokenizer::Options o;
     o.minCount = 1;
     const auto tok = model::Tokenizer::build({k}, o);
     const auto ids = tok.encode(k);
     const auto sites = steer::holeSites("grewe", tok, ids);
-    QCOMPARE(sites.byDimension[2].size(), std::size_t(2));
+    QCOMPARE(sites.byDimension[2].size(), std::size_t(3));
     QCOMPARE(sites.byDimension[4].size(), std::size_t(3));
     const auto tokens = steer::dimensionTokens("grewe", tok, ids);
     const int a = tok.encode("a")[0], row = tok.encode("row")[0];
