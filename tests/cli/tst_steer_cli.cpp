@@ -140,6 +140,9 @@ private slots:
     r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--hole"), QStringLiteral("5-2")}));
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QLatin1String("--hole")), qPrintable(r.err));
+    r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--guide"), QStringLiteral("strong")}));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QLatin1String("--guide: expected a number")), qPrintable(r.err));
     // A JSON target of the wrong size names the file.
     const QString json = dir_.filePath(QStringLiteral("t.json"));
     QFile f(json);
@@ -153,6 +156,8 @@ private slots:
     const QString fresh = dir_.filePath(QStringLiteral("never.sbw"));
     for (const QStringList& bad : {QStringList{QStringLiteral("--target"), QStringLiteral("comp=4"),
                                                QStringLiteral("--swap"), QStringLiteral("7")},
+                                   QStringList{QStringLiteral("--target"), QStringLiteral("comp=4"),
+                                               QStringLiteral("--guide"), QStringLiteral("500")},
                                    QStringList{QStringLiteral("--target"), QStringLiteral("cmop=4")},
                                    QStringList{QStringLiteral("--resume"), QStringLiteral("1")}}) {
       r = cli(QStringList{QStringLiteral("steer"), QStringLiteral("-w"), fresh, QStringLiteral("-o"),
