@@ -26,7 +26,7 @@
 //
 // Usage: bench-steer [--space grewe|instcount|autophase] [--targets 40] [--time-budget 600]
 //                    [--depth 100000] [--width 16] [--candidates 4] [--temperature 0.5] [--hole 0-3]
-//                    [--directed-holes 0] [--escalate-after 0] [--restarts 0] [--combine 16] [--combine-greedy 0] [--max-per-vector 4] [--reseed-after 100] [--reseed-draw 0|1] [--fill-insertions 0|1] [--guide-logits 1] [--patience 0]
+//                    [--directed-holes 0] [--rename-holes 0|1] [--escalate-after 0] [--restarts 0] [--combine 16] [--combine-greedy 0] [--max-per-vector 4] [--reseed-after 100] [--reseed-draw 0|1] [--fill-insertions 0|1] [--guide-logits 1] [--patience 0]
 //                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--unchecked] [--context 64] [--nearest 32] [--seed 1] [--ablation]
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
 //                    [--only 1,5,...] (run only these of the chosen targets, by their place in the list)
@@ -110,6 +110,7 @@ int main(int argc, char** argv) {
     else if (arg("--temperature")) base.temperature = std::atof(argv[++i]);
     else if (arg("--hole")) std::sscanf(argv[++i], "%d-%d", &base.holeMin, &base.holeMax);
     else if (arg("--directed-holes")) base.directedHoles = std::atof(argv[++i]);
+    else if (arg("--rename-holes")) base.renameHoles = std::atoi(argv[++i]) != 0;
     else if (arg("--max-new-tokens")) base.maxNewTokens = std::atoi(argv[++i]);
     else if (arg("--escalate-after")) base.escalateAfter = std::atoi(argv[++i]);
     else if (arg("--restarts")) base.restarts = std::atoi(argv[++i]);
@@ -165,12 +166,12 @@ int main(int argc, char** argv) {
     base.jobs = unsigned(threads);
     std::printf("bench-steer: %s space; model %s (sha256 %s); BLAS %s\n", space.name.c_str(), sampler.describe().c_str(),
                 sampler.modelHash().substr(0, 12).c_str(), model::useThreads(threads).c_str());
-    std::printf("spec: width %d, %d candidates per member, depth %d, swap %.2f, temperature %.2f, holes %d-%d tokens (%.0f%% directed), "
+    std::printf("spec: width %d, %d candidates per member, depth %d, swap %.2f, temperature %.2f, holes %d-%d tokens (%.0f%% directed%s), "
                 "infills up to %d tokens, escalation after %d stalled generations (0: none), %d restarts, %d combined candidates a generation (and %d greedy), at most %d members a vector (0: any), reseed after %d stalled generations (0: never) %s, insertions %s, guided infills %.1f (0: none), [ENDHOLE] bias %.1f, %s, "
                 "context %d tokens (0: all), %d nearest seeds, time budget %.0f s per target, patience %d generations (0: none), "
                 "seed %llu\n",
                 base.width, base.candidatesPerMember, base.depth, base.swapProbability, base.temperature, base.holeMin,
-                base.holeMax, 100 * base.directedHoles, base.maxNewTokens, base.escalateAfter, base.restarts, base.combine, base.combineGreedy, base.maxPerVector, base.reseedAfter, base.reseedDraw ? "drawing from the seeds" : "from generation 0's beam", base.fillInsertions ? "filled" : "may stay empty", base.guideLogits, base.endHoleBias, (std::string(base.guard ? "grammar guard" : "unguarded") + (base.check ? ", compiler checks" : ", unchecked")).c_str(), base.context, base.nearest, base.timeBudget,
+                base.holeMax, 100 * base.directedHoles, base.renameHoles ? ", with renames" : "", base.maxNewTokens, base.escalateAfter, base.restarts, base.combine, base.combineGreedy, base.maxPerVector, base.reseedAfter, base.reseedDraw ? "drawing from the seeds" : "from generation 0's beam", base.fillInsertions ? "filled" : "may stay empty", base.guideLogits, base.endHoleBias, (std::string(base.guard ? "grammar guard" : "unguarded") + (base.check ? ", compiler checks" : ", unchecked")).c_str(), base.context, base.nearest, base.timeBudget,
                 base.patience, (unsigned long long)base.seed);
 
     // Targets: distinct DevMap kernels, round-robin over the suites.

@@ -269,7 +269,7 @@ std::string SteerSpec::toJson() const {
          ",\"depth\":" + std::to_string(depth) + ",\"swap_probability\":" + formatNumber(swapProbability) +
          ",\"temperature\":" + formatNumber(temperature) + ",\"hole_min\":" + std::to_string(holeMin) +
          ",\"hole_max\":" + std::to_string(holeMax) + ",\"hole_max_fraction\":" + formatNumber(holeMaxFraction) +
-         ",\"directed_holes\":" + formatNumber(directedHoles) +
+         ",\"directed_holes\":" + formatNumber(directedHoles) + ",\"rename_holes\":" + (renameHoles ? "true" : "false") +
          ",\"max_new_tokens\":" + std::to_string(maxNewTokens) +
          ",\"escalate_after\":" + std::to_string(escalateAfter) + ",\"restarts\":" + std::to_string(restarts) +
          ",\"combine\":" + std::to_string(combine) + ",\"combine_greedy\":" + std::to_string(combineGreedy) + ",\"max_per_vector\":" + std::to_string(maxPerVector) +
@@ -314,6 +314,7 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   real("hole_max_fraction", s.holeMaxFraction);
   s.directedHoles = 0; // a run stored before directed holes put every hole anywhere
   real("directed_holes", s.directedHoles);
+  s.renameHoles = o->getBoolean("rename_holes").value_or(false); // and before renames none was one
   integer("max_new_tokens", s.maxNewTokens);
   s.escalateAfter = 0; // runs stored before escalation kept their sizes
   integer("escalate_after", s.escalateAfter);
@@ -639,7 +640,7 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
             const bool directed = spec.directedHoles > 0 && !sites.byDimension.empty() &&
                                   std::uniform_real_distribution<double>(0, 1)(rng) < spec.directedHoles &&
                                   directedHole(sites, beam[m].values, spec.target.values, spec.scale, n, spec.holeMin,
-                                               cap, rng, hole);
+                                               cap, rng, hole, spec.renameHoles);
             if (!directed) {
               hole.start = std::uniform_int_distribution<std::int64_t>(0, n)(rng);
               hole.length = std::min(std::uniform_int_distribution<std::int64_t>(spec.holeMin, cap)(rng), n - hole.start);

@@ -52,6 +52,10 @@ struct SteerSpec {
   /// targets (bench-steer, 30 s each) a share of 0.5 made no measurable
   /// difference. Runs stored without it had none.
   double directedHoles = 0;
+  /// Directed holes for a localmem or coalesced count that is too low are,
+  /// half the time, renames: one token on the name of a subscript of the
+  /// other kind (steer::directedHole). Runs stored without it had none.
+  bool renameHoles = false;
   int maxNewTokens = 8;        ///< cap on the tokens one infill adds
   /// After this many generations without a better best, holes may replace
   /// twice as many tokens (holeMax) and infills add twice as many

@@ -209,7 +209,7 @@ std::vector<std::pair<int, float>> guideBias(const std::vector<std::vector<int>>
 
 bool directedHole(const HoleSites& sites, const std::vector<double>& values, const std::vector<double>& target,
                   const std::vector<double>& scale, std::int64_t n, std::int64_t holeMin, std::int64_t holeMax,
-                  std::mt19937_64& rng, Hole& out) {
+                  std::mt19937_64& rng, Hole& out, bool renames) {
   const std::size_t dims = std::min({sites.byDimension.size(), values.size(), target.size()});
   std::vector<double> weight(dims, 0.0);
   double total = 0;
@@ -232,6 +232,14 @@ bool directedHole(const HoleSites& sites, const std::vector<double>& values, con
     out.start = std::max<std::int64_t>(0, site - uniform(0, len - 1));
     out.length = std::min(len, n - out.start);
     return true;
+  }
+  if (renames && (d == kLocalMem || d == kCoalesced)) { // a name of the other count's subscripts, half the time
+    const auto& other = sites.byDimension[d == kLocalMem ? kCoalesced : kLocalMem];
+    if (uniform(0, 1) == 1 && !other.empty()) {
+      out.start = other[std::size_t(uniform(0, std::int64_t(other.size()) - 1))];
+      out.length = 1;
+      return true;
+    }
   }
   out.start = at.empty() ? uniform(0, n) : std::clamp<std::int64_t>(at[std::size_t(uniform(0, std::int64_t(at.size()) - 1))] + uniform(-2, 2), 0, n);
   out.length = std::min(uniform(holeMin, std::max(holeMin, holeMax)), n - out.start);

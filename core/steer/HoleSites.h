@@ -67,10 +67,16 @@ struct Hole {
 /// infill can take it away. Too little: the hole opens next to one of its
 /// sites (or anywhere, if it has none), where the model tends to write more
 /// of the same. Lengths are uniform in [holeMin, holeMax] (at least 1 over a
-/// site), within the `n` tokens. False when no dimension can be aimed at.
+/// site), within the `n` tokens. With `renames`, a subscript count that is
+/// too low (localmem or coalesced) is aimed at half the time by a rename
+/// instead: a one-token hole on the name of a subscript the other count
+/// counts, where the model may write a name of the kind that is short (the
+/// guide leans it there), moving one count from the other into this one and
+/// leaving mem as it is: `b[i]` on a `__global` b written as `d[i]` on a
+/// `__local` d. False when no dimension can be aimed at.
 [[nodiscard]] bool directedHole(const HoleSites& sites, const std::vector<double>& values,
                                 const std::vector<double>& target, const std::vector<double>& scale,
                                 std::int64_t n, std::int64_t holeMin, std::int64_t holeMax, std::mt19937_64& rng,
-                                Hole& out);
+                                Hole& out, bool renames = false);
 
 } // namespace steerbench::steer

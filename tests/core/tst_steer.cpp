@@ -179,6 +179,14 @@ private Q_SLOTS:
     QVERIFY(at != std::string::npos);
     undirected.erase(at, std::strlen(",\"directed_holes\":0.25"));
     QCOMPARE(steer::SteerSpec::fromJson(undirected, "old spec").directedHoles, 0.0);
+    // Renames: kept, and a run stored before them had none.
+    s.renameHoles = true;
+    std::string renaming = s.toJson();
+    QVERIFY(steer::SteerSpec::fromJson(renaming, "spec").renameHoles);
+    const auto r = renaming.find(",\"rename_holes\":true");
+    QVERIFY(r != std::string::npos);
+    renaming.erase(r, std::strlen(",\"rename_holes\":true"));
+    QVERIFY(!steer::SteerSpec::fromJson(renaming, "old spec").renameHoles);
     // Escalation, restarts and combining: kept, and runs stored before them had none.
     s.escalateAfter = 30;
     s.restarts = 2;
@@ -454,6 +462,54 @@ private Q_SLOTS:
     std::vector<double> scale(values.size(), 1.0);
     scale[2] = 0;
     QVERIFY(!steer::directedHole(sites, values, target, scale, n, 0, 3, rng, h));
+  }
+
+  void renameHolesCoverOneNameOfTheOtherSubscripts() {
+    // b[...] on a __global b written as t[...] on the __local t moves one
+    // count from coalesced to localmem and leaves mem as it is.
+    const char* k = "kernel void A(global float* a, global float* b) {\n  local float t[16];\n"
+                          "  t[get_local_id(0)] = a[get_global_id(0)];\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                          "  b[get_global_id(0)] = t[0] + a[1];\n}\n";
+    model::Tokenizer::Options o;
+    o.minCount = 1;
+    const auto tok = model::Tokenizer::build({k}, o);
+    const auto ids = tok.encode(k);
+    const auto n = std::int64_t(ids.size());
+    const auto sites = steer::holeSites("grewe", tok, ids);
+    const auto values = greweOf(k);
+    QCOMPARE(values[3], 2.0); // localmem: t twice
+    QCOMPARE(values[4], 1.0); // coalesced: a[1] (an index that calls is not simple), though all three are sites
+    QCOMPARE(sites.byDimension[3].size(), std::size_t(2));
+    QCOMPARE(sites.byDimension[4].size(), std::size_t(3));
+    auto nearAny = [](std::int64_t start, const std::vector<std::int64_t>& at) {
+      for (auto a : at)
+        if (std::abs(start - a) <= 2) return true;
+      return false;
+    };
+    auto onOne = [](const steer::Hole& h, const std::vector<std::int64_t>& at) {
+      return h.length == 1 && std::find(at.begin(), at.end(), h.start) != at.end();
+    };
+    for (const int short_ : {3, 4}) { // localmem short, then coalesced short
+      const auto& own = sites.byDimension[std::size_t(short_)];
+      const auto& other = sites.byDimension[std::size_t(short_ == 3 ? 4 : 3)];
+      auto target = values;
+      target[std::size_t(short_)] += 1;
+      std::mt19937_64 rng(5);
+      steer::Hole h;
+      int renames = 0;
+      for (int i = 0; i < 400; ++i) {
+        QVERIFY(steer::directedHole(sites, values, target, {}, n, 0, 3, rng, h, true));
+        const bool rename = onOne(h, other) && !nearAny(h.start, own);
+        QVERIFY(rename || nearAny(h.start, own)); // a rename, or next to a site of its own
+        renames += rename;
+      }
+      QVERIFY2(renames > 100 && renames < 300, std::to_string(renames).c_str()); // about half
+      // Without renames every hole opens next to a site of the short count.
+      for (int i = 0; i < 200; ++i) {
+        QVERIFY(steer::directedHole(sites, values, target, {}, n, 0, 3, rng, h));
+        QVERIFY(nearAny(h.start, own));
+      }
+    }
   }
 
   void targetsFromKernelsAndDevMapRows() {
