@@ -53,7 +53,8 @@ private slots:
 
   void steersListsAndTracesARun() {
     const Run r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4,mem=3,coalesced=2"),
-                             QStringLiteral("--depth"), QStringLiteral("2")}));
+                             QStringLiteral("--depth"), QStringLiteral("2"), QStringLiteral("--directed-holes"),
+                             QStringLiteral("0.5"), QStringLiteral("--rename-holes")}));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains(QLatin1String("run 1: ")) && r.out.contains(QLatin1String("relative proximity")),
              qPrintable(r.out));
@@ -61,9 +62,11 @@ private slots:
     QCOMPARE(scalar(ws_, "SELECT status FROM steer_runs WHERE id = 1"), QStringLiteral("finished"));
     QCOMPARE(scalar(ws_, "SELECT count(*) FROM steer_generations WHERE run_id = 1"), QStringLiteral("3"));
     QVERIFY(scalar(ws_, "SELECT count(*) FROM steer_candidates WHERE run_id = 1").toInt() > 3);
-    // The spec is stored with the run: the target's origin and the seed.
-    QVERIFY(scalar(ws_, "SELECT s.json FROM specs s JOIN steer_runs r ON r.spec_hash = s.hash WHERE r.id = 1")
-                .contains(QLatin1String("\"seed\":2")));
+    // The spec is stored with the run: the target's origin, the seed and the options given.
+    const QString spec = scalar(ws_, "SELECT s.json FROM specs s JOIN steer_runs r ON r.spec_hash = s.hash WHERE r.id = 1");
+    QVERIFY2(spec.contains(QLatin1String("\"seed\":2")) && spec.contains(QLatin1String("\"directed_holes\":0.5")) &&
+                 spec.contains(QLatin1String("\"rename_holes\":true")),
+             qPrintable(spec));
 
     const Run runs = cli({QStringLiteral("runs"), QStringLiteral("-w"), ws_});
     QCOMPARE(runs.exitCode, 0);
