@@ -209,6 +209,8 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.holeMaxFraction = parseDouble(cl.value("hole-fraction"), "--hole-fraction", 0, 1);
     spec.directedHoles = parseDouble(cl.value("directed-holes"), "--directed-holes", 0, 1);
     spec.renameHoles = cl.has("rename-holes");
+    if (spec.renameHoles && spec.directedHoles == 0)
+      throw UsageError("--rename-holes: renames are a kind of directed hole; give --directed-holes P too (0.5, say)");
     spec.maxNewTokens = int(cl.unsignedValue("max-new-tokens", 1, 100000));
     spec.escalateAfter = int(cl.unsignedValue("escalate-after", 0, 100000));
     spec.restarts = int(cl.unsignedValue("restarts", 0, 1000));

@@ -146,6 +146,10 @@ private slots:
     r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--guide"), QStringLiteral("strong")}));
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QLatin1String("--guide: expected a number")), qPrintable(r.err));
+    // Renames without directed holes would do nothing: refused, saying what to add.
+    r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--rename-holes")}));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QLatin1String("--directed-holes")), qPrintable(r.err));
     // A JSON target of the wrong size names the file.
     const QString json = dir_.filePath(QStringLiteral("t.json"));
     QFile f(json);
