@@ -730,8 +730,16 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
           if (!beam.empty() && (f.from > 0 || f.to < std::int64_t(memberIds[f.member].size()))) {
             // A window: splice it back between the member's tokens outside it.
             const auto& ids = memberIds[f.member];
+            // Two spelled lexemes that meet at a side of the window stay apart
+            // (the window's feed was encoded without what lies beyond it).
+            auto apart = [&](std::vector<int>& v, int next) {
+              if (!v.empty() && tok.isChar(v.back()) && tok.isChar(next)) v.push_back(model::Tokenizer::kSpace);
+            };
             std::vector<int> whole(ids.begin(), ids.begin() + f.from);
+            if (!s.ids.empty()) apart(whole, s.ids.front());
+            x.holeAt += int(whole.size()) - int(f.from); // the infill starts one later after such a space
             whole.insert(whole.end(), s.ids.begin(), s.ids.end());
+            if (f.to < std::int64_t(ids.size())) apart(whole, ids[std::size_t(f.to)]);
             whole.insert(whole.end(), ids.begin() + f.to, ids.end());
             x.ids = std::move(whole);
             x.text = tok.decode(x.ids);

@@ -760,7 +760,9 @@ private Q_SLOTS:
       // (Apart at the cut: two spelled lexemes may meet there.)
       const std::string expected = tok.decode({parent.begin(), parent.begin() + std::ptrdiff_t(start)}) + " " +
                                    tok.decode({parent.begin() + std::ptrdiff_t(end), parent.end()});
-      QCOMPARE(model::tokenKey(c.text), model::tokenKey(expected));
+      // (With directed holes an operator between two literals is often cut
+      // out, and the window's edge can fall next to it: "12.0f31.0f".)
+      QVERIFY2(model::tokenKey(c.text) == model::tokenKey(expected), (c.text + "\nexpected\n" + expected).c_str());
       if (c.holeLength == 0) {
         ++noOps;
         QVERIFY2(c.compiled, c.error.c_str()); // the seed itself, through a window
