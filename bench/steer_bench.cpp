@@ -12,9 +12,9 @@
 //
 // --ablation runs every target six ways on the same budget: the default
 // (nearest-kernel seeds, swaps on, grammar guard, compiler checks, directed
-// holes as given), empty seeding, swaps off, infills without the grammar
+// holes and renames as given), empty seeding, swaps off, infills without the grammar
 // guard, infills without compiler checks, and the other hole placement (half
-// the holes directed if the default has none, else none), and combining
+// the holes directed, with renames, if the default has none, else none), and combining
 // infills the other way (16 a generation if the default has none, else none).
 // Each run also reports the share of its infills (generations 1 and later)
 // that compile, and the combined candidates (compiled/tried:steps of the
@@ -26,7 +26,7 @@
 //
 // Usage: bench-steer [--space grewe|instcount|autophase] [--targets 40] [--time-budget 600]
 //                    [--depth 100000] [--width 16] [--candidates 4] [--temperature 0.5] [--hole 0-3]
-//                    [--directed-holes 0] [--rename-holes 0|1] [--escalate-after 0] [--restarts 0] [--combine 16] [--combine-greedy 0] [--max-per-vector 4] [--reseed-after 100] [--reseed-draw 0|1] [--fill-insertions 0|1] [--guide-logits 1] [--patience 0]
+//                    [--directed-holes 0.5] [--rename-holes 1] [--escalate-after 0] [--restarts 0] [--combine 16] [--combine-greedy 0] [--max-per-vector 4] [--reseed-after 100] [--reseed-draw 0|1] [--fill-insertions 0|1] [--guide-logits 1] [--patience 0]
 //                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--unchecked] [--context 64] [--nearest 32] [--seed 1] [--ablation]
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
 //                    [--only 1,5,...] (run only these of the chosen targets, by their place in the list)
@@ -224,6 +224,7 @@ int main(int argc, char** argv) {
       variants.push_back({"unchecked", unchecked});
       auto holes = base;
       holes.directedHoles = base.directedHoles > 0 ? 0 : 0.5;
+      holes.renameHoles = holes.directedHoles > 0;
       variants.push_back({base.directedHoles > 0 ? "undirected" : "directed 0.5", holes});
       auto combining = base;
       combining.combine = base.combine > 0 ? 0 : 16;

@@ -167,10 +167,10 @@ void addSearchOptions(CommandLine& cl) {
   cl.option({"hole-fraction", 0, "F", "a hole replaces at most this share of the kernel's tokens", false, "0.25"});
   cl.option({"directed-holes", 0, "P", "share of holes aimed at the tokens of a feature that is off target (Grewe: "
                                         "operators, comparisons, __global and __local uses, atomics); the rest go "
-                                        "anywhere", false, "0"});
-  cl.option({"rename-holes", 0, "", "a directed hole for a localmem (coalesced) count that is too low is, half the "
-                                "time, one token on the name of a __global (__local) subscript, for the model to write "
-                                "a name of the other kind"});
+                                        "anywhere", false, "0.5"});
+  cl.option({"no-rename-holes", 0, "", "directed holes are never renames (by default a directed hole for a localmem "
+                                   "(coalesced) count that is too low is, half the time, one token on the name of a "
+                                   "__global (__local) subscript, for the model to write a name of the other kind)"});
   cl.option({"max-new-tokens", 0, "N", "cap on the tokens one infill adds", false, "8"});
   cl.option({"escalate-after", 0, "N", "after N generations without a better best, holes and infills may be twice as "
                                        "long, after 2N four times (0: never)", false, "0"});
@@ -208,9 +208,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     std::tie(spec.holeMin, spec.holeMax) = parseRange(cl.value("hole"), "--hole");
     spec.holeMaxFraction = parseDouble(cl.value("hole-fraction"), "--hole-fraction", 0, 1);
     spec.directedHoles = parseDouble(cl.value("directed-holes"), "--directed-holes", 0, 1);
-    spec.renameHoles = cl.has("rename-holes");
-    if (spec.renameHoles && spec.directedHoles == 0)
-      throw UsageError("--rename-holes: renames are a kind of directed hole; give --directed-holes P too (0.5, say)");
+    spec.renameHoles = !cl.has("no-rename-holes");
     spec.maxNewTokens = int(cl.unsignedValue("max-new-tokens", 1, 100000));
     spec.escalateAfter = int(cl.unsignedValue("escalate-after", 0, 100000));
     spec.restarts = int(cl.unsignedValue("restarts", 0, 1000));

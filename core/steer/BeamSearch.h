@@ -48,14 +48,15 @@ struct SteerSpec {
   double holeMaxFraction = 0.25; ///< ... and at most this share of the member's tokens
   /// Share of holes aimed at the sites of a dimension that differs from the
   /// target (steer::directedHole); the rest go anywhere. Only spaces with a
-  /// token-level reading (Grewe) have sites. Off by default: on 16 Grewe
-  /// targets (bench-steer, 30 s each) a share of 0.5 made no measurable
-  /// difference. Runs stored without it had none.
-  double directedHoles = 0;
+  /// token-level reading (Grewe) have sites. Runs stored without it had
+  /// none. 0.5 by default, with renames: on the first 20 of bench-steer's 40
+  /// Grewe targets (600 s each) the two gave 13 exact against 10 without
+  /// (ScanLargeArrays, SP initialize2 and FDTD3d newly matched, none lost).
+  double directedHoles = 0.5;
   /// Directed holes for a localmem or coalesced count that is too low are,
   /// half the time, renames: one token on the name of a subscript of the
   /// other kind (steer::directedHole). Runs stored without it had none.
-  bool renameHoles = false;
+  bool renameHoles = true;
   int maxNewTokens = 8;        ///< cap on the tokens one infill adds
   /// After this many generations without a better best, holes may replace
   /// twice as many tokens (holeMax) and infills add twice as many

@@ -54,7 +54,7 @@ private slots:
   void steersListsAndTracesARun() {
     const Run r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4,mem=3,coalesced=2"),
                              QStringLiteral("--depth"), QStringLiteral("2"), QStringLiteral("--directed-holes"),
-                             QStringLiteral("0.5"), QStringLiteral("--rename-holes")}));
+                             QStringLiteral("0.25"), QStringLiteral("--no-rename-holes")}));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains(QLatin1String("run 1: ")) && r.out.contains(QLatin1String("relative proximity")),
              qPrintable(r.out));
@@ -64,8 +64,8 @@ private slots:
     QVERIFY(scalar(ws_, "SELECT count(*) FROM steer_candidates WHERE run_id = 1").toInt() > 3);
     // The spec is stored with the run: the target's origin, the seed and the options given.
     const QString spec = scalar(ws_, "SELECT s.json FROM specs s JOIN steer_runs r ON r.spec_hash = s.hash WHERE r.id = 1");
-    QVERIFY2(spec.contains(QLatin1String("\"seed\":2")) && spec.contains(QLatin1String("\"directed_holes\":0.5")) &&
-                 spec.contains(QLatin1String("\"rename_holes\":true")),
+    QVERIFY2(spec.contains(QLatin1String("\"seed\":2")) && spec.contains(QLatin1String("\"directed_holes\":0.25")) &&
+                 spec.contains(QLatin1String("\"rename_holes\":false")),
              qPrintable(spec));
 
     const Run runs = cli({QStringLiteral("runs"), QStringLiteral("-w"), ws_});
@@ -146,10 +146,6 @@ private slots:
     r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--guide"), QStringLiteral("strong")}));
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QLatin1String("--guide: expected a number")), qPrintable(r.err));
-    // Renames without directed holes would do nothing: refused, saying what to add.
-    r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--rename-holes")}));
-    QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.err.contains(QLatin1String("--directed-holes")), qPrintable(r.err));
     // A JSON target of the wrong size names the file.
     const QString json = dir_.filePath(QStringLiteral("t.json"));
     QFile f(json);
