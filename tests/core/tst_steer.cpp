@@ -79,6 +79,25 @@ std::vector<double> greweOf(const char* text) {
   return steer::targetFromKernelFile("grewe", path).values;
 }
 
+/// A kernel as directed holes read it: a tokenizer of its own words, its
+/// tokens, their count, its hole sites and its Grewe vector.
+struct SiteReading {
+  model::Tokenizer tok;
+  std::vector<int> ids;
+  std::int64_t n = 0;
+  steer::HoleSites sites;
+  std::vector<double> values;
+};
+SiteReading readSites(const char* kernel) {
+  model::Tokenizer::Options o;
+  o.minCount = 1;
+  SiteReading r{model::Tokenizer::build({kernel}, o), {}, 0, {}, greweOf(kernel)};
+  r.ids = r.tok.encode(kernel);
+  r.n = std::int64_t(r.ids.size());
+  r.sites = steer::holeSites("grewe", r.tok, r.ids);
+  return r;
+}
+
 steer::SteerSpec spec(const std::vector<double>& target, int depth) {
   steer::SteerSpec s;
   s.target = {"grewe", target, "test"};
@@ -427,13 +446,7 @@ private Q_SLOTS:
   }
 
   void directedHolesAimAtWhatIsOffTarget() {
-    model::Tokenizer::Options o;
-    o.minCount = 1;
-    const auto tok = model::Tokenizer::build({kSeed}, o);
-    const auto ids = tok.encode(kSeed);
-    const auto n = std::int64_t(ids.size());
-    const auto sites = steer::holeSites("grewe", tok, ids);
-    const auto values = greweOf(kSeed);
+    const auto [tok, ids, n, sites, values] = readSites(kSeed);
     std::mt19937_64 rng(3);
     steer::Hole h;
     QVERIFY(!steer::directedHole(sites, values, values, {}, n, 0, 3, rng, h)); // on target: nothing to aim at
@@ -470,13 +483,7 @@ private Q_SLOTS:
     const char* k = "kernel void A(global float* a, global float* b) {\n  local float t[16];\n"
                           "  t[get_local_id(0)] = a[get_global_id(0)];\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
                           "  b[get_global_id(0)] = t[0] + a[1];\n}\n";
-    model::Tokenizer::Options o;
-    o.minCount = 1;
-    const auto tok = model::Tokenizer::build({k}, o);
-    const auto ids = tok.encode(k);
-    const auto n = std::int64_t(ids.size());
-    const auto sites = steer::holeSites("grewe", tok, ids);
-    const auto values = greweOf(k);
+    const auto [tok, ids, n, sites, values] = readSites(k);
     QCOMPARE(values[3], 2.0); // localmem: t twice
     QCOMPARE(values[4], 1.0); // coalesced: a[1] (an index that calls is not simple), though all three are sites
     QCOMPARE(sites.byDimension[3].size(), std::size_t(2));
