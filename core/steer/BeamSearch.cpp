@@ -23,6 +23,7 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <optional>
 #include <mutex>
 #include <random>
 #include <set>
@@ -537,16 +538,22 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
   std::string stopReason;
   auto exact = [&] { return best.id != 0 && best.distance <= kExact; };
 
+  // The time budget is a bound: a generation that the last one's length says
+  // would end past it is not started.
+  double lastGeneration = 0;
+  std::optional<Clock::time_point> lastStart;
   for (;; ++generation) {
+    if (lastStart) lastGeneration = std::chrono::duration<double>(Clock::now() - *lastStart).count();
     if (exact()) stopReason = "exact match";
     else if (generation > spec.depth) stopReason = "depth";
-    else if (spec.timeBudget > 0 && elapsed() >= spec.timeBudget) stopReason = "time budget";
+    else if (spec.timeBudget > 0 && elapsed() + lastGeneration >= spec.timeBudget) stopReason = "time budget";
     else if (spec.patience > 0 && stalledGenerations(runBests) >= spec.patience)
       stopReason = "patience";
     else if (cancel && cancel->cancelled()) stopReason = "cancelled";
     if (!stopReason.empty()) break;
 
     const auto t0 = Clock::now();
+    lastStart = t0;
     std::mt19937_64 rng(generationSeed(spec.seed, generation));
     // A stalled search starts again from the seeds; the run keeps its best.
     const bool reseeded =

@@ -608,6 +608,32 @@ private Q_SLOTS:
     QVERIFY(failed);
   }
 
+  void aTimeBudgetStartsNoGenerationThatWouldEndPastIt() {
+    // Deletions cannot add operators, so the run goes on until its budget.
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("budget.sbw")).toStdString());
+    auto sampler = deleter();
+    steer::BeamSearch search(ws, sampler);
+    auto target = greweOf(kSeed);
+    target[0] += 50;
+    auto s = spec(target, 100000);
+    s.timeBudget = 1.5;
+    const auto r = search.run(s);
+    QCOMPARE(r.stopReason, std::string("time budget"));
+    const auto gens = ws.steerGenerations(r.run);
+    QVERIFY(gens.size() >= 3);
+    // Each generation started only when the one before it, as long again,
+    // would still end within the budget. (Checking between generations
+    // alone, the last one started before the budget and ended past it.)
+    for (std::size_t i = 1; i < gens.size(); ++i) {
+      const double started = gens[i].elapsed - gens[i].seconds;
+      QVERIFY2(started + gens[i - 1].seconds < s.timeBudget,
+               qPrintable(QStringLiteral("generation %1 started at %2 s after one of %3 s")
+                              .arg(gens[i].generation)
+                              .arg(started)
+                              .arg(gens[i - 1].seconds)));
+    }
+  }
+
   void directedHolesCoverTheOperatorsWhenCompIsTooHigh() {
     // The target has one operator fewer, and nothing else differs (F4
     // follows from comp): every hole of generation 1 covers a * or a +.
