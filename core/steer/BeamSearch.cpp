@@ -23,8 +23,8 @@
 #include <deque>
 #include <limits>
 #include <map>
-#include <optional>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <set>
 #include <thread>
@@ -540,10 +540,9 @@ SteerResult BeamSearch::go(std::int64_t run, const SteerSpec& spec, const engine
 
   // The time budget is a bound: a generation that the last one's length says
   // would end past it is not started.
-  double lastGeneration = 0;
   std::optional<Clock::time_point> lastStart;
   for (;; ++generation) {
-    if (lastStart) lastGeneration = std::chrono::duration<double>(Clock::now() - *lastStart).count();
+    const double lastGeneration = lastStart ? std::chrono::duration<double>(Clock::now() - *lastStart).count() : 0;
     if (exact()) stopReason = "exact match";
     else if (generation > spec.depth) stopReason = "depth";
     else if (spec.timeBudget > 0 && elapsed() + lastGeneration >= spec.timeBudget) stopReason = "time budget";
