@@ -146,6 +146,9 @@ private slots:
     r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--guide"), QStringLiteral("strong")}));
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QLatin1String("--guide: expected a number")), qPrintable(r.err));
+    r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--time-budget"), QStringLiteral("-5")}));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QLatin1String("--time-budget: expected a number in [0,")), qPrintable(r.err));
     // A JSON target of the wrong size names the file.
     const QString json = dir_.filePath(QStringLiteral("t.json"));
     QFile f(json);
@@ -161,6 +164,8 @@ private slots:
                                                QStringLiteral("--swap"), QStringLiteral("7")},
                                    QStringList{QStringLiteral("--target"), QStringLiteral("comp=4"),
                                                QStringLiteral("--guide"), QStringLiteral("500")},
+                                   QStringList{QStringLiteral("--target"), QStringLiteral("comp=4"),
+                                               QStringLiteral("--time-budget"), QStringLiteral("-5")},
                                    QStringList{QStringLiteral("--target"), QStringLiteral("cmop=4")},
                                    QStringList{QStringLiteral("--resume"), QStringLiteral("1")}}) {
       r = cli(QStringList{QStringLiteral("steer"), QStringLiteral("-w"), fresh, QStringLiteral("-o"),
