@@ -93,6 +93,8 @@ CommandLine trainCommandLine() {
   cl.option({"validate-every", 0, "N", "steps between validation losses", false, "100"});
   cl.option({"checkpoint-every", 0, "N", "steps between checkpoints", false, "100"});
   cl.option({"max-words", 0, "N", "tokenizer: most frequent names and numbers kept as words", false, "4000"});
+  cl.option({"init-from", 0, "MODEL", "fine-tune: start from this checkpoint's weights, shape and tokenizer (the shape "
+                                      "options are then ignored), with a new optimizer, warmup and decay over --steps"});
   return cl;
 }
 
@@ -128,13 +130,15 @@ int runTrain(const CommandLine& cl) {
   o.validateEvery = int(cl.unsignedValue("validate-every", 1, 100000000));
   o.checkpointEvery = int(cl.unsignedValue("checkpoint-every", 1, 100000000));
   o.checkpoint = ckpt;
+  if (cl.has("init-from")) o.initFrom = cl.value("init-from");
 
   auto ws = store::Workspace::open(wsPath, store::Workspace::Mode::OpenExisting);
   const model::TrainingSession session(ws, o, cl.unsignedValue("max-words", 0, 1000000));
   std::cerr << "BLAS: " << model::useThreads(o.threads) << "\n"
             << "model: " << session.options().model.describe() << "; tokenizer " << session.tokenizer().hash().substr(0, 12)
             << "\n"
-            << (session.resuming() ? "resuming " : "writing ") << ckpt << "\n";
+            << (session.resuming() ? "resuming " : "writing ") << ckpt
+            << (o.initFrom.empty() || session.resuming() ? "" : " from the weights of " + o.initFrom) << "\n";
   InterruptGuard interrupt;
   model::TrainResult result;
   try {

@@ -240,6 +240,8 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
     if (!r) throw InputError("checkpoint " + o.checkpoint + " has an unreadable RNG state");
     step = saved.step;
     result.startStep = step;
+  } else if (!o.initFrom.empty()) {
+    loadCheckpoint(o.initFrom, model, nullptr, info.tokenizerHash); // the weights only: a new optimizer and schedule
   }
 
   // A fixed validation set (its own RNG, so it is the same on resume): the

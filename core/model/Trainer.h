@@ -37,6 +37,10 @@ struct TrainOptions {
   std::uint64_t seed = 1;
   int threads = 0;               ///< libtorch threads (0: all cores)
   std::string checkpoint;        ///< file written every checkpointEvery steps and at the end
+  /// Fine-tuning: a new run (no checkpoint yet) starts from this checkpoint's
+  /// weights, with its shape and tokenizer, a new optimizer and its own
+  /// warmup and decay over `steps`. Ignored when resuming.
+  std::string initFrom;
   std::string recipe;            ///< JSON stored in the checkpoint: the command and corpus that made it
 };
 

@@ -73,7 +73,7 @@ std::string TrainingSession::command(const TrainOptions& o, unsigned maxWords) {
          " --seed " +
          std::to_string(o.seed) + " --threads " + std::to_string(o.threads) + " --validate-every " +
          std::to_string(o.validateEvery) + " --checkpoint-every " + std::to_string(o.checkpointEvery) +
-         " --max-words " + std::to_string(maxWords);
+         " --max-words " + std::to_string(maxWords) + (o.initFrom.empty() ? "" : " --init-from " + o.initFrom);
 }
 
 TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, unsigned maxWords)
@@ -88,9 +88,20 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
   const std::string& ckpt = options_.checkpoint;
   std::error_code ec;
   resuming_ = std::filesystem::exists(ckpt, ec);
+  std::string initFromHash;
+  if (!options_.initFrom.empty()) {
+    // Fine-tuning: the starting model's shape and tokenizer (checked again when its weights load).
+    const CheckpointSummary from = summarizeCheckpoint(options_.initFrom);
+    options_.model = ModelConfig::fromJson(from.configJson, "checkpoint " + options_.initFrom);
+    initFromHash = from.fileSha256;
+    if (!resuming_) {
+      tokenizer_ = Tokenizer::fromJson(checkpointTokenizerJson(options_.initFrom), "checkpoint " + options_.initFrom);
+      tokenizer_.save(ckpt + ".tokenizer.json");
+    }
+  }
   if (resuming_) {
     tokenizer_ = Tokenizer::fromJson(checkpointTokenizerJson(ckpt), "checkpoint " + ckpt);
-  } else {
+  } else if (options_.initFrom.empty()) {
     Tokenizer::Options to;
     to.maxWords = maxWords;
     tokenizer_ = Tokenizer::build(kernels_, to);
@@ -109,6 +120,9 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
           formatNumber(o.data.shortHoleProbability) + ",\"seed\":" + std::to_string(o.seed) +
           ",\"threads\":" + std::to_string(o.threads) + ",\"validate_every\":" + std::to_string(o.validateEvery) +
           ",\"checkpoint_every\":" + std::to_string(o.checkpointEvery) + ",\"max_words\":" + std::to_string(maxWords) +
+          (o.initFrom.empty() ? std::string()
+                              : ",\"init_from\":" + jsonString(std::filesystem::path(o.initFrom).filename().string()) +
+                                    ",\"init_from_sha256\":" + jsonString(initFromHash)) +
           ",\"tokenizer_sha256\":" + jsonString(tokenizer_.hash()) + ",\"training_kernels\":" +
           std::to_string(kernels_.size()) + "}";
   options_.recipe = spec_;

@@ -31,6 +31,16 @@ QString finalLoss(const QString& out) {
   return m.hasMatch() ? m.captured(1) : QString();
 }
 
+QString validationLoss(const QString& out) {
+  const auto m = QRegularExpression(QStringLiteral("validation loss (\\S+)")).match(out);
+  return m.hasMatch() ? m.captured(1) : QString();
+}
+
+QByteArray contents(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
 } // namespace
 
 class TestTrain : public QObject {
@@ -193,6 +203,49 @@ private slots:
     QVERIFY2(bad.err.contains(QLatin1String("none.ckpt")) && bad.err.contains(QLatin1String("does not exist")),
              qPrintable(bad.err));
     QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("x.model"))));
+  }
+
+  void fineTuningStartsFromAModelsWeights() {
+    // The starting model: 200 steps, its validation loss measured at its last step.
+    const QString start = dir_.filePath(QStringLiteral("start.ckpt"));
+    const Run before = cli(tiny(start, 200));
+    QVERIFY2(before.exitCode == 0, qPrintable(before.err));
+    const double trained = validationLoss(before.out).toDouble();
+    // One step at a negligible learning rate: the fine-tuned model is the starting one, whose validation loss
+    // (same seed, same held-out datapoints) it must give; a model made anew gives a much higher one.
+    auto oneStep = [&](const QString& ckpt, bool fromModel) {
+      QStringList args = tiny(ckpt, 1);
+      args[args.indexOf(QStringLiteral("--layers")) + 1] = QStringLiteral("2"); // ignored with --init-from
+      args << QStringLiteral("--lr") << QStringLiteral("1e-9") << QStringLiteral("--validate-every")
+           << QStringLiteral("1");
+      if (fromModel) args << QStringLiteral("--init-from") << start;
+      return cli(args);
+    };
+    const QString tuned = dir_.filePath(QStringLiteral("tuned.ckpt"));
+    const Run ft = oneStep(tuned, true);
+    QVERIFY2(ft.exitCode == 0, qPrintable(ft.err));
+    QVERIFY2(ft.err.contains(QLatin1String("from the weights of ") + start), qPrintable(ft.err));
+    QVERIFY2(ft.err.contains(QLatin1String("model: 1 layers,")), qPrintable(ft.err)); // the starting model's shape
+    const Run fresh = oneStep(dir_.filePath(QStringLiteral("fresh.ckpt")), false);
+    QVERIFY2(fresh.exitCode == 0, qPrintable(fresh.err));
+    const double tunedLoss = validationLoss(ft.out).toDouble(), freshLoss = validationLoss(fresh.out).toDouble();
+    QVERIFY2(std::abs(tunedLoss - trained) < 1e-3 && freshLoss - trained > 0.2,
+             qPrintable(QStringLiteral("trained %1, fine-tuned %2, new %3").arg(trained).arg(tunedLoss).arg(freshLoss)));
+    // Its tokenizer is the starting model's, and its recipe names the model it started from.
+    QCOMPARE(contents(tuned + QStringLiteral(".tokenizer.json")), contents(start + QStringLiteral(".tokenizer.json")));
+    const QString spec = scalar(ws_, "SELECT spec FROM training_runs WHERE checkpoint LIKE '%tuned.ckpt'");
+    QVERIFY2(spec.contains(QLatin1String("\"init_from\":\"start.ckpt\"")) &&
+                 spec.contains(QLatin1String("\"init_from_sha256\":\"")) && spec.contains(QLatin1String("--init-from")),
+             qPrintable(spec));
+
+    // A starting model that is not there: named, and nothing written.
+    const QString missing = dir_.filePath(QStringLiteral("nowhere.ckpt"));
+    QStringList args = tiny(dir_.filePath(QStringLiteral("orphan.ckpt")), 1);
+    args << QStringLiteral("--init-from") << missing;
+    const Run m = cli(args);
+    QVERIFY(m.exitCode != 0);
+    QVERIFY2(m.err.contains(missing) && m.err.contains(QLatin1String("does not exist")), qPrintable(m.err));
+    QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("orphan.ckpt"))));
   }
 
   void badCheckpointsAndCorporaAreExplained() {
