@@ -193,19 +193,24 @@ int main(int argc, char** argv) {
       texts.push_back(s.text);
     const auto ok = compileAll(texts, jobs);
     std::set<std::string> unique;
-    std::size_t compiled = 0, copies = 0, corpusCopies = 0, largest = 0;
+    std::size_t compiled = 0, copies = 0, corpusCopies = 0, largest = 0, largestAt = 0;
     std::vector<std::size_t> lengths, novelLengths;
+    std::map<std::string, std::size_t> copyCounts; // by the copied kernel, whitespace folded
     for (std::size_t i = 0; i < samples.size(); ++i) {
       const std::string key = model::tokenKey(samples[i].text);
       unique.insert(key);
       lengths.push_back(samples[i].ids.size());
       if (!ok[i]) continue;
       ++compiled;
-      largest = std::max(largest, samples[i].ids.size());
+      if (samples[i].ids.size() > largest) {
+        largest = samples[i].ids.size();
+        largestAt = i;
+      }
       if (training.count(key)) ++copies;
-      if (corpus.count(key))
+      if (corpus.count(key)) {
         ++corpusCopies;
-      else
+        ++copyCounts[key];
+      } else
         novelLengths.push_back(samples[i].ids.size());
     }
     const double total = double(std::max<std::size_t>(1, samples.size()));
@@ -229,6 +234,19 @@ int main(int argc, char** argv) {
                 "median %zu tokens (goal >= 40), %.1f novel per minute\n",
                 copies, corpusCopies, novelLengths.size(), 100.0 * double(novelLengths.size()) / total,
                 median(novelLengths), double(novelLengths.size()) / (seconds / 60.0));
+    if (!copyCounts.empty()) {
+      std::vector<std::pair<std::size_t, std::string>> byCount;
+      for (const auto& [key, count] : copyCounts)
+        byCount.emplace_back(count, key);
+      std::sort(byCount.rbegin(), byCount.rend());
+      std::printf("  the copies: %zu distinct corpus kernels; the most copied:\n", byCount.size());
+      for (std::size_t k = 0; k < byCount.size() && k < 5; ++k)
+        std::printf("    %4zu x  %s\n", byCount[k].first, byCount[k].second.c_str());
+    }
+    if (largest > 0)
+      std::printf("  the largest compiling sample (%zu tokens%s):\n%s\n", largest,
+                  corpus.count(model::tokenKey(samples[largestAt].text)) ? ", a copy" : ", novel",
+                  samples[largestAt].text.c_str());
 
     // 3. Infill of held-out kernels: one random hole each, first as training
     // makes them (up to 90% of a kernel), then as steering makes them (0 to 8 tokens).
@@ -294,6 +312,7 @@ int main(int argc, char** argv) {
       for (std::size_t k = 0; k < byCount.size() && k < 8; ++k)
         std::printf("    %4zu  %s\n", byCount[k].first, byCount[k].second.c_str());
     };
+    if (infill <= 0) return 0;
     model::DatapointOptions d;
     d.maxLength = 200;
     if (!cutLexemes) d.wholeLexemes = &tok;
