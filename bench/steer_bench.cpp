@@ -25,7 +25,7 @@
 // yours); seeds come only from the corpus roles (train, capped, user).
 //
 // Usage: bench-steer [--space grewe|instcount|autophase] [--targets 40] [--time-budget 600]
-//                    [--depth 100000] [--width 16] [--candidates 4] [--temperature 0.5] [--hole 0-3]
+//                    [--depth 100000] [--width 16] [--candidates 4] [--temperature 0.8] [--hole 0-3]
 //                    [--directed-holes 0.5] [--rename-holes 1] [--escalate-after 0] [--restarts 0] [--combine 16] [--combine-greedy 0] [--max-per-vector 4] [--reseed-after 100] [--reseed-draw 0|1] [--fill-insertions 0|1] [--guide-logits 1] [--patience 0]
 //                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--unchecked] [--context 64] [--nearest 32] [--seed 1] [--ablation]
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
   steer::SteerSpec base;
   base.width = 16;
   base.candidatesPerMember = 4;
-  base.temperature = 0.5;
+  base.temperature = 0.8;
   base.holeMin = 0;
   base.holeMax = 3;
   base.maxNewTokens = 8;

@@ -162,7 +162,7 @@ void addSearchOptions(CommandLine& cl) {
   cl.option({"candidates", 'c', "N", "infills per beam member and generation", false, "4"});
   cl.option({"depth", 'd', "N", "generations after the seeds", false, "100000"});
   cl.option({"swap", 0, "P", "probability of swapping a kept slot for a lower-ranked candidate", false, "0.15"});
-  cl.option({"temperature", 'T', "T", "sampling temperature", false, "0.5"});
+  cl.option({"temperature", 'T', "T", "sampling temperature", false, "0.8"});
   cl.option({"hole", 0, "MIN-MAX", "tokens a hole replaces, uniform in MIN-MAX", false, "0-3"});
   cl.option({"hole-fraction", 0, "F", "a hole replaces at most this share of the kernel's tokens", false, "0.25"});
   cl.option({"directed-holes", 0, "P", "share of holes aimed at the tokens of a feature that is off target (Grewe: "
