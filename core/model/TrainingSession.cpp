@@ -28,6 +28,16 @@ std::optional<double> number(const std::string& json, const char* key) {
   return v;
 }
 
+/// A string field of a spec we wrote ourselves (no escapes in the values read
+/// here: hashes). Empty when absent.
+std::string text(const std::string& json, const char* key) {
+  const std::string k = std::string("\"") + key + "\":\"";
+  const auto at = json.find(k);
+  if (at == std::string::npos) return {};
+  const auto end = json.find('"', at + k.size());
+  return end == std::string::npos ? std::string() : json.substr(at + k.size(), end - at - k.size());
+}
+
 } // namespace
 
 TrainOptions TrainingSession::optionsFromRecipe(const std::string& recipe, TrainOptions o) {
@@ -90,10 +100,12 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
   resuming_ = std::filesystem::exists(ckpt, ec);
   std::string initFromHash;
   if (!options_.initFrom.empty()) {
-    // Fine-tuning: the starting model's shape and tokenizer (checked again when its weights load).
-    const CheckpointSummary from = summarizeCheckpoint(options_.initFrom);
-    options_.model = ModelConfig::fromJson(from.configJson, "checkpoint " + options_.initFrom);
-    initFromHash = from.fileSha256;
+    // Fine-tuning: the starting model's shape and tokenizer (checked again when its weights load). Resumed, the
+    // run's own checkpoint has both and its recipe the starting model's hash: that model need not exist any more.
+    const std::string& source = resuming_ ? ckpt : options_.initFrom;
+    const CheckpointSummary from = summarizeCheckpoint(source);
+    options_.model = ModelConfig::fromJson(from.configJson, "checkpoint " + source);
+    initFromHash = resuming_ ? text(from.recipe, "init_from_sha256") : from.fileSha256;
     if (!resuming_) {
       tokenizer_ = Tokenizer::fromJson(checkpointTokenizerJson(options_.initFrom), "checkpoint " + options_.initFrom);
       tokenizer_.save(ckpt + ".tokenizer.json");

@@ -238,6 +238,15 @@ private slots:
                  spec.contains(QLatin1String("\"init_from_sha256\":\"")) && spec.contains(QLatin1String("--init-from")),
              qPrintable(spec));
 
+    // Resumed with the same command, the run needs its own checkpoint only: the starting model may be gone, and
+    // the recipe still names it.
+    const QString startHash = spec.mid(spec.indexOf(QLatin1String("\"init_from_sha256\":\"")), 86);
+    QVERIFY(QFile::rename(start, start + QStringLiteral(".moved")));
+    const Run again = oneStep(tuned, true);
+    QVERIFY2(again.exitCode == 0 && again.err.contains(QLatin1String("resuming")), qPrintable(again.err));
+    QVERIFY2(scalar(ws_, "SELECT spec FROM training_runs WHERE checkpoint LIKE '%tuned.ckpt'").contains(startHash),
+             qPrintable(startHash));
+
     // A starting model that is not there: named, and nothing written.
     const QString missing = dir_.filePath(QStringLiteral("nowhere.ckpt"));
     QStringList args = tiny(dir_.filePath(QStringLiteral("orphan.ckpt")), 1);
