@@ -91,6 +91,15 @@ std::size_t median(std::vector<std::size_t> v) {
   return v[v.size() / 2];
 }
 
+/// A tally as (count, key) pairs, the largest count first.
+std::vector<std::pair<std::size_t, std::string>> mostFrequentFirst(const std::map<std::string, std::size_t>& tally) {
+  std::vector<std::pair<std::size_t, std::string>> byCount;
+  for (const auto& [key, count] : tally)
+    byCount.emplace_back(count, key);
+  std::sort(byCount.rbegin(), byCount.rend());
+  return byCount;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -235,10 +244,7 @@ int main(int argc, char** argv) {
                 copies, corpusCopies, novelLengths.size(), 100.0 * double(novelLengths.size()) / total,
                 median(novelLengths), double(novelLengths.size()) / (seconds / 60.0));
     if (!copyCounts.empty()) {
-      std::vector<std::pair<std::size_t, std::string>> byCount;
-      for (const auto& [key, count] : copyCounts)
-        byCount.emplace_back(count, key);
-      std::sort(byCount.rbegin(), byCount.rend());
+      const auto byCount = mostFrequentFirst(copyCounts);
       std::printf("  the copies: %zu distinct corpus kernels; the most copied:\n", byCount.size());
       for (std::size_t k = 0; k < byCount.size() && k < 5; ++k)
         std::printf("    %4zu x  %s\n", byCount[k].first, byCount[k].second.c_str());
@@ -303,10 +309,7 @@ int main(int argc, char** argv) {
                   100.0 * double(fc) / double(filled.size()), rebuilt, fc - rebuilt);
       std::printf("  control: %zu of the %zu originals compile as the bench compiles them\n",
                   std::size_t(std::count(okOriginal.begin(), okOriginal.end(), true)), originals.size());
-      std::vector<std::pair<std::size_t, std::string>> byCount;
-      for (const auto& [kind, count] : kinds)
-        byCount.emplace_back(count, kind);
-      std::sort(byCount.rbegin(), byCount.rend());
+      const auto byCount = mostFrequentFirst(kinds);
       std::printf("  the %zu fills that fail (%zu given up before their hole closed), by their first error:\n",
                   filled.size() - fc, incomplete);
       for (std::size_t k = 0; k < byCount.size() && k < 8; ++k)

@@ -2,6 +2,7 @@
 // Includes torch: keep this header out of Qt code and widely included files.
 #pragma once
 
+#include "model/InfillModelInfo.h"
 #include "model/ModelConfig.h"
 
 #include <torch/torch.h>
@@ -52,27 +53,12 @@ TORCH_MODULE(InfillModel);
 /// GUI runs beside other threads that make models (Fill holes, model info).
 [[nodiscard]] std::mutex& modelInitMutex();
 
-/// What a checkpoint says about itself, besides the weights.
-struct CheckpointInfo {
-  static constexpr int kFormatVersion = 1;
-  ModelConfig config;
-  std::string tokenizerJson; ///< the whole tokenizer, so a checkpoint stands alone
-  std::string tokenizerHash;
-  std::string corpusHash;
-  std::int64_t step = 0;
-  std::string rngState;     ///< the trainer's RNG, as text
-  std::string recipe;       ///< JSON: command, seed, objective, ... (what made it)
-};
-
 /// Writes weights, optimizer state (when given) and info to `path`
 /// atomically (a temporary file renamed over it). Throws InputError when the
 /// file cannot be written; an existing checkpoint is then left as it was.
 void saveCheckpoint(const std::string& path, InfillModel& model, torch::optim::Optimizer* optimizer,
                     const CheckpointInfo& info);
 
-/// Reads the info of a checkpoint. Throws InputError naming the file when it
-/// is not a Steerbench checkpoint, is truncated or corrupt, or is newer.
-[[nodiscard]] CheckpointInfo readCheckpointInfo(const std::string& path);
 
 /// Loads weights (and optimizer state, when given) into `model`, whose
 /// config must equal the checkpoint's; with `tokenizerHash` non-empty, the

@@ -1,10 +1,28 @@
 // Reading what a checkpoint says, and exporting a model, without including libtorch.
 #pragma once
 
+#include "model/ModelConfig.h"
+
 #include <cstdint>
 #include <string>
 
 namespace steerbench::model {
+/// What a checkpoint says about itself, besides the weights.
+struct CheckpointInfo {
+  static constexpr int kFormatVersion = 1;
+  ModelConfig config;
+  std::string tokenizerJson; ///< the whole tokenizer, so a checkpoint stands alone
+  std::string tokenizerHash;
+  std::string corpusHash;
+  std::int64_t step = 0;
+  std::string rngState;     ///< the trainer's RNG, as text
+  std::string recipe;       ///< JSON: command, seed, objective, ... (what made it)
+};
+
+/// Reads the info of a checkpoint. Throws InputError naming the file when it
+/// is not a Steerbench checkpoint, is truncated or corrupt, or is newer.
+[[nodiscard]] CheckpointInfo readCheckpointInfo(const std::string& path);
+
 /// The tokenizer JSON stored in a checkpoint. Throws InputError like readCheckpointInfo.
 [[nodiscard]] std::string checkpointTokenizerJson(const std::string& path);
 /// The recipe stored in a checkpoint (the spec of the run that made it; may be empty).

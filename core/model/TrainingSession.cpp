@@ -1,5 +1,6 @@
 #include "model/TrainingSession.h"
 
+#include "common/ContentHash.h"
 #include "common/Error.h"
 #include "common/TextFormat.h"
 #include "common/Version.h"
@@ -99,21 +100,19 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
   std::error_code ec;
   resuming_ = std::filesystem::exists(ckpt, ec);
   std::string initFromHash;
-  if (!options_.initFrom.empty()) {
-    // Fine-tuning: the starting model's shape and tokenizer (checked again when its weights load). Resumed, the
-    // run's own checkpoint has both and its recipe the starting model's hash: that model need not exist any more.
+  const bool fineTuning = !options_.initFrom.empty();
+  if (resuming_ || fineTuning) {
+    // The run's own checkpoint when resuming (a fine-tuning run's starting model need not exist any more: its
+    // hash is in the recipe), else the starting model: the tokenizer, and for fine-tuning the shape.
     const std::string& source = resuming_ ? ckpt : options_.initFrom;
-    const CheckpointSummary from = summarizeCheckpoint(source);
-    options_.model = ModelConfig::fromJson(from.configJson, "checkpoint " + source);
-    initFromHash = resuming_ ? text(from.recipe, "init_from_sha256") : from.fileSha256;
-    if (!resuming_) {
-      tokenizer_ = Tokenizer::fromJson(checkpointTokenizerJson(options_.initFrom), "checkpoint " + options_.initFrom);
-      tokenizer_.save(ckpt + ".tokenizer.json");
+    const CheckpointInfo from = readCheckpointInfo(source);
+    tokenizer_ = Tokenizer::fromJson(from.tokenizerJson, "checkpoint " + source);
+    if (fineTuning) {
+      options_.model = from.config; // checked again when the weights load
+      initFromHash = resuming_ ? text(from.recipe, "init_from_sha256") : sha256OfFile(source);
     }
-  }
-  if (resuming_) {
-    tokenizer_ = Tokenizer::fromJson(checkpointTokenizerJson(ckpt), "checkpoint " + ckpt);
-  } else if (options_.initFrom.empty()) {
+    if (!resuming_) tokenizer_.save(ckpt + ".tokenizer.json");
+  } else {
     Tokenizer::Options to;
     to.maxWords = maxWords;
     tokenizer_ = Tokenizer::build(kernels_, to);
