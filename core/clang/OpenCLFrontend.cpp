@@ -27,6 +27,8 @@
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 
 namespace steerbench::clangfe {
 
@@ -274,6 +276,7 @@ std::vector<std::string> buildArguments(const CompileRequest& req, bool defaultH
                                    std::to_string(req.options.errorLimit),
                                    "-fno-caret-diagnostics"};
   if (defaultHeader) args.push_back("-finclude-default-header");
+  if (!req.options.optimize) args.push_back("-disable-llvm-passes");
   for (const auto& d : req.options.defines)
     args.push_back("-D" + d);
   for (const auto& i : req.options.includeDirs)
@@ -299,21 +302,57 @@ Diagnostic crashDiagnostic(const std::string& file) {
           "the compiler crashed on this input (a bug in Clang 15); the input was skipped, nothing else is affected"};
 }
 
-/// The invocation for `args`, with the request's source fed from memory
-/// under its real name (so #include "x.h" resolves relative to its folder);
-/// nullptr when the arguments are invalid (reported to `collector`).
-std::shared_ptr<clang::CompilerInvocation> makeInvocation(const std::vector<std::string>& args,
-                                                          const CompileRequest& req, CollectingConsumer& collector) {
+/// Parses `args` (without the input file) into an invocation; nullptr when
+/// they are invalid (reported to `collector`).
+std::shared_ptr<const clang::CompilerInvocation> parseInvocation(const std::vector<std::string>& args,
+                                                                 CollectingConsumer& collector) {
   auto invocation = std::make_shared<clang::CompilerInvocation>();
   std::vector<const char*> argv;
-  argv.reserve(args.size());
+  argv.reserve(args.size() + 1);
   for (const auto& a : args)
     argv.push_back(a.c_str());
+  argv.push_back("input.cl"); // replaced by each compile's own file
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> opts(new clang::DiagnosticOptions());
   clang::DiagnosticsEngine argDiags(llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs>(new clang::DiagnosticIDs()), opts,
                                     &collector, /*ShouldOwnClient=*/false);
-  if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, argDiags) || argDiags.hasErrorOccurred())
+  if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, argDiags) || argDiags.hasErrorOccurred() ||
+      invocation->getFrontendOpts().Inputs.size() != 1)
     return nullptr;
+  return invocation;
+}
+
+/// A copy of the parsed invocation for `args`, cached per argument list:
+/// parsing the same few dozen arguments for every compile cost about 2% of a
+/// compile. Invalid arguments are not cached, so each call reports them.
+/// Thread-safe: copies are made under the lock, because copying an invocation
+/// touches its source's reference counts (AnalyzerOptions), which are not atomic.
+std::shared_ptr<clang::CompilerInvocation> invocationFor(const std::vector<std::string>& args,
+                                                         CollectingConsumer& collector) {
+  static std::mutex mutex;
+  static std::map<std::vector<std::string>, std::shared_ptr<const clang::CompilerInvocation>> cache;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = cache.find(args);
+    if (it != cache.end()) return std::make_shared<clang::CompilerInvocation>(*it->second);
+  }
+  auto parsed = parseInvocation(args, collector);
+  if (!parsed) return nullptr;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (cache.size() >= 32) cache.clear(); // many distinct -D sets: keep memory bounded
+  cache.emplace(args, parsed);
+  return std::make_shared<clang::CompilerInvocation>(*parsed);
+}
+
+/// The invocation for `args` (the last one the input file), with the
+/// request's source fed from memory under its real name (so #include "x.h"
+/// resolves relative to its folder); nullptr when the arguments are invalid
+/// (reported to `collector`).
+std::shared_ptr<clang::CompilerInvocation> makeInvocation(const std::vector<std::string>& args,
+                                                          const CompileRequest& req, CollectingConsumer& collector) {
+  auto invocation = invocationFor({args.begin(), args.end() - 1}, collector);
+  if (!invocation) return nullptr;
+  auto& inputs = invocation->getFrontendOpts().Inputs;
+  inputs.front() = clang::FrontendInputFile(args.back(), inputs.front().getKind());
   invocation->getPreprocessorOpts().addRemappedFile(
       req.fileName, llvm::MemoryBuffer::getMemBufferCopy(req.source, req.fileName).release());
   invocation->getPreprocessorOpts().RetainRemappedFileBuffers = false;

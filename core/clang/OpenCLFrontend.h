@@ -42,6 +42,11 @@ struct CompileOptions {
   /// Load OpenCL's default header from a precompiled copy shared across
   /// compiles (built once per option set). Same results, less time.
   bool precompiledBaseHeader = true;
+  /// Run LLVM's -O1 pass pipeline on the IR (as `clang-15 -O1` does). False
+  /// gives the IR straight from code generation (`-Xclang -disable-llvm-passes`),
+  /// which the feature spaces are not defined on; benchmarks use it to time the
+  /// pipeline apart from the front end.
+  bool optimize = true;
 };
 
 /// Sees the AST of a translation unit before it is destroyed. Called once per
