@@ -72,6 +72,20 @@ private slots:
           QVERIFY(std::string(inst.getOpcodeName()) != "alloca");
   }
 
+  void withoutOptimizationTheIRIsCodeGenerations() {
+    CompileRequest req = requestFor("kernels/k05_loop.cl");
+    req.options.optimize = false;
+    CompileResult r = compile(req);
+    QVERIFY2(r.succeeded(), r.firstError().c_str());
+    unsigned allocas = 0;
+    for (const auto& f : *r.module())
+      for (const auto& bb : f)
+        for (const auto& inst : bb)
+          allocas += std::string(inst.getOpcodeName()) == "alloca";
+    QVERIFY(allocas > 0); // the loop's variables, which -O1 turns into phis
+    QVERIFY(instructionCount(*r.module()) > instructionCount(*compile(requestFor("kernels/k05_loop.cl")).module()));
+  }
+
   void syntaxOnlySkipsIR() {
     CompileRequest req = requestFor("kernels/k02_helper.cl");
     req.emitIR = false;
