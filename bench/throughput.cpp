@@ -154,6 +154,11 @@ int main(int argc, char** argv) {
       paths.push_back(dir + "/k" + std::to_string(i) + ".cl");
       std::ofstream(paths.back()) << distinct[i];
     }
+    auto removeFiles = [&] {
+      for (const auto& p : paths)
+        std::remove(p.c_str());
+      rmdir(dir.c_str());
+    };
     std::printf("\n%s: %zu kernels (%zu distinct compiling sources, repeated)\n", title, order.size(), distinct.size());
 
     // Fidelity first: the in-process IR must be the IR clang-15 makes.
@@ -202,12 +207,7 @@ int main(int argc, char** argv) {
       // end can take this path past what the pipeline alone allows.
       std::printf("  the -O1 passes alone allow at most %.0f kernels/s on one thread\n",
                   ir > codegen ? 1000.0 / (ir - codegen) : 0.0);
-      if (only == "phases" || phasesOnly) {
-        for (const auto& p : paths)
-          std::remove(p.c_str());
-        rmdir(dir.c_str());
-        return;
-      }
+      if (only == "phases" || phasesOnly) return removeFiles();
     }
 
     // The machine is shared and noisy: the two paths alternate run by run,
@@ -245,9 +245,7 @@ int main(int argc, char** argv) {
                     inProcess >= 300 ? "MET" : "NOT MET", inProcess / spawned >= 6 ? "MET" : "NOT MET");
       if (cores == 1) break;
     }
-    for (const auto& p : paths)
-      std::remove(p.c_str());
-    rmdir(dir.c_str());
+    removeFiles();
   };
   runSet("DevMap kernel sources", devmapSources);
   runSet("Small kernels (resources/examples, tests/data/kernels)", smallSources);
