@@ -23,6 +23,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <sstream>
 
 using namespace steerbench;
 
@@ -1170,6 +1171,65 @@ private Q_SLOTS:
     QCOMPARE(b.stopReason, a.stopReason);
     QCOMPARE(b.bestText, a.bestText);
     QCOMPARE(history(ws, run), history(straightWs, a.run));
+  }
+
+  void aFixedSeedGivesTheCandidatesRecordedInTheGoldenFile() {
+    // Behaviour fixed by a recorded run: every candidate of a run with a fixed
+    // seed and depth (ids, parents, texts, distances, what entered the beam),
+    // with directed holes, combining (pairs and greedy), the per-vector cap,
+    // escalation and reseeding all in play. tests/data/steer/golden-run.txt
+    // holds what the search made when it was recorded; a change to the search
+    // that is meant to change its candidates records it again with
+    // STEERBENCH_WRITE_GOLDEN=1 (and says why in its commit).
+    auto s = spec(greweOf(kNoneOfFour), 14);
+    s.seeds = {{"four.cl", kFourAdditions}, {"three.cl", kThreeOperators}};
+    s.candidatesPerMember = 6;
+    s.holeMin = 0;
+    s.holeMax = 3;
+    s.combine = 8;
+    s.combineGreedy = 2;
+    s.maxPerVector = 2;
+    s.reseedAfter = 3;
+    s.escalateAfter = 2;
+    s.directedHoles = 0.5;
+    s.swapProbability = 0.3;
+    auto target = greweOf(kNoneOfFour);
+    target[5] = 1; // an atomic: out of the deleter's reach, so the run goes to its depth
+    s.target.values = target;
+    auto sampler = deletingSampler({kFourAdditions, kThreeOperators, kNoneOfFour});
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("golden.sbw")).toStdString());
+    steer::BeamSearch search(ws, sampler);
+    const auto r = search.run(s);
+    QCOMPARE(r.stopReason, std::string("depth"));
+    std::string got;
+    for (const auto& c : ws.steerCandidates(r.run)) {
+      char distance[32];
+      std::snprintf(distance, sizeof distance, "%.9g", c.distance);
+      got += std::to_string(c.generation) + " " + std::to_string(c.id) + " " + std::to_string(c.parent) + " " +
+             std::to_string(c.kept) + " " + std::to_string(c.compiled) + " " + distance + " " +
+             std::to_string(c.holeStart) + "+" + std::to_string(c.holeLength) + " [" + c.origin + "] " +
+             model::tokenKey(c.text) + "\n";
+    }
+    const QString golden = QStringLiteral(STEERBENCH_TEST_DATA "/steer/golden-run.txt");
+    if (qEnvironmentVariableIsSet("STEERBENCH_WRITE_GOLDEN")) {
+      QDir().mkpath(QFileInfo(golden).path());
+      std::ofstream(golden.toStdString()) << got;
+      QSKIP("golden run written");
+    }
+    std::ifstream in(golden.toStdString());
+    QVERIFY2(in, "tests/data/steer/golden-run.txt is missing");
+    const std::string want((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    QVERIFY(want.size() > 1000); // a real run: many candidates
+    if (got != want) { // the first line that differs, for the log
+      std::istringstream a(got), b(want);
+      std::string la, lb;
+      int line = 1;
+      while (std::getline(a, la) && std::getline(b, lb) && la == lb)
+        ++line;
+      QFAIL(qPrintable(QStringLiteral("candidate line %1 differs:\n got:  %2\n want: %3")
+                           .arg(line)
+                           .arg(QString::fromStdString(la), QString::fromStdString(lb))));
+    }
   }
 
   void kernelsLongerThanTheModelAreInfilledThroughAWindow() {
