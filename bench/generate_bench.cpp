@@ -1,4 +1,4 @@
-// bench-generate: the model issue's acceptance figures for a checkpoint.
+// bench-generate: what a checkpoint generates: undirected samples and infill.
 //   1. Undirected generation from "kernel void [HOLE]": unique count, compile
 //      rate, token lengths, the largest compiling sample, ms per sample.
 //   2. Novelty: compiling samples that equal a training kernel (same tokens)

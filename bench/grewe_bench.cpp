@@ -1,8 +1,8 @@
-// The Grewe et al. CPU/GPU heuristic (issue 8), as the literature evaluates it.
+// The Grewe et al. CPU/GPU heuristic, as the literature evaluates it.
 //
 //   bench-grewe [--seeds 50]
 //       Replication on DevMap's two CSVs: stratified 10-fold at seed 204 beside
-//       the published numbers (ALGORITHMS.md), the spread of accuracy and
+//       the published numbers (docs/evaluation.md), the spread of accuracy and
 //       speedup over --seeds other fold splits, and leave-one-benchmark-out.
 //   bench-grewe --write-suite-kernels DIR
 //       Writes every distinct DevMap kernel source as DIR/BENCHMARK.cl (with
@@ -97,7 +97,7 @@ int replication(const Args& args) {
   const Published published[] = {{"AMD Tahiti 7970", "devmap-amd", 0.5882, 0.7338, 2.91, 3.64},
                                  {"NVIDIA GTX 970", "devmap-nvidia", 0.5691, 0.7294, 1.26, 1.53}};
   std::printf("Replication: Grewe et al. decision tree (CART, entropy, max depth 5, min 5 per leaf) on F1..F4,\n"
-              "stratified 10-fold cross-validation. Published: DeepTune's evaluation (ALGORITHMS.md).\n"
+              "stratified 10-fold cross-validation. Published: DeepTune's evaluation (docs/evaluation.md).\n"
               "Goal: accuracy within 2 points, speedup over static mapping within 5%%.\n\n");
   std::printf("%-17s %-26s %10s %10s %8s %8s\n", "platform", "metric", "published", "ours", "gap", "goal");
   struct Spread {
@@ -133,7 +133,7 @@ int replication(const Args& args) {
     l.protocol = Protocol::LeaveOneBenchmarkOut;
     lobo[p.name] = crossValidate(data, {}, l).metrics;
   }
-  std::printf("\nThe same, over %d other fold splits (seeds 1..%d): median [min, max], and how many splits meet the goal\n",
+  std::printf("\nThe same, over %d other fold splits (seeds 1..%d): median [min, max], and how many splits come within 2 points (accuracy) or 5% (speedup) of the published figure\n",
               seeds, seeds);
   for (const auto& p : published) {
     const auto& s = spreads[p.name];

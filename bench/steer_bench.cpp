@@ -1,4 +1,4 @@
-// bench-steer: the steering issue's acceptance figures.
+// bench-steer: steering toward DevMap's benchmark kernels.
 //
 // Targets are DevMap kernels (cgo17-amd.csv: 256 distinct benchmark kernels
 // over 7 suites), taken round-robin over the suites in an order fixed by

@@ -1,4 +1,4 @@
-// bench-training: the model issue's training figures.
+// bench-training: training speed and the curve of a short run.
 //   1. Speed: tokens/s, labels/s and the median step time of the default
 //      config, on the BLAS this process loads (OpenBLAS here) and on Debian's
 //      reference BLAS (the same binary re-run with LD_LIBRARY_PATH pointing

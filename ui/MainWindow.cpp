@@ -718,7 +718,7 @@ void MainWindow::reloadPlot() {
         }
       }
     }
-    // PCA-2 is fitted on the layer the user chose (FEATURES.md): the corpus
+    // PCA-2 is fitted on the layer the user chose (docs/features.md): the corpus
     // by default; when that layer has fewer than two vectors, on what there is.
     std::optional<features::Pca> pca;
     QString fit;

@@ -242,7 +242,7 @@ const std::vector<Command>& commands() {
                         "CSV has one row per kernel: file, kernel, then the space's dimensions (with\n"
                         "--space all, each column is prefixed by its space: grewe.comp, ...).\n"
                         "Spaces: grewe (comp rational mem localmem coalesced atomic F2 F4, from the AST),\n"
-                        "instcount (70, -O1 IR), autophase (56, -O1 IR). Definitions: FEATURES.md.");
+                        "instcount (70, -O1 IR), autophase (56, -O1 IR). Definitions: docs/features.md.");
          cl.option({"space", 's', "SPACE", "grewe, instcount, autophase, a comma list, or all", false, "grewe"});
          cl.option({"format", 'f', "FORMAT", "csv or json", false, "csv"});
          cl.option({"workspace", 'w', "FILE", "also store kernels and vectors in this workspace (created if missing)"});

@@ -125,7 +125,7 @@ CommandLine driveCommandLine() {
   cl.option({"seed", 0, "N", "seed of the payloads", false, "1"});
   cl.option({"no-check", 0, "", "skip the dynamic checker (not recommended: it is what makes labels trustworthy)"});
   cl.option({"reuse-worker", 0, "",
-             "keep one worker across kernels that pass (default: a new worker per kernel; see the README)"});
+             "keep one worker across kernels that pass (default: a new worker per kernel; see docs/driving.md)"});
   cl.option({"workspace", 'w', "FILE", "store kernels and results here", false, defaultWorkspacePath()});
   cl.option({"format", 'f', "FORMAT", "text or csv", false, "text"});
   return cl;

@@ -234,7 +234,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
 
 CommandLine steerCommandLine() {
   CommandLine cl("steer", "Steer generated kernels toward a target vector in a feature space.", "",
-                 "A beam search (ALGORITHMS.md): generation 0 holds the seeds (by default the corpus\n"
+                 "A beam search (docs/steering.md): generation 0 holds the seeds (by default the corpus\n"
                  "kernels nearest the target); each later generation puts a hole of random position and\n"
                  "length into every beam member --candidates times, lets the model infill them all in\n"
                  "one batch while finished samples compile and are measured on the other cores, and keeps\n"
@@ -414,7 +414,7 @@ int runLineage(const CommandLine& cl) {
 
 CommandLine exploreCommandLine() {
   CommandLine cl("explore", "Active learning: steer to where a committee of models disagrees, then label it.", "",
-                 "Each epoch trains a committee (4 MLPs, 8 k-NN, 6 K-means; ALGORITHMS.md) on the\n"
+                 "Each epoch trains a committee (4 MLPs, 8 k-NN, 6 K-means; docs/active-learning.md) on the\n"
                  "workspace's labelled drive cases: Grewe F1 to F4 of each kernel at its transfer and\n"
                  "local size, labelled with the fastest device (significant labels only, unless\n"
                  "--include-ambiguous). It scores --points random points within the data's bounds by\n"

@@ -18,7 +18,7 @@ struct DebianPackage {
   std::vector<std::string> includeDirs; ///< relative to the package root
 };
 
-/// The packages of TOOLCHAIN.md's table.
+/// The packages of docs/corpus.md, "The default corpus".
 [[nodiscard]] const std::vector<DebianPackage>& debianPackages();
 
 /// Where a package's files are: "/" when it is installed, else its unpacked

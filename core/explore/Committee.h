@@ -1,4 +1,4 @@
-// Query by committee (ALGORITHMS.md, BenchPress 3.4): MLPs, k-NN and K-means
+// Query by committee (docs/active-learning.md, BenchPress 3.4): MLPs, k-NN and K-means
 // members trained on labelled points (Grewe F1 to F4, optionally more), each
 // voting for a label; the vote entropy of a point says how much the
 // committee disagrees there, which is where a new labelled kernel teaches

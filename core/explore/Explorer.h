@@ -1,4 +1,4 @@
-// Active learning (ALGORITHMS.md, BenchPress 3.4). Each epoch trains the
+// Active learning (docs/active-learning.md, BenchPress 3.4). Each epoch trains the
 // committee on the workspace's labelled drive cases (Grewe F1 to F4 of the
 // kernel at the case's transfer and local size; label: the fastest device),
 // draws random points within the labelled data's bounds, and steers to the

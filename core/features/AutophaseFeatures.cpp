@@ -12,7 +12,7 @@
 namespace steerbench::features {
 namespace {
 
-// Vector positions, in FEATURES.md order.
+// Vector positions, in docs/features.md order.
 enum Dim {
   BBNumArgsHi,
   BBNumArgsLo,

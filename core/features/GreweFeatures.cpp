@@ -113,7 +113,7 @@ bool isLiteralZeroOrOne(const Stmt* e) {
   return lit && (lit->getValue() == 0 || lit->getValue() == 1);
 }
 
-/// FEATURES.md's "simple" index, judged on the raw AST node as the reference
+/// docs/features.md's "simple" index, judged on the raw AST node as the reference
 /// extractor does: nothing is stripped, so `a[(i*4)]` is simple and
 /// `a[g + 1]` with a size_t g is not (the 1 sits under an implicit cast).
 bool isSimpleIndex(const Expr* idx) {

@@ -25,7 +25,7 @@ struct GreweCounts {
 [[nodiscard]] double greweF1(const GreweCounts& c, double transferBytes);
 [[nodiscard]] double greweF3(const GreweCounts& c, double wgsize);
 
-/// Watches a compile's AST and counts, per kernel function, as FEATURES.md defines.
+/// Watches a compile's AST and counts, per kernel function, as docs/features.md defines.
 /// Not thread-safe: one per compile.
 class GreweAstCounter : public clangfe::AstObserver {
 public:

@@ -13,7 +13,7 @@ struct OpcodeDim {
   const char* name;
 };
 
-// Pinned from FEATURES.md (LLVM 15 opcode order). Never regenerated from the
+// Pinned in docs/features.md (LLVM 15 opcode order). Never regenerated from the
 // installed LLVM: a new LLVM must not silently reorder the vector.
 const OpcodeDim kOpcodes[] = {
     {llvm::Instruction::Ret, "Ret"},

@@ -1,4 +1,4 @@
-// LLVM InstCount (70 dimensions) over the -O1 spir64 IR, as FEATURES.md pins it.
+// LLVM InstCount (70 dimensions) over the -O1 spir64 IR, as docs/features.md pins it.
 #pragma once
 
 #include <string>

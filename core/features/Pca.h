@@ -7,7 +7,7 @@
 
 namespace steerbench::features {
 
-/// A PCA fitted on standardized rows (FEATURES.md: PCA-2). Immutable after
+/// A PCA fitted on standardized rows (docs/features.md: PCA-2). Immutable after
 /// fit; safe to share between threads.
 class Pca {
 public:

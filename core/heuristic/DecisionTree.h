@@ -1,6 +1,6 @@
 // A CART classification tree with the entropy criterion: the model of the
-// Grewe et al. CPU/GPU mapping heuristic (ALGORITHMS.md, "The downstream
-// heuristic"). Written here because OpenCV's ml::DTrees, the library at hand,
+// Grewe et al. CPU/GPU mapping heuristic (docs/evaluation.md, "The
+// model"). Written here because OpenCV's ml::DTrees, the library at hand,
 // splits on Gini impurity only.
 //
 // It follows the CART that DeepTune's evaluation used (scikit-learn's

@@ -1,5 +1,5 @@
 // The Grewe et al. CPU/GPU mapping heuristic, evaluated as the literature
-// does (ALGORITHMS.md, "The downstream heuristic"): a decision tree on F1 to
+// does (docs/evaluation.md): a decision tree on F1 to
 // F4 of DevMap-layout rows, cross-validated, scored by accuracy, by
 // precision, recall and specificity with GPU as the positive class, and by
 // speedup over static mapping (one device for every row).
@@ -39,7 +39,7 @@ struct MappingCase {
 };
 
 /// F1 = transfer/(comp+mem), F2 = coalesced/mem, F3 = (localmem/mem) x wgsize,
-/// F4 = comp/mem; a zero denominator gives 0 (FEATURES.md).
+/// F4 = comp/mem; a zero denominator gives 0 (docs/features.md).
 [[nodiscard]] std::vector<double> greweFeatures(const dataset::DevMapRow& row, FeatureSet set);
 /// One case per row. The oracle is the faster runtime (DevMap's `oracle`
 /// column always agrees; a row where it does not, or whose runtimes are not

@@ -1,4 +1,4 @@
-// Training datapoints for [HOLE] infilling (ALGORITHMS.md): spans of a kernel
+// Training datapoints for [HOLE] infilling (docs/model.md): spans of a kernel
 // replaced by [HOLE], each labelled with the first token it hid (or
 // [ENDHOLE] for an empty span), optionally with masked-token labels too.
 // Plain C++, no torch: the trainer turns them into tensors.

@@ -126,7 +126,7 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
 
   // Several streams, each a batch of its own on one core (OpenBLAS's pool
   // would spread one batch's small products over the cores at a poor rate:
-  // see the README's model section). Stream s takes the queue's samples s,
+  // docs/model.md, "Threads and streams"). Stream s takes the queue's samples s,
   // s + streams, ...; samples reach `done` on this thread in queue order.
   const BlasThreadsForStreams oneEach;
   std::mutex m;

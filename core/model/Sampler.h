@@ -1,4 +1,4 @@
-// Batched [HOLE] infilling (ALGORITHMS.md): read the logits at each row's
+// Batched [HOLE] infilling (docs/model.md): read the logits at each row's
 // first [HOLE], sample with temperature; [ENDHOLE] closes the hole,
 // anything else is inserted before it. Finished rows are refilled from a
 // queue so the batch stays full. Torch-free interface (pimpl).

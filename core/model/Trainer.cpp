@@ -143,7 +143,7 @@ int applyThreads(int threads) {
     // OpenBLAS runs the matrix products on its own n threads. libtorch's
     // OpenMP pool stays at one thread: two pools on the same cores made
     // OpenMP's waiting threads spin while OpenBLAS worked (sampling 2.8x and
-    // training 1.3x slower on 2 cores; see the README's model section).
+    // training 1.3x slower on 2 cores; docs/model.md, "Threads and streams").
     lib.setThreads(n);
     torch::set_num_threads(1);
     return n;

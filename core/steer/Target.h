@@ -1,7 +1,7 @@
 // A steering target: a vector in one named feature space, with a note of
 // where it came from. Made from an explicit list (comp=40,mem=12,...), a JSON
 // file, a kernel file's features, a row of a DevMap-layout CSV, or a point on
-// the PCA-2 plot (the inverse transform of FEATURES.md).
+// the PCA-2 plot (the inverse transform of docs/features.md).
 #pragma once
 #include "features/Pca.h"
 
@@ -23,7 +23,7 @@ struct Target {
 };
 
 /// `comp=40,mem=12,...` in `space`: dimensions not named are 0. In the Grewe
-/// space, F2 and F4 follow from the counts (FEATURES.md) unless given.
+/// space, F2 and F4 follow from the counts (docs/features.md) unless given.
 /// Throws InputError naming an unknown dimension or a bad number.
 [[nodiscard]] Target targetFromAssignments(const std::string& space, const std::string& text);
 
