@@ -33,9 +33,12 @@
 #include "common/Paths.h"
 #include "common/TextFormat.h"
 #include "engine/FeatureTable.h"
+#include "features/Distance.h"
 #include "model/Sampler.h"
 #include "model/Trainer.h"
 #include "steer/BeamSearch.h"
+#include "steer/Combining.h"
+#include "steer/Lineage.h"
 #include "store/Workspace.h"
 
 #include <algorithm>

@@ -26,7 +26,7 @@ struct EngineBridge::Request {
   JobWork job;
   int jobId = 0;
   QString title;
-  std::shared_ptr<engine::CancelToken> cancel;
+  std::shared_ptr<CancelToken> cancel;
 };
 
 namespace {
@@ -35,7 +35,7 @@ namespace {
 /// more; each update repaints the window), and always a change of stage.
 class ThrottledFeedback : public JobFeedback {
 public:
-  ThrottledFeedback(EngineBridge* bridge, int id, const engine::CancelToken& cancel)
+  ThrottledFeedback(EngineBridge* bridge, int id, const CancelToken& cancel)
       : bridge_(bridge), id_(id), cancel_(cancel) {}
   void progress(double fraction, const std::string& stage) override {
     const auto now = std::chrono::steady_clock::now();
@@ -46,12 +46,12 @@ public:
         bridge_, [b = bridge_, id = id_, fraction, s = QString::fromStdString(stage)] { emit b->jobProgress(id, fraction, s); },
         Qt::QueuedConnection);
   }
-  const engine::CancelToken& cancel() const override { return cancel_; }
+  const CancelToken& cancel() const override { return cancel_; }
 
 private:
   EngineBridge* bridge_;
   int id_;
-  const engine::CancelToken& cancel_;
+  const CancelToken& cancel_;
   std::string stage_;
   std::chrono::steady_clock::time_point last_{};
 };
@@ -102,7 +102,7 @@ int EngineBridge::startJob(const QString& title, JobWork work) {
   auto r = std::make_shared<Request>();
   r->title = title;
   r->job = std::move(work);
-  r->cancel = std::make_shared<engine::CancelToken>();
+  r->cancel = std::make_shared<CancelToken>();
   {
     std::lock_guard lock(mutex_);
     r->jobId = nextJob_++;

@@ -29,7 +29,7 @@ public:
   virtual ~JobFeedback() = default;
   /// Progress in [0, 1] and the current stage. Engine thread; cheap to call often.
   virtual void progress(double fraction, const std::string& stage) = 0;
-  [[nodiscard]] virtual const engine::CancelToken& cancel() const = 0;
+  [[nodiscard]] virtual const CancelToken& cancel() const = 0;
 };
 
 class EngineBridge : public QObject {
@@ -68,13 +68,13 @@ private:
   void loop();
   void runRequest(Request& r);
 
-  engine::CancelToken shutdown_;
+  CancelToken shutdown_;
   std::unique_ptr<EngineState> state_;
   int pending_ = 0; ///< requests whose continuation has not run yet (GUI thread only)
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::shared_ptr<Request>> queue_;
-  std::map<int, std::shared_ptr<engine::CancelToken>> jobs_;
+  std::map<int, std::shared_ptr<CancelToken>> jobs_;
   bool stop_ = false;
   int nextJob_ = 1;
   std::thread thread_;

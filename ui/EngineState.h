@@ -23,7 +23,7 @@ struct EngineState {
   std::unique_ptr<model::Sampler> sampler;
   std::string samplerCheckpoint;
   /// Set when the window closes: long work that has no job token checks it.
-  const engine::CancelToken* shutdown = nullptr;
+  const CancelToken* shutdown = nullptr;
 
   /// The open workspace; throws WorkspaceError when none is open.
   store::Workspace& ws();

@@ -6,6 +6,7 @@
 #include "common/Paths.h"
 #include "explore/Explorer.h"
 #include "steer/BeamSearch.h"
+#include "steer/Lineage.h"
 
 #include <QChart>
 #include <QChartView>

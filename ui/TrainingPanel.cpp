@@ -418,7 +418,7 @@ void TrainingPanel::start() {
 
 void TrainingPanel::launch(std::shared_ptr<const model::TrainingSession> session) {
   session_ = session;
-  cancel_ = std::make_shared<engine::CancelToken>();
+  cancel_ = std::make_shared<CancelToken>();
   running_ = true;
   recordFailed_ = false;
   runWorkspace_ = workspace_;

@@ -32,7 +32,7 @@ class TrainingSession;
 struct TrainProgress;
 } // namespace steerbench::model
 
-namespace steerbench::engine {
+namespace steerbench {
 class CancelToken;
 }
 
@@ -100,7 +100,7 @@ private:
   int generation_ = 0;        ///< bumped per run: late events of an earlier run are ignored
   bool recordFailed_ = false;
   std::shared_ptr<const model::TrainingSession> session_;
-  std::shared_ptr<engine::CancelToken> cancel_;
+  std::shared_ptr<CancelToken> cancel_;
   std::thread thread_;
   bool running_ = false, preparing_ = false;
 

@@ -4,7 +4,7 @@
 
 namespace steerbench::cli {
 namespace {
-engine::CancelToken* g_token = nullptr;
+CancelToken* g_token = nullptr;
 
 extern "C" void onSigint(int) {
   if (g_token && !g_token->cancelled()) {

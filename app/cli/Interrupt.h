@@ -12,10 +12,10 @@ public:
   ~InterruptGuard();
   InterruptGuard(const InterruptGuard&) = delete;
   InterruptGuard& operator=(const InterruptGuard&) = delete;
-  [[nodiscard]] engine::CancelToken& token() { return token_; }
+  [[nodiscard]] CancelToken& token() { return token_; }
 
 private:
-  engine::CancelToken token_;
+  CancelToken token_;
 };
 
 } // namespace steerbench::cli

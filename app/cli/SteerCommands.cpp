@@ -11,11 +11,14 @@
 #include "common/TextFormat.h"
 #include "drive/DriveJob.h"
 #include "engine/FeatureTable.h"
+#include "features/Distance.h"
 #include "explore/Explorer.h"
 #include "model/Sampler.h"
 #include "model/Trainer.h"
 #include "source/SourceFile.h"
 #include "steer/BeamSearch.h"
+#include "steer/Combining.h"
+#include "steer/Lineage.h"
 #include "store/Workspace.h"
 
 #include <cmath>

@@ -41,7 +41,7 @@ struct CorpusIngestOptions {
   std::vector<std::string> referenceCsvs; ///< DevMap-layout CSVs: their kernels are held out of training
   BalanceOptions balance;
   std::function<void(std::size_t done, std::size_t total)> progress; ///< on the calling thread
-  const engine::CancelToken* cancel = nullptr;
+  const CancelToken* cancel = nullptr;
 };
 
 struct IngestSummary {

@@ -36,7 +36,7 @@ struct DriveJobOptions {
   /// Kernels finished and in all (counted after the signatures are read).
   std::function<void(std::size_t done, std::size_t total)> progress;
   std::function<void(const DrivenKernel& kernel, const CaseResult& c)> onCase;
-  const engine::CancelToken* cancel = nullptr;
+  const CancelToken* cancel = nullptr;
 };
 
 /// Drives every kernel of the units. With a workspace, every kernel is added

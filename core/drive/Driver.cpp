@@ -86,7 +86,7 @@ WorkerProcess& Driver::worker() {
 
 std::vector<CaseResult> Driver::drive(const std::string& source, const KernelSignature& kernel,
                                       const std::function<void(const CaseResult&)>& onCase,
-                                      const engine::CancelToken* cancel) {
+                                      const CancelToken* cancel) {
   if (options_.freshWorkerPerKernel && usedSinceStart_) worker_.reset();
   std::vector<CaseResult> results = driveCases(source, kernel, onCase, cancel);
   // A kernel that failed may have written out of bounds without crashing:
@@ -101,7 +101,7 @@ std::vector<CaseResult> Driver::drive(const std::string& source, const KernelSig
 
 std::vector<CaseResult> Driver::driveCases(const std::string& source, const KernelSignature& kernel,
                                            const std::function<void(const CaseResult&)>& onCase,
-                                           const engine::CancelToken* cancel) {
+                                           const CancelToken* cancel) {
   std::vector<CaseResult> results;
   const std::string unsupported = kernel.unsupportedReason();
   for (const auto global : options_.globalSizes)

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace steerbench::engine {
+namespace steerbench {
 class CancelToken;
 }
 
@@ -79,13 +79,13 @@ public:
   /// corrupted the worker's memory without crashing it).
   std::vector<CaseResult> drive(const std::string& source, const KernelSignature& kernel,
                                 const std::function<void(const CaseResult&)>& onCase = {},
-                                const engine::CancelToken* cancel = nullptr);
+                                const CancelToken* cancel = nullptr);
 
 private:
   WorkerProcess& worker();
   std::vector<CaseResult> driveCases(const std::string& source, const KernelSignature& kernel,
                                      const std::function<void(const CaseResult&)>& onCase,
-                                     const engine::CancelToken* cancel);
+                                     const CancelToken* cancel);
 
   DriveOptions options_;
   std::unique_ptr<WorkerProcess> worker_;

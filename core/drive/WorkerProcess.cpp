@@ -172,7 +172,7 @@ std::string WorkerProcess::reap() {
 }
 
 WorkerProcess::Read WorkerProcess::readLine(std::string& line, double timeoutSeconds,
-                                            const engine::CancelToken* cancel) {
+                                            const CancelToken* cancel) {
   using Clock = std::chrono::steady_clock;
   const auto deadline = Clock::now() + std::chrono::duration<double>(timeoutSeconds);
   for (;;) {
@@ -197,7 +197,7 @@ WorkerProcess::Read WorkerProcess::readLine(std::string& line, double timeoutSec
 }
 
 WorkerProcess::Exchange WorkerProcess::exchange(const std::string& requestLine, double timeoutSeconds,
-                                                const engine::CancelToken* cancel) {
+                                                const CancelToken* cancel) {
   Exchange x;
   if (pid_ <= 0) {
     x.status = Exchange::Status::Died;

@@ -10,7 +10,7 @@
 #include <sys/types.h>
 #include <vector>
 
-namespace steerbench::engine {
+namespace steerbench {
 class CancelToken;
 }
 
@@ -48,14 +48,14 @@ public:
   /// reply the worker is dead (killed on timeout or cancel) and this object
   /// must be replaced.
   [[nodiscard]] Exchange exchange(const std::string& requestLine, double timeoutSeconds,
-                                  const engine::CancelToken* cancel = nullptr);
+                                  const CancelToken* cancel = nullptr);
 
 private:
   void kill();
   std::string reap();
   /// Reads until a whole line is buffered or the deadline passes.
   enum class Read { Line, Timeout, Closed, Cancelled };
-  Read readLine(std::string& line, double timeoutSeconds, const engine::CancelToken* cancel);
+  Read readLine(std::string& line, double timeoutSeconds, const CancelToken* cancel);
 
   WorkerOptions options_;
   pid_t pid_ = -1;

@@ -1,4 +1,5 @@
 #include "engine/FeatureTable.h"
+#include "features/Distance.h"
 
 #include "common/Error.h"
 #include "dataset/DevMap.h"

@@ -1,6 +1,8 @@
 // Runs independent work items on a few threads, preserving result order.
 #pragma once
 
+#include "common/CancelToken.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
@@ -9,16 +11,6 @@
 #include <vector>
 
 namespace steerbench::engine {
-
-/// Cooperative cancellation: long loops check it at every item boundary.
-class CancelToken {
-public:
-  void cancel() { cancelled_.store(true, std::memory_order_relaxed); }
-  [[nodiscard]] bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
-
-private:
-  std::atomic<bool> cancelled_{false};
-};
 
 /// The number of hardware threads, at least 1.
 [[nodiscard]] inline unsigned hardwareJobs() {

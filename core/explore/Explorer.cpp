@@ -105,7 +105,7 @@ std::string ExploreSpec::toJson() const {
 
 Explorer::Explorer(store::Workspace& workspace, model::Sampler& sampler) : ws_(workspace), sampler_(sampler) {}
 
-std::int64_t Explorer::run(const ExploreSpec& spec, const engine::CancelToken* cancel) {
+std::int64_t Explorer::run(const ExploreSpec& spec, const CancelToken* cancel) {
   auto say = [&](const std::string& m) {
     if (onMessage) onMessage(m);
   };

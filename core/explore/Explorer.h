@@ -81,7 +81,7 @@ public:
   /// Runs the epochs; returns the run's id. Throws InputError when the
   /// workspace has too few labelled cases to train a committee (it says
   /// how to make some: drive kernels first).
-  std::int64_t run(const ExploreSpec& spec, const engine::CancelToken* cancel = nullptr);
+  std::int64_t run(const ExploreSpec& spec, const CancelToken* cancel = nullptr);
 
 private:
   store::Workspace& ws_;

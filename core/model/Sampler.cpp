@@ -90,7 +90,7 @@ std::string Sampler::describe() const { return impl_->model->config().describe()
 int Sampler::maxLength() const { return impl_->model->config().maxLength; }
 
 std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int count, const SampleOptions& o,
-                                    const std::function<void(const Sample&)>& done, const engine::CancelToken* cancel) {
+                                    const std::function<void(const Sample&)>& done, const CancelToken* cancel) {
   const auto& tok = impl_->tokenizer;
   auto& model = impl_->model;
   const int maxLength = model->config().maxLength;
@@ -134,7 +134,7 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
   std::map<std::size_t, Sample> finished; // by queue index, not yet passed on
   int running = streams;
   std::exception_ptr error;
-  engine::CancelToken stop; // a stream failed: the others stop too
+  CancelToken stop; // a stream failed: the others stop too
   std::vector<std::thread> pool;
   for (int st = 0; st < streams; ++st)
     pool.emplace_back([&, st] {
@@ -192,7 +192,7 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
 std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& encoded, int count, int stream,
                                           int streams, const SampleOptions& o,
                                           const std::function<void(const Sample&)>& done,
-                                          const engine::CancelToken* cancel, const engine::CancelToken* stop) {
+                                          const CancelToken* cancel, const CancelToken* stop) {
   const auto& tok = impl_->tokenizer;
   auto& model = impl_->model;
   const int maxLength = model->config().maxLength;

@@ -127,7 +127,7 @@ public:
   /// order. Stops early when `cancel` is set.
   std::vector<Sample> sample(const std::vector<std::string>& feeds, int count, const SampleOptions& options,
                              const std::function<void(const Sample&)>& done = {},
-                             const engine::CancelToken* cancel = nullptr);
+                             const CancelToken* cancel = nullptr);
 
   struct Impl;
   /// For tests: a sampler over a model built in memory.
@@ -138,7 +138,7 @@ private:
   /// One stream's share of the queue (samples stream, stream + streams, ...).
   std::vector<Sample> sampleStream(const std::vector<std::vector<int>>& encoded, int count, int stream, int streams,
                                    const SampleOptions& options, const std::function<void(const Sample&)>& done,
-                                   const engine::CancelToken* cancel, const engine::CancelToken* stop = nullptr);
+                                   const CancelToken* cancel, const CancelToken* stop = nullptr);
 
   std::unique_ptr<Impl> impl_;
   std::string modelHash_;

@@ -174,7 +174,7 @@ std::string useThreads(int threads) {
 }
 
 TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& kernels, const TrainOptions& options,
-                  const std::function<void(const TrainProgress&)>& progress, const engine::CancelToken* cancel) {
+                  const std::function<void(const TrainProgress&)>& progress, const CancelToken* cancel) {
   TrainOptions o = options;
   o.model.vocab = tokenizer.size();
   o.model.validate();

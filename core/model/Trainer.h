@@ -68,7 +68,7 @@ struct TrainResult {
 /// `kernels`. `progress` is called on the calling thread after every step.
 /// Throws InputError for an unusable corpus or checkpoint.
 TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& kernels, const TrainOptions& options,
-                  const std::function<void(const TrainProgress&)>& progress, const engine::CancelToken* cancel);
+                  const std::function<void(const TrainProgress&)>& progress, const CancelToken* cancel);
 
 /// True for the kernels training holds out for validation (by content hash):
 /// the benches evaluate infilling on these.

@@ -151,7 +151,7 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
 }
 
 TrainResult TrainingSession::train(const std::function<void(const TrainProgress&)>& progress,
-                                   const engine::CancelToken* cancel) const {
+                                   const CancelToken* cancel) const {
   return model::train(tokenizer_, kernels_, options_, progress, cancel);
 }
 

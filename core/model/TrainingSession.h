@@ -44,7 +44,7 @@ public:
   [[nodiscard]] std::size_t kernelCount() const { return kernels_.size(); }
 
   /// Trains (any thread). See model::train.
-  TrainResult train(const std::function<void(const TrainProgress&)>& progress, const engine::CancelToken* cancel) const;
+  TrainResult train(const std::function<void(const TrainProgress&)>& progress, const CancelToken* cancel) const;
   /// Stores a step's progress in the run (the workspace's writer thread).
   void record(store::Workspace& ws, const TrainProgress& p) const;
   /// Marks the run done, or stopped when cancelled.

@@ -3,6 +3,7 @@
 #include "common/Error.h"
 #include "common/Version.h"
 #include "features/FeatureSpace.h"
+#include "features/Distance.h"
 #include "features/GreweFeatures.h"
 #include "features/InstCountFeatures.h"
 #include "features/Measurement.h"

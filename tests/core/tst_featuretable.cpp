@@ -121,7 +121,7 @@ private slots:
   }
 
   void cancelledFilesAreMarkedSo() {
-    engine::CancelToken cancel;
+    CancelToken cancel;
     cancel.cancel();
     engine::FeatureJobOptions o;
     o.measure.spaces = {&features::featureSpace("grewe")};

@@ -8,7 +8,11 @@
 
 #include "common/Error.h"
 #include "features/FeatureSpace.h"
+#include "features/Distance.h"
 #include "steer/BeamSearch.h"
+#include "steer/BeamSelection.h"
+#include "steer/Combining.h"
+#include "steer/Lineage.h"
 #include "steer/HoleSites.h"
 #include "model/Tokenizer.h"
 #include "store/Workspace.h"
@@ -700,7 +704,7 @@ private Q_SLOTS:
     auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("cancel.sbw")).toStdString());
     auto sampler = deleter();
     steer::BeamSearch search(ws, sampler);
-    engine::CancelToken cancel;
+    CancelToken cancel;
     search.onGeneration = [&](const steer::GenerationReport& g) {
       if (g.generation == 1) cancel.cancel();
     };
@@ -1171,6 +1175,37 @@ private Q_SLOTS:
     QCOMPARE(b.stopReason, a.stopReason);
     QCOMPARE(b.bestText, a.bestText);
     QCOMPARE(history(ws, run), history(straightWs, a.run));
+  }
+
+  void beamSelectionRanksCapsAndSwaps() {
+    // A pure function of its entries, rules and random draws.
+    const std::vector<double> a = {1, 0}, b = {2, 0}, c = {3, 0};
+    const std::vector<steer::BeamEntry> pool = {{5, &a}, {1, &a}, {3, &b}, {1, &a}, {2, &c}, {4, &b}};
+    std::mt19937_64 rng(1);
+    // Nearest first, ties in their order; no draws when nothing may be swapped.
+    using Picks = std::vector<std::size_t>;
+    QCOMPARE(steer::selectBeam(pool, {3, 0, 0.0}, rng), (Picks{1, 3, 4}));
+    // A cap of one member per vector: the second {1, 0} goes after every other entry.
+    QCOMPARE(steer::selectBeam(pool, {3, 1, 0.0}, rng), (Picks{1, 4, 2}));
+    QCOMPARE(steer::selectBeam(pool, {6, 1, 0.0}, rng), (Picks{1, 4, 2, 3, 5, 0}));
+    // A pool no larger than the width is kept whole and draws nothing.
+    std::mt19937_64 before = rng;
+    QCOMPARE(steer::selectBeam(pool, {8, 0, 1.0}, rng), (Picks{1, 3, 4, 2, 5, 0}));
+    QVERIFY(rng == before);
+    // Swapping with probability 1: the best stays, every other slot is an entry beyond the width.
+    for (int seed = 0; seed < 20; ++seed) {
+      std::mt19937_64 r(std::uint64_t(seed) + 1);
+      const auto kept = steer::selectBeam(pool, {3, 0, 1.0}, r);
+      QCOMPARE(kept.size(), std::size_t(3));
+      QCOMPARE(kept[0], std::size_t(1));
+      const std::set<std::size_t> beyond = {2, 5, 0, 3, 4}; // the ranks after the first
+      QVERIFY(beyond.count(kept[1]) && beyond.count(kept[2]));
+      QVERIFY(pool[kept[1]].distance <= pool[kept[2]].distance); // kept nearest first
+    }
+    // The same draws give the same beam.
+    std::mt19937_64 r1(9), r2(9);
+    QCOMPARE(steer::selectBeam(pool, {3, 0, 0.5}, r1), steer::selectBeam(pool, {3, 0, 0.5}, r2));
+    QVERIFY(steer::selectBeam({}, {3, 0, 0.5}, r1).empty());
   }
 
   void aFixedSeedGivesTheCandidatesRecordedInTheGoldenFile() {

@@ -216,7 +216,7 @@ private slots:
       o.data.maskProbability = 0;
       o.checkpoint = workspaceModelPath(ws.toStdString());
       const model::TrainingSession session(w, o, 4000);
-      engine::CancelToken stop;
+      CancelToken stop;
       const auto r = session.train([&](const model::TrainProgress& p) {
         session.record(w, p);
         if (p.step == 20) stop.cancel();

@@ -1,0 +1,153 @@
+#include "steer/SteerSpec.h"
+
+#include "common/Error.h"
+#include "common/TextFormat.h"
+#include "common/Version.h"
+#include "features/FeatureSpace.h"
+
+#include <llvm/Support/JSON.h>
+
+namespace steerbench::steer {
+
+const char* seedingName(Seeding s) {
+  switch (s) {
+  case Seeding::Empty: return "empty";
+  case Seeding::Nearest: return "nearest";
+  case Seeding::Given: return "given";
+  }
+  return "?";
+}
+
+std::string SteerSpec::toJson() const {
+  std::string roles = "[";
+  for (std::size_t i = 0; i < seedRoles.size(); ++i)
+    roles += (i ? "," : "") + jsonString(seedRoles[i]);
+  roles += "]";
+  std::string given = "[";
+  for (std::size_t i = 0; i < seeds.size(); ++i)
+    given += std::string(i ? "," : "") + "{\"name\":" + jsonString(seeds[i].name) + ",\"text\":" +
+             jsonString(seeds[i].text) + "}";
+  given += "]";
+  return "{\"command\":\"steer\",\"app_version\":" + jsonString(kAppVersion) + ",\"target\":" + target.toJson() +
+         ",\"width\":" + std::to_string(width) + ",\"candidates_per_member\":" + std::to_string(candidatesPerMember) +
+         ",\"depth\":" + std::to_string(depth) + ",\"swap_probability\":" + formatNumber(swapProbability) +
+         ",\"temperature\":" + formatNumber(temperature) + ",\"hole_min\":" + std::to_string(holeMin) +
+         ",\"hole_max\":" + std::to_string(holeMax) + ",\"hole_max_fraction\":" + formatNumber(holeMaxFraction) +
+         ",\"directed_holes\":" + formatNumber(directedHoles) + ",\"rename_holes\":" + (renameHoles ? "true" : "false") +
+         ",\"max_new_tokens\":" + std::to_string(maxNewTokens) +
+         ",\"escalate_after\":" + std::to_string(escalateAfter) + ",\"restarts\":" + std::to_string(restarts) +
+         ",\"combine\":" + std::to_string(combine) + ",\"combine_greedy\":" + std::to_string(combineGreedy) + ",\"max_per_vector\":" + std::to_string(maxPerVector) +
+         ",\"reseed_after\":" + std::to_string(reseedAfter) + ",\"reseed_draw\":" + (reseedDraw ? "true" : "false") +
+         ",\"fill_insertions\":" + (fillInsertions ? "true" : "false") +
+         ",\"guide_logits\":" + formatNumber(guideLogits) +
+         ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
+         ",\"scale\":" + jsonNumbers(scale) +
+         ",\"seeding\":\"" + seedingName(seeding) + "\",\"nearest\":" + std::to_string(nearest) +
+         ",\"seed_roles\":" + roles + ",\"seeds\":" + given + ",\"time_budget\":" + formatNumber(timeBudget) +
+         ",\"patience\":" + std::to_string(patience) + ",\"seed\":" + std::to_string(seed) +
+         ",\"batch\":" + std::to_string(batchSize) + ",\"streams\":" + std::to_string(streams) + "}";
+}
+
+SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) {
+  auto parsed = llvm::json::parse(json);
+  if (!parsed) {
+    const std::string why = llvm::toString(parsed.takeError());
+    throw InputError(name + ": the steering spec is not JSON (" + why + ")");
+  }
+  const auto* o = parsed->getAsObject();
+  if (!o || !o->get("target")) throw InputError(name + ": not a steering spec");
+  SteerSpec s;
+  std::string targetJson;
+  llvm::raw_string_ostream os(targetJson);
+  os << *o->get("target");
+  os.flush();
+  s.target = Target::fromJson(targetJson, name);
+  auto integer = [&](const char* key, int& v) {
+    if (auto x = o->getInteger(key)) v = int(*x);
+  };
+  auto real = [&](const char* key, double& v) {
+    if (auto x = o->getNumber(key)) v = *x;
+  };
+  integer("width", s.width);
+  integer("candidates_per_member", s.candidatesPerMember);
+  integer("depth", s.depth);
+  real("swap_probability", s.swapProbability);
+  real("temperature", s.temperature);
+  integer("hole_min", s.holeMin);
+  integer("hole_max", s.holeMax);
+  real("hole_max_fraction", s.holeMaxFraction);
+  s.directedHoles = 0; // a run stored before directed holes put every hole anywhere
+  real("directed_holes", s.directedHoles);
+  s.renameHoles = o->getBoolean("rename_holes").value_or(false); // and before renames none was one
+  integer("max_new_tokens", s.maxNewTokens);
+  s.escalateAfter = 0; // runs stored before escalation kept their sizes
+  integer("escalate_after", s.escalateAfter);
+  s.restarts = 0; // and before restarts gave each infill one try
+  integer("restarts", s.restarts);
+  s.combine = 0; // and before combining infills made none
+  integer("combine", s.combine);
+  s.combineGreedy = 0; // and before greedy combining made none
+  integer("combine_greedy", s.combineGreedy);
+  s.maxPerVector = 0; // and before the cap let any number of members share a vector
+  integer("max_per_vector", s.maxPerVector);
+  s.reseedAfter = 0; // and before reseeding searched on from a stalled beam
+  integer("reseed_after", s.reseedAfter);
+  s.reseedDraw = o->getBoolean("reseed_draw").value_or(false); // and before draws a reseed took generation 0's beam
+  s.fillInsertions = o->getBoolean("fill_insertions").value_or(false); // and before fills an insertion could stay empty
+  s.guideLogits = 0; // and before guided infills sampled the model as it is
+  real("guide_logits", s.guideLogits);
+  integer("nearest", s.nearest);
+  real("time_budget", s.timeBudget);
+  real("endhole_bias", s.endHoleBias);
+  s.guard = o->getBoolean("guard").value_or(false); // a run stored before the guard existed sampled without it
+  s.check = o->getBoolean("check").value_or(false); // likewise the compiler checks
+  integer("context", s.context);
+  integer("patience", s.patience);
+  integer("batch", s.batchSize);
+  s.streams = 1; // a run stored before streams existed sampled with one
+  integer("streams", s.streams);
+  if (const auto* v = o->get("seed"))
+    if (auto x = v->getAsUINT64()) s.seed = *x;
+  if (const auto* a = o->getArray("scale"))
+    for (const auto& v : *a)
+      if (auto d = v.getAsNumber()) s.scale.push_back(*d);
+  if (auto x = o->getString("seeding")) {
+    if (*x == "empty") s.seeding = Seeding::Empty;
+    else if (*x == "given") s.seeding = Seeding::Given;
+    else s.seeding = Seeding::Nearest;
+  }
+  if (const auto* a = o->getArray("seed_roles")) {
+    s.seedRoles.clear();
+    for (const auto& v : *a)
+      if (auto r = v.getAsString()) s.seedRoles.push_back(r->str());
+  }
+  if (const auto* a = o->getArray("seeds"))
+    for (const auto& v : *a)
+      if (const auto* k = v.getAsObject()) {
+        SeedKernel sk;
+        if (auto n = k->getString("name")) sk.name = n->str();
+        if (auto t = k->getString("text")) sk.text = t->str();
+        s.seeds.push_back(std::move(sk));
+      }
+  return s;
+}
+
+void SteerSpec::validate() const {
+  const auto& space = features::featureSpace(target.space);
+  if (target.values.size() != space.dimensions.size())
+    throw InputError("the target has " + std::to_string(target.values.size()) + " values; the " + space.name +
+                     " space has " + std::to_string(space.dimensions.size()) + " dimensions");
+  if (!scale.empty() && scale.size() != space.dimensions.size())
+    throw InputError("--scale has " + std::to_string(scale.size()) + " factors; the " + space.name +
+                     " space has " + std::to_string(space.dimensions.size()) + " dimensions");
+  if (width < 1 || candidatesPerMember < 1 || depth < 0 || holeMin < 0 ||
+      holeMax < holeMin || swapProbability < 0 || swapProbability > 1 ||
+      !(directedHoles >= 0 && directedHoles <= 1) || escalateAfter < 0 || restarts < 0 ||
+      combine < 0 || combineGreedy < 0 || maxPerVector < 0 || reseedAfter < 0)
+    throw InputError("bad steering parameters: width and candidates must be at least 1, 0 <= hole min <= hole max, "
+                     "the swap probability and the share of directed holes within [0, 1], and escalation, "
+                     "restarts, combined candidates, members per vector and reseeding at least 0");
+  if (seeding == Seeding::Given && seeds.empty()) throw InputError("no seed kernels given");
+}
+
+} // namespace steerbench::steer

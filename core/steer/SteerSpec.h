@@ -1,0 +1,126 @@
+// What shapes a steering run: the target, the beam, how holes are placed and
+// filled, how infills are combined, when the beam reseeds and when the run
+// stops. Stored with every run as JSON, so a run resumes, and can be
+// repeated, exactly as it was started. docs/steering.md explains each field;
+// the defaults were chosen on bench-steer (bench/results/bench-steer.md).
+#pragma once
+#include "steer/Target.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace steerbench::steer {
+
+enum class Seeding { Empty, Nearest, Given };
+
+[[nodiscard]] const char* seedingName(Seeding s);
+
+struct SeedKernel {
+  std::string name; ///< where it came from, for people (a file name)
+  std::string text;
+};
+
+struct SteerSpec {
+  Target target;
+  int width = 16;              ///< K: beam members kept per generation
+  int candidatesPerMember = 4; ///< holes (and infills) per beam member and generation
+  /// Generations after the seeds. A search plateaus long before the default,
+  /// so the time budget ends a run first and a stalled beam reseeds
+  /// (reseedAfter) until then.
+  int depth = 100000;
+  double swapProbability = 0.15; ///< each kept slot but the best is swapped for a lower-ranked candidate with this probability
+  double temperature = 0.8;      ///< sampling temperature of infills
+  int holeMin = 0;             ///< tokens a hole replaces: uniform in [holeMin, holeMax] ...
+  int holeMax = 3;
+  double holeMaxFraction = 0.25; ///< ... and at most this share of the member's tokens
+  /// Share of holes aimed at the sites of a dimension that differs from the
+  /// target (steer::directedHole); the rest go anywhere. Only spaces with a
+  /// token-level reading (Grewe) have sites. Runs stored without it had none.
+  double directedHoles = 0.5;
+  /// Directed holes for a localmem or coalesced count that is too low are,
+  /// half the time, renames: one token on the name of a subscript of the
+  /// other kind (steer::directedHole). Runs stored without it had none.
+  bool renameHoles = true;
+  int maxNewTokens = 8;        ///< cap on the tokens one infill adds
+  /// After this many generations without a better best, holes may replace
+  /// twice as many tokens (holeMax) and infills add twice as many
+  /// (maxNewTokens); after twice as many, four times. A better best goes
+  /// back to the plain sizes. 0: never. Runs stored without it had none.
+  int escalateAfter = 0;
+  /// Infills given up, or still in error when the check's patience is
+  /// spent, start again from their feed at most this many times
+  /// (model::SampleOptions::restarts). Runs stored without it had none.
+  int restarts = 0;
+  /// Combined candidates per generation: two infills of the same beam member
+  /// (from this generation, or one from the last kCombineWindow), applied
+  /// together to the member when their spans do not overlap. Pairs are
+  /// ranked by the distance their summed feature changes predict, and only
+  /// those predicted nearer than the member are compiled (cheap next to
+  /// sampling). Every token still comes from the model or a seed. 0: none.
+  /// Runs stored without it had none.
+  int combine = 16;
+  /// Greedy combined candidates per generation: for a beam member, the
+  /// disjoint infills (this generation's and the window's) taken one at a
+  /// time, each the one whose change brings the summed prediction nearest,
+  /// while it comes nearer; applied together when that is more than two.
+  /// The members whose sets predict the nearest kernels get one each. For
+  /// targets many small steps away. 0: none. Runs stored without it had none.
+  int combineGreedy = 0;
+  /// At most this many beam members share one feature vector; the rest of
+  /// the beam goes to the nearest kernels of other vectors (filled with the
+  /// capped ones only when there are too few). Without a cap the beam fills
+  /// with rewordings of the best, which all stall together. 0: no cap. Runs
+  /// stored without it had none.
+  int maxPerVector = 4;
+  /// After this many generations without a better best in the beam, the
+  /// beam starts again from the seeds (generation 0's beam; the empty feed
+  /// when seeding is empty) and searches on with the run's later random
+  /// draws, while the run keeps its best over every such search. Runs differ
+  /// a lot with their random draws, so a stalled search is worth a fresh try
+  /// within the time budget. 0: never. Runs stored without it had none.
+  int reseedAfter = 100;
+  /// A reseed draws its beam at random (width members, the generation's own
+  /// random draws) from every distinct compiling seed of generation 0,
+  /// instead of taking generation 0's beam again, so that each search starts
+  /// from a different mix of seeds. Runs stored without it took the beam.
+  bool reseedDraw = false;
+  /// An insertion (a hole that replaced no tokens) gets at least one token
+  /// (model::SampleOptions::feedMinNewTokens): closed at once, it is its
+  /// parent again, a candidate spent for nothing. Runs stored without it let
+  /// insertions stay empty.
+  bool fillInsertions = false;
+  /// Guided infills: each infill's logits lean toward the tokens that move
+  /// its member's features toward the target (steer::guideBias): this much
+  /// is added to the logit of a token of each dimension the member has too
+  /// little of, and taken from one it has too much of. Only spaces with a
+  /// token-level reading (Grewe). 0: none. Runs stored without it had none.
+  double guideLogits = 1;
+  double endHoleBias = 4;      ///< added to the [ENDHOLE] logit of infills (model::SampleOptions)
+  bool guard = true;           ///< grammar-guided infills (model::SampleOptions::guard); runs stored without it had none
+  bool check = true;           ///< compiler-checked statements (model::SampleOptions::check); runs stored without it had none
+  int context = 64;            ///< tokens the model sees around a hole (0: as many as it takes)
+  std::vector<double> scale;   ///< per-dimension scaling of distances (empty: none)
+  Seeding seeding = Seeding::Nearest;
+  int nearest = 32;            ///< corpus kernels seeded (Nearest)
+  std::vector<std::string> seedRoles = {"train", "capped", "user"}; ///< kernel roles Nearest seeds from
+  std::vector<SeedKernel> seeds; ///< Given
+  /// Seconds over the whole run (0: none). A generation that the previous
+  /// one's length says would end past it is not started.
+  double timeBudget = 600;
+  int patience = 0;            ///< stop after this many generations without a better best of the run (0: never)
+  std::uint64_t seed = 1;
+  int batchSize = 64;          ///< rows the model infills together (per stream)
+  int streams = 0;             ///< batches infilled at once (model::SampleOptions::streams; 0: the sampler's defaultStreams(), stored as such; runs stored without it had 1)
+  unsigned jobs = 0;           ///< compile threads (0: all cores)
+
+  /// Everything that shapes the run, as JSON (stored with the run).
+  [[nodiscard]] std::string toJson() const;
+  /// Reads toJson()'s form. Throws InputError.
+  [[nodiscard]] static SteerSpec fromJson(const std::string& json, const std::string& name);
+  /// Throws InputError naming what is out of range (dimensions of the target
+  /// and the scale against the space, beam and hole sizes, probabilities).
+  void validate() const;
+};
+
+} // namespace steerbench::steer
