@@ -3,7 +3,10 @@
 #include "common/ContentHash.h"
 #include "common/Error.h"
 #include "model/InfillModel.h"
+#include "model/LogitShaping.h"
+#include "model/SampleRow.h"
 #include "model/SamplerImpl.h"
+#include "model/StatementChecks.h"
 #include "model/SyntaxGuard.h"
 #include "model/Trainer.h"
 #include "model/Tokenizer.h"
@@ -55,6 +58,35 @@ std::vector<std::pair<std::size_t, std::size_t>> lengthGroups(std::size_t n, Len
   }
   std::reverse(out.begin(), out.end());
   return out;
+}
+
+/// One token per row of `logits` ([B, V]): the most likely at temperature
+/// <= 0, else a draw from the softmax at that temperature.
+std::vector<std::int64_t> drawTokens(const torch::Tensor& logits, double temperature, std::mt19937_64& rng) {
+  const auto rows = std::size_t(logits.size(0));
+  std::vector<std::int64_t> chosen(rows);
+  if (temperature <= 0) {
+    auto best = logits.argmax(1);
+    for (std::size_t b = 0; b < rows; ++b)
+      chosen[b] = best[std::int64_t(b)].item<std::int64_t>();
+    return chosen;
+  }
+  auto probs = torch::softmax(logits / temperature, 1).contiguous();
+  auto pa = probs.accessor<float, 2>();
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (std::size_t b = 0; b < rows; ++b) {
+    double x = u(rng), acc = 0;
+    std::int64_t pick = probs.size(1) - 1;
+    for (std::int64_t v = 0; v < probs.size(1); ++v) {
+      acc += pa[std::int64_t(b)][v];
+      if (x < acc) {
+        pick = v;
+        break;
+      }
+    }
+    chosen[b] = pick;
+  }
+  return chosen;
 }
 
 } // namespace
@@ -196,35 +228,13 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
   const auto& tok = impl_->tokenizer;
   auto& model = impl_->model;
   const int maxLength = model->config().maxLength;
-
-  struct Row {
-    std::size_t index = 0; ///< in the whole call's queue
-    std::size_t feed = 0;
-    std::vector<int> seq; ///< [START] ... [END] (either left out for a window that does not reach that end)
-    int newTokens = 0;
-    int holeAt = 0; ///< the first [HOLE]'s index in the feed's tokens
-    bool start = true, end = true;
-    int blocked = 0; ///< steps whose most likely token the guard banned
-    // Compiler-checked statements (SampleOptions::check), for the hole being filled:
-    int statementAt = -1;    ///< where its current statement starts in `seq` (-1: the hole is new)
-    int infillAt = 0;        ///< where the hole's infill starts in `seq`
-    std::size_t fixed = 0;   ///< length of the decoded text before the hole
-    int takenBack = 0;       ///< statements taken back
-    bool statementFailed = false; ///< the current statement was taken back to its error, not its start
-    int endsTakenBack = 0;   ///< closed holes whose whole kernel had an error
-    bool unchecked = false;  ///< the feed's own text has an error: no more checks
-    int restarts = 0;        ///< times it started again from its feed (SampleOptions::restarts)
-  };
+  using Row = SampleRow;
   // Stream 0 draws from the seed itself: one stream samples as it always did.
   std::mt19937_64 rng(o.seed + std::uint64_t(stream) * 0x9E3779B97F4A7C15ull);
   const bool checking = bool(o.check);
-  auto floorOf = [&](std::size_t feed) {
-    return o.feedMinNewTokens.empty() ? o.minNewTokens : int(o.feedMinNewTokens[feed]);
-  };
-  const bool floors = o.minNewTokens > 0 || std::any_of(o.feedMinNewTokens.begin(), o.feedMinNewTokens.end(),
-                                                         [](std::uint8_t m) { return m > 0; });
-  const std::optional<SyntaxGuard> guard =
-      o.guard || checking || floors || o.closeBias != 0.0 ? std::optional<SyntaxGuard>(std::in_place, tok) : std::nullopt;
+  const std::optional<SyntaxGuard> guard = o.guard || checking || hasLengthFloors(o) || o.closeBias != 0.0
+                                               ? std::optional<SyntaxGuard>(std::in_place, tok)
+                                               : std::nullopt;
   const auto vocab = std::int64_t(tok.size());
   std::vector<std::uint8_t> banned;
   // This stream's share of the queue: samples stream, stream + streams, ...
@@ -255,7 +265,7 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
     ++queued;
     return r;
   };
-  auto restart = [&](Row& r) {
+  const std::function<bool(Row&)> restart = [&](Row& r) {
     if (r.restarts >= o.restarts) return false;
     ++r.restarts;
     fromFeed(r);
@@ -279,6 +289,8 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
     out.push_back(s);
     if (done) done(out.back());
   };
+  const unsigned checkJobs =
+      std::max(1u, (o.checkJobs > 0 ? o.checkJobs : engine::hardwareJobs()) / unsigned(streams));
   while (!rows.empty() && !(cancel && cancel->cancelled()) && !(stop && stop->cancelled())) {
     // Rows go through the encoder in groups of similar length, each padded
     // only to its own longest: one long row no longer makes every short row
@@ -298,171 +310,13 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
       auto holes = torch::tensor(std::vector<std::int64_t>(holeAt.begin() + std::ptrdiff_t(first), holeAt.begin() + std::ptrdiff_t(last)));
       parts.push_back(model->logits(model->encodeAt(ids, ids.eq(Tokenizer::kPad), holes))); // [b, V]
     }
-    auto at = parts.size() == 1 ? parts.front() : torch::cat(parts, 0); // [B, V]
-    // Meta tokens other than [ENDHOLE] are never sampled.
-    for (int m = 0; m < Tokenizer::kMetaCount; ++m)
-      if (m != Tokenizer::kEndHole) at.index_put_({torch::indexing::Slice(), m}, -1e9);
-    if (o.endHoleBias != 0.0)
-      at.index({torch::indexing::Slice(), Tokenizer::kEndHole}).add_(o.endHoleBias);
-    if (!o.feedTokenBias.empty()) {
-      at = at.contiguous();
-      auto aa = at.accessor<float, 2>();
-      for (std::size_t b = 0; b < rows.size(); ++b)
-        for (const auto& [id, bias] : o.feedTokenBias[rows[b].feed])
-          aa[std::int64_t(b)][id] += bias;
-    }
-    if (o.guard) {
-      banned.assign(rows.size() * std::size_t(vocab), 0);
-      at = at.contiguous();
-      const auto wanted = at.argmax(1);
-      auto wa = wanted.accessor<std::int64_t, 1>();
-      auto aa = at.accessor<float, 2>();
-      for (std::size_t b = 0; b < rows.size(); ++b) {
-        const int close = guard->ban(rows[b].seq, rows[b].start, rows[b].end, banned.data() + b * std::size_t(vocab));
-        if (close >= 0) { // [ENDHOLE]'s probability goes to the bracket it needs first
-          float& c = aa[std::int64_t(b)][close];
-          const float e = aa[std::int64_t(b)][Tokenizer::kEndHole], hi = std::max(c, e);
-          c = hi + std::log(std::exp(c - hi) + std::exp(e - hi));
-        }
-        rows[b].blocked += banned[b * std::size_t(vocab) + std::size_t(wa[std::int64_t(b)])];
-      }
-      at.masked_fill_(torch::from_blob(banned.data(), {std::int64_t(rows.size()), vocab}, torch::kBool), -1e9);
-    }
-    if (o.closeBias != 0.0 && guard->closeBrace() >= 0) // the length prior, after the guard gave [ENDHOLE]'s share to the brace
-      for (std::size_t b = 0; b < rows.size(); ++b)
-        if (rows[b].start && guard->openBraces(rows[b].seq, std::size_t(holeAt[b])) == 1)
-          at.index({std::int64_t(b), guard->closeBrace()}).add_(o.closeBias);
-    if (floors) {
-      // The length floor (not the guard: the model's wish to stop is no sign it is lost).
-      for (std::size_t b = 0; b < rows.size(); ++b) {
-        const Row& r = rows[b];
-        if (r.newTokens >= floorOf(r.feed)) continue;
-        const auto endHole = at.index({std::int64_t(b), Tokenizer::kEndHole}).item<float>();
-        at.index_put_({std::int64_t(b), Tokenizer::kEndHole}, -1e9);
-        if (r.start && guard->closeBrace() >= 0 && guard->openBraces(r.seq, std::size_t(holeAt[b])) == 1)
-          at.index_put_({std::int64_t(b), guard->closeBrace()}, -1e9);
-        if (at[std::int64_t(b)].max().item<float>() < -1e8) // the guard left nothing else: the hole may close
-          at.index_put_({std::int64_t(b), Tokenizer::kEndHole}, endHole);
-      }
-    }
-    std::vector<std::int64_t> chosen(rows.size());
-    if (o.temperature <= 0) {
-      auto best = at.argmax(1);
-      for (std::size_t b = 0; b < rows.size(); ++b)
-        chosen[b] = best[std::int64_t(b)].item<std::int64_t>();
-    } else {
-      auto probs = torch::softmax(at / o.temperature, 1).contiguous();
-      auto pa = probs.accessor<float, 2>();
-      std::uniform_real_distribution<double> u(0.0, 1.0);
-      for (std::size_t b = 0; b < rows.size(); ++b) {
-        double x = u(rng), acc = 0;
-        std::int64_t pick = probs.size(1) - 1;
-        for (std::int64_t v = 0; v < probs.size(1); ++v) {
-          acc += pa[std::int64_t(b)][v];
-          if (x < acc) {
-            pick = v;
-            break;
-          }
-        }
-        chosen[b] = pick;
-      }
-    }
-    // Insert the chosen tokens; note the rows that just ended a statement.
-    struct Check {
-      std::size_t row;
-      std::string text;
-      bool whole = false; ///< the whole kernel, as the row closes its last hole
-      std::size_t error = std::string::npos;
-    };
-    std::vector<Check> checks;
+    auto at = (parts.size() == 1 ? parts.front() : torch::cat(parts, 0)).contiguous(); // [B, V]
+    shapeLogits(at.data_ptr<float>(), vocab, rows, holeAt, o, guard ? &*guard : nullptr, banned);
+    const auto chosen = drawTokens(at, o.temperature, rng);
+    // Insert the chosen tokens; check the statements rows just ended.
     std::vector<char> ended(rows.size(), 0);
-    for (std::size_t b = 0; b < rows.size(); ++b) {
-      Row& r = rows[b];
-      const auto h = std::size_t(holeAt[b]);
-      if (checking && r.start && !r.unchecked && r.statementAt < 0) {
-        r.statementAt = int(h);
-        r.infillAt = int(h);
-        std::string before = tok.decode(std::vector<int>(r.seq.begin() + 1, r.seq.begin() + std::ptrdiff_t(h)));
-        r.fixed = before.size();
-      }
-      if (chosen[b] == Tokenizer::kEndHole) {
-        const bool lastHole = std::find(r.seq.begin() + std::ptrdiff_t(h) + 1, r.seq.end(), int(Tokenizer::kHole)) ==
-                              r.seq.end();
-        if (checking && o.checkWhole && r.start && r.end && !r.unchecked && lastHole &&
-            r.endsTakenBack < o.checkPatience) {
-          // The whole kernel, as it would be: decided after the checks.
-          std::vector<int> whole(r.seq.begin() + 1, r.seq.end() - 1);
-          whole.erase(whole.begin() + std::ptrdiff_t(h) - 1);
-          checks.push_back({b, tok.decode(whole), true});
-          continue;
-        }
-        r.seq.erase(r.seq.begin() + std::ptrdiff_t(h));
-        r.statementAt = -1;
-        ended[b] = 1;
-        continue;
-      }
-      r.seq.insert(r.seq.begin() + std::ptrdiff_t(h), int(chosen[b]));
-      ++r.newTokens;
-      std::string closers;
-      if (checking && r.start && !r.unchecked && guard->statementEnd(r.seq, h + 1, closers)) {
-        std::string text = tok.decode(std::vector<int>(r.seq.begin() + 1, r.seq.begin() + std::ptrdiff_t(h + 1)));
-        checks.push_back({b, std::move(text) + closers});
-      }
-    }
-    if (!checks.empty()) {
-      const unsigned jobs = std::max(1u, (o.checkJobs > 0 ? o.checkJobs : engine::hardwareJobs()) / unsigned(streams));
-      engine::parallelFor(checks.size(), jobs, [&](std::size_t i) { checks[i].error = o.check(checks[i].text); });
-      for (const Check& c : checks) {
-        Row& r = rows[c.row];
-        if (c.whole) {
-          const auto h = std::size_t(holeAt[c.row]);
-          if (c.error == std::string::npos || c.error < r.fixed) {
-            r.seq.erase(r.seq.begin() + std::ptrdiff_t(h)); // closed: the kernel compiles (or never could)
-            r.statementAt = -1;
-            ended[c.row] = 1;
-          } else {
-            // The kernel has an error where the hole is or after it (a name the
-            // rest uses and the infill never declared, ...): the last
-            // statement goes back, and the hole stays open.
-            // (All of the infill, when its last statement is empty.)
-            const auto from = std::size_t(r.statementAt) < h ? std::size_t(r.statementAt) : std::size_t(r.infillAt);
-            r.seq.erase(r.seq.begin() + std::ptrdiff_t(from), r.seq.begin() + std::ptrdiff_t(h));
-            r.newTokens -= int(h - from);
-            r.statementAt = int(from);
-            // Patience spent: start again while restarts are left; else the
-            // next [ENDHOLE] closes the hole as it is.
-            if (++r.endsTakenBack >= o.checkPatience) restart(r);
-          }
-          continue;
-        }
-        const auto h = std::size_t(holeAt[c.row]) + 1; // the hole, after the statement's last token
-        if (c.error == std::string::npos) {
-          r.statementAt = int(h);
-          r.statementFailed = false;
-        } else if (c.error < r.fixed) {
-          r.unchecked = true; // broken before the hole: nothing the model writes can mend it
-        } else {
-          // The statement's first failure goes back to the token the error
-          // is at (what came before it parsed and typed); a second, to the
-          // statement's start (its beginning may be what is wrong).
-          auto from = std::size_t(r.statementAt);
-          if (!r.statementFailed && o.resumeAtError) {
-            std::vector<int> prefix(r.seq.begin() + 1, r.seq.begin() + std::ptrdiff_t(from));
-            for (std::size_t i = from; i + 1 < h; ++i) {
-              prefix.push_back(r.seq[i]);
-              if (tok.decode(prefix).size() > c.error) {
-                from = i;
-                break;
-              }
-            }
-          }
-          r.statementFailed = !r.statementFailed && from != std::size_t(r.statementAt);
-          r.seq.erase(r.seq.begin() + std::ptrdiff_t(from), r.seq.begin() + std::ptrdiff_t(h));
-          r.newTokens -= int(h - from);
-          ++r.takenBack;
-        }
-      }
-    }
+    auto checks = insertChosen(rows, holeAt, chosen, o, guard ? &*guard : nullptr, tok, ended);
+    applyChecks(rows, holeAt, checks, o, tok, checkJobs, ended, restart);
     std::vector<Row> keep;
     for (std::size_t b = 0; b < rows.size(); ++b) {
       Row& r = rows[b];

@@ -1,0 +1,75 @@
+#include "model/LogitShaping.h"
+
+#include "model/SyntaxGuard.h"
+#include "model/Tokenizer.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace steerbench::model {
+
+namespace {
+constexpr float kNever = -1e9f; ///< a logit no draw can pick
+} // namespace
+
+int lengthFloor(const SampleOptions& o, std::size_t feed) {
+  return o.feedMinNewTokens.empty() ? o.minNewTokens : int(o.feedMinNewTokens[feed]);
+}
+
+bool hasLengthFloors(const SampleOptions& o) {
+  return o.minNewTokens > 0 ||
+         std::any_of(o.feedMinNewTokens.begin(), o.feedMinNewTokens.end(), [](std::uint8_t m) { return m > 0; });
+}
+
+void shapeLogits(float* logits, std::int64_t vocab, std::vector<SampleRow>& rows,
+                 const std::vector<std::int64_t>& holeAt, const SampleOptions& o, const SyntaxGuard* guard,
+                 std::vector<std::uint8_t>& banned) {
+  const auto V = std::size_t(vocab);
+  auto row = [&](std::size_t b) { return logits + b * V; };
+  for (std::size_t b = 0; b < rows.size(); ++b) {
+    float* r = row(b);
+    for (int m = 0; m < Tokenizer::kMetaCount; ++m) // meta tokens other than [ENDHOLE] are never sampled
+      if (m != Tokenizer::kEndHole) r[m] = kNever;
+    if (o.endHoleBias != 0.0) r[Tokenizer::kEndHole] += float(o.endHoleBias);
+  }
+  if (!o.feedTokenBias.empty())
+    for (std::size_t b = 0; b < rows.size(); ++b)
+      for (const auto& [id, bias] : o.feedTokenBias[rows[b].feed])
+        row(b)[id] += bias;
+  if (o.guard) {
+    banned.assign(rows.size() * V, 0);
+    for (std::size_t b = 0; b < rows.size(); ++b) {
+      float* r = row(b);
+      const auto wanted = std::size_t(std::max_element(r, r + V) - r); // the first most likely token
+      std::uint8_t* ban = banned.data() + b * V;
+      const int close = guard->ban(rows[b].seq, rows[b].start, rows[b].end, ban);
+      if (close >= 0) { // [ENDHOLE]'s probability goes to the bracket it needs first
+        float& c = r[close];
+        const float e = r[Tokenizer::kEndHole], hi = std::max(c, e);
+        c = hi + std::log(std::exp(c - hi) + std::exp(e - hi));
+      }
+      rows[b].blocked += ban[wanted];
+      for (std::size_t v = 0; v < V; ++v)
+        if (ban[v]) r[v] = kNever;
+    }
+  }
+  if (o.closeBias != 0.0 && guard->closeBrace() >= 0) // the length prior, after the guard gave [ENDHOLE]'s share to the brace
+    for (std::size_t b = 0; b < rows.size(); ++b)
+      if (rows[b].start && guard->openBraces(rows[b].seq, std::size_t(holeAt[b])) == 1)
+        row(b)[guard->closeBrace()] += float(o.closeBias);
+  if (!hasLengthFloors(o)) return;
+  // The length floor (not the guard: the model's wish to stop is no sign it is lost).
+  for (std::size_t b = 0; b < rows.size(); ++b) {
+    const SampleRow& s = rows[b];
+    if (s.newTokens >= lengthFloor(o, s.feed)) continue;
+    float* r = row(b);
+    const float endHole = r[Tokenizer::kEndHole];
+    r[Tokenizer::kEndHole] = kNever;
+    if (s.start && guard->closeBrace() >= 0 && guard->openBraces(s.seq, std::size_t(holeAt[b])) == 1)
+      r[guard->closeBrace()] = kNever;
+    if (*std::max_element(r, r + V) < -1e8f) // the guard left nothing else: the hole may close
+      r[Tokenizer::kEndHole] = endHole;
+  }
+}
+
+} // namespace steerbench::model

@@ -1,0 +1,46 @@
+// Stepping a batch's rows by one drawn token, with compiler-checked
+// statements (SampleOptions::check): each statement a row ends is compiled
+// with its open blocks closed, and one with an error in what the model wrote
+// is taken back (to the token the error is at the first time, to its start
+// the second) and sampled again; closing a kernel's last hole may check the
+// whole kernel (docs/model.md, "Sampling").
+#pragma once
+#include "model/SampleRow.h"
+#include "model/Sampler.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace steerbench::model {
+
+class SyntaxGuard;
+class Tokenizer;
+
+/// A text to compile for one row, and what the check found.
+struct StatementCheck {
+  std::size_t row = 0;
+  std::string text;
+  bool whole = false; ///< the whole kernel, as the row closes its last hole
+  std::size_t error = std::string::npos;
+};
+
+/// Puts each row's drawn token (`chosen`) before its hole, or closes the
+/// hole on [ENDHOLE] (marking the row in `ended`); returns the checks that
+/// the rows' new tokens call for (none without SampleOptions::check).
+[[nodiscard]] std::vector<StatementCheck> insertChosen(std::vector<SampleRow>& rows,
+                                                       const std::vector<std::int64_t>& holeAt,
+                                                       const std::vector<std::int64_t>& chosen, const SampleOptions& o,
+                                                       const SyntaxGuard* guard, const Tokenizer& tok,
+                                                       std::vector<char>& ended);
+
+/// Runs the checks on `jobs` threads and applies what they found to their
+/// rows: a clean statement is kept, one in error is taken back, a whole
+/// kernel in error keeps its hole open (`restart` starts a row again from
+/// its feed once the check patience is spent; false when no restarts are left).
+void applyChecks(std::vector<SampleRow>& rows, const std::vector<std::int64_t>& holeAt,
+                 std::vector<StatementCheck>& checks, const SampleOptions& o, const Tokenizer& tok, unsigned jobs,
+                 std::vector<char>& ended, const std::function<bool(SampleRow&)>& restart);
+
+} // namespace steerbench::model
