@@ -13,8 +13,8 @@
 #include "common/Paths.h"
 #include "corpus/TypeReconstruction.h"
 #include "dataset/DevMap.h"
-#include "drive/Driver.h"
-#include "drive/KernelSignatures.h"
+#include "drive/host/Driver.h"
+#include "drive/host/KernelSignatures.h"
 #include "store/Workspace.h"
 
 #include <algorithm>

@@ -27,8 +27,8 @@
 #include "common/TextFormat.h"
 #include "corpus/TypeReconstruction.h"
 #include "dataset/DevMap.h"
-#include "drive/DevMapExport.h"
-#include "drive/KernelSignatures.h"
+#include "drive/host/DevMapExport.h"
+#include "drive/host/KernelSignatures.h"
 #include "heuristic/DeviceMapping.h"
 #include "store/Workspace.h"
 

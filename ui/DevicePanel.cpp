@@ -4,9 +4,9 @@
 #include "EngineState.h"
 
 #include "common/Paths.h"
-#include "drive/DevMapExport.h"
-#include "drive/DriveJob.h"
-#include "drive/WorkerProcess.h"
+#include "drive/host/DevMapExport.h"
+#include "drive/host/DriveJob.h"
+#include "drive/host/WorkerProcess.h"
 
 #include <QBoxPlotSeries>
 #include <QBoxSet>

@@ -6,7 +6,7 @@
 #include "common/AtomicFile.h"
 #include "common/Error.h"
 #include "common/TextFormat.h"
-#include "drive/DevMapExport.h"
+#include "drive/host/DevMapExport.h"
 #include "heuristic/DeviceMapping.h"
 
 #include <QBarCategoryAxis>

@@ -19,7 +19,7 @@
 #include "common/Version.h"
 #include "corpus/CorpusIngest.h"
 #include "corpus/DebianPreset.h"
-#include "drive/Platforms.h"
+#include "drive/host/Platforms.h"
 #include "engine/FeatureJob.h"
 #include "engine/FeatureTable.h"
 #include "clang/OpenCLFrontend.h"

@@ -5,9 +5,9 @@
 #include "common/Error.h"
 #include "common/Paths.h"
 #include "common/TextFormat.h"
-#include "drive/DevMapExport.h"
-#include "drive/DriveJob.h"
-#include "drive/WorkerProcess.h"
+#include "drive/host/DevMapExport.h"
+#include "drive/host/DriveJob.h"
+#include "drive/host/WorkerProcess.h"
 #include "source/SourceFile.h"
 #include "store/Workspace.h"
 

@@ -9,7 +9,7 @@
 #include "common/Error.h"
 #include "common/Paths.h"
 #include "common/TextFormat.h"
-#include "drive/DriveJob.h"
+#include "drive/host/DriveJob.h"
 #include "engine/FeatureTable.h"
 #include "features/Distance.h"
 #include "explore/Explorer.h"

@@ -4,7 +4,7 @@
 // kills and replaces it when a kernel hangs or crashes it. It speaks the line
 // protocol of core/drive/Protocol.h (documented in docs/drive-protocol.md).
 #include "common/Version.h"
-#include "drive/DeviceRunner.h"
+#include "drive/worker/DeviceRunner.h"
 
 #include "common/Error.h"
 

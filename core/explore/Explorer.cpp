@@ -3,7 +3,7 @@
 #include "common/Error.h"
 #include "common/TextFormat.h"
 #include "common/Version.h"
-#include "drive/DriveJob.h"
+#include "drive/host/DriveJob.h"
 #include "features/FeatureSpace.h"
 #include "features/Measurement.h"
 #include "model/Sampler.h"

@@ -8,7 +8,7 @@
 // Every epoch's committee, entropy, point, target, steering run and new
 // labels are stored.
 #pragma once
-#include "drive/Driver.h"
+#include "drive/host/Driver.h"
 #include "explore/Committee.h"
 #include "steer/BeamSearch.h"
 

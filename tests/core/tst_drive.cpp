@@ -3,12 +3,12 @@
 // through the steerbench-drive worker (every kernel is written here).
 #include "common/Error.h"
 #include "dataset/DevMap.h"
-#include "drive/DevMapExport.h"
-#include "drive/DeviceRunner.h"
-#include "drive/DriveJob.h"
-#include "drive/Driver.h"
-#include "drive/KernelSignatures.h"
-#include "drive/Timing.h"
+#include "drive/host/DevMapExport.h"
+#include "drive/worker/DeviceRunner.h"
+#include "drive/host/DriveJob.h"
+#include "drive/host/Driver.h"
+#include "drive/host/KernelSignatures.h"
+#include "drive/host/Timing.h"
 #include "store/Workspace.h"
 
 #include <QElapsedTimer>

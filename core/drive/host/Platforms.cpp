@@ -1,4 +1,4 @@
-#include "drive/Platforms.h"
+#include "drive/host/Platforms.h"
 
 #include "drive/ClInfo.h"
 

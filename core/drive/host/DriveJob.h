@@ -4,7 +4,7 @@
 #pragma once
 
 #include "clang/OpenCLFrontend.h"
-#include "drive/Driver.h"
+#include "drive/host/Driver.h"
 
 #include <cstdint>
 #include <functional>

@@ -1,4 +1,4 @@
-#include "drive/KernelSignatures.h"
+#include "drive/host/KernelSignatures.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>

@@ -1,6 +1,6 @@
-#include "drive/DriveJob.h"
+#include "drive/host/DriveJob.h"
 
-#include "drive/KernelSignatures.h"
+#include "drive/host/KernelSignatures.h"
 #include "engine/ParallelFor.h"
 #include "store/Workspace.h"
 

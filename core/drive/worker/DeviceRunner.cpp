@@ -1,4 +1,4 @@
-#include "drive/DeviceRunner.h"
+#include "drive/worker/DeviceRunner.h"
 
 #include "drive/ClInfo.h"
 

@@ -1,4 +1,4 @@
-#include "drive/Timing.h"
+#include "drive/host/Timing.h"
 
 #include <algorithm>
 #include <cmath>

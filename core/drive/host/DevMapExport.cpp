@@ -1,4 +1,4 @@
-#include "drive/DevMapExport.h"
+#include "drive/host/DevMapExport.h"
 
 #include "common/AtomicFile.h"
 #include "common/Error.h"

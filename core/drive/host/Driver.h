@@ -5,7 +5,7 @@
 
 #include "drive/KernelArguments.h"
 #include "drive/Protocol.h"
-#include "drive/Timing.h"
+#include "drive/host/Timing.h"
 
 #include <cstdint>
 #include <functional>

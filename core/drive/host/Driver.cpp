@@ -1,9 +1,9 @@
-#include "drive/Driver.h"
+#include "drive/host/Driver.h"
 
 #include "common/Error.h"
 #include "common/TextFormat.h"
 #include "common/Version.h"
-#include "drive/WorkerProcess.h"
+#include "drive/host/WorkerProcess.h"
 #include "engine/ParallelFor.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "drive/WorkerProcess.h"
+#include "drive/host/WorkerProcess.h"
 
 #include "common/Error.h"
 #include "common/Version.h"
