@@ -15,11 +15,6 @@
 
 namespace steerbench::ui {
 
-store::Workspace& EngineState::ws() {
-  if (!workspace) throw WorkspaceError("no workspace is open; open or create one first (File menu)");
-  return *workspace;
-}
-
 struct EngineBridge::Request {
   QString tag;
   Work work;
@@ -30,13 +25,21 @@ struct EngineBridge::Request {
 };
 
 namespace {
+/// Lowers the calling thread's priority: engine work is background work, and
+/// the GUI thread and the display server stay responsive when every core is
+/// busy. Threads it starts inherit it. Failure leaves the priority as is.
+void runBelowTheGui(int nice) { (void)setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), nice); }
+} // namespace
+
+namespace {
 
 /// Sends progress to the GUI at most every 200 ms (a status bar needs no
 /// more; each update repaints the window), and always a change of stage.
 class ThrottledFeedback : public JobFeedback {
 public:
-  ThrottledFeedback(EngineBridge* bridge, int id, const CancelToken& cancel)
-      : bridge_(bridge), id_(id), cancel_(cancel) {}
+  using Post = std::function<void(std::function<std::function<void()>(EngineState&)>)>;
+  ThrottledFeedback(EngineBridge* bridge, int id, const CancelToken& cancel, Post post)
+      : bridge_(bridge), id_(id), cancel_(cancel), post_(std::move(post)) {}
   void progress(double fraction, const std::string& stage) override {
     const auto now = std::chrono::steady_clock::now();
     if (stage == stage_ && now - last_ < std::chrono::milliseconds(200) && fraction < 1.0) return;
@@ -47,11 +50,13 @@ public:
         Qt::QueuedConnection);
   }
   const CancelToken& cancel() const override { return cancel_; }
+  void onEngine(std::function<std::function<void()>(EngineState&)> work) override { post_(std::move(work)); }
 
 private:
   EngineBridge* bridge_;
   int id_;
   const CancelToken& cancel_;
+  Post post_;
   std::string stage_;
   std::chrono::steady_clock::time_point last_{};
 };
@@ -73,6 +78,8 @@ EngineBridge::~EngineBridge() {
     queue_.clear();
   }
   wake_.notify_all();
+  for (auto& t : background_) // a background job stops at its next cancel check (a training step)
+    t.join();
   thread_.join();
 }
 
@@ -80,6 +87,11 @@ void EngineBridge::post(const QString& tag, Work work) {
   auto r = std::make_shared<Request>();
   r->tag = tag;
   r->work = std::move(work);
+  enqueue(std::move(r));
+}
+
+void EngineBridge::enqueue(std::shared_ptr<Request> r) {
+  const QString tag = r->tag;
   {
     std::lock_guard lock(mutex_);
     bool replaced = false;
@@ -90,7 +102,7 @@ void EngineBridge::post(const QString& tag, Work work) {
           replaced = true;
           break;
         }
-    if (!replaced) {
+    if (!replaced && !stop_) {
       queue_.push_back(r);
       ++pending_;
     }
@@ -115,6 +127,45 @@ int EngineBridge::startJob(const QString& title, JobWork work) {
   return r->jobId;
 }
 
+void EngineBridge::postForJob(const QString& title, std::function<Continuation(EngineState&)> work) {
+  auto r = std::make_shared<Request>();
+  r->work = std::move(work); // untagged: never replaced
+  r->title = title;          // a failure is reported under the job's title
+  enqueue(std::move(r));
+}
+
+int EngineBridge::startBackgroundJob(const QString& title, BackgroundWork work) {
+  auto cancel = std::make_shared<CancelToken>();
+  int id = 0;
+  {
+    std::lock_guard lock(mutex_);
+    id = nextJob_++;
+    jobs_[id] = cancel;
+    ++pending_;
+  }
+  emit jobStarted(id, title);
+  std::lock_guard lock(mutex_);
+  background_.emplace_back([this, id, title, cancel, work = std::move(work)] {
+    runBelowTheGui(10); // below the GUI, above the engine's short jobs: it is what the user waits for
+    ThrottledFeedback feedback(this, id, *cancel, [this, title](auto w) { postForJob(title, std::move(w)); });
+    Continuation next;
+    QString error;
+    try {
+      if (!cancel->cancelled()) next = work(feedback);
+    } catch (const std::exception& e) {
+      error = QString::fromStdString(e.what());
+    } catch (...) {
+      error = tr("an unknown error");
+    }
+    {
+      std::lock_guard l(mutex_);
+      jobs_.erase(id);
+    }
+    deliver(std::move(next), error, title, id, cancel->cancelled());
+  });
+  return id;
+}
+
 void EngineBridge::cancelJob(int id) {
   std::lock_guard lock(mutex_);
   if (auto it = jobs_.find(id); it != jobs_.end()) it->second->cancel();
@@ -123,10 +174,7 @@ void EngineBridge::cancelJob(int id) {
 bool EngineBridge::idle() const { return pending_ == 0; }
 
 void EngineBridge::loop() {
-  // Engine work is background work: a lower priority (inherited by the
-  // threads it starts) keeps the GUI thread and the display server responsive
-  // when every core is busy compiling. Failure just leaves the priority as is.
-  (void)setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), 19);
+  runBelowTheGui(19);
   for (;;) {
     std::shared_ptr<Request> r;
     {
@@ -148,7 +196,7 @@ void EngineBridge::runRequest(Request& r) {
   QString error;
   try {
     if (r.jobId) {
-      ThrottledFeedback feedback(this, r.jobId, *r.cancel);
+      ThrottledFeedback feedback(this, r.jobId, *r.cancel, [this, title = r.title](auto w) { postForJob(title, std::move(w)); });
       if (!r.cancel->cancelled()) next = r.job(*state_, feedback);
     } else {
       next = r.work(*state_);
@@ -158,9 +206,11 @@ void EngineBridge::runRequest(Request& r) {
   } catch (...) {
     error = tr("an unknown error");
   }
-  const QString what = r.jobId ? r.title : r.tag;
-  const int id = r.jobId;
-  const bool cancelled = r.cancel && r.cancel->cancelled();
+  const QString what = r.jobId || r.tag.isEmpty() ? r.title : r.tag;
+  deliver(std::move(next), error, what, r.jobId, r.cancel && r.cancel->cancelled());
+}
+
+void EngineBridge::deliver(Continuation next, const QString& error, const QString& what, int id, bool cancelled) {
   QMetaObject::invokeMethod(
       this,
       [this, next = std::move(next), error, what, id, cancelled] {

@@ -1,5 +1,7 @@
 #include "FeaturePlot.h"
 
+#include "PlotItems.h"
+
 #include <QApplication>
 #include <QChart>
 #include <QContextMenuEvent>
@@ -17,6 +19,7 @@
 #include <QToolTip>
 #include <QGraphicsItem>
 #include <QLegendMarker>
+#include <QLocale>
 #include <QLineSeries>
 #include <QValueAxis>
 #include <QWheelEvent>
@@ -58,68 +61,15 @@ bool bigLayer(Layer l) { return l == Layer::Corpus || l == Layer::User || l == L
 
 } // namespace
 
-/// Draws a big layer on raster in one paint call (a QScatterSeries makes a
-/// graphics item per point, about 0.25 ms each). Lives in the chart's scene,
-/// over the plot area; the layer's (empty) series keeps its legend entry.
-class PointCloudItem : public QGraphicsItem {
-public:
-  PointCloudItem(QChart* chart, QValueAxis* x, QValueAxis* y) : QGraphicsItem(chart), chart_(chart), x_(x), y_(y) {
-    setZValue(15); // over the grid, under the small series (target, evaluated)
-    setFlag(ItemClipsToShape, false);
-  }
-  void setPoints(const QVector<QPointF>* points, QColor color, qreal size, bool triangles) {
-    points_ = points;
-    color_ = color;
-    size_ = size;
-    triangles_ = triangles;
-    update();
-  }
-  void areaChanged() {
-    prepareGeometryChange();
-    update();
-  }
-  QRectF boundingRect() const override { return chart_->plotArea(); }
-  void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override {
-    if (!points_ || points_->isEmpty()) return;
-    const QRectF area = chart_->plotArea();
-    const double x0 = x_->min(), y0 = y_->min(), sx = area.width() / std::max(1e-300, x_->max() - x0),
-                 sy = area.height() / std::max(1e-300, y_->max() - y0);
-    painter->save();
-    painter->setClipRect(area);
-    painter->setPen(Qt::NoPen);
-    painter->setBrush(color_);
-    const qreal h = size_ / 2;
-    const QRectF keep = area.adjusted(-size_, -size_, size_, size_);
-    for (const QPointF& v : *points_) {
-      const QPointF p(area.left() + (v.x() - x0) * sx, area.bottom() - (v.y() - y0) * sy);
-      if (!keep.contains(p)) continue;
-      if (triangles_) {
-        const QPointF tri[3] = {{p.x(), p.y() - h}, {p.x() - h, p.y() + h}, {p.x() + h, p.y() + h}};
-        painter->drawPolygon(tri, 3);
-      } else {
-        painter->fillRect(QRectF(p.x() - h, p.y() - h, size_, size_), color_);
-      }
-    }
-    painter->restore();
-  }
-
-private:
-  QChart* chart_;
-  QValueAxis* x_;
-  QValueAxis* y_;
-  const QVector<QPointF>* points_ = nullptr;
-  QColor color_;
-  qreal size_ = 5;
-  bool triangles_ = false;
-};
-
 FeaturePlot::FeaturePlot(QWidget* parent) : QChartView(new QChart, parent) {
   setRenderHint(QPainter::Antialiasing, false);
   setRubberBand(QChartView::NoRubberBand);
   setDragMode(QGraphicsView::NoDrag);
   setMouseTracking(true);
   setFocusPolicy(Qt::StrongFocus);
-  chart()->legend()->setAlignment(Qt::AlignBottom);
+  // The legend is the plot pane's own (PlotLegend): it wraps, where the
+  // chart's would cut names short in a narrow window.
+  chart()->legend()->hide();
   chart()->setAnimationOptions(QChart::NoAnimation);
   axisX_ = new QValueAxis;
   axisY_ = new QValueAxis;
@@ -128,13 +78,17 @@ FeaturePlot::FeaturePlot(QWidget* parent) : QChartView(new QChart, parent) {
   band_ = new QRubberBand(QRubberBand::Rectangle, viewport());
   for (int l = 0; l < kLayers; ++l)
     if (bigLayer(Layer(l))) clouds_[std::size_t(l)] = new PointCloudItem(chart(), axisX_, axisY_);
+  steerCloud_ = new SteeringCloudItem(chart(), axisX_, axisY_);
   auto repaintClouds = [this] {
     for (auto* c : clouds_)
       if (c) c->update();
   };
   connect(axisX_, &QValueAxis::rangeChanged, this, repaintClouds);
   connect(axisY_, &QValueAxis::rangeChanged, this, repaintClouds);
+  connect(axisX_, &QValueAxis::rangeChanged, this, [this] { steerCloud_->update(); });
+  connect(axisY_, &QValueAxis::rangeChanged, this, [this] { steerCloud_->update(); });
   connect(chart(), &QChart::plotAreaChanged, this, [this] {
+    steerCloud_->areaChanged();
     for (auto* c : clouds_)
       if (c) c->areaChanged();
   });
@@ -214,6 +168,7 @@ void FeaturePlot::setLayerVisible(Layer layer, bool visible) {
   visible_[std::size_t(layer)] = visible;
   if (auto* s = series_[std::size_t(layer)]) s->setVisible(visible);
   if (auto* c = clouds_[std::size_t(layer)]) c->setVisible(visible && !useGl_);
+  emit legendChanged();
 }
 
 void FeaturePlot::setEvaluated(const std::optional<std::vector<double>>& vector) {
@@ -224,6 +179,8 @@ void FeaturePlot::setEvaluated(const std::optional<std::vector<double>>& vector)
 void FeaturePlot::setTargetVector(const std::optional<std::vector<double>>& vector) {
   target_ = vector;
   fillLayer(Layer::Target);
+  placeClick();
+  emit legendChanged();
 }
 
 void FeaturePlot::setSelectedKernel(std::int64_t id) {
@@ -338,7 +295,8 @@ void FeaturePlot::rebuild() {
     series = nullptr;
   };
   drop(selected_);
-  drop(steerSeries_);
+  drop(clickLine_);
+  drop(clickMark_);
   drop(pathSeries_);
   drop(entropySeries_);
   chart()->setTheme(dark_ ? QChart::ChartThemeDark : QChart::ChartThemeLight);
@@ -386,21 +344,77 @@ void FeaturePlot::rebuild() {
   chart()->addSeries(pathSeries_);
   pathSeries_->attachAxis(axisX_);
   pathSeries_->attachAxis(axisY_);
-  steerSeries_ = new QScatterSeries;
-  steerSeries_->setName(tr("Steered candidates"));
-  steerSeries_->setMarkerSize(7);
-  steerSeries_->setColor(QColor(150, 60, 220));
-  steerSeries_->setBorderColor(Qt::transparent);
-  chart()->addSeries(steerSeries_);
-  steerSeries_->attachAxis(axisX_);
-  steerSeries_->attachAxis(axisY_);
+  clickLine_ = new QLineSeries;
+  clickLine_->setName(tr("From your click to the target"));
+  clickLine_->setPen(QPen(QColor(220, 40, 40), 1.5, Qt::DotLine));
+  chart()->addSeries(clickLine_);
+  clickLine_->attachAxis(axisX_);
+  clickLine_->attachAxis(axisY_);
+  clickMark_ = new QScatterSeries;
+  clickMark_->setName(tr("Your click"));
+  clickMark_->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+  clickMark_->setMarkerSize(11);
+  clickMark_->setColor(Qt::transparent);
+  clickMark_->setBorderColor(QColor(220, 40, 40));
+  clickMark_->setPen(QPen(QColor(220, 40, 40), 2));
+  chart()->addSeries(clickMark_);
+  clickMark_->attachAxis(axisX_);
+  clickMark_->attachAxis(axisY_);
   refill();
 }
 
 void FeaturePlot::addSteeringPoints(int generation, const std::vector<std::vector<double>>& vectors) {
-  for (const auto& v : vectors)
+  const bool first = steerPoints_.empty();
+  for (const auto& v : vectors) {
     steerPoints_.emplace_back(generation, v);
-  placeSteering();
+    if (auto p = project(v)) steerCloud_->append(*p, generation); // only the new points are projected
+  }
+  if (first != steerPoints_.empty()) emit legendChanged();
+}
+
+void FeaturePlot::setTargetClick(const std::optional<QPointF>& click) {
+  click_ = click;
+  clickAxesPca_ = pcaAxes();
+  placeClick();
+}
+
+void FeaturePlot::placeClick() {
+  if (!clickLine_ || !clickMark_) return;
+  QVector<QPointF> line, mark;
+  const auto target = target_ ? project(*target_) : std::nullopt;
+  if (click_ && clickAxesPca_ == pcaAxes() && pcaAxes() && target) {
+    mark = {*click_};
+    line = {*click_, *target};
+  }
+  const bool changed = clickMark_->isVisible() != !mark.isEmpty();
+  clickLine_->replace(line);
+  clickMark_->replace(mark);
+  clickLine_->setVisible(!line.isEmpty());
+  clickMark_->setVisible(!mark.isEmpty());
+  if (changed) emit legendChanged();
+}
+
+bool FeaturePlot::targetClickShown() const { return clickMark_ && clickMark_->isVisible(); }
+
+QVector<FeaturePlot::LegendEntry> FeaturePlot::legendEntries() const {
+  QVector<LegendEntry> out;
+  const QColor colors[kLayers] = {QColor(70, 130, 200), QColor(240, 150, 30), QColor(40, 170, 90),
+                                  QColor(200, 60, 200), QColor(220, 40, 40)};
+  const QString shapes[kLayers] = {QStringLiteral("■"), QStringLiteral("■"), QStringLiteral("▲"),
+                                   QStringLiteral("◆"), QStringLiteral("★")};
+  for (int l = 0; l < kLayers; ++l) {
+    if (!visible_[std::size_t(l)]) continue;
+    const auto layer = Layer(l);
+    QString name = layerName(layer);
+    if (bigLayer(layer)) name += QStringLiteral(" (%1)").arg(QLocale().toString(totals_[std::size_t(l)]));
+    out.push_back({name, colors[l], shapes[l]});
+  }
+  if (!steerPoints_.empty()) out.push_back({tr("Steered candidates (violet early, red late)"), QColor(150, 60, 220), QStringLiteral("■")});
+  if (pathSeries_ && pathSeries_->isVisible()) out.push_back({tr("Steering path"), dark_ ? Qt::white : Qt::black, QStringLiteral("╌")});
+  if (entropySeries_ && entropySeries_->isVisible())
+    out.push_back({tr("Committee disagreement"), QColor(230, 120, 20), QStringLiteral("■")});
+  if (clickMark_ && clickMark_->isVisible()) out.push_back({tr("Your click, joined to the target"), QColor(220, 40, 40), QStringLiteral("○")});
+  return out;
 }
 
 void FeaturePlot::setSteeringPath(const std::vector<std::vector<double>>& path) {
@@ -420,26 +434,15 @@ void FeaturePlot::clearSteering() {
   steerPoints_.clear();
   steerPath_.clear();
   placeSteering();
+  emit legendChanged();
 }
 
 void FeaturePlot::placeSteering() {
-  if (!steerSeries_ || !pathSeries_) return;
-  QVector<QPointF> points;
-  QVector<int> generations;
-  int last = 0;
+  if (!pathSeries_) return;
+  // Every candidate again (the axes changed): a generation adds only its own.
+  steerCloud_->clear();
   for (const auto& [g, v] : steerPoints_)
-    if (auto p = project(v)) {
-      points.push_back(*p);
-      generations.push_back(g);
-      last = std::max(last, g);
-    }
-  steerSeries_->replace(points);
-  for (int i = 0; i < points.size(); ++i) {
-    const double f = last > 0 ? double(generations[i]) / last : 1.0;
-    steerSeries_->setPointConfiguration(
-        i, QXYSeries::PointConfiguration::Color, QColor::fromHsvF(float(0.78 * (1.0 - f)), 0.85f, 0.9f));
-  }
-  steerSeries_->setVisible(!points.isEmpty());
+    if (auto p = project(v)) steerCloud_->append(*p, g);
   QVector<QPointF> path;
   for (const auto& v : steerPath_)
     if (auto p = project(v)) path.push_back(*p);
@@ -463,10 +466,7 @@ void FeaturePlot::placeSteering() {
     }
     entropySeries_->setVisible(!at.isEmpty());
   }
-  for (auto* s : {static_cast<QAbstractSeries*>(steerSeries_), static_cast<QAbstractSeries*>(pathSeries_),
-                  static_cast<QAbstractSeries*>(entropySeries_)})
-    for (auto* marker : chart()->legend()->markers(s))
-      marker->setVisible(s->isVisible());
+  emit legendChanged();
 }
 
 void FeaturePlot::refill() {
@@ -495,8 +495,10 @@ void FeaturePlot::refill() {
   lodSpan_ = 0;
   placeSelection();
   placeSteering();
+  placeClick();
   resetZoom();
   updateTitle();
+  emit legendChanged();
 }
 
 void FeaturePlot::updateTitle() {

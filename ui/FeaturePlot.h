@@ -73,6 +73,19 @@ public:
   void setEntropyLayer(const std::vector<std::vector<double>>& vectors, const std::vector<double>& entropies);
   [[nodiscard]] int entropyPoints() const { return int(entropy_.size()); }
   [[nodiscard]] int steeringPoints() const { return int(steerPoints_.size()); }
+  /// The point clicked to set the target (axis values, PCA axes only), shown
+  /// with a line to where the target projects; nullopt: none.
+  void setTargetClick(const std::optional<QPointF>& click);
+  [[nodiscard]] bool targetClickShown() const;
+
+  /// What the legend lists: each visible layer's full name (with its count),
+  /// its colour and marker, then the overlays that are shown.
+  struct LegendEntry {
+    QString name;
+    QColor color;
+    QString marker; ///< a character standing for the marker's shape
+  };
+  [[nodiscard]] QVector<LegendEntry> legendEntries() const;
   [[nodiscard]] int steeringPathLength() const { return int(steerPath_.size()); }
 
   [[nodiscard]] const engine::FeatureTable& workspaceTable() const { return workspace_; }
@@ -105,6 +118,8 @@ signals:
   void pointsPicked(const QVector<steerbench::ui::FeaturePlot::PointRef>& points);
   /// "Use its features as target" on a point: its vector and what it is.
   void targetRequested(const std::vector<double>& values, const QString& origin);
+  /// What legendEntries() lists changed.
+  void legendChanged();
 
 protected:
   void mousePressEvent(QMouseEvent* e) override;
@@ -152,11 +167,16 @@ private:
   std::int64_t selectedId_ = 0;
   void placeSelection();
   void placeSteering();
+  void placeClick();
   std::vector<std::pair<int, std::vector<double>>> steerPoints_; ///< (generation, vector)
   std::vector<std::vector<double>> steerPath_;
   std::vector<std::pair<double, std::vector<double>>> entropy_; ///< (entropy, vector)
   QScatterSeries* entropySeries_ = nullptr;
-  QScatterSeries* steerSeries_ = nullptr;
+  class SteeringCloudItem* steerCloud_ = nullptr; ///< the candidates, drawn in one paint call
+  std::optional<QPointF> click_;
+  bool clickAxesPca_ = false;
+  QLineSeries* clickLine_ = nullptr;
+  QScatterSeries* clickMark_ = nullptr;
   QLineSeries* pathSeries_ = nullptr;
   QValueAxis* axisX_ = nullptr;
   QValueAxis* axisY_ = nullptr;

@@ -1,37 +1,39 @@
-// The workbench window: workspace handling, dockable views over one shared
-// selection, jobs in the status bar, preferences, undo, and About.
+// The workbench window: the plot and the kernel editor side by side in the
+// centre, the Target and Steering docks to their left, Features, Kernels,
+// Training, Devices and Evaluation below; one shared selection; jobs in the
+// status bar; preferences, undo and About. The work is the controllers'
+// (WorkspaceController, EditorController, TargetController) and the
+// panels'; the window lays them out and wires them together.
 #pragma once
 
 #include "FeaturePlot.h"
 #include "Preferences.h"
+#include "Workbench.h"
 
+#include <QByteArray>
 #include <QMainWindow>
-#include <QPointer>
 
-#include "corpus/CorpusIngest.h"
-
-#include <functional>
-#include <memory>
-
-class QAction;
-class QComboBox;
-class QLabel;
-class QMenu;
+class QSplitter;
 class QUndoStack;
 
 namespace steerbench::ui {
 
+class DevicePanel;
+class EditorController;
 class EngineBridge;
+class EvaluationPanel;
 class FeaturesView;
 class JobStatus;
 class KernelEditor;
 class KernelList;
+class MainActions;
+class PlotLegend;
 class SelectionModel;
+class SteeringPanel;
+class TargetController;
 class TargetTable;
 class TrainingPanel;
-class DevicePanel;
-class SteeringPanel;
-class EvaluationPanel;
+class WorkspaceController;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -53,26 +55,28 @@ public:
   /// Ingests a folder of OpenCL code into the corpus (a job, resumable).
   void ingestFolder(const QString& folder);
   void setSpace(const QString& space);
-  /// Brings a dock to the front: editor, features, training, devices, steering, evaluation, target or
+  /// Brings a dock to the front: features, training, devices, steering, evaluation, target or
   /// kernels. False if no such dock.
   bool raiseDock(const QString& name);
-  /// PCA-2 (dimX < 0) or two raw dimensions.
-  void setAxes(int dimX, int dimY);
+  /// The default layout: plot and editor side by side (the editor a third of
+  /// the window), the docks around them. View > Reset Layout.
+  void resetLayout();
 
   // For tests, benches and scripts.
-  [[nodiscard]] FeaturePlot* plot() const { return plot_; }
-  [[nodiscard]] KernelEditor* editor() const { return editor_; }
-  [[nodiscard]] TargetTable* targetTable() const { return targets_; }
-  [[nodiscard]] KernelList* kernelList() const { return list_; }
-  [[nodiscard]] FeaturesView* featuresView() const { return features_; }
+  [[nodiscard]] FeaturePlot* plot() const { return bench_.plot; }
+  [[nodiscard]] PlotLegend* legend() const { return legend_; }
+  [[nodiscard]] KernelEditor* editor() const { return bench_.editor; }
+  [[nodiscard]] TargetTable* targetTable() const { return bench_.targets; }
+  [[nodiscard]] KernelList* kernelList() const { return bench_.list; }
+  [[nodiscard]] FeaturesView* featuresView() const { return bench_.features; }
   [[nodiscard]] TrainingPanel* trainingPanel() const { return training_; }
   [[nodiscard]] DevicePanel* devicePanel() const { return devices_; }
   [[nodiscard]] SteeringPanel* steeringPanel() const { return steering_; }
   [[nodiscard]] EvaluationPanel* evaluationPanel() const { return evaluation_; }
-  [[nodiscard]] SelectionModel* selection() const { return selection_; }
-  [[nodiscard]] EngineBridge* engine() const { return engine_; }
-  [[nodiscard]] QUndoStack* undoStack() const { return undo_; }
-  [[nodiscard]] QString workspacePath() const { return workspacePath_; }
+  [[nodiscard]] SelectionModel* selection() const { return bench_.selection; }
+  [[nodiscard]] EngineBridge* engine() const { return bench_.engine; }
+  [[nodiscard]] QUndoStack* undoStack() const { return bench_.undo; }
+  [[nodiscard]] QString workspacePath() const;
   /// True while the engine has queued or running work.
   [[nodiscard]] bool busy() const;
   /// The last error dialog's text (empty if none was shown).
@@ -80,6 +84,16 @@ public:
   /// The model this workspace trains: WORKSPACE.model.ckpt, as `train` writes it. Fill holes
   /// uses it when it exists, else the default model.
   [[nodiscard]] QString checkpointPath() const;
+
+  // What the menus reach.
+  [[nodiscard]] WorkspaceController* workspaces() const { return workspaces_; }
+  [[nodiscard]] TargetController* targets() const { return targetControl_; }
+  [[nodiscard]] Preferences& preferences() { return prefs_; }
+  void reloadPlot();
+  void exportPlot();
+  void showPreferences();
+  void showAbout();
+  void showError(const QString& title, const QString& text);
 
 signals:
   void workspaceOpened(const QString& path);
@@ -95,59 +109,34 @@ signals:
 protected:
   void closeEvent(QCloseEvent* e) override;
   void changeEvent(QEvent* e) override;
+  void showEvent(QShowEvent* e) override;
 
 private:
-  void buildActions();
+  void buildCentre();
   void buildDocks();
-  void reloadPlot();
-  void showKernel(std::int64_t id);
-  void evaluate(const QString& source);
-  void saveKernel(const QString& source);
-  void fillHoles(const QString& source);
-  void nearestKernels();
-  void targetFromPoint(QPointF point);
-  void useAsTarget(const FeaturePlot::PointRef& point);
-  void editTargetValue(int dim, double value);
+  void connectSelection();
+  void connectSteering();
+  void connectViews();
   void applyTheme();
-  void showError(const QString& title, const QString& text);
-  void showAbout();
-  void showPreferences();
-  void exportPlot();
-  void updateRecentMenu();
-  void updateAxisChoices();
-  void buildDefaultCorpus();
-  /// The ingest job of the default corpus and of File > Ingest Corpus Folder.
-  void ingest(const QString& title, std::function<std::vector<corpus::SourceInput>()> inputs,
-              std::function<void(const corpus::IngestSummary&, std::int64_t kernels)> done);
-  [[nodiscard]] unsigned jobThreads() const;
-  void showKernelCount(std::int64_t kernels);
-  /// True when the plot shows the selected space (not the previous one, still loading).
-  [[nodiscard]] bool plotCurrent() const;
+  /// The default layout's sizes for the window's present size.
+  void applyDefaultSizes();
 
   Preferences prefs_;
-  EngineBridge* engine_ = nullptr;
-  SelectionModel* selection_ = nullptr;
-  QUndoStack* undo_ = nullptr;
-  FeaturePlot* plot_ = nullptr;
-  KernelEditor* editor_ = nullptr;
-  TargetTable* targets_ = nullptr;
-  KernelList* list_ = nullptr;
-  FeaturesView* features_ = nullptr;
+  Workbench bench_;
+  PlotLegend* legend_ = nullptr;
+  QSplitter* centre_ = nullptr;
   TrainingPanel* training_ = nullptr;
   DevicePanel* devices_ = nullptr;
   SteeringPanel* steering_ = nullptr;
   EvaluationPanel* evaluation_ = nullptr;
   JobStatus* jobs_ = nullptr;
-  QComboBox* spaceBox_ = nullptr;
-  QComboBox* xBox_ = nullptr;
-  QComboBox* yBox_ = nullptr;
-  QMenu* recentMenu_ = nullptr;
-  QMenu* viewMenu_ = nullptr;
-  QLabel* workspaceLabel_ = nullptr;
-  QString workspacePath_;
+  WorkspaceController* workspaces_ = nullptr;
+  EditorController* editorControl_ = nullptr;
+  TargetController* targetControl_ = nullptr;
+  MainActions* actions_ = nullptr;
+  QByteArray defaultState_; ///< the docks as built, before a saved layout is restored
+  bool laidOut_ = false;    ///< the first show placed the docks (saved layout or default)
   QString lastError_;
-  QString aboutOpenCl_;
-  bool updatingAxes_ = false;
 };
 
 } // namespace steerbench::ui

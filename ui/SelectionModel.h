@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QObject>
+#include <QPointF>
 #include <QString>
 #include <QVector>
 
@@ -18,7 +19,13 @@ struct Target {
   QString space;
   std::vector<double> values;
   QString origin; ///< how it was made: "plot click", "kernel #12", "edited"
-  bool operator==(const Target& o) const { return space == o.space && values == o.values && origin == o.origin; }
+  /// A click on the PCA plot: where it was (the target is the feasible vector
+  /// nearest it, which may project elsewhere), and why they differ.
+  std::optional<QPointF> click;
+  QString note;
+  bool operator==(const Target& o) const {
+    return space == o.space && values == o.values && origin == o.origin && click == o.click && note == o.note;
+  }
 };
 
 class SelectionModel : public QObject {

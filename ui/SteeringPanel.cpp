@@ -6,6 +6,7 @@
 #include "common/Paths.h"
 #include "explore/Explorer.h"
 #include "steer/BeamSearch.h"
+#include "steer/Combining.h"
 #include "steer/Lineage.h"
 
 #include <QChart>
@@ -13,6 +14,7 @@
 #include <QComboBox>
 #include <QCheckBox>
 #include <QDoubleSpinBox>
+#include <QFontDatabase>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -22,6 +24,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
@@ -47,6 +50,37 @@ std::pair<int, int> changedSpan(const QString& parent, const QString& child) {
 
 QString distanceText(double d) { return d < 0 ? QStringLiteral("–") : QString::number(d, 'g', 5); }
 
+/// A line of a diff, trimmed and cut to a readable length.
+QString diffLine(QChar sign, const QString& line) {
+  QString t = line.trimmed();
+  if (t.size() > 90) t = t.left(87) + QStringLiteral("...");
+  return sign + QLatin1Char(' ') + t;
+}
+
+/// What changed from `parent` to `child` (formatted kernels), line by line:
+/// the lines between their common first and last lines, at most three each
+/// way ("−" taken out, "+" put in).
+QStringList lineDiff(const QString& parent, const QString& child) {
+  const QStringList a = parent.split(QLatin1Char('\n')), b = child.split(QLatin1Char('\n'));
+  int top = 0;
+  while (top < a.size() && top < b.size() && a[top] == b[top])
+    ++top;
+  int bottom = 0;
+  while (bottom < a.size() - top && bottom < b.size() - top && a[a.size() - 1 - bottom] == b[b.size() - 1 - bottom])
+    ++bottom;
+  QStringList out;
+  auto side = [&](const QStringList& lines, QChar sign) {
+    const int n = int(lines.size()) - top - bottom;
+    for (int i = 0; i < std::min(n, 3); ++i)
+      out << diffLine(sign, lines[top + i]);
+    if (n > 3) out << QStringLiteral("%1 ... %2 more lines").arg(sign).arg(n - 3);
+  };
+  side(a, QChar(0x2212));
+  side(b, QLatin1Char('+'));
+  if (out.isEmpty()) out << SteeringPanel::tr("  (the same text)");
+  return out;
+}
+
 } // namespace
 
 QString SteeringPanel::stopReasonText(const std::string& reason) {
@@ -59,116 +93,120 @@ QString SteeringPanel::stopReasonText(const std::string& reason) {
   return QString::fromStdString(reason);
 }
 
-SteeringPanel::Settings::Settings() {
-  const steer::SteerSpec d;
-  width = d.width;
-  candidates = d.candidatesPerMember;
-  depth = d.depth;
-  holeMin = d.holeMin;
-  holeMax = d.holeMax;
-  maxNewTokens = d.maxNewTokens;
-  seed = int(d.seed);
-  patience = d.patience;
-  combine = d.combine;
-  maxPerVector = d.maxPerVector;
-  reseedAfter = d.reseedAfter;
-  temperature = d.temperature;
-  swap = d.swapProbability;
-  endHoleBias = d.endHoleBias;
-  guideLogits = d.guideLogits;
-  timeBudget = d.timeBudget;
-  guard = d.guard;
-  check = d.check;
+QSpinBox* SteeringPanel::intField(int steer::SteerSpec::*field, int lo, int hi, const QString& tip) {
+  auto* box = new QSpinBox(this);
+  box->setRange(lo, hi);
+  box->setToolTip(tip);
+  box->setValue(spec_.*field);
+  connect(box, qOverload<int>(&QSpinBox::valueChanged), this, [this, field](int v) { spec_.*field = v; });
+  readBack_.push_back([this, box, field] { box->setValue(spec_.*field); });
+  return box;
+}
+
+QDoubleSpinBox* SteeringPanel::realField(double steer::SteerSpec::*field, double lo, double hi, double step,
+                                         int decimals, const QString& tip) {
+  auto* box = new QDoubleSpinBox(this);
+  box->setRange(lo, hi);
+  box->setDecimals(decimals);
+  box->setSingleStep(step);
+  box->setToolTip(tip);
+  box->setValue(spec_.*field);
+  connect(box, qOverload<double>(&QDoubleSpinBox::valueChanged), this, [this, field](double v) { spec_.*field = v; });
+  readBack_.push_back([this, box, field] { box->setValue(spec_.*field); });
+  return box;
+}
+
+QCheckBox* SteeringPanel::flagField(bool steer::SteerSpec::*field, const QString& text, const QString& tip) {
+  auto* box = new QCheckBox(text, this);
+  box->setToolTip(tip);
+  box->setChecked(spec_.*field);
+  connect(box, &QCheckBox::toggled, this, [this, field](bool on) { spec_.*field = on; });
+  readBack_.push_back([this, box, field] { box->setChecked(spec_.*field); });
+  return box;
+}
+
+void SteeringPanel::buildForm(QGridLayout* form) {
+  // Each option: a field of steer::SteerSpec and its widget, one a row.
+  using S = steer::SteerSpec;
+  int cell = 0;
+  auto add = [&](const QString& label, QWidget* field, QLayout* fields = nullptr) {
+    form->addWidget(new QLabel(label, this), cell, 0);
+    if (field) form->addWidget(field, cell, 1);
+    else form->addLayout(fields, cell, 1);
+    ++cell;
+  };
+  add(tr("Beam width:"), intField(&S::width, 1, 1024, tr("Beam members kept per generation")));
+  add(tr("Candidates per member:"), intField(&S::candidatesPerMember, 1, 1024, tr("Infills per beam member and generation")));
+  add(tr("Depth:"), intField(&S::depth, 1, 100000, tr("Generations after the seeds")));
+  auto* holes = new QHBoxLayout;
+  auto* holeMin = intField(&S::holeMin, 0, 256, tr("Fewest tokens a hole replaces"));
+  auto* holeMax = intField(&S::holeMax, 0, 256, tr("Most tokens a hole replaces"));
+  connect(holeMin, qOverload<int>(&QSpinBox::valueChanged), holeMax, [holeMax](int v) { holeMax->setValue(std::max(v, holeMax->value())); });
+  holes->addWidget(holeMin);
+  holes->addWidget(new QLabel(QStringLiteral("–"), this));
+  holes->addWidget(holeMax);
+  add(tr("Hole length (tokens):"), nullptr, holes);
+  add(tr("Temperature:"), realField(&S::temperature, 0, 5, 0.1, 2, tr("Sampling temperature")));
+  add(tr("Swap probability:"), realField(&S::swapProbability, 0, 1, 0.05, 2,
+                                         tr("Probability that a kept slot is swapped for a lower-ranked candidate")));
+  auto* budget = realField(&S::timeBudget, 0, 1e6, 60, 0, tr("Stop after this many seconds (0: no limit)"));
+  budget->setSuffix(tr(" s"));
+  add(tr("Time budget:"), budget);
+  add(tr("Patience:"), intField(&S::patience, 0, 100000,
+                                tr("Stop after this many generations without a better best of the run (0: never)")));
+  seed_ = new QSpinBox(this);
+  seed_->setRange(0, 1000000000);
+  seed_->setToolTip(tr("Random seed: the same seed and target give the same run"));
+  seed_->setValue(int(spec_.seed));
+  connect(seed_, qOverload<int>(&QSpinBox::valueChanged), this, [this](int v) { spec_.seed = std::uint64_t(v); });
+  readBack_.push_back([this] { seed_->setValue(int(spec_.seed)); });
+  add(tr("Random seed:"), seed_);
+  seeding_ = new QComboBox(this);
+  seeding_->addItem(tr("Nearest corpus kernels"));
+  seeding_->addItem(tr("Empty kernel"));
+  seeding_->setToolTip(tr("Where generation 0 starts. \"Steer from here\" in the editor starts from its kernel."));
+  connect(seeding_, qOverload<int>(&QComboBox::currentIndexChanged), this,
+          [this](int i) { spec_.seeding = i == 1 ? steer::Seeding::Empty : steer::Seeding::Nearest; });
+  readBack_.push_back([this] { seeding_->setCurrentIndex(spec_.seeding == steer::Seeding::Empty ? 1 : 0); });
+  add(tr("Seeds:"), seeding_);
+  auto* infills = new QVBoxLayout;
+  infills->addWidget(flagField(&S::guard, tr("Grammar guard"),
+                               tr("Never sample a mismatched bracket, close a hole that leaves brackets open, or use a "
+                                  "name that is never declared")));
+  infills->addWidget(flagField(&S::check, tr("Compiler checks"),
+                               tr("Compile each statement an infill writes as it ends, and sample it again if it has "
+                                  "an error")));
+  add(tr("Infills:"), nullptr, infills);
+  add(tr("Combined pairs:"), intField(&S::combine, 0, 1024,
+                                      tr("Each generation, also try up to this many pairs of one member's infills "
+                                         "applied together, where their summed feature changes predict a nearer "
+                                         "kernel (0: none)")));
+  add(tr("Members per vector:"), intField(&S::maxPerVector, 0, 4096,
+                                          tr("At most this many beam members share one feature vector, so the beam "
+                                             "keeps other directions besides rewordings of the best (0: no cap)")));
+  add(tr("Reseed after:"), intField(&S::reseedAfter, 0, 100000,
+                                    tr("After this many generations without a better best in the beam, the beam "
+                                       "starts again from the seeds with new random draws; the run keeps its best "
+                                       "(0: never)")));
+  add(tr("Guided infills:"), realField(&S::guideLogits, 0, 10, 0.5, 1,
+                                       tr("Added to the logits of the tokens that move a feature the beam member lacks "
+                                          "toward the target, taken from those of a feature it has too much of (0: "
+                                          "none)")));
+  form->setColumnStretch(1, 1);
+  form->setRowStretch(cell, 1);
 }
 
 SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(parent), engine_(engine) {
   targetLabel_ = new QLabel(tr("No target: click empty space on the plot, or use a kernel's features."), this);
   targetLabel_->setWordWrap(true);
 
-  auto spin = [this](int lo, int hi, int value, const QString& tip) {
-    auto* s = new QSpinBox(this);
-    s->setRange(lo, hi);
-    s->setValue(value);
-    s->setToolTip(tip);
-    return s;
-  };
-  auto dspin = [this](double lo, double hi, double value, double step, int decimals, const QString& tip) {
-    auto* s = new QDoubleSpinBox(this);
-    s->setRange(lo, hi);
-    s->setDecimals(decimals);
-    s->setSingleStep(step);
-    s->setValue(value);
-    s->setToolTip(tip);
-    return s;
-  };
-  const Settings d;
-  width_ = spin(1, 1024, d.width, tr("Beam members kept per generation"));
-  candidates_ = spin(1, 1024, d.candidates, tr("Infills per beam member and generation"));
-  depth_ = spin(1, 100000, d.depth, tr("Generations after the seeds"));
-  holeMin_ = spin(0, 256, d.holeMin, tr("Fewest tokens a hole replaces"));
-  holeMax_ = spin(0, 256, d.holeMax, tr("Most tokens a hole replaces"));
-  seed_ = spin(0, 1000000000, d.seed, tr("Random seed: the same seed and target give the same run"));
-  temperature_ = dspin(0, 5, d.temperature, 0.1, 2, tr("Sampling temperature"));
-  swap_ = dspin(0, 1, d.swap, 0.05, 2, tr("Probability that a kept slot is swapped for a lower-ranked candidate"));
-  timeBudget_ = dspin(0, 1e6, d.timeBudget, 60, 0, tr("Stop after this many seconds (0: no limit)"));
-  timeBudget_->setSuffix(tr(" s"));
-  patience_ = spin(0, 100000, d.patience,
-                   tr("Stop after this many generations without a better best of the run (0: never)"));
-  combine_ = spin(0, 1024, d.combine,
-                  tr("Each generation, also try up to this many pairs of one member's infills applied together, "
-                     "where their summed feature changes predict a nearer kernel (0: none)"));
-  maxPerVector_ = spin(0, 4096, d.maxPerVector,
-                       tr("At most this many beam members share one feature vector, so the beam keeps other "
-                          "directions besides rewordings of the best (0: no cap)"));
-  reseedAfter_ = spin(0, 100000, d.reseedAfter,
-                      tr("After this many generations without a better best in the beam, the beam starts again from "
-                         "the seeds with new random draws; the run keeps its best (0: never)"));
-  seeding_ = new QComboBox(this);
-  seeding_->addItem(tr("Nearest corpus kernels"));
-  seeding_->addItem(tr("Empty kernel"));
-  seeding_->setToolTip(tr("Where generation 0 starts. \"Steer from here\" in the editor starts from its kernel."));
-  guard_ = new QCheckBox(tr("Grammar guard"), this);
-  guard_->setChecked(d.guard);
-  guard_->setToolTip(tr("Never sample a mismatched bracket, close a hole that leaves brackets open, or use a name "
-                        "that is never declared"));
-  check_ = new QCheckBox(tr("Compiler checks"), this);
-  check_->setChecked(d.check);
-  check_->setToolTip(tr("Compile each statement an infill writes as it ends, and sample it again if it has an error"));
-  auto* infills = new QHBoxLayout;
-  infills->addWidget(guard_);
-  infills->addWidget(check_);
-  infills->addStretch(1);
-
-  // Two label-field pairs per row: the chart and the lineage get the height.
-  auto* form = new QGridLayout;
-  auto* holes = new QHBoxLayout;
-  holes->addWidget(holeMin_);
-  holes->addWidget(new QLabel(QStringLiteral("–"), this));
-  holes->addWidget(holeMax_);
-  int cell = 0;
-  auto add = [&](const QString& label, QWidget* field, QLayout* fields = nullptr) {
-    const int row = cell / 2, col = (cell % 2) * 2;
-    form->addWidget(new QLabel(label, this), row, col);
-    if (field) form->addWidget(field, row, col + 1);
-    else form->addLayout(fields, row, col + 1);
-    ++cell;
-  };
-  add(tr("Beam width:"), width_);
-  add(tr("Candidates per member:"), candidates_);
-  add(tr("Depth:"), depth_);
-  add(tr("Hole length (tokens):"), nullptr, holes);
-  add(tr("Temperature:"), temperature_);
-  add(tr("Swap probability:"), swap_);
-  add(tr("Time budget:"), timeBudget_);
-  add(tr("Patience:"), patience_);
-  add(tr("Random seed:"), seed_);
-  add(tr("Seeds:"), seeding_);
-  add(tr("Infills:"), nullptr, infills);
-  add(tr("Combined pairs:"), combine_);
-  add(tr("Members per vector:"), maxPerVector_);
-  add(tr("Reseed after:"), reseedAfter_);
-  form->setColumnStretch(1, 1);
-  form->setColumnStretch(3, 1);
+  // Two tabs: the run (progress, lineage, suggestions) and its parameters.
+  auto* tabs = new QTabWidget(this);
+  tabs->setObjectName(QStringLiteral("steeringTabs"));
+  auto* run = new QWidget(tabs);
+  auto* parameters = new QWidget(tabs);
+  auto* form = new QGridLayout(parameters);
+  buildForm(form);
 
   steer_ = new QPushButton(tr("Steer"), this);
   steer_->setToolTip(tr("Start a beam search toward the target"));
@@ -204,12 +242,28 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   }
   chartView_ = new QChartView(chart, this);
   chartView_->setRenderHint(QPainter::Antialiasing);
-  chartView_->setMinimumHeight(200);
-  chart->legend()->setAlignment(Qt::AlignRight);
+  chartView_->setMinimumHeight(160);
+  chart->legend()->setAlignment(Qt::AlignBottom);
   chart->setMargins(QMargins(4, 4, 4, 4));
 
+  follow_ = new QCheckBox(tr("Follow the best"), this);
+  follow_->setObjectName(QStringLiteral("followBest"));
+  follow_->setChecked(true);
+  follow_->setToolTip(tr("Show the run's best kernel in the editor as it changes; off: click a step of the lineage "
+                         "to see it"));
+  connect(follow_, &QCheckBox::toggled, this, [this](bool on) {
+    if (on && !steps_.isEmpty()) {
+      shownBest_ = 0;
+      const auto& s = steps_.back();
+      emit bestChanged(s.title, s.text, s.start, s.length);
+    }
+  });
+  buttons->addWidget(follow_);
   lineage_ = new QListWidget(this);
-  lineage_->setToolTip(tr("From the seed to the best candidate; click a step to see its kernel"));
+  lineage_->setToolTip(tr("From the seed to the best candidate, each step a diff of the formatted kernels; click a "
+                          "step to see its kernel"));
+  lineage_->setWordWrap(true);
+  lineage_->setAlternatingRowColors(true);
   connect(lineage_, &QListWidget::currentRowChanged, this, &SteeringPanel::showStep);
 
   suggest_ = new QPushButton(tr("Suggest targets"), this);
@@ -217,7 +271,6 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
                           "drive cases and list the points where it disagrees most; the plot shades every point "
                           "scored by the disagreement"));
   connect(suggest_, &QPushButton::clicked, this, [this] { suggestTargets(); });
-  buttons->insertWidget(2, suggest_);
   suggestions_ = new QListWidget(this);
   suggestions_->setToolTip(tr("Click a suggestion to make it the target"));
   connect(suggestions_, &QListWidget::itemClicked, this,
@@ -226,14 +279,30 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   auto* split = new QSplitter(Qt::Vertical, this);
   split->addWidget(chartView_);
   split->addWidget(lineage_);
-  split->addWidget(suggestions_);
+  auto* suggestionsBox = new QWidget(split);
+  auto* suggestionsLayout = new QVBoxLayout(suggestionsBox);
+  suggestionsLayout->setContentsMargins(0, 0, 0, 0);
+  auto* suggestRow = new QHBoxLayout;
+  suggestRow->addWidget(suggest_);
+  suggestRow->addStretch(1);
+  suggestionsLayout->addLayout(suggestRow);
+  suggestionsLayout->addWidget(suggestions_);
+  split->addWidget(suggestionsBox);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 3);
+  split->setStretchFactor(2, 1);
 
+  auto* runLayout = new QVBoxLayout(run);
+  runLayout->setContentsMargins(2, 2, 2, 2);
+  runLayout->addWidget(targetLabel_);
+  runLayout->addLayout(buttons);
+  runLayout->addWidget(status_);
+  runLayout->addWidget(split, 1);
+  tabs->addTab(run, tr("Run"));
+  tabs->addTab(parameters, tr("Parameters"));
   auto* layout = new QVBoxLayout(this);
-  layout->addWidget(targetLabel_);
-  layout->addLayout(form);
-  layout->addLayout(buttons);
-  layout->addWidget(status_);
-  layout->addWidget(split, 1);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(tabs);
   // The job may end without its continuation: cancelled before it started, or
   // failed outside the search (a bad checkpoint). The panel must not stay busy.
   connect(engine_, &EngineBridge::jobFinished, this, [this](int id, bool cancelled, const QString& error) {
@@ -268,51 +337,15 @@ void SteeringPanel::setTarget(const QString& space, const std::optional<std::vec
   updateButtons();
 }
 
-void SteeringPanel::setSettings(const Settings& s) {
-  width_->setValue(s.width);
-  candidates_->setValue(s.candidates);
-  depth_->setValue(s.depth);
-  holeMin_->setValue(s.holeMin);
-  holeMax_->setValue(s.holeMax);
-  seed_->setValue(s.seed);
-  temperature_->setValue(s.temperature);
-  swap_->setValue(s.swap);
-  timeBudget_->setValue(s.timeBudget);
-  patience_->setValue(s.patience);
-  combine_->setValue(s.combine);
-  maxPerVector_->setValue(s.maxPerVector);
-  reseedAfter_->setValue(s.reseedAfter);
-  seeding_->setCurrentIndex(s.seeding);
-  guard_->setChecked(s.guard);
-  check_->setChecked(s.check);
-  maxNewTokens_ = s.maxNewTokens;
-  endHoleBias_ = s.endHoleBias;
-  guideLogits_ = s.guideLogits;
+void SteeringPanel::setSpec(const steer::SteerSpec& spec) {
+  spec_ = spec;
+  for (const auto& read : readBack_)
+    read();
+  spec_ = spec; // a read-back may have clamped a field through another's signal (hole min and max)
 }
 
-SteeringPanel::Settings SteeringPanel::settings() const {
-  Settings s;
-  s.width = width_->value();
-  s.candidates = candidates_->value();
-  s.depth = depth_->value();
-  s.holeMin = holeMin_->value();
-  s.holeMax = std::max(holeMin_->value(), holeMax_->value());
-  s.seed = seed_->value();
-  s.temperature = temperature_->value();
-  s.swap = swap_->value();
-  s.timeBudget = timeBudget_->value();
-  s.patience = patience_->value();
-  s.combine = combine_->value();
-  s.maxPerVector = maxPerVector_->value();
-  s.reseedAfter = reseedAfter_->value();
-  s.seeding = seeding_->currentIndex();
-  s.guard = guard_->isChecked();
-  s.check = check_->isChecked();
-  s.maxNewTokens = maxNewTokens_;
-  s.endHoleBias = endHoleBias_;
-  s.guideLogits = guideLogits_;
-  return s;
-}
+void SteeringPanel::setFollowBest(bool follow) { follow_->setChecked(follow); }
+bool SteeringPanel::followsBest() const { return follow_->isChecked(); }
 
 void SteeringPanel::updateButtons() {
   steer_->setEnabled(!job_ && target_.has_value() && !workspace_.isEmpty());
@@ -333,28 +366,9 @@ void SteeringPanel::steer(const QString& seedText, const QString& seedName) {
     status_->setText(tr("No model: train one in the Training panel, or install the default model."));
     return;
   }
-  const auto st = settings();
-  steer::SteerSpec spec;
+  steer::SteerSpec spec = spec_;
   spec.target = {space_.toStdString(), *target_, origin_.toStdString()};
-  spec.width = st.width;
-  spec.candidatesPerMember = st.candidates;
-  spec.depth = st.depth;
-  spec.holeMin = st.holeMin;
-  spec.holeMax = st.holeMax;
-  spec.maxNewTokens = st.maxNewTokens;
-  spec.endHoleBias = st.endHoleBias;
-  spec.guideLogits = st.guideLogits;
-  spec.guard = st.guard;
-  spec.check = st.check;
-  spec.temperature = st.temperature;
-  spec.swapProbability = st.swap;
-  spec.timeBudget = st.timeBudget;
-  spec.patience = st.patience;
-  spec.combine = st.combine;
-  spec.maxPerVector = st.maxPerVector;
-  spec.reseedAfter = st.reseedAfter;
-  spec.seed = std::uint64_t(st.seed);
-  spec.seeding = st.seeding == 1 ? steer::Seeding::Empty : steer::Seeding::Nearest;
+  spec.holeMax = std::max(spec.holeMin, spec.holeMax);
   if (!seedText.isEmpty()) {
     spec.seeding = steer::Seeding::Given;
     spec.seeds = {{seedName.isEmpty() ? std::string("editor") : seedName.toStdString(), seedText.toStdString()}};
@@ -363,6 +377,8 @@ void SteeringPanel::steer(const QString& seedText, const QString& seedName) {
   median_->clear();
   lineage_->clear();
   steps_.clear();
+  stepTexts_.clear();
+  shownBest_ = 0;
   axisX_->setRange(0, 1);
   axisY_->setRange(0, 1);
   status_->setText(tr("Steering..."));
@@ -372,11 +388,7 @@ void SteeringPanel::steer(const QString& seedText, const QString& seedName) {
   QPointer<SteeringPanel> self(this);
   job_ = engine_->startJob(tr("Steering"), [self, spec, path, token](EngineState& s, JobFeedback& f)
                                                -> EngineBridge::Continuation {
-    if (!s.sampler || s.samplerCheckpoint != path) {
-      s.sampler = std::make_unique<model::Sampler>(path, 0);
-      s.samplerCheckpoint = path;
-    }
-    steer::BeamSearch search(s.ws(), *s.sampler);
+    steer::BeamSearch search(s.ws(), s.samplerFor(path));
     search.onGeneration = [&](const steer::GenerationReport& g) {
       double done = spec.depth > 0 ? double(g.generation) / spec.depth : 0;
       if (spec.timeBudget > 0) done = std::max(done, g.elapsed / spec.timeBudget);
@@ -431,8 +443,13 @@ void SteeringPanel::addGeneration(const steer::GenerationReport& g, const std::v
   for (const auto& p : g.points)
     vectors.push_back(p.values);
   emit candidatesArrived(g.generation, vectors);
-  // The lineage of the current best.
+  showLineage(lineage);
+}
+
+void SteeringPanel::showLineage(const std::vector<steer::LineageStep>& lineage) {
+  // The lineage of the current best, each step a diff of the formatted kernels.
   steps_.clear();
+  stepTexts_.clear();
   lineage_->blockSignals(true);
   lineage_->clear();
   std::vector<std::vector<double>> path;
@@ -441,31 +458,42 @@ void SteeringPanel::addGeneration(const steer::GenerationReport& g, const std::v
     const QString text = QString::fromStdString(s.text);
     Step step;
     step.text = text;
+    QString item;
     if (s.parent) {
       const auto [start, length] = changedSpan(parentText, text);
       step.start = start;
       step.length = length;
-      step.title = tr("Generation %1, candidate %2").arg(s.generation).arg(s.id);
-      lineage_->addItem(tr("gen %1  #%2  d=%3   − %4   + %5")
-                            .arg(s.generation)
-                            .arg(s.id)
-                            .arg(distanceText(s.distance))
-                            .arg(s.replaced.empty() ? tr("(nothing)") : QString::fromStdString(s.replaced))
-                            .arg(s.infill.empty() ? tr("(nothing)") : QString::fromStdString(s.infill)));
+      step.title = tr("Generation %1, candidate %2 (distance %3)").arg(s.generation).arg(s.id).arg(distanceText(s.distance));
+      item = tr("gen %1  #%2  d=%3%4")
+                 .arg(s.generation)
+                 .arg(s.id)
+                 .arg(distanceText(s.distance))
+                 .arg(steer::isCombined(s.origin) ? tr("  (%1)").arg(QString::fromStdString(s.origin)) : QString()) +
+             QLatin1Char('\n') + lineDiff(parentText, text).join(QLatin1Char('\n'));
     } else {
       step.title = tr("Seed: %1").arg(QString::fromStdString(s.origin));
-      lineage_->addItem(tr("gen %1  #%2  d=%3   seed: %4")
-                            .arg(s.generation)
-                            .arg(s.id)
-                            .arg(distanceText(s.distance))
-                            .arg(QString::fromStdString(s.origin)));
+      item = tr("gen %1  #%2  d=%3   seed: %4")
+                 .arg(s.generation)
+                 .arg(s.id)
+                 .arg(distanceText(s.distance))
+                 .arg(QString::fromStdString(s.origin));
     }
+    auto* it = new QListWidgetItem(item, lineage_);
+    it->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     steps_.push_back(step);
+    stepTexts_ << item;
     parentText = text;
     path.push_back(s.values);
   }
+  lineage_->scrollToBottom();
   lineage_->blockSignals(false);
   emit pathChanged(path);
+  // The editor follows the best: shown again only when it changed.
+  if (follow_->isChecked() && !lineage.empty() && lineage.back().id != shownBest_) {
+    shownBest_ = lineage.back().id;
+    const auto& best = steps_.back();
+    emit bestChanged(tr("Best so far: %1").arg(best.title), best.text, best.start, best.length);
+  }
 }
 
 void SteeringPanel::finished(const steer::SteerResult& r, const QString& error) {
@@ -496,13 +524,16 @@ void SteeringPanel::finished(const steer::SteerResult& r, const QString& error) 
 
 void SteeringPanel::showStep(int row) {
   if (row < 0 || row >= steps_.size()) return;
+  follow_->setChecked(false); // the user looks at a step: the run no longer moves the editor
   const auto& s = steps_[row];
   emit showKernel(s.title, s.text, s.start, s.length);
 }
 
+QString SteeringPanel::stepText(int row) const { return row >= 0 && row < stepTexts_.size() ? stepTexts_[row] : QString(); }
+
 void SteeringPanel::suggestTargets(int points) {
   if (workspace_.isEmpty()) return;
-  const int seed = seed_->value();
+  const int seed = int(spec_.seed);
   status_->setText(tr("Training the committee..."));
   QPointer<SteeringPanel> self(this);
   engine_->post(tr("Cannot suggest targets"), [self, points, seed](EngineState& s) -> EngineBridge::Continuation {

@@ -1,16 +1,22 @@
-// The steering panel: the beam search's parameters, Steer and Stop, live
-// progress (best and median distance per generation, compile rate,
-// candidates/s), and the lineage from the seed to the best candidate. A step
-// of the lineage opens in the editor with what its hole changed highlighted.
+// The steering panel: the beam search's parameters (a steer::SteerSpec its
+// widgets edit), Steer and Stop, live progress (best and median distance per
+// generation, compile rate, candidates/s), and the lineage from the seed to
+// the best candidate as formatted diffs. While "Follow the best" is on, the
+// editor shows the run's best kernel as it changes, with its last infill
+// highlighted; a click on a step of the lineage opens that step instead.
 //
 // A run is a job on the engine thread (it owns the workspace and the model);
 // each generation comes back as a queued call, and the plot gets its
 // candidates and the seed-to-best path through signals.
 #pragma once
 
+#include "steer/SteerSpec.h"
+
 #include <QString>
 #include <QVector>
 #include <QWidget>
+
+#include <functional>
 
 #include <cstdint>
 #include <optional>
@@ -33,6 +39,9 @@ struct GenerationReport;
 struct LineageStep;
 struct SteerResult;
 } // namespace steerbench::steer
+
+class QAbstractSpinBox;
+class QGridLayout;
 
 namespace steerbench::ui {
 
@@ -60,28 +69,22 @@ public:
   void useSuggestion(int row);
   [[nodiscard]] bool running() const { return job_ != 0; }
 
-  /// The search's parameters the panel shows; every default is steer::SteerSpec's.
-  struct Settings {
-    Settings();
-    int width, candidates, depth, holeMin, holeMax, maxNewTokens, seed;
-    int patience; ///< stop after this many generations without a better best (0: never)
-    int combine;  ///< pairs of one member's infills tried together a generation (0: none)
-    int maxPerVector; ///< beam members that may share one feature vector (0: any number)
-    int reseedAfter;  ///< generations a beam may stall before it starts again from the seeds (0: never)
-    double temperature, swap, endHoleBias, guideLogits, timeBudget;
-    int seeding = 0; ///< 0: nearest corpus kernels, 1: empty kernel
-    bool guard;      ///< grammar-guided infills
-    bool check;      ///< compiler-checked statements in infills
-  };
-  void setSettings(const Settings& s);
-  [[nodiscard]] Settings settings() const;
+  /// The search's parameters, as the widgets show them (target and seeds
+  /// are set when a run starts). Every default is steer::SteerSpec's.
+  void setSpec(const steer::SteerSpec& spec);
+  [[nodiscard]] const steer::SteerSpec& spec() const { return spec_; }
+  /// Whether the editor follows the run's best kernel.
+  void setFollowBest(bool follow);
+  [[nodiscard]] bool followsBest() const;
 
   // For tests and screenshots.
   [[nodiscard]] int generationsShown() const;
   [[nodiscard]] int lineageSteps() const;
   [[nodiscard]] QString statusText() const;
-  /// Opens lineage step `row` in the editor (as a click on it does).
+  /// Opens lineage step `row` in the editor (as a click on it does; it stops following the best).
   void showStep(int row);
+  /// The lineage list's text of step `row` (a formatted diff from its parent).
+  [[nodiscard]] QString stepText(int row) const;
 
 signals:
   /// A run started: the plot clears its steering layer.
@@ -92,6 +95,8 @@ signals:
   void pathChanged(const std::vector<std::vector<double>>& path);
   /// Show this kernel in the editor, with [start, start + length) highlighted.
   void showKernel(const QString& title, const QString& text, int highlightStart, int highlightLength);
+  /// The run's best changed and the editor follows it: show it (as showKernel).
+  void bestChanged(const QString& title, const QString& text, int highlightStart, int highlightLength);
   /// A run ended; its best candidate is workspace kernel `bestKernelId` (0: none).
   void runFinished(qint64 bestKernelId);
   /// Scored points for the plot's entropy layer (Grewe vectors and their vote entropy).
@@ -106,6 +111,13 @@ private:
   void addGeneration(const steer::GenerationReport& g, const std::vector<steer::LineageStep>& lineage);
   void finished(const steer::SteerResult& r, const QString& error);
   void updateButtons();
+  void buildForm(QGridLayout* form);
+  void showLineage(const std::vector<steer::LineageStep>& lineage);
+  /// Widgets bound to a field of spec_: they write it as they change, and read it back in setSpec.
+  QSpinBox* intField(int steer::SteerSpec::*field, int lo, int hi, const QString& tip);
+  QDoubleSpinBox* realField(double steer::SteerSpec::*field, double lo, double hi, double step, int decimals,
+                            const QString& tip);
+  QCheckBox* flagField(bool steer::SteerSpec::*field, const QString& text, const QString& tip);
 
   EngineBridge* engine_;
   QString workspace_, space_, origin_;
@@ -113,16 +125,12 @@ private:
   int job_ = 0;
   int runToken_ = 0; ///< drops generations of an earlier run that arrive late
 
+  steer::SteerSpec spec_;
+  std::vector<std::function<void()>> readBack_; ///< each bound widget's read of spec_
   QLabel* targetLabel_;
-  QSpinBox *width_, *candidates_, *depth_, *holeMin_, *holeMax_, *seed_;
-  QDoubleSpinBox *temperature_, *swap_, *timeBudget_;
-  QSpinBox* patience_ = nullptr;
-  QSpinBox* combine_ = nullptr;
-  QSpinBox* maxPerVector_ = nullptr;
-  QSpinBox* reseedAfter_ = nullptr;
-  QCheckBox* guard_ = nullptr;
-  QCheckBox* check_ = nullptr;
-  QComboBox* seeding_;
+  QSpinBox* seed_ = nullptr;
+  QComboBox* seeding_ = nullptr;
+  QCheckBox* follow_ = nullptr;
   QPushButton *steer_, *stop_;
   QLabel* status_;
   QChartView* chartView_;
@@ -141,9 +149,8 @@ private:
     int start = 0, length = 0;
   };
   QVector<Step> steps_;
-  int maxNewTokens_ = 8;
-  double endHoleBias_ = 4;
-  double guideLogits_ = 1; ///< not a widget: steer::SteerSpec's default, kept through settings()
+  QStringList stepTexts_;
+  std::int64_t shownBest_ = 0; ///< the best the editor follows (0: none yet this run)
 };
 
 } // namespace steerbench::ui

@@ -18,6 +18,11 @@ TargetTable::TargetTable(SelectionModel* selection, QWidget* parent) : QWidget(p
   origin_ = new QLabel(tr("No target: click empty space on the plot, or use a kernel's features."), this);
   origin_->setWordWrap(true);
   layout->addWidget(origin_);
+  note_ = new QLabel(this);
+  note_->setObjectName(QStringLiteral("targetNote"));
+  note_->setWordWrap(true);
+  note_->setVisible(false);
+  layout->addWidget(note_);
   table_ = new QTableWidget(0, 2, this);
   table_->setHorizontalHeaderLabels({tr("Dimension"), tr("Target value")});
   table_->horizontalHeader()->setStretchLastSection(true);
@@ -44,6 +49,8 @@ TargetTable::TargetTable(SelectionModel* selection, QWidget* parent) : QWidget(p
     emit valueEdited(item->row(), v);
   });
 }
+
+QString TargetTable::note() const { return note_->isHidden() ? QString() : note_->text(); }
 
 void TargetTable::setDimensions(const std::vector<std::string>& dimensions) {
   dims_ = dimensions;
@@ -74,6 +81,8 @@ void TargetTable::refresh() {
   }
   origin_->setText(t ? tr("Target in the %1 space, from %2.").arg(t->space, t->origin)
                      : tr("No target: click empty space on the plot, or use a kernel's features."));
+  note_->setText(t ? t->note : QString());
+  note_->setVisible(t && !t->note.isEmpty());
   filling_ = false;
 }
 

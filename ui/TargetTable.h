@@ -20,6 +20,8 @@ public:
   /// The dimension names of the space shown.
   void setDimensions(const std::vector<std::string>& dimensions);
   [[nodiscard]] QTableWidget* table() const { return table_; }
+  /// Why the target is not where the plot was clicked (empty when it is, or it was not clicked).
+  [[nodiscard]] QString note() const;
 
 signals:
   /// The user typed a new value for dimension `dim`.
@@ -32,6 +34,7 @@ private:
   SelectionModel* selection_;
   QTableWidget* table_;
   QLabel* origin_;
+  QLabel* note_;
   std::vector<std::string> dims_;
   bool filling_ = false;
 };

@@ -13,6 +13,7 @@
 #include <QChart>
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QPointer>
 #include <QEventLoop>
 #include <QTimer>
 #include <QChartView>
@@ -33,10 +34,6 @@
 #include <filesystem>
 #include <cstdlib>
 #include <vector>
-
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 namespace steerbench::ui {
 namespace {
@@ -161,6 +158,7 @@ TrainingPanel::TrainingPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
       updateButtons();
     }
   });
+  connect(engine_, &EngineBridge::jobFinished, this, &TrainingPanel::onJobFinished);
   // A failure to prepare re-enables Start (the bridge shows the message).
   connect(engine_, &EngineBridge::failed, this, [this](const QString& what, const QString&) {
     if (preparing_ && what == tr("Cannot start training")) {
@@ -171,13 +169,6 @@ TrainingPanel::TrainingPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   });
   clearCurves();
   updateButtons();
-}
-
-TrainingPanel::~TrainingPanel() {
-  if (thread_.joinable()) {
-    cancel_->cancel();
-    thread_.join(); // one step and the checkpoint at most
-  }
 }
 
 QString TrainingPanel::checkpoint() const {
@@ -214,13 +205,13 @@ QString TrainingPanel::modelText() const { return model_->text() + QLatin1Char('
 
 void TrainingPanel::setWorkspace(const QString& workspacePath) {
   if (running_ && workspacePath == workspace_) return; // the live curve stays
-  if (thread_.joinable()) {
+  if (running_) {
     // The run belongs to the old workspace, which is no longer open (MainWindow
-    // pauses training before it switches, so this is a fallback): stop it; the
+    // pauses training before it switches, so this is a fallback): pause it; the
     // checkpoint is written, and steps not yet stored there are lost.
-    cancel_->cancel();
-    thread_.join();
+    engine_->cancelJob(job_);
     running_ = false;
+    job_ = 0;
     ++generation_; // its queued progress and end belong to the old workspace
   }
   workspace_ = workspacePath;
@@ -418,37 +409,58 @@ void TrainingPanel::start() {
 
 void TrainingPanel::launch(std::shared_ptr<const model::TrainingSession> session) {
   session_ = session;
-  cancel_ = std::make_shared<CancelToken>();
   running_ = true;
+  pausing_ = false;
   recordFailed_ = false;
   runWorkspace_ = workspace_;
   const int generation = ++generation_;
   if (!session->resuming()) clearCurves();
-  updateButtons();
   status_->setText(session->resuming() ? tr("Resuming from the checkpoint...") : tr("Training a new model..."));
-  auto cancel = cancel_;
-  thread_ = std::thread([this, session, cancel, generation] {
-    // Below the GUI, like the engine threads: the desktop stays responsive.
-    (void)setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), 10);
-    QString error;
-    bool cancelled = false;
-    std::int64_t step = 0;
-    try {
-      (void)model::useThreads(session->options().threads);
-      const auto result = session->train(
-          [this, generation](const model::TrainProgress& p) {
-            QMetaObject::invokeMethod(this, [this, generation, p] { onProgress(generation, p); }, Qt::QueuedConnection);
-          },
-          cancel.get());
-      cancelled = result.cancelled;
-      step = result.step;
-    } catch (const std::exception& e) {
-      error = QString::fromStdString(e.what());
-    }
-    QMetaObject::invokeMethod(
-        this, [this, generation, cancelled, error, step] { onEnded(generation, cancelled, error, step); },
-        Qt::QueuedConnection);
-  });
+  QPointer<TrainingPanel> self(this);
+  EngineBridge* bridge = engine_;
+  const std::string ws = runWorkspace_.toStdString();
+  job_ = engine_->startBackgroundJob(
+      tr("Training"), [self, bridge, session, generation, ws](JobFeedback& f) -> EngineBridge::Continuation {
+        QString error;
+        bool cancelled = false;
+        std::int64_t step = 0;
+        try {
+          (void)model::useThreads(session->options().threads);
+          const auto result = session->train(
+              [&](const model::TrainProgress& p) {
+                f.progress(p.steps > 0 ? double(p.step) / double(p.steps) : 0.0, "step " + std::to_string(p.step));
+                // Each step is stored by the engine, the workspace's writer.
+                f.onEngine([self, session, p, ws, generation](EngineState& s) -> EngineBridge::Continuation {
+                  if (!s.workspace || s.workspace->path() != ws) return {};
+                  try {
+                    session->record(*s.workspace, p);
+                  } catch (const std::exception& e) {
+                    return [self, generation, message = QString::fromStdString(e.what())] {
+                      if (self) self->recordFailed(generation, message);
+                    };
+                  }
+                  return {};
+                });
+                QMetaObject::invokeMethod(
+                    bridge, [self, generation, p] { if (self) self->onProgress(generation, p); }, Qt::QueuedConnection);
+              },
+              &f.cancel());
+          cancelled = result.cancelled;
+          step = result.step;
+        } catch (const std::exception& e) {
+          error = QString::fromStdString(e.what());
+        }
+        model::TrainResult result;
+        result.cancelled = cancelled || !error.isEmpty();
+        f.onEngine([session, result, ws](EngineState& s) -> EngineBridge::Continuation {
+          if (s.workspace && s.workspace->path() == ws) session->finish(*s.workspace, result);
+          return {};
+        });
+        return [self, generation, cancelled, error, step] {
+          if (self) self->onEnded(generation, cancelled, error, step);
+        };
+      });
+  updateButtons();
 }
 
 void TrainingPanel::stopAndFlush() {
@@ -466,17 +478,37 @@ void TrainingPanel::stopAndFlush() {
 }
 
 void TrainingPanel::pause() {
-  if (!running_ || !cancel_) return;
-  cancel_->cancel();
+  if (!running_ || !job_) return;
+  engine_->cancelJob(job_);
+  pausing_ = true;
   pauseButton_->setEnabled(false);
   status_->setText(tr("Pausing at the end of this step..."));
+}
+
+void TrainingPanel::recordFailed(int generation, const QString& message) {
+  // Progress that cannot be stored (a full disk, ...) pauses training once, with the reason.
+  if (generation != generation_ || recordFailed_) return;
+  recordFailed_ = true;
+  pause();
+  status_->setText(tr("Training paused: its progress cannot be stored (%1). Free some space and Resume.").arg(message));
+}
+
+void TrainingPanel::onJobFinished(int id, bool, const QString& error) {
+  if (id != job_) return;
+  job_ = 0;
+  if (!running_) return; // onEnded ran
+  // The job never reached its own end: cancelled before it began, or failed around it.
+  running_ = false;
+  status_->setText(error.isEmpty() ? tr("Training did not start.") : tr("Training stopped at an error: %1").arg(error));
+  updateButtons();
+  emit trainingEnded(true, error);
 }
 
 void TrainingPanel::onProgress(int generation, const model::TrainProgress& p) {
   if (!running_ || generation != generation_) return;
   totalSteps_ = p.steps;
   addPoint(p.step, p.loss, p.validationLoss);
-  if (!cancel_->cancelled())
+  if (!pausing_)
     status_->setText(tr("Step %1 of %2: loss %3%4. %5 tokens/s, %6 labels/s. Elapsed %7, ETA %8.")
                          .arg(p.step)
                          .arg(p.steps)
@@ -485,40 +517,13 @@ void TrainingPanel::onProgress(int generation, const model::TrainProgress& p) {
                          .arg(p.tokensPerSecond, 0, 'f', 0)
                          .arg(p.labelsPerSecond, 0, 'f', 0)
                          .arg(duration(p.elapsedSeconds), duration(p.etaSeconds)));
-  const auto session = session_;
-  const std::string ws = runWorkspace_.toStdString();
-  engine_->post(QString(), [this, session, p, ws, generation](EngineState& s) -> EngineBridge::Continuation {
-    if (!s.workspace || s.workspace->path() != ws) return {};
-    try {
-      session->record(*s.workspace, p);
-    } catch (const std::exception& e) {
-      // Progress that cannot be stored (a full disk, ...) pauses training once, with the reason.
-      return [this, generation, message = QString::fromStdString(e.what())] {
-        if (generation != generation_ || recordFailed_) return;
-        recordFailed_ = true;
-        pause();
-        status_->setText(tr("Training paused: its progress cannot be stored (%1). Free some space and Resume.")
-                             .arg(message));
-      };
-    }
-    return {};
-  });
   emit stepShown(p.step);
 }
 
 void TrainingPanel::onEnded(int generation, bool cancelled, const QString& error, std::int64_t step) {
   if (generation != generation_) return; // a run stopped by a workspace switch
-  if (thread_.joinable()) thread_.join();
   running_ = false;
-  const auto session = session_;
-  const std::string ws = runWorkspace_.toStdString();
-  model::TrainResult result;
-  result.cancelled = cancelled || !error.isEmpty();
-  engine_->post(QString(), [session, result, ws](EngineState& s) -> EngineBridge::Continuation {
-    if (s.workspace && s.workspace->path() == ws) session->finish(*s.workspace, result);
-    s.sampler.reset(); // Fill holes reloads the changed checkpoint
-    return {};
-  });
+  pausing_ = false;
   if (!error.isEmpty())
     status_->setText(tr("Training stopped at an error: %1").arg(error));
   else if (cancelled && !recordFailed_) // (when storing failed, the reason is already shown)

@@ -2,20 +2,19 @@
 // model; live loss and validation-loss curves (Qt Charts), tokens/s and ETA;
 // the model's recipe and hash.
 //
-// Training runs on its own thread (it takes hours; the engine thread stays
-// free for everything else). The engine thread prepares the run (corpus,
-// tokenizer, the run's record) and stores each step, so it stays the
-// workspace's only writer. Pausing stops at the next step and writes the
-// checkpoint; Start resumes from it.
+// Training is a background job of the engine bridge (it takes hours; the
+// engine thread stays free for everything else), shown in the status bar with
+// its progress and a cancel button that pauses it. The engine thread prepares
+// the run (corpus, tokenizer, the run's record) and stores each step, so it
+// stays the workspace's only writer. Pausing stops at the next step and
+// writes the checkpoint; Start resumes from it.
 #pragma once
 
 #include <QString>
 #include <QWidget>
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
-#include <thread>
 
 class QChart;
 class QChartView;
@@ -32,10 +31,6 @@ class TrainingSession;
 struct TrainProgress;
 } // namespace steerbench::model
 
-namespace steerbench {
-class CancelToken;
-}
-
 namespace steerbench::ui {
 
 class EngineBridge;
@@ -44,8 +39,6 @@ class TrainingPanel : public QWidget {
   Q_OBJECT
 public:
   explicit TrainingPanel(EngineBridge* engine, QWidget* parent = nullptr);
-  /// Pauses a running training (the checkpoint is written) and waits for it.
-  ~TrainingPanel() override;
 
   /// Shows the model of this workspace (WORKSPACE.model.ckpt): its curves so
   /// far, recipe and hash. A training of another workspace is paused first.
@@ -87,6 +80,10 @@ private:
   void launch(std::shared_ptr<const model::TrainingSession> session);
   void onProgress(int generation, const model::TrainProgress& p);
   void onEnded(int generation, bool cancelled, const QString& error, std::int64_t step);
+  /// The job ended without reaching its own end (it never started, or failed outside training).
+  void onJobFinished(int id, bool cancelled, const QString& error);
+  /// Storing a step failed (a full disk): pause once, with the reason.
+  void recordFailed(int generation, const QString& message);
   void loadHistory();
   void showModelInfo();
   void updateButtons();
@@ -100,8 +97,8 @@ private:
   int generation_ = 0;        ///< bumped per run: late events of an earlier run are ignored
   bool recordFailed_ = false;
   std::shared_ptr<const model::TrainingSession> session_;
-  std::shared_ptr<CancelToken> cancel_;
-  std::thread thread_;
+  int job_ = 0;               ///< the training job of the bridge (0: none)
+  bool pausing_ = false;
   bool running_ = false, preparing_ = false;
 
   QLabel* model_ = nullptr;

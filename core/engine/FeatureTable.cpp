@@ -90,17 +90,6 @@ std::vector<bool> countDimensions(const features::FeatureSpace& space) {
   return counts;
 }
 
-std::vector<double> targetFromPoint(const features::Pca& pca, const features::FeatureSpace& space,
-                                    const std::vector<double>& point) {
-  auto x = pca.inverse(point, countDimensions(space));
-  if (space.name == "grewe" && x.size() == 8) {
-    const double comp = x[0], mem = x[2], coalesced = x[4];
-    x[6] = mem > 0 ? coalesced / mem : 0.0;
-    x[7] = mem > 0 ? comp / mem : 0.0;
-  }
-  return x;
-}
-
 std::vector<Neighbour> nearestRows(const FeatureTable& table, const std::vector<double>& target, std::size_t k,
                                    std::int64_t excludeId) {
   std::vector<Neighbour> all;

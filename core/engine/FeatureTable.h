@@ -45,12 +45,6 @@ struct FeatureTable {
 /// ratios F2 and F4 are not.
 [[nodiscard]] std::vector<bool> countDimensions(const features::FeatureSpace& space);
 
-/// A target vector from a point of the PCA plane: the inverse transform,
-/// clamped to >= 0 and rounded for counts; in the Grewe space F2 and F4 are
-/// then recomputed from the counts so that the target is consistent.
-[[nodiscard]] std::vector<double> targetFromPoint(const features::Pca& pca, const features::FeatureSpace& space,
-                                                  const std::vector<double>& point);
-
 struct Neighbour {
   std::size_t row = 0; ///< index into the table
   double distance = 0;

@@ -172,13 +172,4 @@ Target targetFromDevMap(const std::string& csvPath, const std::string& row) {
   return Target{"grewe", v, found->benchmark + " (row " + std::to_string(at) + " of " + csvPath + ")"};
 }
 
-Target targetFromPcaPoint(const std::string& spaceName, const features::Pca& pca, double x, double y) {
-  const auto& space = features::featureSpace(spaceName);
-  if (pca.dimensions() != space.dimensions.size())
-    throw InputError("the PCA was fitted on " + std::to_string(pca.dimensions()) + " dimensions, not the " +
-                     space.name + " space's " + std::to_string(space.dimensions.size()));
-  return Target{space.name, engine::targetFromPoint(pca, space, {x, y}),
-                "PCA point (" + formatNumber(x) + ", " + formatNumber(y) + ")"};
-}
-
 } // namespace steerbench::steer

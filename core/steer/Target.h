@@ -38,10 +38,6 @@ struct Target {
 /// Only the Grewe space: the CSV holds no IR features.
 [[nodiscard]] Target targetFromDevMap(const std::string& csvPath, const std::string& row);
 
-/// The vector at a point of a PCA-2 plot fitted on the space's vectors. Counts
-/// are rounded and clamped at 0; in the Grewe space F2 and F4 follow from them.
-[[nodiscard]] Target targetFromPcaPoint(const std::string& space, const features::Pca& pca, double x, double y);
-
 /// Grewe only: F2 = coalesced/mem and F4 = comp/mem from the raw counts (0 when mem is 0).
 void recomputeGreweRatios(std::vector<double>& grewe);
 

@@ -13,6 +13,7 @@
 #include "steer/BeamSelection.h"
 #include "steer/Combining.h"
 #include "steer/Lineage.h"
+#include "steer/PlotTarget.h"
 #include "steer/HoleSites.h"
 #include "model/Tokenizer.h"
 #include "store/Workspace.h"
@@ -555,11 +556,100 @@ private Q_SLOTS:
     std::vector<double> x = {14, 1, 6, 0, 1, 0, 0, 0};
     steer::recomputeGreweRatios(x);
     const auto p = pca.transform(x);
-    const auto t = steer::targetFromPcaPoint("grewe", pca, p[0], p[1]);
+    const auto t = steer::targetFromPcaClick("grewe", pca, rows, p[0], p[1]).target;
     QCOMPARE(t.space, std::string("grewe"));
     for (std::size_t i = 0; i < 6; ++i)
       QCOMPARE(t.values[i], x[i]);
     QCOMPARE(t.values[7], 14.0 / 6.0); // F4 recomputed from the rounded counts
+  }
+
+  void plotClicksGiveFeasibleTargetsNearTheClick() {
+    // 300 Grewe vectors shaped like real kernels (coalesced may exceed mem,
+    // as in 77 of DevMap's 256), a PCA-2 fitted on them, and 200 random
+    // clicks over the plot and its margins.
+    std::mt19937_64 rng(17);
+    auto poisson = [&](double mean) { return double(std::poisson_distribution<int>(mean)(rng)); };
+    std::uniform_real_distribution<double> u(0, 1);
+    std::vector<std::vector<double>> kernels;
+    for (int k = 0; k < 300; ++k) {
+      const double mem = 1 + poisson(6);
+      const double local = u(rng) < 0.3 ? std::min(mem, poisson(mem / 2)) : 0;
+      std::vector<double> v = {std::round(mem * std::exp(std::normal_distribution<double>(1, 0.8)(rng))),
+                               poisson(3), mem, local, std::round(mem * 1.5 * u(rng)), u(rng) < 0.1 ? 1 + poisson(1) : 0,
+                               0, 0};
+      steer::recomputeGreweRatios(v);
+      QVERIFY(steer::isFeasible("grewe", v));
+      kernels.push_back(v);
+    }
+    const auto pca = features::Pca::fit(kernels);
+    std::vector<std::vector<double>> points;
+    double x0 = 1e300, x1 = -1e300, y0 = 1e300, y1 = -1e300;
+    for (const auto& v : kernels) {
+      points.push_back(pca.transform(v));
+      x0 = std::min(x0, points.back()[0]), x1 = std::max(x1, points.back()[0]);
+      y0 = std::min(y0, points.back()[1]), y1 = std::max(y1, points.back()[1]);
+    }
+    const double span = std::hypot(x1 - x0, y1 - y0);
+    int dense = 0, near = 0, far = 0;
+    for (int c = 0; c < 200; ++c) {
+      const double x = x0 - 0.1 * (x1 - x0) + 1.2 * (x1 - x0) * u(rng);
+      const double y = y0 - 0.1 * (y1 - y0) + 1.2 * (y1 - y0) * u(rng);
+      const auto t = steer::targetFromPcaClick("grewe", pca, kernels, x, y);
+      std::string why;
+      QVERIFY2(steer::isFeasible("grewe", t.target.values, &why), why.c_str());
+      QCOMPARE(t.projected, pca.transform(t.target.values));
+      QVERIFY(std::abs(std::hypot(t.projected[0] - x, t.projected[1] - y) - t.offset) < 1e-9);
+      double nearest = 1e300;
+      for (const auto& p : points)
+        nearest = std::min(nearest, std::hypot(p[0] - x, p[1] - y));
+      // Dense: a kernel within 2% of the plot's diagonal. There, "a few
+      // pixels" is 1% of the diagonal (6 pixels on a 600-pixel plot).
+      if (nearest < 0.02 * span) {
+        ++dense;
+        near += t.offset < 0.01 * span ? 1 : 0;
+      }
+      far += t.offset > 0.25 * span ? 1 : 0;
+    }
+    qInfo("%d of 200 clicks in dense regions; %d of them within 1%% of the diagonal; %d clicks land over 25%% away",
+          dense, near, far);
+    QVERIFY(dense >= 20);
+    QVERIFY2(near * 4 >= dense * 3, "most dense clicks land within a few pixels"); // at least 75%
+    // The click of the issue's kind: far out, where the plane's inverse has
+    // coalesced accesses without memory: the target is still feasible.
+    const auto t = steer::targetFromPcaClick("grewe", pca, kernels, x1 * 3, y1 * 3);
+    QVERIFY(steer::isFeasible("grewe", t.target.values));
+    QVERIFY(!t.reasons.empty());
+    // Without kernels, the plane's inverse made feasible.
+    QVERIFY(steer::isFeasible("grewe", steer::targetFromPcaClick("grewe", pca, {}, x0, y1).target.values));
+  }
+
+  void feasibilityRules() {
+    std::vector<double> v = {-3, 2.4, 0, 2, 5, 1, 9, 9};
+    const auto why = steer::makeFeasible("grewe", v);
+    QCOMPARE(v, (std::vector<double>{0, 2, 1, 1, 5, 1, 5, 0}));
+    QVERIFY(steer::isFeasible("grewe", v));
+    QCOMPARE(why.size(), std::size_t(4)); // negative, rounded, localmem met mem halfway, ratios
+    std::string reason;
+    std::vector<double> lone = {0, 0, 0, 0, 3, 0, 0, 0};
+    QVERIFY(!steer::isFeasible("grewe", lone, &reason));
+    QCOMPARE(reason, std::string("coalesced or atomic without mem"));
+    QCOMPARE(steer::makeFeasible("grewe", lone).front(), std::string("mem raised to 1 (coalesced accesses and atomics need a memory name)"));
+    QCOMPARE(lone, (std::vector<double>{0, 0, 1, 0, 3, 0, 3, 0}));
+    QVERIFY(!steer::isFeasible("grewe", {1, 0, 2, 3, 0, 0, 0, 0.5}, &reason));
+    QVERIFY(steer::isFeasible("grewe", {4, 0, 2, 0, 7, 0, 3.5, 2})); // coalesced above mem, as in DevMap
+    // Raw axes: exactly the two dimensions, the ratios from the counts.
+    const auto t = steer::targetFromAxesClick("grewe", std::vector<double>{5, 1, 4, 0, 2, 0, 0.5, 1.25}, 0, 2, 12.4, 3.2);
+    QCOMPARE(t.values, (std::vector<double>{12, 1, 3, 0, 2, 0, 2.0 / 3.0, 4}));
+    const auto f = steer::targetFromAxesClick("grewe", std::nullopt, 6, 7, 0.5, 2);
+    QCOMPARE(f.values[6], 0.5);
+    QCOMPARE(f.values[7], 2.0);
+    // InstCount: TotalInsts is the sum of the opcodes.
+    std::vector<double> ic(features::featureSpace("instcount").dimensions.size(), 0.0);
+    ic[5] = 3;
+    ic[9] = 2.2;
+    (void)steer::makeFeasible("instcount", ic);
+    QCOMPARE(ic[0], 5.0);
+    QVERIFY(steer::isFeasible("instcount", ic));
   }
 
   void distanceAndProximity() {

@@ -7,18 +7,22 @@
 #include "KernelEditor.h"
 #include "KernelList.h"
 #include "MainWindow.h"
+#include "PlotLegend.h"
 #include "SelectionModel.h"
 #include "TargetTable.h"
 
 #include "engine/FeatureJob.h"
 #include "engine/FeatureTable.h"
+#include "features/FeatureSpace.h"
 #include "features/Pca.h"
+#include "steer/PlotTarget.h"
 #include "model/Tokenizer.h"
 #include "model/Trainer.h"
 #include "store/Workspace.h"
 
 #include <QAction>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QMessageBox>
 #include <QSettings>
 #include <QSignalSpy>
@@ -110,8 +114,10 @@ private slots:
     kernels_ = ws.kernelCount();
     for (std::int64_t id = 1; id <= kernels_ - 2; ++id)
       ws.setRole(id, "train");
+    // A first run: no saved layout in this fresh settings directory.
+    QVERIFY(!QSettings().contains(QStringLiteral("window/state")));
     w_ = std::make_unique<MainWindow>();
-    w_->resize(1400, 900);
+    QCOMPARE(w_->size(), QSize(1400, 990)); // the size a first window gets
     w_->show();
     QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
   }
@@ -128,6 +134,63 @@ private slots:
 
   void cleanupTestCase() { w_.reset(); }
 
+  void theFirstWindowShowsThePlotAndTheEditorSideBySide() {
+    QSignalSpy reloaded(w_.get(), &MainWindow::plotReloaded);
+    w_->openWorkspace(wsPath_);
+    QTRY_VERIFY_WITH_TIMEOUT(reloaded.count() >= 1, 60000);
+    settle();
+    QTest::qWait(100); // the default sizes are applied once the docks have theirs
+    const int width = w_->width();
+    auto* editor = w_->editor();
+    auto* pane = w_->findChild<QWidget*>(QStringLiteral("plotPane"));
+    QVERIFY(pane && editor->isVisible() && pane->isVisible());
+    // Side by side in the centre: the editor a third of the window at least,
+    // the plot at least as wide and most of the window's height.
+    const QRect e(editor->mapTo(w_.get(), QPoint()), editor->size()), p(pane->mapTo(w_.get(), QPoint()), pane->size());
+    qInfo("window %dx%d; plot pane %dx%d at (%d, %d); editor %dx%d at (%d, %d)", width, w_->height(), p.width(),
+          p.height(), p.x(), p.y(), e.width(), e.height(), e.x(), e.y());
+    QVERIFY(e.left() >= p.right()); // editor to the right of the plot
+    QVERIFY(std::abs(e.top() - p.top()) < 40);
+    QVERIFY2(e.width() * 3 >= width, "the editor is at least a third of the window");
+    QVERIFY(p.width() >= e.width());
+    QVERIFY2(plot()->height() * 2 >= w_->height(), "the plot has at least half the window's height");
+    QVERIFY(e.height() * 2 >= w_->height());
+    // The legend names every layer in full and fits its lines.
+    const QStringList names = w_->legend()->names();
+    for (const char* layer : {"Corpus kernels", "Your kernels", "Reference benchmarks", "Evaluated kernel", "Target"})
+      QVERIFY2(std::any_of(names.begin(), names.end(), [&](const QString& n) { return n.startsWith(QLatin1String(layer)); }),
+               qPrintable(names.join(QStringLiteral(" | "))));
+    QVERIFY(w_->legend()->fits());
+    QVERIFY(!w_->legend()->text().contains(QStringLiteral("...")));
+    // Target, Steering and Features are docks around them.
+    for (const char* dock : {"targetDock", "steeringDock", "featuresDock"}) {
+      auto* d = w_->findChild<QDockWidget*>(QLatin1String(dock));
+      QVERIFY2(d && d->isVisible(), dock);
+    }
+    // A narrow window wraps the legend instead of cutting it.
+    w_->resize(900, 700);
+    QTest::qWait(100);
+    QVERIFY(w_->legend()->fits());
+    w_->resize(1400, 990);
+    w_->resetLayout();
+    QTest::qWait(100);
+    QVERIFY(w_->editor()->width() * 3 >= w_->width());
+    QDir().mkpath(QStringLiteral(STEERBENCH_SCREENSHOT_DIR));
+    QVERIFY(w_->grab().save(QStringLiteral(STEERBENCH_SCREENSHOT_DIR "/first-window%1.png")
+                                .arg(qEnvironmentVariable("STEERBENCH_SCREENSHOT_SUFFIX"))));
+  }
+
+  void resetLayoutRestoresTheDefault() {
+    auto* features = w_->findChild<QDockWidget*>(QStringLiteral("featuresDock"));
+    features->setFloating(true);
+    w_->findChild<QDockWidget*>(QStringLiteral("targetDock"))->hide();
+    w_->findChild<QAction*>(QStringLiteral("resetLayout"))->trigger();
+    QTest::qWait(100);
+    QVERIFY(!features->isFloating());
+    QVERIFY(w_->findChild<QDockWidget*>(QStringLiteral("targetDock"))->isVisible());
+    QVERIFY(w_->editor()->width() * 3 >= w_->width());
+  }
+
   void opensAWorkspaceMadeByTheTest() {
     QSignalSpy reloaded(w_.get(), &MainWindow::plotReloaded);
     w_->openWorkspace(wsPath_);
@@ -141,14 +204,14 @@ private slots:
     QVERIFY(plot()->shownPoints() >= int(kernels_) + 2);
   }
 
-  void clickOnEmptySpaceSetsTheInversePcaTarget() {
+  void clickOnEmptySpaceSetsAFeasibleTargetNearTheClick() {
     const QPoint at = emptySpot();
     QVERIFY(!at.isNull());
     const QPointF value = plot()->valueAt(at);
     QTest::mouseClick(plot()->viewport(), Qt::LeftButton, {}, at);
     QTRY_VERIFY(w_->selection()->target().has_value());
 
-    // Expected, computed here from the workspace file itself.
+    // Expected, computed here from the workspace file itself by core's rule.
     auto ws = store::Workspace::open(wsPath_.toStdString(), store::Workspace::Mode::OpenExisting);
     const auto& grewe = features::featureSpace("grewe");
     const auto table = engine::loadWorkspaceTable(ws, grewe);
@@ -158,18 +221,34 @@ private slots:
     QVERIFY(corpus.size() >= 2 && corpus.size() < table.size());
     const auto pca = features::Pca::fit(corpus);
     QVERIFY(plot()->chart()->title().contains(QLatin1String("corpus kernels")));
-    const auto expected = engine::targetFromPoint(pca, grewe, {value.x(), value.y()});
+    const auto expected = steer::targetFromPcaClick("grewe", pca, table.rows, value.x(), value.y());
+    QVERIFY(steer::isFeasible("grewe", expected.target.values));
     auto* t = w_->targetTable()->table();
     QCOMPARE(t->rowCount(), 8);
     for (int r = 0; r < 8; ++r) {
+      const double want = expected.target.values[std::size_t(r)];
       const double shown = t->item(r, 1)->text().toDouble();
-      QVERIFY2(std::abs(shown - expected[std::size_t(r)]) <= 1e-6 * std::max(1.0, std::abs(expected[std::size_t(r)])),
-               qPrintable(QStringLiteral("%1: %2 vs %3").arg(t->item(r, 0)->text()).arg(shown).arg(expected[std::size_t(r)])));
+      QVERIFY2(std::abs(shown - want) <= 1e-6 * std::max(1.0, std::abs(want)),
+               qPrintable(QStringLiteral("%1: %2 vs %3").arg(t->item(r, 0)->text()).arg(shown).arg(want)));
     }
-    // The raw inverse lands back on the click (the clamped/rounded one need not).
-    const auto back = pca.transform(pca.inverseRaw({value.x(), value.y()}));
-    QVERIFY(std::abs(back[0] - value.x()) < 1e-9 && std::abs(back[1] - value.y()) < 1e-9);
     QVERIFY(plot()->positionOf({FeaturePlot::Layer::Target, 0}).has_value());
+    // The plot shows the click joined to the target; when they are apart, the
+    // Target dock says why.
+    QVERIFY(plot()->targetClickShown());
+    const auto target = *plot()->positionOf({FeaturePlot::Layer::Target, 0});
+    const double pixels = QLineF(plot()->widgetPosOf(value), plot()->widgetPosOf(target)).length();
+    QCOMPARE(w_->targetTable()->note().isEmpty(), pixels <= 3);
+    if (pixels > 3) QVERIFY(w_->targetTable()->note().contains(QLatin1String("nearest vector a kernel can have")));
+    bool listed = false;
+    for (const auto& name : w_->legend()->names())
+      listed = listed || name.startsWith(QLatin1String("Your click"));
+    QVERIFY(listed);
+    // Typing a value drops the click: the target is no longer where it was clicked.
+    w_->targetTable()->table()->item(2, 1)->setText(QStringLiteral("7"));
+    QVERIFY(!plot()->targetClickShown());
+    QVERIFY(w_->targetTable()->note().isEmpty());
+    w_->undoStack()->undo();
+    QVERIFY(plot()->targetClickShown());
   }
 
   void targetValuesEditExactlyAndUndo() {

@@ -10,6 +10,7 @@
 #include "SelectionModel.h"
 #include "SteeringPanel.h"
 
+#include "corpus/SourceFormatting.h"
 #include "engine/FeatureJob.h"
 #include "store/Workspace.h"
 
@@ -17,6 +18,7 @@
 #include <QDir>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 
 #include <fstream>
@@ -74,13 +76,14 @@ class TestSteering : public QObject {
 
   /// Small, quick runs: the suite checks behaviour, not quality.
   void smallSettings(int depth) {
-    auto s = panel()->settings();
+    auto s = panel()->spec();
     s.width = 3;
-    s.candidates = 3;
+    s.candidatesPerMember = 3;
     s.depth = depth;
     s.timeBudget = 0;
     s.seed = 5;
-    panel()->setSettings(s);
+    panel()->setSpec(s);
+    QCOMPARE(panel()->spec().candidatesPerMember, 3); // what the widgets show is what runs
   }
 
 private Q_SLOTS:
@@ -127,6 +130,11 @@ private Q_SLOTS:
     smallSettings(3);
     QSignalSpy arrived(panel(), &SteeringPanel::candidatesArrived);
     QSignalSpy finished(panel(), &SteeringPanel::runFinished);
+    // The editor follows the run's best as it changes.
+    QVERIFY(panel()->followsBest());
+    auto* editor = w_->editor();
+    QStringList shown;
+    connect(panel(), &SteeringPanel::bestChanged, this, [&] { QTimer::singleShot(0, this, [&] { shown << editor->text(); }); });
     panel()->steer();
     QVERIFY(panel()->running());
     QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 300000);
@@ -137,6 +145,23 @@ private Q_SLOTS:
     QVERIFY(plot()->steeringPoints() >= 4); // the seeds at least
     QVERIFY(panel()->lineageSteps() >= 1);
     QCOMPARE(plot()->steeringPathLength(), panel()->lineageSteps());
+    // The editor showed each new best, formatted, and holds the last one.
+    QTRY_VERIFY(!shown.isEmpty());
+    QVERIFY(editor->title().startsWith(QLatin1String("Best so far")));
+    for (const auto& text : shown) {
+      QVERIFY(text.contains(QLatin1String("kernel")));
+      QCOMPARE(QString::fromStdString(corpus::formatSource(text.toStdString())), text); // formatted code
+    }
+    QCOMPARE(shown.back(), editor->text());
+    // Each step of the lineage is a diff of formatted lines.
+    for (int r = 1; r < panel()->lineageSteps(); ++r) {
+      const QStringList lines = panel()->stepText(r).split(QLatin1Char('\n'));
+      QVERIFY2(lines.size() >= 2, qPrintable(panel()->stepText(r)));
+      for (int i = 1; i < lines.size(); ++i)
+        QVERIFY2(lines[i].startsWith(QChar(0x2212)) || lines[i].startsWith(QLatin1Char('+')) ||
+                     lines[i].startsWith(QLatin1String("  (the same")),
+                 qPrintable(panel()->stepText(r)));
+    }
     // The run is in the workspace, and its best became a kernel on the plot.
     const qint64 best = finished.at(0).at(0).toLongLong();
     QVERIFY(best > 0);
@@ -154,6 +179,7 @@ private Q_SLOTS:
   void aLineageStepOpensInTheEditorWithItsChangeHighlighted() {
     const int last = panel()->lineageSteps() - 1;
     panel()->showStep(last);
+    QVERIFY(!panel()->followsBest()); // looking at a step stops following the run
     auto* editor = w_->findChild<ui::KernelEditor*>();
     QVERIFY(editor);
     QVERIFY(editor->title().contains(QLatin1String("candidate")) || editor->title().startsWith(QLatin1String("Seed")));
