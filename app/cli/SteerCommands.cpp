@@ -19,6 +19,7 @@
 #include "steer/BeamSearch.h"
 #include "steer/Combining.h"
 #include "steer/Lineage.h"
+#include "steer/PlotTarget.h"
 #include "store/Workspace.h"
 
 #include <cmath>
@@ -119,7 +120,7 @@ steer::Target targetFrom(const CommandLine& cl, const std::string& wsPath) {
   if (rows.size() < 2) rows = table.rows;
   if (rows.size() < 2)
     throw InputError(ws.path() + " has fewer than two kernels with " + space + " features to fit the PCA on");
-  return steer::targetFromPcaPoint(space, features::Pca::fit(rows), x, y);
+  return steer::targetFromPcaClick(space, features::Pca::fit(rows), rows, x, y).target;
 }
 
 std::vector<double> parseScale(const std::string& text, const std::string& space) {
