@@ -7,17 +7,28 @@
 //   2. With P synthetic points (seeded), the time a pan and a zoom take to
 //      repaint, with OpenGL when the platform has it and with the raster
 //      fallback, and the time to first show them.
+//   3. --steering SECONDS --workspace W --target comp=...: candidates per
+//      second of a steering run in the workbench (Steering dock, the editor
+//      following the best, the plot drawing every generation) against the
+//      same spec run by steerbench-cli steer, on copies of W; and the GUI's
+//      longest stall meanwhile.
 #include "FeaturePlot.h"
 #include "EngineBridge.h"
 #include "MainWindow.h"
+#include "SelectionModel.h"
+#include "SteeringPanel.h"
 
 #include "engine/FeatureTable.h"
 #include "features/Pca.h"
+#include "steer/SteerSpec.h"
+#include "steer/Target.h"
+#include "store/Workspace.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QProcess>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
 #include <QOpenGLWidget>
@@ -27,6 +38,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <sys/resource.h>
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -73,18 +85,26 @@ private:
   std::vector<double> gaps_;
 };
 
+/// Runs the event loop (sleeping between events, not spinning) until `spy`
+/// has `count` signals or the time is up.
 bool waitFor(QSignalSpy& spy, int count, int timeoutMs) {
   QElapsedTimer t;
   t.start();
-  while (spy.count() < count && t.elapsed() < timeoutMs)
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+  while (spy.count() < count && t.elapsed() < timeoutMs) {
+    QEventLoop loop;
+    QTimer::singleShot(10, &loop, &QEventLoop::quit);
+    loop.exec();
+  }
   return spy.count() >= count;
 }
 
 void settle(ui::MainWindow& w) {
   for (int i = 0; i < 5; ++i) {
-    while (w.busy())
-      QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    while (w.busy()) {
+      QEventLoop loop;
+      QTimer::singleShot(10, &loop, &QEventLoop::quit);
+      loop.exec();
+    }
     QCoreApplication::processEvents();
   }
 }
@@ -212,6 +232,86 @@ public:
 
 } // namespace
 
+/// Candidates a second of steering run `run` as stored: every candidate over the run's own time.
+double storedRate(const QString& workspace, std::int64_t run, std::int64_t* candidates, int* generations) {
+  auto ws = store::Workspace::open(workspace.toStdString(), store::Workspace::Mode::OpenExisting);
+  const auto gens = ws.steerGenerations(run);
+  *candidates = 0;
+  for (const auto& g : gens)
+    *candidates += g.candidates;
+  *generations = int(gens.size());
+  const auto r = ws.steerRun(run);
+  return r && r->elapsed > 0 ? double(*candidates) / r->elapsed : 0;
+}
+
+/// Section 3: the workbench's steering rate against the CLI's, same spec.
+int steeringBench(const QString& source, double seconds, const QString& target, std::uint64_t seed) {
+  QTemporaryDir dir;
+  const QString gui = dir.filePath(QStringLiteral("gui.sbw")), cli = dir.filePath(QStringLiteral("cli.sbw"));
+  if (!QFile::copy(source, gui) || !QFile::copy(source, cli)) {
+    std::fprintf(stderr, "bench-gui: cannot copy %s\n", qPrintable(source));
+    return 2;
+  }
+  const auto t = steer::targetFromAssignments("grewe", target.toStdString());
+  {
+    ui::MainWindow w;
+    w.resize(1400, 990);
+    w.show();
+    QSignalSpy reloaded(&w, &ui::MainWindow::plotReloaded);
+    w.openWorkspace(gui);
+    if (!waitFor(reloaded, 1, 120000)) return 1;
+    settle(w);
+    w.selection()->setTarget(ui::Target{QStringLiteral("grewe"), t.values, QString::fromStdString(t.origin), {}, {}});
+    auto* panel = w.steeringPanel();
+    auto spec = panel->spec();
+    spec.timeBudget = seconds;
+    spec.seed = seed;
+    panel->setSpec(spec);
+    StallMeter meter;
+    QSignalSpy finished(panel, &ui::SteeringPanel::runFinished);
+    auto cpu = [](int who) {
+      rusage u{};
+      getrusage(who, &u);
+      return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+    };
+    const double gui0 = cpu(RUSAGE_THREAD), all0 = cpu(RUSAGE_SELF);
+    QElapsedTimer wall;
+    wall.start();
+    meter.start();
+    panel->steer();
+    if (!waitFor(finished, 1, int(seconds * 1000) + 600000)) return 1;
+    meter.stop();
+    std::printf("  CPU while steering: GUI thread %.1f s, whole process %.1f s, over %.1f s of wall time\n",
+                cpu(RUSAGE_THREAD) - gui0, cpu(RUSAGE_SELF) - all0, double(wall.elapsed()) / 1000);
+    settle(w);
+    std::printf("steering in the workbench (%s, %.0f s, seed %llu): drawn with %s\n", qPrintable(target), seconds,
+                (unsigned long long)seed, w.plot()->usesOpenGl() ? "OpenGL" : "raster");
+    meter.print("GUI stall while steering:");
+    w.close();
+  }
+  std::int64_t candidates = 0;
+  int generations = 0;
+  const double guiRate = storedRate(gui, 1, &candidates, &generations);
+  std::printf("  workbench: %lld candidates in %d generations, %.1f candidates/s\n", (long long)candidates, generations,
+              guiRate);
+  QProcess p;
+  const QString exe = QCoreApplication::applicationDirPath() + QStringLiteral("/../app/steerbench-cli");
+  const QStringList args = {QStringLiteral("steer"), QStringLiteral("-w"), cli, QStringLiteral("--target"), target,
+                            QStringLiteral("--time-budget"), QString::number(seconds), QStringLiteral("--seed"),
+                            QString::number(seed), QStringLiteral("-q")};
+  p.start(exe, args);
+  if (!p.waitForFinished(int(seconds * 1000) + 600000) || p.exitCode() != 0) {
+    std::fprintf(stderr, "bench-gui: %s %s failed: %s\n", qPrintable(exe), qPrintable(args.join(' ')),
+                 p.readAllStandardError().constData());
+    return 1;
+  }
+  const double cliRate = storedRate(cli, 1, &candidates, &generations);
+  std::printf("  steerbench-cli steer: %lld candidates in %d generations, %.1f candidates/s\n", (long long)candidates,
+              generations, cliRate);
+  std::printf("  workbench / CLI: %.2f\n", cliRate > 0 ? guiRate / cliRate : 0.0);
+  return 0;
+}
+
 int main(int argc, char** argv) {
   QTemporaryDir home;
   qputenv("XDG_CONFIG_HOME", home.filePath(QStringLiteral("config")).toUtf8()); // leave the user's settings alone
@@ -240,7 +340,16 @@ int main(int argc, char** argv) {
                                   QStringLiteral("file"));
   QCommandLineOption continuousOpt(QStringLiteral("continuous"),
                                    QStringLiteral("synthetic points with real values (all distinct), not counts"));
-  p.addOptions({kernelsOpt, pointsOpt, repeatsOpt, corpusOpt, plotOnlyOpt, workspaceOpt, continuousOpt});
+  QCommandLineOption steeringOpt(QStringLiteral("steering"),
+                                 QStringLiteral("only section 3: steer for this many seconds in the workbench and with "
+                                                "the CLI (needs --workspace)"),
+                                 QStringLiteral("seconds"));
+  QCommandLineOption targetOpt(QStringLiteral("target"), QStringLiteral("the Grewe target of section 3"),
+                               QStringLiteral("comp=..."), QStringLiteral("comp=40,rational=6,mem=12,coalesced=8"));
+  QCommandLineOption seedOpt(QStringLiteral("seed"), QStringLiteral("the steering seed of section 3"), QStringLiteral("n"),
+                             QStringLiteral("1"));
+  p.addOptions({kernelsOpt, pointsOpt, repeatsOpt, corpusOpt, plotOnlyOpt, workspaceOpt, continuousOpt, steeringOpt,
+                targetOpt, seedOpt});
   p.process(app);
   const int kernels = p.value(kernelsOpt).toInt(), points = p.value(pointsOpt).toInt(),
             repeats = p.value(repeatsOpt).toInt();
@@ -249,6 +358,14 @@ int main(int argc, char** argv) {
               ui::FeaturePlot::openGlAvailable() ? "yes" : "no", QThread::idealThreadCount());
 
   continuous = p.isSet(continuousOpt);
+  if (p.isSet(steeringOpt)) {
+    if (!p.isSet(workspaceOpt)) {
+      std::fprintf(stderr, "bench-gui: --steering needs --workspace (a workspace with a corpus)\n");
+      return 2;
+    }
+    return steeringBench(p.value(workspaceOpt), p.value(steeringOpt).toDouble(), p.value(targetOpt),
+                         p.value(seedOpt).toULongLong());
+  }
   const QString plotOnly = p.value(plotOnlyOpt);
   if (!plotOnly.isEmpty()) {
     if (plotOnly != QLatin1String("raster") && ui::FeaturePlot::openGlAvailable()) plotBench(points, repeats, true);
