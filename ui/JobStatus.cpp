@@ -9,6 +9,14 @@
 
 namespace steerbench::ui {
 
+namespace {
+QString remaining(double seconds) {
+  const long s = long(seconds + 0.5);
+  return s >= 3600 ? JobStatus::tr("%1 h %2 min").arg(s / 3600).arg((s / 60) % 60)
+                   : s >= 60 ? JobStatus::tr("%1 min").arg((s + 30) / 60) : JobStatus::tr("%1 s").arg(s);
+}
+} // namespace
+
 JobStatus::JobStatus(EngineBridge* engine, QWidget* parent) : QWidget(parent), engine_(engine) {
   layout_ = new QHBoxLayout(this);
   layout_->setContentsMargins(0, 0, 0, 0);
@@ -37,6 +45,7 @@ JobStatus::JobStatus(EngineBridge* engine, QWidget* parent) : QWidget(parent), e
     l->addWidget(cancel);
     layout_->addWidget(row);
     rows_[id] = row;
+    started_[id].start();
   });
   connect(engine_, &EngineBridge::jobProgress, this, [this](int id, double fraction, const QString& stage) {
     auto* row = rows_.value(id);
@@ -47,8 +56,14 @@ JobStatus::JobStatus(EngineBridge* engine, QWidget* parent) : QWidget(parent), e
     const QString format = QStringLiteral("%1 %p%").arg(stage);
     if (bar->format() != format) bar->setFormat(format);
     bar->setValue(int(fraction * 1000));
+    // What is left, from the job's overall rate since it started (a steady
+    // figure: a recent window jumps with the cost of the last items).
+    const double elapsed = double(started_.value(id).elapsed()) / 1000;
+    if (fraction > 0.02 && fraction < 1 && elapsed > 5)
+      bar->setToolTip(tr("About %1 left").arg(remaining(elapsed * (1 - fraction) / fraction)));
   });
   connect(engine_, &EngineBridge::jobFinished, this, [this](int id) {
+    started_.remove(id);
     if (auto* row = rows_.take(id)) row->deleteLater();
   });
 }

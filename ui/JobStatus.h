@@ -1,6 +1,8 @@
-// Running jobs in the status bar: one progress bar and cancel button each.
+// Running jobs in the status bar: one progress bar and cancel button each,
+// with the time left (from the job's overall rate) in the bar's tooltip.
 #pragma once
 
+#include <QElapsedTimer>
 #include <QMap>
 #include <QWidget>
 
@@ -20,6 +22,7 @@ private:
   EngineBridge* engine_;
   QHBoxLayout* layout_;
   QMap<int, QWidget*> rows_;
+  QMap<int, QElapsedTimer> started_;
 };
 
 } // namespace steerbench::ui

@@ -120,7 +120,7 @@ void WorkspaceController::ingest(const QString& title, std::function<std::vector
     corpus::CorpusIngestOptions o;
     o.jobs = jobs;
     o.referenceCsvs = corpus::defaultReferenceCsvs();
-    o.progress = [&f](std::size_t n, std::size_t total) { f.progress(total ? double(n) / double(total) : 1.0, "ingest"); };
+    o.progress = [&f](std::size_t, std::size_t, double bytes) { f.progress(bytes, "ingest"); };
     o.cancel = &f.cancel();
     const auto summary = corpus::ingestCorpus(s.ws(), inputs(), o);
     const auto kernels = s.ws().kernelCount();

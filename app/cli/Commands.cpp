@@ -198,7 +198,7 @@ int runCorpusIngest(const CommandLine& cl) {
                     : ", holding out kernels of " + std::to_string(o.referenceCsvs.size()) + " reference CSV(s)")
             << "\n";
   ProgressBar bar("ingest");
-  o.progress = [&](std::size_t done, std::size_t total) { bar.update(done, total); };
+  o.progress = [&](std::size_t done, std::size_t total, double bytes) { bar.update(done, total, bytes); };
   InterruptGuard interrupt;
   o.cancel = &interrupt.token();
   const auto s = corpus::ingestCorpus(ws, inputs, o);

@@ -276,7 +276,7 @@ int runSample(const CommandLine& cl) {
         for (std::size_t k = 0; k < m.kernels.size(); ++k) {
           store::KernelRecord kr;
           kr.name = m.kernels[k];
-          kr.source = s.text;
+          kr.source = corpus::formatSource(s.text); // as the corpus and steering store kernels
           kr.role = "sample";
           kr.originFile = "sample: model " + sampler.modelHash().substr(0, 12) + ", seed " + std::to_string(o.seed);
           const auto id = ws.addKernel(kr);
@@ -290,7 +290,7 @@ int runSample(const CommandLine& cl) {
       if (!out.empty()) {
         char name[64];
         std::snprintf(name, sizeof name, "/sample_%04lld.cl", (long long)id);
-        std::ofstream(out + name) << s.text << "\n";
+        std::ofstream(out + name) << corpus::formatSource(s.text) << "\n"; // formatted code, not the token stream
       }
     }
   });

@@ -9,14 +9,15 @@ ProgressBar::ProgressBar(std::string label)
     : label_(std::move(label)), tty_(isatty(STDERR_FILENO)), start_(std::chrono::steady_clock::now()),
       lastDraw_(start_) {}
 
-void ProgressBar::update(std::size_t done, std::size_t total) {
+void ProgressBar::update(std::size_t done, std::size_t total, double fraction) {
   const auto now = std::chrono::steady_clock::now();
   const bool last = done >= total;
   if (!last && now - lastDraw_ < std::chrono::milliseconds(tty_ ? 200 : 10000)) return;
   lastDraw_ = now;
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   const double rate = elapsed > 0 ? double(done) / elapsed : 0;
-  const double eta = rate > 0 ? double(total - done) / rate : 0;
+  if (fraction < 0) fraction = total ? double(done) / double(total) : 1.0;
+  const double eta = fraction > 0 && elapsed > 0 ? elapsed * (1 - fraction) / fraction : 0;
   const int width = 30;
   const int filled = total ? int(double(width) * double(done) / double(total)) : width;
   char line[256];

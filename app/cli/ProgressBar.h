@@ -11,7 +11,9 @@ class ProgressBar {
 public:
   explicit ProgressBar(std::string label);
   /// Redraws at most a few times a second; `done == total` finishes the line.
-  void update(std::size_t done, std::size_t total);
+  /// The ETA follows the overall rate of `fraction` (the share of the work
+  /// done; by default done / total): from the start, not a recent window.
+  void update(std::size_t done, std::size_t total, double fraction = -1);
 
 private:
   std::string label_;

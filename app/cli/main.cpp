@@ -5,6 +5,7 @@
 
 #include "common/Version.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -19,9 +20,12 @@ void printOverview() {
                "Steerbench generates OpenCL kernels steered toward target feature vectors.\n"
                "This is its headless command line; `steerbench-cli COMMAND --help` explains each command.\n\n"
                "Commands:\n";
+  std::size_t column = 0; // the longest name, and two spaces before the summaries
+  for (const auto& c : commands())
+    column = std::max(column, c.name.size());
   for (const auto& c : commands()) {
     std::string name = "  " + c.name;
-    name.resize(16, ' ');
+    name.resize(column + 4, ' ');
     std::cout << name << c.summary << "\n";
   }
   std::cout << "\nExit status: 0 on success, 1 when any input failed, 2 on a usage error.\n"

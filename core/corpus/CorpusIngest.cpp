@@ -110,6 +110,7 @@ IngestSummary ingestCorpus(store::Workspace& ws, const std::vector<SourceInput>&
     const SourceInput* input;
     IngestOptions options;
     std::string specHash, contentHash, flags;
+    std::uintmax_t bytes = 0;
   };
   std::vector<Todo> todo;
   std::map<std::string, std::string> specs; // json -> hash, recorded once
@@ -127,8 +128,14 @@ IngestSummary ingestCorpus(store::Workspace& ws, const std::vector<SourceInput>&
       ++summary.skipped;
       continue;
     }
+    std::error_code ec;
+    t.bytes = std::filesystem::file_size(in.path, ec);
+    if (ec) t.bytes = 0;
     todo.push_back(std::move(t));
   }
+  double totalBytes = 0, bytesDone = 0;
+  for (const auto& t : todo)
+    totalBytes += double(t.bytes) + 1; // + 1: an empty file still costs its turn
   for (const auto& [json, hash] : specs)
     (void)ws.putSpec(json);
 
@@ -210,7 +217,9 @@ IngestSummary ingestCorpus(store::Workspace& ws, const std::vector<SourceInput>&
       }
     }
     done += n;
-    if (options.progress) options.progress(done, todo.size());
+    for (std::size_t i = 0; i < n; ++i)
+      bytesDone += double(todo[start + i].bytes) + 1;
+    if (options.progress) options.progress(done, todo.size(), totalBytes > 0 ? bytesDone / totalBytes : 1.0);
   }
   if (!references.empty()) {
     // Kernels stored by earlier runs may match references named now.

@@ -40,7 +40,10 @@ struct CorpusIngestOptions {
   unsigned jobs = engine::hardwareJobs();
   std::vector<std::string> referenceCsvs; ///< DevMap-layout CSVs: their kernels are held out of training
   BalanceOptions balance;
-  std::function<void(std::size_t done, std::size_t total)> progress; ///< on the calling thread
+  /// On the calling thread, after each batch of files: files done of those
+  /// to do, and the share of their bytes done (a file's cost follows its
+  /// size far more than its count, so a rate of bytes gives a steady ETA).
+  std::function<void(std::size_t done, std::size_t total, double bytesDone)> progress;
   const CancelToken* cancel = nullptr;
 };
 

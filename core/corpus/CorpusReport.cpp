@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cctype>
 #include <cstring>
 #include <map>
 #include <sstream>
@@ -28,6 +29,50 @@ std::string pct(std::size_t a, std::size_t b) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f%%", b ? 100.0 * double(a) / double(b) : 0.0);
   return buf;
+}
+
+/// Rejections of one kind: a stage and a reason with its numbers taken out.
+struct RejectionKind {
+  std::string stage, kind, example;
+  std::size_t count = 0;
+};
+
+/// A reason with each run of digits as N: "the isolated kernel has 14263
+/// tokens" and "... 14295 tokens" are one kind of rejection.
+std::string kindOf(const std::string& reason) {
+  std::string out;
+  for (std::size_t i = 0; i < reason.size(); ++i) {
+    if (std::isdigit(static_cast<unsigned char>(reason[i]))) {
+      out += 'N';
+      while (i + 1 < reason.size() && std::isdigit(static_cast<unsigned char>(reason[i + 1])))
+        ++i;
+    } else {
+      out += reason[i];
+    }
+  }
+  return out;
+}
+
+/// A reason as the report prints it: at most 110 characters.
+std::string cut(const std::string& s) { return s.size() > 110 ? s.substr(0, 107) + "..." : s; }
+
+/// The `top` most common kinds of rejection of files and kernels, each with its first example.
+std::vector<RejectionKind> rejectionKinds(const store::Workspace& ws, std::size_t top) {
+  std::map<std::pair<std::string, std::string>, RejectionKind> kinds;
+  for (const auto& r : ws.rows("SELECT stage, substr(reason, 1, 400), count(*) FROM (SELECT stage, reason FROM "
+                               "corpus_files WHERE reason != '' UNION ALL SELECT stage, reason FROM corpus_kernels "
+                               "WHERE stage NOT IN ('stored', 'dedupe')) GROUP BY 1, 2 ORDER BY 3 DESC, 2")) {
+    const std::string kind = cut(kindOf(r[1]));
+    auto& k = kinds[{r[0], kind}];
+    if (k.count == 0) k = {r[0], kind, cut(r[1]), 0};
+    k.count += num(r[2]);
+  }
+  std::vector<RejectionKind> out;
+  for (auto& [key, k] : kinds)
+    out.push_back(std::move(k));
+  std::stable_sort(out.begin(), out.end(), [](const RejectionKind& a, const RejectionKind& b) { return a.count > b.count; });
+  if (out.size() > top) out.resize(top);
+  return out;
 }
 
 } // namespace
@@ -100,10 +145,7 @@ std::string corpusReport(const store::Workspace& ws, bool json) {
     familiesShared += num(r[0]) > 1;
     largestFamily = std::max(largestFamily, num(r[0]));
   }
-  auto topReasons = ws.rows(
-      "SELECT stage, substr(reason, 1, 100) AS r, count(*) AS n FROM (SELECT stage, reason FROM corpus_files WHERE "
-      "reason != '' UNION ALL SELECT stage, reason FROM corpus_kernels WHERE stage NOT IN ('stored', 'dedupe')) "
-      "GROUP BY stage, r ORDER BY n DESC LIMIT 12");
+  const auto topReasons = rejectionKinds(ws, 12);
 
   std::ostringstream out;
   if (json) {
@@ -185,9 +227,11 @@ std::string corpusReport(const store::Workspace& ws, bool json) {
   out << "\nTemplate families: " << families << ", of which " << familiesShared
       << " have near-duplicates; the largest has " << largestFamily << " kernels\n";
   if (!topReasons.empty()) {
-    out << "\nMost common rejections:\n";
-    for (const auto& r : topReasons)
-      out << "  " << r[2] << " x [" << r[0] << "] " << r[1] << "\n";
+    out << "\nMost common rejections (numbers in a reason shown as N; an example of each):\n";
+    for (const auto& k : topReasons) {
+      out << "  " << k.count << " x [" << k.stage << "] " << k.kind << "\n";
+      if (k.example != k.kind) out << "      e.g. " << k.example << "\n";
+    }
   }
   return out.str();
 }

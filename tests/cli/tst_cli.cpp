@@ -10,6 +10,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QThread>
+#include <QRegularExpression>
 #include <QtTest>
 
 #include <sqlite3.h>
@@ -58,6 +59,23 @@ private slots:
     const Run r = cli(args);
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains(expected), qPrintable(r.out));
+  }
+
+  void theOverviewKeepsNamesAndSummariesApart() {
+    // Every command's name, then at least two spaces, then its summary, all
+    // summaries in one column ("evaluate grewe" is the longest name).
+    const Run r = cli({"--help"});
+    const QStringList lines = r.out.section(QStringLiteral("Commands:\n"), 1).section(QStringLiteral("\n\n"), 0, 0).split('\n');
+    QVERIFY(lines.size() >= 15);
+    int column = -1;
+    for (const auto& line : lines) {
+      const int at = int(line.indexOf(QRegularExpression(QStringLiteral("\\S  +\\S"))));
+      QVERIFY2(at > 0, qPrintable(line));
+      const int summary = int(line.indexOf(QRegularExpression(QStringLiteral("\\S")), at + 1));
+      if (column < 0) column = summary;
+      QCOMPARE(summary, column);
+    }
+    QVERIFY(r.out.contains(QRegularExpression(QStringLiteral("evaluate grewe  +evaluate the Grewe"))));
   }
 
   void versionAndUsageErrors() {

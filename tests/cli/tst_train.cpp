@@ -3,6 +3,8 @@
 // kill -9, and bad checkpoints.
 #include "CliRun.h"
 
+#include "corpus/SourceFormatting.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -130,6 +132,17 @@ private slots:
                          "text LIKE 'kernel void%'"),
              QStringLiteral("6"));
     QCOMPARE(QDir(out).entryList({QStringLiteral("*.cl")}).size(), 6);
+    // The files hold formatted code, as the corpus shows it: the stored text
+    // put through the formatter, not the model's space-separated tokens.
+    for (const auto& name : QDir(out).entryList({QStringLiteral("*.cl")})) {
+      QFile f(QDir(out).filePath(name));
+      QVERIFY(f.open(QIODevice::ReadOnly));
+      const std::string file = f.readAll().toStdString();
+      const QString id = QString::number(name.mid(7, 4).toInt());
+      const std::string text = scalar(ws_, ("SELECT text FROM samples WHERE id = " + id).toStdString().c_str()).toStdString();
+      QCOMPARE(file, steerbench::corpus::formatSource(text) + "\n");
+      QVERIFY(file.find("kernel void") == 0);
+    }
     // How it was sampled is in the spec: the guard and the compiler checks, on by default.
     QCOMPARE(scalar(ws_, "SELECT count(*) FROM samples WHERE seed = 11 AND spec LIKE '%\"guard\":true%' AND "
                          "spec LIKE '%\"checked\":true%' AND spec LIKE '%\"streams\":1,%'"),

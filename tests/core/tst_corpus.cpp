@@ -175,6 +175,29 @@ private slots:
     QCOMPARE(count(ws, "SELECT count(*) FROM kernels WHERE role = 'train'"), std::size_t(1)); // the good one
   }
 
+  void theReportGroupsRejectionsByKindWithAnExample() {
+    // Three kernels over the token limit, each with its own count: one kind
+    // of rejection, counted three times, with one of them as its example.
+    QTemporaryDir dir;
+    for (int n : {3, 5, 9}) {
+      std::string body;
+      for (int i = 0; i < n; ++i)
+        body += "  a[" + std::to_string(i) + "] = a[" + std::to_string(i) + "] + 1;\n";
+      std::ofstream(dir.filePath(QStringLiteral("long%1.cl").arg(n)).toStdString())
+          << "kernel void long" << n << "(global int* a) {\n" << body << "}\n";
+    }
+    store::Workspace ws = store::Workspace::open(dir.filePath("w.sbw").toStdString());
+    CorpusIngestOptions o;
+    o.pipeline.maxTokens = 20;
+    (void)ingestCorpus(ws, collectSources(dir.path().toStdString()), o);
+    const std::string report = corpusReport(ws, false);
+    QVERIFY2(report.find("3 x [isolate] the isolated kernel has N tokens, over the limit of N (--max-tokens)") !=
+                 std::string::npos,
+             report.c_str());
+    QVERIFY2(report.find("e.g. the isolated kernel has ") != std::string::npos, report.c_str());
+    QVERIFY(report.find("1 x [isolate]") == std::string::npos); // not one line per count
+  }
+
   void dedupesAndResumes() {
     QTemporaryDir dir;
     store::Workspace ws = store::Workspace::open(dir.filePath("w.sbw").toStdString());
