@@ -34,6 +34,7 @@
 #include <QOpenGLWidget>
 #include <QSurfaceFormat>
 #include <QSignalSpy>
+#include <QTest>
 #include <QTemporaryDir>
 #include <QTimer>
 
@@ -245,7 +246,8 @@ double storedRate(const QString& workspace, std::int64_t run, std::int64_t* cand
 }
 
 /// Section 3: the workbench's steering rate against the CLI's, same spec.
-int steeringBench(const QString& source, double seconds, const QString& target, std::uint64_t seed) {
+int steeringBench(const QString& source, double seconds, const QString& target, std::uint64_t seed,
+                  const QString& screenshot) {
   QTemporaryDir dir;
   const QString gui = dir.filePath(QStringLiteral("gui.sbw")), cli = dir.filePath(QStringLiteral("cli.sbw"));
   if (!QFile::copy(source, gui) || !QFile::copy(source, cli)) {
@@ -287,6 +289,11 @@ int steeringBench(const QString& source, double seconds, const QString& target, 
     std::printf("steering in the workbench (%s, %.0f s, seed %llu): drawn with %s\n", qPrintable(target), seconds,
                 (unsigned long long)seed, w.plot()->usesOpenGl() ? "OpenGL" : "raster");
     meter.print("GUI stall while steering:");
+    if (!screenshot.isEmpty()) {
+      w.raiseDock(QStringLiteral("steering"));
+      QTest::qWait(300);
+      std::printf("  screenshot %s: %s\n", qPrintable(screenshot), w.grab().save(screenshot) ? "written" : "NOT written");
+    }
     w.close();
   }
   std::int64_t candidates = 0;
@@ -348,8 +355,11 @@ int main(int argc, char** argv) {
                                QStringLiteral("comp=..."), QStringLiteral("comp=40,rational=6,mem=12,coalesced=8"));
   QCommandLineOption seedOpt(QStringLiteral("seed"), QStringLiteral("the steering seed of section 3"), QStringLiteral("n"),
                              QStringLiteral("1"));
+  QCommandLineOption screenshotOpt(QStringLiteral("screenshot"),
+                                   QStringLiteral("section 3: save the window at the end of the run (PNG)"),
+                                   QStringLiteral("file"));
   p.addOptions({kernelsOpt, pointsOpt, repeatsOpt, corpusOpt, plotOnlyOpt, workspaceOpt, continuousOpt, steeringOpt,
-                targetOpt, seedOpt});
+                targetOpt, seedOpt, screenshotOpt});
   p.process(app);
   const int kernels = p.value(kernelsOpt).toInt(), points = p.value(pointsOpt).toInt(),
             repeats = p.value(repeatsOpt).toInt();
@@ -364,7 +374,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     return steeringBench(p.value(workspaceOpt), p.value(steeringOpt).toDouble(), p.value(targetOpt),
-                         p.value(seedOpt).toULongLong());
+                         p.value(seedOpt).toULongLong(), p.value(screenshotOpt));
   }
   const QString plotOnly = p.value(plotOnlyOpt);
   if (!plotOnly.isEmpty()) {

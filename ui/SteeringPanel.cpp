@@ -222,7 +222,7 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   status_->setWordWrap(true);
 
   auto* chart = new QChart;
-  chart->setTitle(tr("Distance to the target per generation"));
+  chart->setTitle(tr("Distance to the target (y) per generation (x)"));
   best_ = new QLineSeries;
   best_->setName(tr("Best"));
   median_ = new QLineSeries;
@@ -230,10 +230,10 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   chart->addSeries(best_);
   chart->addSeries(median_);
   axisX_ = new QValueAxis;
-  axisX_->setTitleText(tr("Generation"));
+  axisX_->setTitleVisible(false); // the chart title says what the axes are: room for the ticks in a narrow dock
   axisX_->setLabelFormat(QStringLiteral("%d"));
   axisY_ = new QValueAxis;
-  axisY_->setTitleText(tr("Distance"));
+  axisY_->setTitleVisible(false);
   chart->addAxis(axisX_, Qt::AlignBottom);
   chart->addAxis(axisY_, Qt::AlignLeft);
   for (auto* s : {best_, median_}) {
@@ -242,7 +242,7 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   }
   chartView_ = new QChartView(chart, this);
   chartView_->setRenderHint(QPainter::Antialiasing);
-  chartView_->setMinimumHeight(160);
+  chartView_->setMinimumHeight(190);
   chart->legend()->setAlignment(Qt::AlignBottom);
   chart->setMargins(QMargins(4, 4, 4, 4));
 
@@ -332,7 +332,7 @@ void SteeringPanel::setTarget(const QString& space, const std::optional<std::vec
     QStringList v;
     for (double x : *values)
       v << QString::number(x, 'g', 4);
-    targetLabel_->setText(tr("Target (%1): %2\n%3").arg(space, origin, v.join(QStringLiteral(", "))));
+    targetLabel_->setText(tr("Target (%1): %2\n%3").arg(space, QString(origin).replace(QLatin1Char(','), QStringLiteral(", ")), v.join(QStringLiteral(", "))));
   }
   updateButtons();
 }

@@ -79,7 +79,7 @@ void TargetTable::refresh() {
     value->setFlags(has ? Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsEditable : Qt::ItemIsEnabled);
     table_->setItem(r, 1, value);
   }
-  origin_->setText(t ? tr("Target in the %1 space, from %2.").arg(t->space, t->origin)
+  origin_->setText(t ? tr("Target in the %1 space, from %2.").arg(t->space, QString(t->origin).replace(QLatin1Char(','), QStringLiteral(", "))) // lines may break after a comma
                      : tr("No target: click empty space on the plot, or use a kernel's features."));
   note_->setText(t ? t->note : QString());
   note_->setVisible(t && !t->note.isEmpty());

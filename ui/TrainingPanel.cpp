@@ -395,45 +395,45 @@ void TrainingPanel::start() {
       options.steps = o.steps;
       options.checkpoint = o.checkpoint;
     }
-    auto session = std::make_shared<const model::TrainingSession>(s.ws(), options, 4000u);
-    return [this, session, ws] {
+    auto training = std::make_shared<const model::TrainingSession>(s.ws(), options, 4000u);
+    return [this, training, ws] {
       preparing_ = false;
       if (ws != workspace_) { // the workspace changed meanwhile
         updateButtons();
         return;
       }
-      launch(session);
+      launch(training);
     };
   });
 }
 
-void TrainingPanel::launch(std::shared_ptr<const model::TrainingSession> session) {
-  session_ = session;
+void TrainingPanel::launch(std::shared_ptr<const model::TrainingSession> training) {
+  run_ = training;
   running_ = true;
   pausing_ = false;
   recordFailed_ = false;
   runWorkspace_ = workspace_;
   const int generation = ++generation_;
-  if (!session->resuming()) clearCurves();
-  status_->setText(session->resuming() ? tr("Resuming from the checkpoint...") : tr("Training a new model..."));
+  if (!training->resuming()) clearCurves();
+  status_->setText(training->resuming() ? tr("Resuming from the checkpoint...") : tr("Training a new model..."));
   QPointer<TrainingPanel> self(this);
   EngineBridge* bridge = engine_;
   const std::string ws = runWorkspace_.toStdString();
   job_ = engine_->startBackgroundJob(
-      tr("Training"), [self, bridge, session, generation, ws](JobFeedback& f) -> EngineBridge::Continuation {
+      tr("Training"), [self, bridge, training, generation, ws](JobFeedback& f) -> EngineBridge::Continuation {
         QString error;
         bool cancelled = false;
         std::int64_t step = 0;
         try {
-          (void)model::useThreads(session->options().threads);
-          const auto result = session->train(
+          (void)model::useThreads(training->options().threads);
+          const auto result = training->train(
               [&](const model::TrainProgress& p) {
                 f.progress(p.steps > 0 ? double(p.step) / double(p.steps) : 0.0, "step " + std::to_string(p.step));
                 // Each step is stored by the engine, the workspace's writer.
-                f.onEngine([self, session, p, ws, generation](EngineState& s) -> EngineBridge::Continuation {
+                f.onEngine([self, training, p, ws, generation](EngineState& s) -> EngineBridge::Continuation {
                   if (!s.workspace || s.workspace->path() != ws) return {};
                   try {
-                    session->record(*s.workspace, p);
+                    training->record(*s.workspace, p);
                   } catch (const std::exception& e) {
                     return [self, generation, message = QString::fromStdString(e.what())] {
                       if (self) self->recordFailed(generation, message);
@@ -452,8 +452,8 @@ void TrainingPanel::launch(std::shared_ptr<const model::TrainingSession> session
         }
         model::TrainResult result;
         result.cancelled = cancelled || !error.isEmpty();
-        f.onEngine([session, result, ws](EngineState& s) -> EngineBridge::Continuation {
-          if (s.workspace && s.workspace->path() == ws) session->finish(*s.workspace, result);
+        f.onEngine([training, result, ws](EngineState& s) -> EngineBridge::Continuation {
+          if (s.workspace && s.workspace->path() == ws) training->finish(*s.workspace, result);
           return {};
         });
         return [self, generation, cancelled, error, step] {

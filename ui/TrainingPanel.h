@@ -77,7 +77,7 @@ signals:
   void modelChanged();
 
 private:
-  void launch(std::shared_ptr<const model::TrainingSession> session);
+  void launch(std::shared_ptr<const model::TrainingSession> training);
   void onProgress(int generation, const model::TrainProgress& p);
   void onEnded(int generation, bool cancelled, const QString& error, std::int64_t step);
   /// The job ended without reaching its own end (it never started, or failed outside training).
@@ -96,7 +96,7 @@ private:
   QString runWorkspace_;      ///< the workspace the running (or last) run belongs to
   int generation_ = 0;        ///< bumped per run: late events of an earlier run are ignored
   bool recordFailed_ = false;
-  std::shared_ptr<const model::TrainingSession> session_;
+  std::shared_ptr<const model::TrainingSession> run_;
   int job_ = 0;               ///< the training job of the bridge (0: none)
   bool pausing_ = false;
   bool running_ = false, preparing_ = false;
