@@ -133,18 +133,18 @@ int runTrain(const CommandLine& cl) {
   if (cl.has("init-from")) o.initFrom = cl.value("init-from");
 
   auto ws = store::Workspace::open(wsPath, store::Workspace::Mode::OpenExisting);
-  const model::TrainingSession session(ws, o, cl.unsignedValue("max-words", 0, 1000000));
+  const model::TrainingSession training(ws, o, cl.unsignedValue("max-words", 0, 1000000));
   std::cerr << "BLAS: " << model::useThreads(o.threads) << "\n"
-            << "model: " << session.options().model.describe() << "; tokenizer " << session.tokenizer().hash().substr(0, 12)
+            << "model: " << training.options().model.describe() << "; tokenizer " << training.tokenizer().hash().substr(0, 12)
             << "\n"
-            << (session.resuming() ? "resuming " : "writing ") << ckpt
-            << (o.initFrom.empty() || session.resuming() ? "" : " from the weights of " + o.initFrom) << "\n";
+            << (training.resuming() ? "resuming " : "writing ") << ckpt
+            << (o.initFrom.empty() || training.resuming() ? "" : " from the weights of " + o.initFrom) << "\n";
   InterruptGuard interrupt;
   model::TrainResult result;
   try {
-    result = session.train(
+    result = training.train(
       [&](const model::TrainProgress& p) {
-        session.record(ws, p);
+        training.record(ws, p);
         if (p.step % 10 == 0 || p.validationLoss >= 0 || p.step == p.steps) {
           char line[256];
           std::snprintf(line, sizeof line, "step %lld/%lld  loss %.4f%s  %.0f tok/s  %.0f labels/s  elapsed %s  ETA %s%s",
@@ -158,10 +158,10 @@ int runTrain(const CommandLine& cl) {
       &interrupt.token());
   } catch (...) {
     result.cancelled = true; // stopped by the error (a full disk, ...): the run is marked stopped
-    session.finish(ws, result);
+    training.finish(ws, result);
     throw;
   }
-  session.finish(ws, result);
+  training.finish(ws, result);
   std::cout << "trained " << result.trainKernels << " kernels (" << result.validationKernels << " for validation), "
             << result.parameters << " parameters, steps " << result.startStep << " -> " << result.step
             << ", final loss " << formatNumber(result.lastLoss) << ", validation loss "

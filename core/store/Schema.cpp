@@ -164,7 +164,7 @@ CREATE TABLE steer_runs (
   model_sha256   TEXT NOT NULL,
   status         TEXT NOT NULL DEFAULT 'running', -- running, finished, cancelled, failed
   stop_reason    TEXT NOT NULL DEFAULT '',     -- exact match, depth, time budget, patience, ...
-  elapsed_s      REAL NOT NULL DEFAULT 0,      -- wall seconds over every session of the run
+  elapsed_s      REAL NOT NULL DEFAULT 0,      -- wall seconds over the whole run, resumed parts included
   best_kernel_id INTEGER REFERENCES kernels(id) ON DELETE SET NULL,
   created_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
 );
