@@ -120,9 +120,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;
   }
-  features::MeasureOptions opts;
-  for (const auto& s : features::featureSpaces())
-    opts.spaces.push_back(&s);
+  auto opts = features::MeasureOptions::everySpace();
 
   std::set<std::string> seen;
   std::vector<std::string> devmapSources;

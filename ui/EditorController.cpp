@@ -25,13 +25,6 @@ namespace steerbench::ui {
 
 namespace {
 
-features::MeasureOptions allSpaces() {
-  features::MeasureOptions o;
-  for (const auto& s : features::featureSpaces())
-    o.spaces.push_back(&s);
-  return o;
-}
-
 QVector<EditorDiagnostic> editorDiagnostics(const features::FileMeasurement& m) {
   QVector<EditorDiagnostic> out;
   for (const auto& d : m.diagnostics)
@@ -91,7 +84,7 @@ void EditorController::evaluate(const QString& source) {
   const std::string text = source.toStdString();
   const QString space = bench_.selection->space();
   bench_.engine->post(QStringLiteral("evaluate"), [this, text, space](EngineState&) -> EngineBridge::Continuation {
-    auto m = std::make_shared<features::FileMeasurement>(features::measureSource(text, "editor.cl", allSpaces()));
+    auto m = std::make_shared<features::FileMeasurement>(features::measureSource(text, "editor.cl", features::MeasureOptions::everySpace()));
     return [this, m, space] {
       const bool compiled = m->ok();
       QString summary;
@@ -127,7 +120,7 @@ void EditorController::save(const QString& source) {
   const std::int64_t parent = bench_.editor->kernelId();
   const QString parentTitle = bench_.editor->title();
   bench_.engine->post(tr("Cannot save the kernel"), [this, text, parent, parentTitle](EngineState& s) -> EngineBridge::Continuation {
-    const auto mo = allSpaces();
+    const auto mo = features::MeasureOptions::everySpace();
     const auto m = features::measureSource(text, "editor.cl", mo);
     if (!m.ok())
       throw InputError("the kernel was not saved because it does not compile (" + m.error +

@@ -23,15 +23,6 @@
 
 namespace steerbench::ui {
 
-namespace {
-features::MeasureOptions allSpaces() {
-  features::MeasureOptions o;
-  for (const auto& s : features::featureSpaces())
-    o.spaces.push_back(&s);
-  return o;
-}
-} // namespace
-
 WorkspaceController::WorkspaceController(const Workbench& bench, QObject* parent) : QObject(parent), bench_(bench) {}
 
 void WorkspaceController::open(const QString& path, bool create) {
@@ -144,7 +135,7 @@ void WorkspaceController::addKernelFiles(const QStringList& paths) {
   bench_.engine->startJob(tr("Measuring %n kernel file(s)", nullptr, int(files.size())),
                     [this, files, jobs](EngineState& s, JobFeedback& f) -> EngineBridge::Continuation {
                       engine::FeatureJobOptions o;
-                      o.measure = allSpaces();
+                      o.measure = features::MeasureOptions::everySpace();
                       o.jobs = jobs;
                       o.workspace = &s.ws();
                       o.cancel = &f.cancel();

@@ -236,9 +236,7 @@ int runSample(const CommandLine& cl) {
   const double sampleSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   // Compile and measure on all cores, then store in one transaction.
-  features::MeasureOptions mo;
-  for (const auto& s : features::featureSpaces())
-    mo.spaces.push_back(&s);
+  const auto mo = features::MeasureOptions::everySpace();
   std::vector<features::FileMeasurement> measured(samples.size());
   engine::parallelFor(samples.size(), threads > 0 ? unsigned(threads) : engine::hardwareJobs(), [&](std::size_t i) {
     measured[i] = features::measureSource(samples[i].text, "sample.cl", mo);

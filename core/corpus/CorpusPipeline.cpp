@@ -98,10 +98,8 @@ std::string findInTree(const std::string& root, const std::string& relative) {
 
 void measureInto(KernelOutcome& k, const std::string& original, const std::string& fileName,
                  const clangfe::CompileOptions& compile) {
-  features::MeasureOptions mo;
+  auto mo = features::MeasureOptions::everySpace();
   mo.compile = compile;
-  for (const auto& s : features::featureSpaces())
-    mo.spaces.push_back(&s);
   const auto m = features::measureSource(k.source, fileName, mo);
   if (!m.ok() || m.kernels.empty()) {
     // Was it the rewriting, or does the original fail to generate code too?

@@ -4,6 +4,13 @@
 
 namespace steerbench::features {
 
+MeasureOptions MeasureOptions::everySpace() {
+  MeasureOptions o;
+  for (const auto& s : featureSpaces())
+    o.spaces.push_back(&s);
+  return o;
+}
+
 FileMeasurement measureSource(std::string source, const std::string& name, const MeasureOptions& options) {
   FileMeasurement m;
   m.path = name;

@@ -14,6 +14,9 @@ struct MeasureOptions {
   clangfe::CompileOptions compile;
   source::ReadLimits limits;
   std::vector<const FeatureSpace*> spaces; ///< at least one
+
+  /// Every feature space of this build, with default compile options and limits.
+  [[nodiscard]] static MeasureOptions everySpace();
 };
 
 struct SpaceResult {

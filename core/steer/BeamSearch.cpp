@@ -519,9 +519,7 @@ SteerResult BeamSearch::Run::result() {
     res.bestDistance = b.distance;
     res.bestProximity = proximity(b.values);
     // The best candidate becomes a workspace kernel, measured in every space.
-    features::MeasureOptions mo;
-    for (const auto& s : features::featureSpaces())
-      mo.spaces.push_back(&s);
+    const auto mo = features::MeasureOptions::everySpace();
     const auto m = features::measureSource(b.text, "steered.cl", mo);
     const auto c = ws.steerCandidate(b.id);
     if (m.ok() && c) {
