@@ -57,6 +57,58 @@ private slots:
     QTRY_VERIFY(engine.idle());
   }
 
+  void aBackgroundJobRunsBesideTheEngineAndWritesThroughIt() {
+    // A long job on a thread of its own: the engine stays free for other
+    // work meanwhile, and what the job hands to onEngine runs on the engine
+    // thread, in order; cancel stops it at its next check.
+    EngineBridge engine;
+    QThread* engineThread = nullptr;
+    engine.post(QString(), [&](EngineState&) -> EngineBridge::Continuation {
+      engineThread = QThread::currentThread();
+      return {};
+    });
+    QTRY_VERIFY(engineThread != nullptr);
+    QSignalSpy started(&engine, &EngineBridge::jobStarted), finished(&engine, &EngineBridge::jobFinished);
+    std::atomic<QThread*> jobThread{nullptr};
+    std::atomic<int> steps{0};
+    std::vector<int> written; // on the engine thread only
+    std::atomic<bool> writtenOnEngine{true};
+    QThread* continuationThread = nullptr;
+    const int id = engine.startBackgroundJob(QStringLiteral("long"), [&](JobFeedback& f) -> EngineBridge::Continuation {
+      jobThread = QThread::currentThread();
+      while (!f.cancel().cancelled() && steps < 100000) {
+        const int step = ++steps;
+        f.onEngine([&, step](EngineState&) -> std::function<void()> {
+          writtenOnEngine = writtenOnEngine && QThread::currentThread() == engineThread;
+          written.push_back(step);
+          return {};
+        });
+        f.progress(double(step) / 100000, "step");
+        QThread::msleep(2);
+      }
+      return [&] { continuationThread = QThread::currentThread(); };
+    });
+    QCOMPARE(started.count(), 1);
+    QTRY_VERIFY(steps >= 5);
+    // The engine answers while the job runs.
+    bool answered = false;
+    engine.post(QString(), [&](EngineState&) -> EngineBridge::Continuation { return [&] { answered = true; }; });
+    QTRY_VERIFY(answered);
+    QVERIFY(!engine.idle()); // the job still runs
+    engine.cancelJob(id);
+    QTRY_COMPARE(finished.count(), 1);
+    QCOMPARE(finished.at(0).at(0).toInt(), id);
+    QVERIFY(finished.at(0).at(1).toBool()); // cancelled
+    QTRY_VERIFY(engine.idle()); // its last writes too
+    QVERIFY(jobThread != engineThread && jobThread != QThread::currentThread());
+    QCOMPARE(continuationThread, QThread::currentThread());
+    QVERIFY(writtenOnEngine);
+    QCOMPARE(int(written.size()), steps.load());
+    for (std::size_t i = 0; i < written.size(); ++i)
+      QCOMPARE(written[i], int(i) + 1);
+    QVERIFY(steps < 100000);
+  }
+
   void errorsReachFailedAndTheEngineGoesOn() {
     EngineBridge engine;
     QSignalSpy failed(&engine, &EngineBridge::failed);
