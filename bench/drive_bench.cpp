@@ -73,6 +73,7 @@ int main(int argc, char** argv) {
   std::size_t limit = 0, reuseKernels = 40, pairs = 50;
   std::string csvPath;
   std::string pairsWorkspace = defaultWorkspacePath();
+  bool explain = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> const char* {
@@ -93,9 +94,16 @@ int main(int argc, char** argv) {
     else if (a == "--timeout") o.timeoutSeconds = std::stod(next());
     else if (a == "--csv") csvPath = next();
     else if (a == "--pairs-workspace") pairsWorkspace = next();
+    else if (a == "--payload-sets") {
+      o.payloadSets.clear();
+      std::stringstream ss(next());
+      for (std::string set; std::getline(ss, set, ',');)
+        o.payloadSets.push_back(set);
+    } else if (a == "--explain") explain = true;
     else {
       std::fprintf(stderr, "usage: bench-drive [--devmap CSV] [--global-sizes A,B,C] [--local N] [--runs N] "
-                           "[--warmup N] [--limit N] [--reuse-kernels N] [--pairs N] [--timeout S] [--csv FILE]\n");
+                           "[--warmup N] [--limit N] [--reuse-kernels N] [--pairs N] [--timeout S] [--csv FILE] "
+                           "[--payload-sets roles,cldrive,big] [--explain]\n");
       return 2;
     }
   }
@@ -151,7 +159,8 @@ int main(int argc, char** argv) {
   // 1. Drive everything.
   std::FILE* csv = csvPath.empty() ? nullptr : std::fopen(csvPath.c_str(), "w");
   if (csv) std::fprintf(csv, "kernel,global,outcome,label,label_status\n");
-  std::map<std::string, int> outcomes, kernelOutcomes, labels;
+  std::map<std::string, int> outcomes, kernelOutcomes, labels, sets, passSets;
+  int passedAtSomeSize = 0;
   int cases = 0, labelled = 0, ambiguous = 0, compiled = 0, executed = 0;
   std::vector<std::size_t> passing;
   std::vector<std::pair<std::string, std::size_t>> passedSomewhere; // kernel passed at one size at least
@@ -166,13 +175,14 @@ int main(int argc, char** argv) {
     } else {
       results = driver.drive(k.source, k.signature);
     }
-    bool allPass = !results.empty(), built = true;
+    bool allPass = !results.empty(), built = true, anyPass = false;
     for (const auto& c : results) {
       ++cases;
       ++outcomes[c.outcome];
       allPass = allPass && c.outcome == "PASS";
       built = built && c.outcome != "BUILD_FAILURE";
       if (c.outcome == "PASS") passedSomewhere.push_back({k.name, i});
+      anyPass = anyPass || c.outcome == "PASS";
       if (c.outcome == "PASS" && c.label.best >= 0) {
         ++labelled;
         ambiguous += c.label.status() == "AMBIGUOUS";
@@ -190,6 +200,22 @@ int main(int argc, char** argv) {
         break;
       }
     ++kernelOutcomes[ko];
+    passedAtSomeSize += anyPass;
+    if (!results.empty() && !results.front().payloadSet.empty()) {
+      ++sets[results.front().payloadSet];
+      if (anyPass) ++passSets[results.front().payloadSet];
+    }
+    if (explain && !results.empty()) {
+      std::printf("%s: %s [%s] %s\n", k.name.c_str(), ko.c_str(), results.front().payloadSet.c_str(),
+                  results.front().payload.c_str());
+      for (const auto& e : driver.evidence())
+        std::printf("    %s\n", e.c_str());
+      for (const auto& c : results)
+        if (c.outcome != "PASS") {
+          std::printf("    %llu: %s\n", (unsigned long long)c.globalSize, c.detail.substr(0, 300).c_str());
+          break;
+        }
+    }
     compiled += built;
     executed += allPass;
     if (allPass) passing.push_back(i);
@@ -210,6 +236,12 @@ int main(int argc, char** argv) {
   std::printf("\n  compile-pass: %d/%zu = %.1f%%   execute-pass (PASS at every size): %d/%zu = %.1f%%\n", compiled,
               kernels.size(), 100.0 * compiled / double(kernels.size()), executed, kernels.size(),
               100.0 * executed / double(kernels.size()));
+  std::printf("  PASS at one size or more: %d/%zu = %.1f%%\n", passedAtSomeSize, kernels.size(),
+              100.0 * passedAtSomeSize / double(kernels.size()));
+  std::printf("  payload constraint set chosen (of them PASS somewhere):");
+  for (const auto& [k, v] : sets)
+    std::printf("  %s %d (%d)", k.c_str(), v, passSets[k]);
+  std::printf("\n");
   std::printf("  labels (%d labelled cases):\n", labelled);
   for (const auto& [k, v] : labels)
     std::printf("    %-70s %d\n", k.c_str(), v);

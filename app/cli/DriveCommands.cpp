@@ -7,9 +7,12 @@
 #include "common/TextFormat.h"
 #include "drive/host/DevMapExport.h"
 #include "drive/host/DriveJob.h"
+#include "drive/host/Payloads.h"
 #include "drive/host/WorkerProcess.h"
 #include "source/SourceFile.h"
 #include "store/Workspace.h"
+
+#include <algorithm>
 
 #include <cstdio>
 #include <filesystem>
@@ -105,13 +108,19 @@ int runDevices(const CommandLine& cl) {
 CommandLine driveCommandLine() {
   CommandLine cl("drive", "Run kernels on every OpenCL device: check them, time them, label them.", "FILE...",
                  "Each kernel runs in the steerbench-drive worker, at every global and local size,\n"
-                 "on each device. The dynamic checker runs it four times (inputs A, A, B, B) and\n"
+                 "on each device. Its payload fits it: the driver reads its NDRange rank and what each\n"
+                 "integer argument is (a size, a width, a value) from its code, measures how much of\n"
+                 "each buffer it touches with an instrumented probe, and tries the constraint sets of\n"
+                 "--payloads in order until one runs clean. Every read and write of a buffer is then\n"
+                 "checked at the real size (and writes past a buffer's end by guard bytes): outside a\n"
+                 "buffer is OUT_OF_BOUNDS, with the argument and the range (docs/driving.md).\n"
+                 "The dynamic checker runs it four times (inputs A, A, B, B) and\n"
                  "rejects NO_OUTPUT, INPUT_INSENSITIVE and NONDETERMINISTIC kernels; then warm-up\n"
                  "runs are discarded and the timed runs kept (kernel and transfer times from\n"
                  "profiling events). The label is the device with the lowest mean total time; it\n"
                  "is 'significant' only when the 95% intervals separate, else AMBIGUOUS.\n"
-                 "Outcomes: PASS, NO_OUTPUT, INPUT_INSENSITIVE, NONDETERMINISTIC, BUILD_FAILURE,\n"
-                 "TIMEOUT, CRASH, CL_ERROR, UNSUPPORTED_ARGUMENTS. A hang or crash kills only the\n"
+                 "Outcomes: PASS, NO_OUTPUT, INPUT_INSENSITIVE, NONDETERMINISTIC, OUT_OF_BOUNDS,\n"
+                 "BUILD_FAILURE, TIMEOUT, CRASH, CL_ERROR, UNSUPPORTED_ARGUMENTS. A hang or crash kills only the\n"
                  "worker; driving goes on with a new one. Every case is stored in the workspace\n"
                  "with the spec that made it. Exits 1 if any kernel did not PASS.");
   cl.option({"devices", 'd', "D,...", "device ids (0:1) or parts of names; default: every device"});
@@ -128,6 +137,11 @@ CommandLine driveCommandLine() {
              "keep one worker across kernels that pass (default: a new worker per kernel; see docs/driving.md)"});
   cl.option({"workspace", 'w', "FILE", "store kernels and results here", false, defaultWorkspacePath()});
   cl.option({"format", 'f', "FORMAT", "text or csv", false, "text"});
+  cl.option({"payloads", 0, "SET,...",
+             "constraint sets for payloads, tried in order until one runs clean: roles (the kernel's own reading, "
+             "sized by a probe), cldrive (CLgen's rule), big (16 elements a work-item)",
+             false, "roles,cldrive,big"});
+  cl.option({"explain", 0, "", "also print how each payload was chosen: the roles read, the probes, the sets tried"});
   return cl;
 }
 
@@ -152,6 +166,21 @@ int runDrive(const CommandLine& cl) {
   o.seed = cl.unsignedValue("seed", 0, 4294967295u);
   o.check = !cl.has("no-check");
   o.freshWorkerPerKernel = !cl.has("reuse-worker");
+  o.payloadSets.clear();
+  for (const auto& v : cl.values("payloads")) {
+    std::stringstream ss(v);
+    std::string item;
+    while (std::getline(ss, item, ','))
+      if (!item.empty()) {
+        const auto& known = drive::constraintSets();
+        if (std::find(known.begin(), known.end(), item) == known.end())
+          throw UsageError("--payloads: unknown constraint set '" + item + "'; the sets are roles, cldrive and big");
+        o.payloadSets.push_back(item);
+      }
+  }
+  if (o.payloadSets.empty()) o.payloadSets = drive::constraintSets();
+  const bool explain = cl.has("explain");
+  std::string shownPayloadOf; // the kernel whose payload was printed
 
   std::vector<drive::DriveUnit> units;
   int failed = 0;
@@ -180,8 +209,16 @@ int runDrive(const CommandLine& cl) {
       std::cout.flush();
       return;
     }
+    if (shownPayloadOf != k.unit + '\0' + k.kernel) { // once a kernel: how its payload was made
+      shownPayloadOf = k.unit + '\0' + k.kernel;
+      std::cout << k.unit << ": " << k.kernel << ": payload by " << c.payloadSet << "\n";
+      if (explain)
+        for (const auto& e : k.evidence)
+          std::cout << "    " << e << "\n";
+    }
     std::cout << k.unit << ": " << k.kernel << " global " << c.globalSize << " local "
               << (c.localSize ? std::to_string(c.localSize) : "auto") << ": " << c.outcome;
+    if (!c.payload.empty()) std::cout << "\n    " << c.payload;
     if (c.outcome == "PASS" && c.label.best >= 0)
       std::cout << ", fastest " << drive::shortDeviceName(c.labelDevice()) << " (" << c.label.status() << ")";
     std::cout << "\n";

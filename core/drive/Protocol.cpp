@@ -2,6 +2,9 @@
 
 #include "common/Error.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -57,11 +60,31 @@ std::vector<double> readNumbers(const Object& o, const char* key) {
   return out;
 }
 
+template <class T> Array integers(const std::vector<T>& v) {
+  Array a;
+  for (T x : v)
+    a.push_back(std::int64_t(x));
+  return a;
+}
+
+template <class T> std::vector<T> readIntegers(const Object& o, const char* key) {
+  std::vector<T> out;
+  if (const auto* a = o.getArray(key))
+    for (const auto& x : *a) {
+      const auto i = x.getAsInteger();
+      if (!i) throw InputError(std::string("drive protocol: \"") + key + "\" holds something other than whole numbers");
+      out.push_back(T(*i));
+    }
+  return out;
+}
+
 KernelArgument::Kind kindFrom(const std::string& s) {
   if (s == "global") return KernelArgument::Kind::Global;
   if (s == "constant") return KernelArgument::Kind::Constant;
   if (s == "local") return KernelArgument::Kind::Local;
   if (s == "scalar") return KernelArgument::Kind::Scalar;
+  if (s == "image") return KernelArgument::Kind::Image;
+  if (s == "sampler") return KernelArgument::Kind::Sampler;
   throw InputError("drive protocol: unknown argument kind \"" + s + "\"");
 }
 
@@ -72,6 +95,7 @@ bool KernelArgument::isIntegral() const {
 }
 
 std::size_t KernelArgument::elementBytes() const {
+  if (element == "struct") return structBytes;
   if (element == "char" || element == "uchar") return 1;
   if (element == "short" || element == "ushort" || element == "half") return 2;
   if (element == "long" || element == "ulong" || element == "double") return 8;
@@ -84,22 +108,46 @@ const char* kindName(KernelArgument::Kind k) {
   case KernelArgument::Kind::Constant: return "constant";
   case KernelArgument::Kind::Local: return "local";
   case KernelArgument::Kind::Scalar: return "scalar";
+  case KernelArgument::Kind::Image: return "image";
+  case KernelArgument::Kind::Sampler: return "sampler";
   }
   return "scalar";
 }
 
 std::string KernelArgument::describe() const {
   std::string t = element + (width > 1 ? std::to_string(width) : "");
+  if (isStruct()) t = "struct (" + std::to_string(structBytes) + " bytes)";
+  if (kind == Kind::Image) return std::string(isConst ? "read-only " : "write-only ") + "image" + std::to_string(imageDims) + "d (" + element + ")";
+  if (kind == Kind::Sampler) return "sampler";
   if (kind == Kind::Scalar) return t;
   return std::string(kindName(kind)) + (isConst && kind != Kind::Constant ? " const " : " ") + t + "*";
+}
+
+ImageShape imageShape(const RunRequest& r, const KernelArgument& a) {
+  const auto g = r.globalRange();
+  ImageShape s;
+  if (g.size() >= 2) {
+    s.width = g[0];
+    s.height = g[1];
+    s.depth = a.imageDims == 3 ? (g.size() > 2 ? g[2] : g[1]) : 1;
+  } else {
+    const auto side = std::size_t(std::ceil(a.imageDims == 3 ? std::cbrt(double(g[0])) : std::sqrt(double(g[0]))));
+    s.width = s.height = std::max<std::size_t>(1, side);
+    s.depth = a.imageDims == 3 ? s.width : 1;
+  }
+  return s;
+}
+
+std::string ImageShape::describe() const {
+  return std::to_string(width) + "x" + std::to_string(height) + (depth > 1 ? "x" + std::to_string(depth) : "");
 }
 
 std::string KernelSignature::unsupportedReason() const {
   for (std::size_t i = 0; i < arguments.size(); ++i)
     if (!arguments[i].unsupported.empty())
       return "argument " + std::to_string(i + 1) + " '" + arguments[i].name + "' is " + arguments[i].unsupported +
-             "; the driver fills only global, constant and local pointers to scalars or vectors, and scalar or "
-             "vector values";
+             "; the driver fills global, constant and local pointers to scalars, vectors and structs of them, "
+             "scalar, vector and struct values, 2-D and 3-D images (read-only or write-only) and samplers";
   return {};
 }
 
@@ -149,12 +197,20 @@ std::vector<WorkerDevice> decodeHello(const std::string& line) {
 std::string encodeRequest(const RunRequest& r) {
   Array args;
   for (const auto& a : r.arguments)
+  {
+    Array fields;
+    for (const auto& f : a.fields)
+      fields.push_back(Object{{"offset", std::int64_t(f.offset)}, {"element", f.element}, {"width", std::int64_t(f.width)}});
     args.push_back(Object{{"name", a.name},
                           {"kind", kindName(a.kind)},
                           {"element", a.element},
                           {"width", std::int64_t(a.width)},
                           {"const", a.isConst},
+                          {"image_dims", std::int64_t(a.imageDims)},
+                          {"struct_bytes", std::int64_t(a.structBytes)},
+                          {"fields", std::move(fields)},
                           {"unsupported", a.unsupported}});
+  }
   return print(Object{{"op", "run"},
                       {"source", r.source},
                       {"kernel", r.kernel},
@@ -166,7 +222,14 @@ std::string encodeRequest(const RunRequest& r) {
                       {"warmup", std::int64_t(r.warmupRuns)},
                       {"runs", std::int64_t(r.timedRuns)},
                       {"seed", std::int64_t(r.seed)},
-                      {"check", r.check}});
+                      {"check", r.check},
+                      {"global_range", integers(r.global)},
+                      {"local_range", integers(r.local)},
+                      {"counts", integers(r.counts)},
+                      {"values", integers(r.values)},
+                      {"ranges", integers(r.ranges)},
+                      {"guard_bytes", std::int64_t(r.guardBytes)},
+                      {"probe", r.probe}});
 }
 
 std::optional<RunRequest> decodeRequest(const std::string& line) {
@@ -189,6 +252,15 @@ std::optional<RunRequest> decodeRequest(const std::string& line) {
       k.element = text(*a, "element", "argument");
       k.width = unsigned(number(*a, "width", 1));
       k.isConst = a->getBoolean("const").value_or(false);
+      k.imageDims = unsigned(number(*a, "image_dims", 0));
+      k.structBytes = number(*a, "struct_bytes", 0);
+      if (const auto* fs = a->getArray("fields"))
+        for (const auto& fv : *fs)
+          if (const auto* f = fv.getAsObject())
+            k.fields.push_back({std::size_t(number(*f, "offset", 0)), text(*f, "element", "field"),
+                                unsigned(number(*f, "width", 1))});
+      if (k.isStruct() && (k.structBytes == 0 || k.structBytes > (1u << 20)))
+        throw InputError("drive protocol: a struct argument of " + std::to_string(k.structBytes) + " bytes");
       k.unsupported = a->getString("unsupported").value_or("").str();
       r.arguments.push_back(std::move(k));
     }
@@ -198,7 +270,22 @@ std::optional<RunRequest> decodeRequest(const std::string& line) {
   r.timedRuns = unsigned(number(o, "runs", r.timedRuns));
   r.seed = number(o, "seed", r.seed);
   r.check = o.getBoolean("check").value_or(true);
+  r.global = readIntegers<std::uint64_t>(o, "global_range");
+  r.local = readIntegers<std::uint64_t>(o, "local_range");
+  r.counts = readIntegers<std::uint64_t>(o, "counts");
+  r.values = readIntegers<std::int64_t>(o, "values");
+  r.ranges = readIntegers<std::uint64_t>(o, "ranges");
+  r.guardBytes = number(o, "guard_bytes", 0);
+  r.probe = o.getBoolean("probe").value_or(false);
+  if (r.global.size() > 3 || (!r.local.empty() && r.local.size() != std::max<std::size_t>(1, r.global.size())))
+    throw InputError("drive protocol: an NDRange of 1 to 3 dimensions, with a local size for each or none");
   return r;
+}
+
+std::vector<std::uint64_t> RunRequest::localRange() const {
+  if (!local.empty()) return local;
+  if (localSize == 0) return {};
+  return {localSize};
 }
 
 std::string encodeReply(const RunReply& r) {
@@ -207,7 +294,11 @@ std::string encodeReply(const RunReply& r) {
                       {"kernel_ns", numbers(r.kernelNs)},
                       {"transfer_ns", numbers(r.transferNs)},
                       {"transfer_bytes", std::int64_t(r.transferBytes)},
-                      {"local", std::int64_t(r.localSize)}});
+                      {"local", std::int64_t(r.localSize)},
+                      {"probe_min", integers(r.probeMin)},
+                      {"probe_max", integers(r.probeMax)},
+                      {"probe_accesses", integers(r.probeAccesses)},
+                      {"probe_bytes", integers(r.probeBytes)}});
 }
 
 RunReply decodeReply(const std::string& line) {
@@ -219,6 +310,10 @@ RunReply decodeReply(const std::string& line) {
   r.transferNs = readNumbers(o, "transfer_ns");
   r.transferBytes = number(o, "transfer_bytes", 0);
   r.localSize = number(o, "local", 0);
+  r.probeMin = readIntegers<std::int64_t>(o, "probe_min");
+  r.probeMax = readIntegers<std::int64_t>(o, "probe_max");
+  r.probeAccesses = readIntegers<std::int64_t>(o, "probe_accesses");
+  r.probeBytes = readIntegers<std::int64_t>(o, "probe_bytes");
   return r;
 }
 

@@ -9,6 +9,7 @@
 
 #include "drive/KernelArguments.h"
 
+#include <climits>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -44,7 +45,35 @@ struct RunRequest {
   unsigned timedRuns = 10;
   std::uint64_t seed = 1;
   bool check = true; ///< run the dynamic checker first
+
+  // The payload plan (docs/driving.md, "Payloads"). Empty: CLgen's rule (one
+  // element per work-item, integral scalars the global size, 1-D).
+  std::vector<std::uint64_t> global; ///< per NDRange dimension (1 to 3); empty: {globalSize}
+  std::vector<std::uint64_t> local;  ///< per dimension; empty: {localSize}, or the runtime chooses
+  std::vector<std::uint64_t> counts; ///< per argument: a buffer's elements (0: globalSize)
+  std::vector<std::int64_t> values;  ///< per argument: an integral scalar's value (kDefaultValue: globalSize)
+  std::vector<std::uint64_t> ranges; ///< per argument: an integer buffer's values in [0, range) (0: [0, count))
+  /// Guard bytes after each writable global buffer, filled with a pattern and
+  /// compared after every checked run: a change is OUT_OF_BOUNDS.
+  std::uint64_t guardBytes = 0;
+  /// The source is a probe (KernelAnalysis::instrumented): one run, and the
+  /// reply holds each argument's accessed byte range.
+  bool probe = false;
+  static constexpr std::int64_t kDefaultValue = INT64_MIN;
+  /// The NDRange, as the plan or CLgen's rule gives it.
+  [[nodiscard]] std::vector<std::uint64_t> globalRange() const { return global.empty() ? std::vector<std::uint64_t>{globalSize} : global; }
+  [[nodiscard]] std::vector<std::uint64_t> localRange() const;
+  /// Elements of buffer argument `i` (its count, or the global size).
+  [[nodiscard]] std::uint64_t elements(std::size_t i) const { return i < counts.size() && counts[i] ? counts[i] : globalSize; }
 };
+
+/// An image argument's size: the NDRange's (a 1-D range makes a square or a cube).
+struct ImageShape {
+  std::size_t width = 1, height = 1, depth = 1;
+  [[nodiscard]] std::size_t pixels() const { return width * height * depth; }
+  [[nodiscard]] std::string describe() const;
+};
+[[nodiscard]] ImageShape imageShape(const RunRequest& r, const KernelArgument& image);
 
 /// What the worker measured. Outcomes: PASS, NO_OUTPUT, INPUT_INSENSITIVE,
 /// NONDETERMINISTIC, BUILD_FAILURE, CL_ERROR, UNSUPPORTED_ARGUMENTS (and,
@@ -55,6 +84,11 @@ struct RunReply {
   std::vector<double> kernelNs, transferNs;    ///< one per timed run (profiling events)
   std::uint64_t transferBytes = 0;             ///< bytes copied to and from the device per run
   std::uint64_t localSize = 0;                 ///< the local size used (0: chosen by the runtime)
+  /// A probe's findings per argument: the lowest and highest byte offset (end
+  /// exclusive) the kernel accessed, and how many accesses (0: none; then
+  /// the range is meaningless).
+  std::vector<std::int64_t> probeMin, probeMax, probeAccesses;
+  std::vector<std::int64_t> probeBytes; ///< the bytes each buffer had (local ones as the device allowed)
 };
 
 [[nodiscard]] std::string encodeHello(const std::vector<WorkerDevice>& devices);

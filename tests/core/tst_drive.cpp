@@ -7,6 +7,7 @@
 #include "drive/worker/DeviceRunner.h"
 #include "drive/host/DriveJob.h"
 #include "drive/host/Driver.h"
+#include "drive/host/KernelAnalysis.h"
 #include "drive/host/KernelSignatures.h"
 #include "drive/host/Timing.h"
 #include "store/Workspace.h"
@@ -203,8 +204,18 @@ kernel void img(read_only image2d_t im, global float* o) {}
     QCOMPARE(m[4].describe(), std::string("float2"));
     QVERIFY(m[5].isOutput());
     QVERIFY(scan.kernels[0].unsupportedReason().empty());
-    QVERIFY(QString::fromStdString(scan.kernels[1].unsupportedReason()).contains("struct or union passed by value"));
-    QVERIFY(QString::fromStdString(scan.kernels[2].unsupportedReason()).contains("an image"));
+    // Structs by value are laid out as Clang lays them out; images read their channel type from their use.
+    const auto& s = scan.kernels[1].arguments[0];
+    QVERIFY(scan.kernels[1].unsupportedReason().empty());
+    QVERIFY(s.isStruct());
+    QCOMPARE(s.structBytes, std::size_t(8));
+    QCOMPARE(s.fields.size(), std::size_t(2));
+    QCOMPARE(s.fields[1].offset, std::size_t(4));
+    QCOMPARE(s.fields[1].element, std::string("float"));
+    const auto& im = scan.kernels[2].arguments[0];
+    QVERIFY(scan.kernels[2].unsupportedReason().empty());
+    QVERIFY(im.isImage() && im.isConst);
+    QCOMPARE(im.imageDims, 2u);
     // OpenCL C forbids pointers to pointers as kernel arguments: Clang says so,
     // and the recovered signature says why the driver could not fill it anyway.
     const auto pp = kernelSignatures("kernel void bad(global int** p) {}");
@@ -215,6 +226,54 @@ kernel void img(read_only image2d_t im, global float* o) {}
   }
 
   // --- real PoCL through the worker ------------------------------------------
+  void analysisReadsRanksRolesAndAccesses() {
+    // A 2-D kernel: d and e guard the ids (sizes), f bounds a loop, the row
+    // width e also multiplies an index; every buffer access is attributed.
+    const char* mm = R"(kernel void mm(global float* a, global float* b, global float* c, int d, int e, int f, float s) {
+  int g = get_global_id(0);
+  int h = get_global_id(1);
+  if ((h < d) && (g < e)) {
+    for (int i = 0; i < f; i++)
+      c[h * e + g] += a[h * f + i] * b[i * e + g] * s;
+  }
+})";
+    const auto m = analyseKernel(mm, "mm");
+    QVERIFY2(m.found, m.error.c_str());
+    QCOMPARE(m.rank, 2);
+    using R = ArgumentRole;
+    QCOMPARE(m.roles, (std::vector<R>{R::Buffer, R::Buffer, R::Buffer, R::Size, R::Size, R::Size, R::Other}));
+    QCOMPARE(m.loopBoundOnly, (std::vector<bool>{false, false, false, false, false, true, false}));
+    QCOMPARE(m.accessesOf, (std::vector<int>{1, 1, 1, 0, 0, 0, 0})); // c[...] += is one access
+    QCOMPARE(m.unattributed, 0);
+    // The instrumented copy compiles, with the stats argument last.
+    const auto scan = kernelSignatures(m.instrumented);
+    QVERIFY2(scan.compiled, (scan.error + "\n" + m.instrumented).c_str());
+    QCOMPARE(scan.kernels.back().arguments.back().name, std::string(kProbeStatsArgument));
+
+    // A width that only multiplies an index; an index buffer; a 3-D view
+    // through a local alias (NPB's style); a pointer moved in the body.
+    const char* views = R"(kernel void views(global double* a, global const int* idx, global float* out, int w,
+                   global double* moved) {
+  int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+  global double (*v)[4][5] = (global double (*)[4][5])a;
+  v[z][y][x] = 1.0;
+  out[idx[x] + y * w] = 2.0f;
+  moved += 3;
+  *(moved + x) = 0.5;
+})";
+    const auto v = analyseKernel(views, "views");
+    QVERIFY2(v.found, v.error.c_str());
+    QCOMPARE(v.rank, 3);
+    QCOMPARE(v.roles[3], R::Stride);
+    QCOMPARE(v.indexes, (std::vector<int>{-1, 2, -1, -1, -1}));
+    QCOMPARE(v.accessesOf, (std::vector<int>{1, 1, 1, 0, 1}));
+    const auto scan2 = kernelSignatures(v.instrumented);
+    QVERIFY2(scan2.compiled, (scan2.error + "\n" + v.instrumented).c_str());
+    // A kernel that is not there is named.
+    QVERIFY(!analyseKernel(mm, "nope").found);
+    QCOMPARE(analyseKernel(mm, "nope").error, std::string("no kernel called nope"));
+  }
+
   void correctKernelPassesWithTimesOnBothDevices() {
     Driver driver(quick());
     QVERIFY2(driver.devices().size() >= 2, "PoCL should offer its pthread and basic devices");
@@ -269,6 +328,8 @@ kernel void img(read_only image2d_t im, global float* o) {}
     t.start();
     const auto cases = driver.drive(kSpin, signatureOf(kSpin));
     QCOMPARE(cases.at(0).outcome, std::string("TIMEOUT"));
+    // It hangs in the first probe run, and the case says so.
+    QVERIFY2(QString::fromStdString(cases.at(0).detail).contains("while probing"), cases.at(0).detail.c_str());
     QVERIFY2(t.elapsed() < 10000, "the hung worker should be killed at the limit");
     const auto next = driver.drive(kScale, signatureOf(kScale));
     QCOMPARE(next.at(0).outcome, std::string("PASS"));
@@ -277,6 +338,15 @@ kernel void img(read_only image2d_t im, global float* o) {}
 
   void outOfBoundsWriteKillsOnlyTheWorker() {
     auto o = quick();
+    o.payloadSets = {"cldrive"};
+    {
+      // With the checks, the out-of-bounds oracle sees the write before it happens.
+      Driver checked(o);
+      const auto c = checked.drive(kFarWrite, signatureOf(kFarWrite)).at(0);
+      QCOMPARE(c.outcome, std::string("OUT_OF_BOUNDS"));
+      QVERIFY2(c.detail.find("'out'") != std::string::npos, c.detail.c_str());
+    }
+    o.check = false; // without them, CLgen's payload and the write really happen
     Driver driver(o);
     const auto cases = driver.drive(kFarWrite, signatureOf(kFarWrite));
     QVERIFY2(cases.at(0).outcome == "CRASH" || cases.at(0).outcome == "CL_ERROR", cases.at(0).outcome.c_str());
@@ -284,6 +354,108 @@ kernel void img(read_only image2d_t im, global float* o) {}
     const auto next = driver.drive(kScale, signatureOf(kScale));
     QCOMPARE(next.at(0).outcome, std::string("PASS"));
     QCOMPARE(next.at(0).devices.size(), driver.devices().size());
+  }
+
+  void theOutOfBoundsOracleNamesTheArgumentAndRange() {
+    // Every read and write of a buffer argument is checked at the real size
+    // (an instrumented run) and writes past a buffer's end also by guard
+    // bytes. Fixtures: one past the end, a negative index, a 2-D kernel
+    // launched 1-D, and halo stencils.
+    const char* onePast = R"(kernel void one_past(global float* out, global const float* in, int n) {
+  int i = get_global_id(0);
+  if (i < n) out[i] = in[i] + in[i + 1];
+})";
+    const char* negative = R"(kernel void negative(global float* out, global const float* in) {
+  int i = get_global_id(0);
+  out[i] = in[i - 1] * 2.0f;
+})";
+    const char* transpose = R"(kernel void transpose(global float* out, global const float* in, int w, int h) {
+  int x = get_global_id(0), y = get_global_id(1);
+  if (x < w && y < h) out[x * h + y] = in[y * w + x];
+})";
+    const char* halo = R"(kernel void halo(global float* out, global const float* in, int n) {
+  int i = get_global_id(0);
+  if (i > 0 && i < n - 1) out[i] = in[i - 1] + in[i] + in[i + 1];
+})";
+    const char* openHalo = R"(kernel void open_halo(global float* out, global const float* in) {
+  int i = get_global_id(0);
+  out[i] = in[i] + in[i + 1] + in[i + 2];
+})";
+    auto o = quick();
+    o.globalSizes = {4096};
+    o.localSizes = {64};
+    o.timedRuns = 2;
+    auto drive = [&](const char* source, std::vector<std::string> sets) {
+      o.payloadSets = std::move(sets);
+      Driver driver(o);
+      return driver.drive(source, signatureOf(source)).at(0);
+    };
+    // CLgen's rule gives `in` one element per work-item: the read at n is out of bounds.
+    auto c = drive(onePast, {"cldrive"});
+    QCOMPARE(c.outcome, std::string("OUT_OF_BOUNDS"));
+    QVERIFY2(c.detail.find("argument 2 'in' (4096 float) was accessed at elements 0 to 4096") != std::string::npos,
+             c.detail.c_str());
+    // The kernel's own reading sizes it from the probe: n + 1 elements, and it passes.
+    c = drive(onePast, {"roles", "cldrive", "big"});
+    QVERIFY2(c.outcome == "PASS", (c.outcome + ": " + c.detail).c_str());
+    QCOMPARE(c.payloadSet, std::string("roles"));
+    QVERIFY2(c.payload.find("in: 4097 float") != std::string::npos, c.payload.c_str());
+    // Reading before a buffer's start has no payload that fits.
+    c = drive(negative, {"roles", "cldrive", "big"});
+    QCOMPARE(c.outcome, std::string("OUT_OF_BOUNDS"));
+    QVERIFY2(c.detail.find("'in'") != std::string::npos && c.detail.find("elements -1 to") != std::string::npos,
+             c.detail.c_str());
+    // A 2-D kernel launched 1-D with w = h = 4096 writes far past its buffer;
+    // launched 2-D (64 x 64, sizes 64), it passes.
+    c = drive(transpose, {"cldrive"});
+    QCOMPARE(c.outcome, std::string("OUT_OF_BOUNDS"));
+    QVERIFY2(c.detail.find("'out'") != std::string::npos, c.detail.c_str());
+    c = drive(transpose, {"roles", "cldrive", "big"});
+    QVERIFY2(c.outcome == "PASS", (c.outcome + ": " + c.detail).c_str());
+    QVERIFY2(c.payload.find("NDRange 64x64 (local 8x8)") != std::string::npos, c.payload.c_str());
+    QVERIFY2(c.payload.find("w = 64 (size)") != std::string::npos, c.payload.c_str());
+    // Halo stencils: guarded, in bounds as CLgen gives it; open, two elements more.
+    QCOMPARE(drive(halo, {"cldrive"}).outcome, std::string("PASS"));
+    c = drive(openHalo, {"roles", "cldrive", "big"});
+    QVERIFY2(c.outcome == "PASS", (c.outcome + ": " + c.detail).c_str());
+    QVERIFY2(c.payload.find("in: 4098 float") != std::string::npos, c.payload.c_str());
+  }
+
+  void imagesSamplersAndStructsRunOnPocl() {
+    // Arguments CLgen gave up on: a read-only image with a sampler, a
+    // write-only image read back, a struct by value and a buffer of structs.
+    const char* blur = R"(kernel void blur(read_only image2d_t src, write_only image2d_t dst, sampler_t s) {
+  int2 p = (int2)(get_global_id(0), get_global_id(1));
+  float4 a = read_imagef(src, s, p) + read_imagef(src, s, p + (int2)(1, 0)) + read_imagef(src, s, p - (int2)(1, 0));
+  write_imagef(dst, p, a / 3.0f);
+})";
+    const char* structs = R"(typedef struct { float scale; int offset; float bias; } params_t;
+typedef struct { float x; float y; } point_t;
+kernel void move(global point_t* pts, global const float* w, params_t p) {
+  int i = get_global_id(0);
+  pts[i].x = pts[i].x * p.scale + w[i] + p.bias;
+  pts[i].y = pts[i].y + (float)p.offset * w[i];
+})";
+    auto o = quick();
+    o.globalSizes = {4096};
+    o.localSizes = {64};
+    o.timedRuns = 2;
+    Driver driver(o);
+    auto c = driver.drive(blur, signatureOf(blur)).at(0);
+    QVERIFY2(c.outcome == "PASS", (c.outcome + ": " + c.detail).c_str());
+    QVERIFY2(c.payload.find("image2d") != std::string::npos, c.payload.c_str());
+    const auto sig = signatureOf(structs);
+    QVERIFY(sig.arguments[0].isStruct());
+    QCOMPARE(sig.arguments[0].structBytes, std::size_t(8));
+    QCOMPARE(sig.arguments[2].structBytes, std::size_t(12));
+    c = driver.drive(structs, sig).at(0);
+    QVERIFY2(c.outcome == "PASS", (c.outcome + ": " + c.detail).c_str());
+    // An image kernel that ignores its input is still caught by the checker.
+    const char* ignores = R"(kernel void fill(read_only image2d_t src, write_only image2d_t dst) {
+  write_imagef(dst, (int2)(get_global_id(0), get_global_id(1)), (float4)(1.0f));
+})";
+    c = driver.drive(ignores, signatureOf(ignores)).at(0);
+    QCOMPARE(c.outcome, std::string("INPUT_INSENSITIVE"));
   }
 
   void printfInAKernelCannotCorruptTheProtocol() {
@@ -308,10 +480,15 @@ kernel void img(read_only image2d_t im, global float* o) {}
                                      signatureOf(kScale));
     QCOMPARE(broken.at(0).outcome, std::string("BUILD_FAILURE"));
     QVERIFY(!broken.at(0).detail.empty());
-    const char* image = "kernel void img(read_only image2d_t im, global float* o) { o[0] = 1.0f; }";
-    const auto unsupported = driver.drive(image, signatureOf(image));
-    QCOMPARE(unsupported.at(0).outcome, std::string("UNSUPPORTED_ARGUMENTS"));
-    QVERIFY(QString::fromStdString(unsupported.at(0).detail).contains("image"));
+    // A pointer to a pointer cannot be made: Clang rejects it, and the case says which argument.
+    const char* pp = "kernel void pp(global int** p, global int* o) { o[get_global_id(0)] = 1; }";
+    const auto ppScan = kernelSignatures(pp);
+    QCOMPARE(ppScan.kernels.size(), std::size_t(1));
+    const auto unsupported = driver.drive(pp, ppScan.kernels[0]);
+    QVERIFY(unsupported.at(0).outcome == "UNSUPPORTED_ARGUMENTS" || unsupported.at(0).outcome == "BUILD_FAILURE");
+    QVERIFY2(QString::fromStdString(unsupported.at(0).detail).contains("'p'") ||
+                 QString::fromStdString(unsupported.at(0).detail).contains("pointer"),
+             unsupported.at(0).detail.c_str());
   }
 
   void clearErrorsForMissingWorkerAndUnknownDevice() {

@@ -1,5 +1,7 @@
 #include "drive/host/DriveJob.h"
 
+#include "common/TextFormat.h"
+
 #include "drive/host/KernelSignatures.h"
 #include "engine/ParallelFor.h"
 #include "store/Workspace.h"
@@ -18,6 +20,13 @@ std::string numbersJson(const std::vector<double>& v) {
 }
 
 store::Workspace::DriveStats stats(const Summary& s) { return {std::int64_t(s.n), s.median, s.mean, s.ciLow, s.ciHigh}; }
+
+/// The drive spec with what this case's payload was: its constraint set and what each argument got.
+std::string caseSpec(const std::string& driveSpec, const CaseResult& c) {
+  if (c.payloadSet.empty() || driveSpec.empty() || driveSpec.back() != '}') return driveSpec;
+  return driveSpec.substr(0, driveSpec.size() - 1) + ",\"payload_set\":" + jsonString(c.payloadSet) +
+         ",\"payload\":" + jsonString(c.payload) + "}";
+}
 
 void storeCase(store::Workspace& ws, const DrivenKernel& k, const CaseResult& c, const std::string& specHash) {
   store::Workspace::DriveCaseRecord r;
@@ -79,8 +88,7 @@ std::vector<DrivenKernel> runDriveJob(const std::vector<DriveUnit>& units, const
     for (const auto& s : scan.kernels)
       if (u.onlyKernel.empty() || s.name == u.onlyKernel) plan.push_back({&u, s});
   }
-  std::string specHash;
-  if (workspace) specHash = workspace->putSpec(specJson(driver.options()));
+  const std::string driveSpec = specJson(driver.options());
   std::size_t done = 0;
   if (options.progress) options.progress(0, plan.size());
   for (const auto& p : plan) {
@@ -98,7 +106,8 @@ std::vector<DrivenKernel> runDriveJob(const std::vector<DriveUnit>& units, const
     k.cases = driver.drive(
         p.unit->source, p.signature,
         [&](const CaseResult& c) {
-          if (workspace) storeCase(*workspace, k, c, specHash);
+          k.evidence = driver.evidence();
+          if (workspace) storeCase(*workspace, k, c, workspace->putSpec(caseSpec(driveSpec, c)));
           if (options.onCase) options.onCase(k, c);
         },
         options.cancel);

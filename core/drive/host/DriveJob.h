@@ -28,6 +28,9 @@ struct DrivenKernel {
   std::int64_t kernelId = 0; ///< in the workspace, when one was given
   std::string error;         ///< set when the unit did not compile with Clang (nothing was driven)
   std::vector<CaseResult> cases;
+  /// How its payload was chosen: the roles read, the probes, the constraint
+  /// sets tried (Driver::evidence), for `drive --explain` and the Devices dock.
+  std::vector<std::string> evidence;
 };
 
 struct DriveJobOptions {

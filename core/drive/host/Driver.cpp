@@ -99,69 +99,270 @@ std::vector<CaseResult> Driver::drive(const std::string& source, const KernelSig
   return results;
 }
 
+bool Driver::exchange(const RunRequest& r, RunReply& reply, const CancelToken* cancel) {
+  auto x = worker().exchange(encodeRequest(r), options_.timeoutSeconds, cancel);
+  usedSinceStart_ = true;
+  using S = WorkerProcess::Exchange::Status;
+  if (x.status == S::Cancelled) {
+    worker_.reset();
+    return false;
+  }
+  if (x.status == S::Reply) {
+    try {
+      reply = decodeReply(x.line);
+      return true;
+    } catch (const InputError& e) {
+      x.status = S::Died;
+      x.death = std::string("it sent an unreadable reply (") + e.what() + ")";
+    }
+  }
+  worker_.reset();
+  reply = RunReply{};
+  if (x.status == S::Timeout) {
+    reply.outcome = "TIMEOUT";
+    reply.detail = "no result within " + formatNumber(options_.timeoutSeconds) +
+                   " s; the worker was killed (raise --timeout for long kernels)";
+  } else {
+    reply.outcome = "CRASH";
+    reply.detail = "the drive worker died: " + x.death;
+  }
+  return true;
+}
+
+namespace {
+
+RunRequest baseRequest(const std::string& source, const KernelSignature& kernel, const DriveOptions& o) {
+  RunRequest r;
+  r.source = source;
+  r.kernel = kernel.name;
+  r.buildOptions = o.buildOptions;
+  r.arguments = kernel.arguments;
+  r.seed = o.seed;
+  r.guardBytes = o.guardBytes;
+  return r;
+}
+
+} // namespace
+
+bool Driver::probeExtents(const KernelSignature& kernel, std::uint64_t local, const CancelToken* cancel) {
+  // Two small sizes, buffers 16 times the work-items (clamped accesses never
+  // leave them): how far each argument reaches at each.
+  const std::uint64_t sizes[2] = {1024, 4096};
+  RunReply replies[2];
+  std::uint64_t items[2] = {0, 0};
+  PayloadModel generous = model_;
+  generous.set = "big";
+  for (int k = 0; k < 2; ++k) {
+    RunRequest r = baseRequest(analysis_.instrumented, kernel, options_);
+    planPayload(generous, kernel, analysis_, sizes[k], local, r);
+    r.device = devices_.front().id;
+    r.probe = true;
+    r.check = false;
+    r.warmupRuns = r.timedRuns = 0;
+    if (!exchange(r, replies[k], cancel)) return false;
+    items[k] = r.globalSize;
+    if (replies[k].outcome == "TIMEOUT") { // it hangs at a small size: the kernel's outcome
+      verdict_ = replies[k];
+      verdict_.detail = "while probing at " + std::to_string(items[k]) + " work-items: " + verdict_.detail;
+      return false;
+    }
+    if (replies[k].outcome != "PROBED" || replies[k].probeMax.size() != kernel.arguments.size()) {
+      evidence_.push_back("probe at " + std::to_string(items[k]) + " work-items: " + replies[k].outcome + " (" +
+                          replies[k].detail.substr(0, 200) + "); buffers get one element per work-item");
+      return false;
+    }
+  }
+  model_.extents.assign(kernel.arguments.size(), {});
+  std::string seen;
+  for (std::size_t i = 0; i < kernel.arguments.size(); ++i) {
+    if (!kernel.arguments[i].isBuffer()) continue;
+    const auto& a = replies[0];
+    const auto& b = replies[1];
+    model_.extents[i] = fitExtent(items[0], a.probeMin[i], a.probeMax[i], a.probeAccesses[i], items[1], b.probeMin[i],
+                                  b.probeMax[i], b.probeAccesses[i]);
+    const auto& e = model_.extents[i];
+    seen += "; " + kernel.arguments[i].name + ": " +
+            (e.accessed ? formatNumber(e.perItem) + " B a work-item + " + formatNumber(e.fixed) + " B" +
+                              (e.lowest < 0 ? " (from " + std::to_string(e.lowest) + " B before its start)" : "")
+                        : std::string("not accessed"));
+  }
+  evidence_.push_back("probe at " + std::to_string(items[0]) + " and " + std::to_string(items[1]) +
+                      " work-items" + seen);
+  return true;
+}
+
+void Driver::measureAtSize(RunRequest& planned, const CancelToken* cancel) {
+  if (analysis_.instrumented.empty() || model_.set != "roles") return;
+  RunRequest r = planned;
+  r.source = analysis_.instrumented;
+  r.device = devices_.front().id;
+  r.probe = true;
+  r.check = false;
+  r.warmupRuns = r.timedRuns = 0;
+  std::vector<std::uint64_t> room(r.arguments.size(), 0);
+  for (std::size_t i = 0; i < r.arguments.size(); ++i)
+    if (r.arguments[i].isBuffer()) {
+      const auto bytes = r.arguments[i].valueBytes();
+      room[i] = std::min<std::uint64_t>(std::max<std::uint64_t>(r.elements(i) * 2, 16 * r.globalSize), (256u << 20) / bytes);
+      r.counts[i] = room[i];
+    }
+  RunReply reply;
+  if (!exchange(r, reply, cancel) || reply.outcome != "PROBED" || reply.probeMax.size() != r.arguments.size()) return;
+  for (std::size_t i = 0; i < r.arguments.size(); ++i) {
+    const auto& a = r.arguments[i];
+    if (!a.isBuffer() || reply.probeAccesses[i] <= 0 || reply.probeMin[i] < 0) continue;
+    const auto bytes = std::int64_t(a.valueBytes());
+    if (reply.probeMax[i] >= std::int64_t(room[i]) * bytes) continue; // beyond the room: the bounds check says so
+    planned.counts[i] = std::max<std::uint64_t>(1, std::uint64_t((reply.probeMax[i] + bytes - 1) / bytes));
+  }
+  for (std::size_t i = 0; i < planned.ranges.size(); ++i) // indices follow what they index
+    if (planned.ranges[i] && i < analysis_.indexes.size() && analysis_.indexes[i] >= 0)
+      planned.ranges[i] = std::max<std::uint64_t>(1, planned.counts[std::size_t(analysis_.indexes[i])]);
+}
+
+std::string Driver::boundsCheck(const RunRequest& planned, const CancelToken* cancel) {
+  if (analysis_.instrumented.empty()) return {};
+  RunRequest r = planned;
+  r.source = analysis_.instrumented;
+  r.device = devices_.front().id;
+  r.probe = true;
+  r.check = false;
+  r.warmupRuns = r.timedRuns = 0;
+  RunReply reply;
+  if (!exchange(r, reply, cancel) || reply.outcome != "PROBED") return {};
+  for (std::size_t i = 0; i < r.arguments.size() && i < reply.probeMax.size(); ++i) {
+    const auto& a = r.arguments[i];
+    if (!a.isBuffer() || reply.probeAccesses[i] <= 0) continue;
+    const std::int64_t have = i < reply.probeBytes.size() ? reply.probeBytes[i] : std::int64_t(r.elements(i) * a.valueBytes());
+    if (reply.probeMin[i] >= 0 && reply.probeMax[i] <= have) continue;
+    const auto vb = std::int64_t(a.valueBytes());
+    const std::int64_t from = reply.probeMin[i] >= 0 ? reply.probeMin[i] / vb : -((-reply.probeMin[i] + vb - 1) / vb);
+    return "argument " + std::to_string(i + 1) + " '" + a.name + "' (" + std::to_string(have / vb) + " " + a.element +
+           (a.width > 1 ? std::to_string(a.width) : "") + ") was accessed at elements " + std::to_string(from) +
+           " to " + std::to_string((reply.probeMax[i] + vb - 1) / vb - 1);
+  }
+  return {};
+}
+
+void Driver::choosePayload(const std::string& source, const KernelSignature& kernel, const CancelToken* cancel) {
+  analysis_ = analyseKernel(source, kernel.name);
+  model_ = PayloadModel{};
+  model_.rank = analysis_.found ? analysis_.rank : 1;
+  const auto& sets = options_.payloadSets;
+  if (!analysis_.found) {
+    model_.set = "cldrive";
+    evidence_.push_back("Clang could not read the kernel (" + analysis_.error + "): CLgen's rule");
+    return;
+  }
+  std::string roles;
+  for (std::size_t i = 0; i < analysis_.roles.size(); ++i)
+    if (kernel.arguments[i].kind == KernelArgument::Kind::Scalar && kernel.arguments[i].isIntegral())
+      roles += " " + kernel.arguments[i].name + ": " + roleName(analysis_.roles[i]) + " (" + analysis_.evidence[i] + ");";
+  evidence_.push_back("rank " + std::to_string(analysis_.rank) + ";" + roles + " " + std::to_string(analysis_.accesses) +
+                      " buffer accesses instrumented, " + std::to_string(analysis_.unattributed) + " not traced");
+  const std::uint64_t local = options_.localSizes.front();
+  if (!analysis_.instrumented.empty() && std::find(sets.begin(), sets.end(), "roles") != sets.end())
+    (void)probeExtents(kernel, local, cancel);
+  if ((cancel && cancel->cancelled()) || !verdict_.outcome.empty()) return;
+  if (sets.size() == 1) {
+    model_.set = sets.front();
+    return;
+  }
+  // The first set that runs clean at the smallest size on the first device.
+  const auto smallest = *std::min_element(options_.globalSizes.begin(), options_.globalSizes.end());
+  for (const auto& set : sets) {
+    model_.set = set;
+    RunRequest r = baseRequest(source, kernel, options_);
+    planPayload(model_, kernel, analysis_, smallest, local, r);
+    measureAtSize(r, cancel);
+    r.device = devices_.front().id;
+    r.warmupRuns = r.timedRuns = 0;
+    if (const auto out = boundsCheck(r, cancel); !out.empty()) {
+      evidence_.push_back(set + ": OUT_OF_BOUNDS: " + out);
+      continue;
+    }
+    RunReply reply;
+    if (!exchange(r, reply, cancel)) return;
+    evidence_.push_back(set + ": " + reply.outcome + (reply.detail.empty() ? "" : " (" + reply.detail.substr(0, 160) + ")"));
+    if (reply.outcome == "PASS") return;
+    if (reply.outcome == "TIMEOUT") { // at the smallest size: larger ones would hang too
+      verdict_ = reply;
+      return;
+    }
+  }
+  model_.set = sets.front(); // none ran clean: the kernel's own reading
+}
+
 std::vector<CaseResult> Driver::driveCases(const std::string& source, const KernelSignature& kernel,
                                            const std::function<void(const CaseResult&)>& onCase,
                                            const CancelToken* cancel) {
   std::vector<CaseResult> results;
   const std::string unsupported = kernel.unsupportedReason();
+  analysis_ = KernelAnalysis{};
+  model_ = PayloadModel{};
+  evidence_.clear();
+  verdict_ = RunReply{};
+  if (unsupported.empty() && !devices_.empty()) choosePayload(source, kernel, cancel);
+  if (cancel && cancel->cancelled()) return results;
+  if (!verdict_.outcome.empty()) { // it hung while its payload was chosen: one case says so
+    CaseResult c;
+    c.kernel = kernel.name;
+    RunRequest r = baseRequest(source, kernel, options_);
+    planPayload(model_, kernel, analysis_, options_.globalSizes.front(), options_.localSizes.front(), r);
+    c.globalSize = r.globalSize;
+    c.localSize = r.localSize;
+    c.payloadSet = model_.set;
+    c.payload = describePayload(r, analysis_);
+    c.outcome = verdict_.outcome;
+    c.detail = devices_.front().name + ": " + verdict_.detail;
+    for (const auto& d : devices_) {
+      DeviceRun run;
+      run.device = d;
+      run.reply.outcome = verdict_.outcome;
+      run.reply.detail = verdict_.detail;
+      c.devices.push_back(std::move(run));
+    }
+    results.push_back(c);
+    if (onCase) onCase(results.back());
+    return results;
+  }
   for (const auto global : options_.globalSizes)
     for (const auto local : options_.localSizes) {
       if (cancel && cancel->cancelled()) return results;
       // Sizes OpenCL 1.2 cannot launch are skipped, not failed.
       if (local && (local > global || global % local)) continue;
+      RunRequest base = baseRequest(source, kernel, options_);
+      planPayload(model_, kernel, analysis_, global, local, base);
+      if (unsupported.empty()) measureAtSize(base, cancel);
+      if (cancel && cancel->cancelled()) return results;
       CaseResult c;
       c.kernel = kernel.name;
-      c.globalSize = global;
-      c.localSize = local;
+      c.globalSize = base.globalSize;
+      c.localSize = base.localSize;
+      c.payloadSet = model_.set;
+      c.payload = describePayload(base, analysis_);
       bool stop = false;
+      bool cancelled = false;
+      auto request = [&](const WorkerDevice& device, bool check, unsigned warmup, unsigned runs, RunReply& reply) {
+        RunRequest r = base;
+        r.device = device.id;
+        r.warmupRuns = warmup;
+        r.timedRuns = runs;
+        r.check = check;
+        if (!exchange(r, reply, cancel)) {
+          cancelled = true;
+          return;
+        }
+        if (reply.outcome == "TIMEOUT" || reply.outcome == "CRASH") stop = true;
+      };
+      // The out-of-bounds oracle: where the kernel's reads and writes went at this size.
+      std::string outOfBounds;
+      if (unsupported.empty() && options_.check) outOfBounds = boundsCheck(base, cancel);
+      if (cancel && cancel->cancelled()) return results;
       // Phase 1, per device: build, the checker, and the warm-up runs.
       // Phase 2: the timed runs one at a time, in rounds over the devices
       // that passed (forward, then backward), so that drift in the
       // machine's load (PIE's warning) falls on every device alike.
-      bool cancelled = false;
-      auto request = [&](const WorkerDevice& device, bool check, unsigned warmup, unsigned runs, RunReply& reply) {
-        RunRequest r;
-        r.source = source;
-        r.kernel = kernel.name;
-        r.device = device.id;
-        r.buildOptions = options_.buildOptions;
-        r.arguments = kernel.arguments;
-        r.globalSize = global;
-        r.localSize = local;
-        r.warmupRuns = warmup;
-        r.timedRuns = runs;
-        r.seed = options_.seed;
-        r.check = check;
-        auto x = worker().exchange(encodeRequest(r), options_.timeoutSeconds, cancel);
-        usedSinceStart_ = true;
-        using S = WorkerProcess::Exchange::Status;
-        if (x.status == S::Cancelled) {
-          worker_.reset();
-          cancelled = true;
-          return;
-        }
-        if (x.status == S::Reply) {
-          try {
-            reply = decodeReply(x.line);
-            return;
-          } catch (const InputError& e) {
-            x.status = S::Died;
-            x.death = std::string("it sent an unreadable reply (") + e.what() + ")";
-          }
-        }
-        worker_.reset();
-        stop = true;
-        reply.kernelNs.clear();
-        reply.transferNs.clear();
-        if (x.status == S::Timeout) {
-          reply.outcome = "TIMEOUT";
-          reply.detail = "no result within " + formatNumber(options_.timeoutSeconds) +
-                         " s; the worker was killed (raise --timeout for long kernels)";
-        } else {
-          reply.outcome = "CRASH";
-          reply.detail = "the drive worker died: " + x.death;
-        }
-      };
       for (const auto& device : devices_) {
         if (cancel && cancel->cancelled()) return results;
         DeviceRun run;
@@ -169,9 +370,13 @@ std::vector<CaseResult> Driver::driveCases(const std::string& source, const Kern
         if (!unsupported.empty()) {
           run.reply.outcome = "UNSUPPORTED_ARGUMENTS";
           run.reply.detail = unsupported;
-        } else if (local && device.maxWorkGroupSize && local > device.maxWorkGroupSize) {
+        } else if (!outOfBounds.empty()) {
+          run.reply.outcome = "OUT_OF_BOUNDS";
+          run.reply.detail = outOfBounds;
+        } else if (base.localSize && device.maxWorkGroupSize && base.localSize > device.maxWorkGroupSize) {
           run.reply.outcome = "CL_ERROR";
-          run.reply.detail = "local size " + std::to_string(local) + " exceeds the device's maximum work-group size " +
+          run.reply.detail = "local size " + std::to_string(base.localSize) +
+                             " exceeds the device's maximum work-group size " +
                              std::to_string(device.maxWorkGroupSize) + " (CL_INVALID_WORK_GROUP_SIZE)";
         } else {
           request(device, options_.check, options_.warmupRuns, 0, run.reply);

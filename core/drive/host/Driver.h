@@ -5,6 +5,8 @@
 
 #include "drive/KernelArguments.h"
 #include "drive/Protocol.h"
+#include "drive/host/KernelAnalysis.h"
+#include "drive/host/Payloads.h"
 #include "drive/host/Timing.h"
 
 #include <cstdint>
@@ -37,6 +39,12 @@ struct DriveOptions {
   std::string buildOptions = "-cl-std=CL1.2";
   std::string workerPath;                            ///< empty: driveWorkerPath()
   std::string cacheDir;                              ///< PoCL's cache, beside the workspace
+  /// The constraint sets tried for each kernel's payload, in order
+  /// (docs/driving.md, "Payloads"): roles, cldrive, big. One set: only it.
+  std::vector<std::string> payloadSets{"roles", "cldrive", "big"};
+  /// Guard bytes after each writable buffer in the checked runs; a write into
+  /// them is OUT_OF_BOUNDS. 0: none.
+  std::uint64_t guardBytes = 4096;
 };
 
 /// The options as JSON, for the spec stored with every result.
@@ -56,6 +64,8 @@ struct CaseResult {
   std::string detail;
   LabelDecision label;              ///< index into devices; only when outcome is PASS
   std::uint64_t transferBytes = 0;
+  std::string payloadSet;           ///< the constraint set the payload came from
+  std::string payload;              ///< what each argument got and the NDRange (describePayload)
   [[nodiscard]] std::string labelDevice() const;
 };
 
@@ -81,8 +91,27 @@ public:
                                 const std::function<void(const CaseResult&)>& onCase = {},
                                 const CancelToken* cancel = nullptr);
 
+  /// What the driver read from a kernel and chose for its payload (after drive()).
+  [[nodiscard]] const KernelAnalysis& analysis() const { return analysis_; }
+  [[nodiscard]] const PayloadModel& model() const { return model_; }
+  /// How the payload was chosen: the probes and the sets tried, a line each.
+  [[nodiscard]] const std::vector<std::string>& evidence() const { return evidence_; }
+
 private:
   WorkerProcess& worker();
+  /// One request to the worker; TIMEOUT or CRASH when it hangs or dies (the
+  /// worker is then replaced). False when cancelled.
+  bool exchange(const RunRequest& r, RunReply& reply, const CancelToken* cancel);
+  /// The payload model of `kernel`: probes, then the first constraint set
+  /// that runs clean at the smallest size on the first device.
+  void choosePayload(const std::string& source, const KernelSignature& kernel, const CancelToken* cancel);
+  /// Probes the instrumented kernel at two sizes and fits each buffer's extent.
+  bool probeExtents(const KernelSignature& kernel, std::uint64_t local, const CancelToken* cancel);
+  /// Roles only: the buffers' sizes measured at the real size (a probe with
+  /// room to spare), replacing the fit's estimate.
+  void measureAtSize(RunRequest& planned, const CancelToken* cancel);
+  /// A probe at the real size: an access outside a buffer is OUT_OF_BOUNDS (empty: none).
+  std::string boundsCheck(const RunRequest& planned, const CancelToken* cancel);
   std::vector<CaseResult> driveCases(const std::string& source, const KernelSignature& kernel,
                                      const std::function<void(const CaseResult&)>& onCase,
                                      const CancelToken* cancel);
@@ -92,6 +121,10 @@ private:
   std::vector<WorkerDevice> all_, devices_;
   int started_ = 0;
   bool usedSinceStart_ = false;
+  KernelAnalysis analysis_;
+  PayloadModel model_;
+  std::vector<std::string> evidence_;
+  RunReply verdict_; ///< a TIMEOUT while choosing the payload: the kernel's outcome (empty: none)
 };
 
 } // namespace steerbench::drive

@@ -3,6 +3,8 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
 #include <clang/AST/Decl.h>
+#include <clang/AST/RecordLayout.h>
+#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/Type.h>
 
 namespace steerbench::drive {
@@ -48,7 +50,43 @@ bool readValueType(clang::QualType t, KernelArgument& a) {
   return true;
 }
 
-KernelArgument readArgument(const clang::ParmVarDecl* p) {
+/// A struct's scalar fields, flattened (nested structs and arrays of them too):
+/// false when a field is anything else (a pointer, an image, ...).
+bool readFields(const clang::ASTContext& ast, clang::QualType t, std::size_t base, std::vector<StructField>& out) {
+  t = t.getCanonicalType();
+  if (const auto* at = ast.getAsConstantArrayType(t)) {
+    const auto step = std::size_t(ast.getTypeSizeInChars(at->getElementType()).getQuantity());
+    for (std::uint64_t i = 0; i < at->getSize().getZExtValue(); ++i)
+      if (!readFields(ast, at->getElementType(), base + std::size_t(i) * step, out)) return false;
+    return true;
+  }
+  if (const auto* rt = t->getAs<clang::RecordType>()) {
+    const auto* rd = rt->getDecl()->getDefinition();
+    if (!rd || rd->isUnion()) return false;
+    const auto& layout = ast.getASTRecordLayout(rd);
+    for (const auto* f : rd->fields()) {
+      if (f->isBitField()) return false;
+      const auto at = base + std::size_t(layout.getFieldOffset(f->getFieldIndex()) / 8);
+      if (!readFields(ast, f->getType(), at, out)) return false;
+    }
+    return true;
+  }
+  KernelArgument v;
+  if (!readValueType(t, v)) return false;
+  out.push_back({base, v.element, v.width});
+  return true;
+}
+
+/// Fills a struct argument's layout; false when it has fields the driver cannot fill.
+bool readStruct(const clang::ASTContext& ast, clang::QualType t, KernelArgument& a) {
+  a.element = "struct";
+  a.width = 1;
+  a.structBytes = std::size_t(ast.getTypeSizeInChars(t).getQuantity());
+  a.fields.clear();
+  return a.structBytes > 0 && readFields(ast, t, 0, a.fields);
+}
+
+KernelArgument readArgument(const clang::ASTContext& ast, const clang::ParmVarDecl* p) {
   KernelArgument a;
   a.name = p->getNameAsString();
   const clang::QualType t = p->getType().getCanonicalType();
@@ -66,23 +104,62 @@ KernelArgument readArgument(const clang::ParmVarDecl* p) {
     default: a.unsupported = "a pointer to private or generic memory (" + spelled + ")"; return a;
     }
     a.isConst = pointee.isConstQualified() || a.kind == KernelArgument::Kind::Constant;
-    if (pointee->isRecordType())
-      a.unsupported = "a pointer to a struct or union (" + spelled + ")";
-    else if (!readValueType(pointee, a))
+    if (pointee->isRecordType()) {
+      if (!readStruct(ast, pointee.getUnqualifiedType(), a))
+        a.unsupported = "a pointer to a union, or to a struct with pointer, bit-field or other non-scalar fields (" +
+                        spelled + ")";
+    } else if (!readValueType(pointee, a)) {
       a.unsupported = "a pointer to " + pointee.getUnqualifiedType().getAsString();
+    }
     return a;
   }
   a.kind = KernelArgument::Kind::Scalar;
-  if (t->isImageType())
-    a.unsupported = "an image (" + spelled + ")";
-  else if (t->isSamplerT())
-    a.unsupported = "a sampler";
-  else if (t->isRecordType())
-    a.unsupported = "a struct or union passed by value (" + spelled + ")";
-  else if (!readValueType(t, a))
+  if (t->isImageType()) {
+    a.kind = KernelArgument::Kind::Image;
+    a.element = "float"; // until a read or write in the body says otherwise
+    if (t->isOCLImage2dROType() || t->isOCLImage2dWOType() || t->isOCLImage2dRWType()) a.imageDims = 2;
+    else if (t->isOCLImage3dROType() || t->isOCLImage3dWOType() || t->isOCLImage3dRWType()) a.imageDims = 3;
+    else a.unsupported = "an image of a kind the driver does not make (" + spelled + ")";
+    const auto* attr = p->getAttr<clang::OpenCLAccessAttr>();
+    if (attr && attr->isReadWrite()) a.unsupported = "a read_write image (" + spelled + ")";
+    a.isConst = !attr || attr->isReadOnly();
+  } else if (t->isSamplerT()) {
+    a.kind = KernelArgument::Kind::Sampler;
+  } else if (t->isRecordType()) {
+    if (!readStruct(ast, t, a))
+      a.unsupported = "a union, or a struct with pointer, bit-field or other non-scalar fields, passed by value (" +
+                      spelled + ")";
+  } else if (!readValueType(t, a)) {
     a.unsupported = "a value of type " + spelled;
+  }
   return a;
 }
+
+/// The channel type each image argument's reads and writes use (read_imagef:
+/// float, read_imagei: int, read_imageui: uint, and the write_image* alike).
+class ImageUse : public clang::RecursiveASTVisitor<ImageUse> {
+public:
+  ImageUse(const clang::FunctionDecl* kernel, KernelSignature& k) : kernel_(kernel), k_(k) {}
+  bool VisitCallExpr(clang::CallExpr* c) {
+    const auto* f = c->getDirectCallee();
+    if (!f || c->getNumArgs() < 1) return true;
+    const std::string n = f->getNameAsString();
+    const bool image = n.rfind("read_image", 0) == 0 || n.rfind("write_image", 0) == 0;
+    if (!image) return true;
+    const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(c->getArg(0)->IgnoreParenImpCasts());
+    if (!r) return true;
+    for (unsigned i = 0; i < kernel_->getNumParams(); ++i)
+      if (kernel_->getParamDecl(i) == r->getDecl() && k_.arguments[i].isImage()) {
+        const char last = n.back(), before = n.size() > 1 ? n[n.size() - 2] : ' ';
+        k_.arguments[i].element = last == 'f' ? "float" : last == 'h' ? "float" : before == 'u' ? "uint" : "int";
+      }
+    return true;
+  }
+
+private:
+  const clang::FunctionDecl* kernel_;
+  KernelSignature& k_;
+};
 
 class SignatureReader : public clangfe::AstObserver {
 public:
@@ -94,7 +171,8 @@ public:
       KernelSignature k;
       k.name = fd->getNameAsString();
       for (const clang::ParmVarDecl* p : fd->parameters())
-        k.arguments.push_back(readArgument(p));
+        k.arguments.push_back(readArgument(ast, p));
+      if (fd->getBody()) ImageUse(fd, k).TraverseStmt(fd->getBody());
       out_.push_back(std::move(k));
     }
   }

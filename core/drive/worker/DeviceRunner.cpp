@@ -83,11 +83,22 @@ double loadFloating(const KernelArgument& a, const unsigned char* at) {
 
 struct Buffers {
   std::vector<cl_mem> mems;
+  std::vector<cl_sampler> samplers;
   ~Buffers() {
     for (auto m : mems)
       if (m) clReleaseMemObject(m);
+    for (auto s : samplers)
+      clReleaseSampler(s);
   }
 };
+
+/// The pixels of an image argument as a buffer of 4-lane values of its channel type.
+KernelArgument pixelsOf(const KernelArgument& image) {
+  KernelArgument p = image;
+  p.kind = KernelArgument::Kind::Global;
+  p.width = 4;
+  return p;
+}
 
 struct Event {
   cl_event e = nullptr;
@@ -153,11 +164,27 @@ std::string clErrorName(int code) {
   }
 }
 
-std::vector<unsigned char> payloadBytes(const KernelArgument& a, std::size_t count, std::uint64_t seed) {
+std::vector<unsigned char> payloadBytes(const KernelArgument& a, std::size_t count, std::uint64_t seed,
+                                        std::uint64_t range) {
+  if (a.isStruct()) { // each field as its own type would be filled
+    std::vector<unsigned char> bytes(count * a.structBytes, 0);
+    std::uint64_t fieldSeed = seed;
+    for (const auto& f : a.fields) {
+      KernelArgument field;
+      field.element = f.element;
+      field.width = f.width;
+      const auto values = payloadBytes(field, count, fieldSeed++ * 0x9E3779B97F4A7C15ull + 1, range);
+      for (std::size_t i = 0; i < count; ++i)
+        std::memcpy(bytes.data() + i * a.structBytes + f.offset, values.data() + i * field.valueBytes(),
+                    std::min(field.valueBytes(), a.structBytes - std::min(a.structBytes, f.offset)));
+    }
+    return bytes;
+  }
   std::mt19937_64 rng(seed);
   const std::size_t lanes = a.width == 3 ? 4 : a.width;
   std::vector<unsigned char> bytes(count * a.valueBytes());
-  const std::uint64_t top = std::max<std::uint64_t>(1, std::min<std::uint64_t>(count, integralMax(a.element)));
+  const std::uint64_t top =
+      std::max<std::uint64_t>(1, std::min<std::uint64_t>(range ? range : count, integralMax(a.element)));
   std::uniform_int_distribution<std::uint64_t> integral(0, top - 1);
   std::uniform_real_distribution<double> floating(0.0, 1.0);
   for (std::size_t i = 0; i < count * lanes; ++i)
@@ -165,6 +192,20 @@ std::vector<unsigned char> payloadBytes(const KernelArgument& a, std::size_t cou
                a.isIntegral() ? 0.0 : floating(rng));
   return bytes;
 }
+
+namespace {
+/// One value (all its lanes) of `a`'s type at x and at y, compared as sameOutput does.
+bool sameValue(const KernelArgument& a, const unsigned char* x, const unsigned char* y) {
+  if (a.isIntegral()) return std::memcmp(x, y, a.valueBytes()) == 0;
+  const std::size_t step = a.elementBytes();
+  for (std::size_t i = 0; i < a.valueBytes(); i += step) {
+    const double p = loadFloating(a, x + i), q = loadFloating(a, y + i);
+    if ((std::isnan(p) && std::isnan(q)) || p == q) continue;
+    if (!(std::fabs(p - q) <= 1e-5 * std::max(std::fabs(p), std::fabs(q)) + 1e-30)) return false;
+  }
+  return true;
+}
+} // namespace
 
 bool sameOutput(const KernelArgument& a, const std::vector<unsigned char>& x, const std::vector<unsigned char>& y) {
   if (x.size() != y.size()) return false;
@@ -253,24 +294,47 @@ struct DeviceRunner::Impl {
     std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
     for (std::size_t i = 0; i < r.arguments.size(); ++i) {
       const auto& a = r.arguments[i];
-      if (a.kind == KernelArgument::Kind::Global || a.kind == KernelArgument::Kind::Constant)
-        in[i] = payloadBytes(a, r.globalSize, seed * 1000003 + i);
-      else if (a.kind == KernelArgument::Kind::Scalar) {
-        // Integral scalars get the global size (they are usually a count);
-        // other scalars get random values.
-        in[i] = a.isIntegral() && a.width == 1 ? std::vector<unsigned char>(a.valueBytes()) : payloadBytes(a, 1, rng());
-        if (a.isIntegral() && a.width == 1)
-          storeValue(a, in[i].data(), std::min<std::uint64_t>(r.globalSize, integralMax(a.element)), 0);
+      if (a.kind == KernelArgument::Kind::Global || a.kind == KernelArgument::Kind::Constant) {
+        in[i] = payloadBytes(a, r.elements(i), seed * 1000003 + i, i < r.ranges.size() ? r.ranges[i] : 0);
+      } else if (a.isImage()) {
+        // Random pixels in a read-only image; a write-only one starts as random too, and is read back.
+        in[i] = payloadBytes(pixelsOf(a), imageShape(r, a).pixels(), seed * 1000003 + i, 256);
+      } else if (a.kind == KernelArgument::Kind::Scalar && a.isStruct()) {
+        in[i] = payloadBytes(a, 1, rng(), 0);
+      } else if (a.kind == KernelArgument::Kind::Scalar) {
+        // Integral scalars get the plan's value, or the global size (they are
+        // usually a count); other scalars get random values.
+        in[i] = a.isIntegral() && a.width == 1 ? std::vector<unsigned char>(a.valueBytes()) : payloadBytes(a, 1, rng(), 0);
+        if (a.isIntegral() && a.width == 1) {
+          const bool planned = i < r.values.size() && r.values[i] != RunRequest::kDefaultValue;
+          const std::uint64_t v = planned ? std::uint64_t(r.values[i]) : std::min<std::uint64_t>(r.globalSize, integralMax(a.element));
+          storeValue(a, in[i].data(), v, 0);
+        }
       }
     }
     return in;
+  }
+
+  /// The pattern guard bytes hold, and where the first changed one is (npos: none).
+  static unsigned char guardByte(std::size_t i) { return static_cast<unsigned char>(0xA5 ^ (i * 0x3B)); }
+  static std::size_t changedGuard(const std::vector<unsigned char>& g) {
+    for (std::size_t i = 0; i < g.size(); ++i)
+      if (g[i] != guardByte(i)) return i;
+    return std::string::npos;
   }
 
   struct RunTimes {
     double kernelNs = 0, transferNs = 0;
   };
 
-  Outputs runOnce(Device& d, cl_kernel k, const RunRequest& r, const Inputs& in, RunTimes* times) {
+  /// What a run found beyond the outputs: guard bytes that changed, a probe's stats.
+  struct Findings {
+    std::string outOfBounds;        ///< which buffer's guard changed, and where
+    std::vector<cl_int> probeStats; ///< 4 per argument (min, max, cap, accesses)
+  };
+
+  Outputs runOnce(Device& d, cl_kernel k, const RunRequest& r, const Inputs& in, RunTimes* times,
+                  Findings* found = nullptr) {
     // A failing call leaves commands queued that read or write host memory
     // about to be freed: wait for them before unwinding.
     struct Drain {
@@ -281,8 +345,10 @@ struct DeviceRunner::Impl {
       }
     } drain{d.queue};
     Buffers buffers;
-    buffers.mems.assign(r.arguments.size(), nullptr);
+    buffers.mems.assign(r.arguments.size() + 1, nullptr);
     std::vector<Event> writes(r.arguments.size()), reads(r.arguments.size());
+    std::vector<std::vector<unsigned char>> guards(r.arguments.size());
+    std::vector<cl_int> stats;
     std::size_t locals = 0;
     for (const auto& a : r.arguments)
       locals += a.kind == KernelArgument::Kind::Local;
@@ -291,36 +357,115 @@ struct DeviceRunner::Impl {
       const auto& a = r.arguments[i];
       const cl_uint index = cl_uint(i);
       if (a.kind == KernelArgument::Kind::Global || a.kind == KernelArgument::Kind::Constant) {
+        // A writable buffer is followed by guard bytes: a write past its end changes them.
+        const std::size_t guard = a.isOutput() ? std::size_t(r.guardBytes) : 0;
         buffers.mems[i] = clCreateBuffer(d.context, a.isConst ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE,
-                                         std::max<std::size_t>(1, in[i].size()), nullptr, &rc);
+                                         std::max<std::size_t>(1, in[i].size() + guard), nullptr, &rc);
         check(rc, "clCreateBuffer");
         check(clEnqueueWriteBuffer(d.queue, buffers.mems[i], CL_FALSE, 0, in[i].size(), in[i].data(), 0, nullptr,
                                    &writes[i].e),
               "clEnqueueWriteBuffer");
+        if (guard) {
+          guards[i].resize(guard);
+          for (std::size_t g = 0; g < guard; ++g)
+            guards[i][g] = guardByte(g);
+          check(clEnqueueWriteBuffer(d.queue, buffers.mems[i], CL_TRUE, in[i].size(), guard, guards[i].data(), 0,
+                                     nullptr, nullptr),
+                "clEnqueueWriteBuffer");
+        }
         check(clSetKernelArg(k, index, sizeof(cl_mem), &buffers.mems[i]), "clSetKernelArg");
+        if (r.probe) stats.insert(stats.end(), {INT_MAX, INT_MIN, cl_int(std::min<std::size_t>(in[i].size(), INT_MAX)), 0});
       } else if (a.kind == KernelArgument::Kind::Local) {
-        // The global size in elements, within the device's local memory.
+        // The plan's elements, or the global size, within the device's local memory.
         const std::uint64_t room = std::max<std::uint64_t>(a.valueBytes(), d.info.localMemBytes / (2 * locals));
-        const std::size_t bytes = std::size_t(std::min<std::uint64_t>(r.globalSize * a.valueBytes(), room));
+        const std::size_t bytes = std::size_t(std::min<std::uint64_t>(r.elements(i) * a.valueBytes(), room));
         check(clSetKernelArg(k, index, bytes, nullptr), "clSetKernelArg");
+        if (r.probe) stats.insert(stats.end(), {INT_MAX, INT_MIN, cl_int(bytes), 0});
+      } else if (a.isImage()) {
+        const ImageShape shape = imageShape(r, a);
+        cl_image_format format{CL_RGBA, a.element == "int" ? cl_channel_type(CL_SIGNED_INT32)
+                                        : a.element == "uint" ? cl_channel_type(CL_UNSIGNED_INT32)
+                                                              : cl_channel_type(CL_FLOAT)};
+        cl_image_desc desc{};
+        desc.image_type = a.imageDims == 3 ? CL_MEM_OBJECT_IMAGE3D : CL_MEM_OBJECT_IMAGE2D;
+        desc.image_width = shape.width;
+        desc.image_height = shape.height;
+        desc.image_depth = a.imageDims == 3 ? shape.depth : 1;
+        buffers.mems[i] = clCreateImage(d.context, a.isConst ? CL_MEM_READ_ONLY : CL_MEM_WRITE_ONLY, &format, &desc,
+                                        nullptr, &rc);
+        check(rc, "clCreateImage");
+        const std::size_t origin[3] = {0, 0, 0}, region[3] = {shape.width, shape.height, shape.depth};
+        check(clEnqueueWriteImage(d.queue, buffers.mems[i], CL_FALSE, origin, region, 0, 0, in[i].data(), 0, nullptr,
+                                  &writes[i].e),
+              "clEnqueueWriteImage");
+        check(clSetKernelArg(k, index, sizeof(cl_mem), &buffers.mems[i]), "clSetKernelArg");
+        if (r.probe) stats.insert(stats.end(), {INT_MAX, INT_MIN, 0, 0});
+      } else if (a.kind == KernelArgument::Kind::Sampler) {
+        // Unnormalized coordinates, clamped to the edge, the nearest pixel.
+        cl_sampler sampler = clCreateSampler(d.context, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST, &rc);
+        check(rc, "clCreateSampler");
+        buffers.samplers.push_back(sampler);
+        check(clSetKernelArg(k, index, sizeof(cl_sampler), &sampler), "clSetKernelArg");
+        if (r.probe) stats.insert(stats.end(), {INT_MAX, INT_MIN, 0, 0});
       } else {
         check(clSetKernelArg(k, index, in[i].size(), in[i].data()), "clSetKernelArg");
+        if (r.probe) stats.insert(stats.end(), {INT_MAX, INT_MIN, 0, 0});
       }
     }
+    if (r.probe) { // the instrumented kernel's last argument: 4 ints per argument
+      buffers.mems.back() = clCreateBuffer(d.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                           stats.size() * sizeof(cl_int), stats.data(), &rc);
+      check(rc, "clCreateBuffer");
+      check(clSetKernelArg(k, cl_uint(r.arguments.size()), sizeof(cl_mem), &buffers.mems.back()), "clSetKernelArg");
+    }
     Event run;
-    const std::size_t global = r.globalSize, local = r.localSize;
-    check(clEnqueueNDRangeKernel(d.queue, k, 1, nullptr, &global, local ? &local : nullptr, 0, nullptr, &run.e),
+    std::size_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
+    const auto g = r.globalRange(), l = r.localRange();
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      global[i] = g[i];
+      if (!l.empty()) local[i] = l[i];
+    }
+    check(clEnqueueNDRangeKernel(d.queue, k, cl_uint(g.size()), nullptr, global, l.empty() ? nullptr : local, 0,
+                                 nullptr, &run.e),
           "clEnqueueNDRangeKernel");
     Outputs out(r.arguments.size());
     for (std::size_t i = 0; i < r.arguments.size(); ++i)
-      if (r.arguments[i].isOutput()) {
+      if (r.arguments[i].isOutput() && r.arguments[i].isImage()) {
+        const ImageShape shape = imageShape(r, r.arguments[i]);
+        const std::size_t origin[3] = {0, 0, 0}, region[3] = {shape.width, shape.height, shape.depth};
+        out[i].resize(in[i].size());
+        check(clEnqueueReadImage(d.queue, buffers.mems[i], CL_FALSE, origin, region, 0, 0, out[i].data(), 0, nullptr,
+                                 &reads[i].e),
+              "clEnqueueReadImage");
+      } else if (r.arguments[i].isOutput()) {
         out[i].resize(in[i].size());
         check(clEnqueueReadBuffer(d.queue, buffers.mems[i], CL_FALSE, 0, out[i].size(), out[i].data(), 0, nullptr,
                                   &reads[i].e),
               "clEnqueueReadBuffer");
       }
+    std::vector<std::vector<unsigned char>> after(r.arguments.size());
+    if (found)
+      for (std::size_t i = 0; i < r.arguments.size(); ++i)
+        if (!guards[i].empty()) {
+          after[i].resize(guards[i].size());
+          check(clEnqueueReadBuffer(d.queue, buffers.mems[i], CL_FALSE, in[i].size(), after[i].size(), after[i].data(),
+                                    0, nullptr, nullptr),
+                "clEnqueueReadBuffer");
+        }
+    if (found && r.probe)
+      check(clEnqueueReadBuffer(d.queue, buffers.mems.back(), CL_FALSE, 0, stats.size() * sizeof(cl_int), stats.data(),
+                                0, nullptr, nullptr),
+            "clEnqueueReadBuffer");
     drain.armed = false;
     check(clFinish(d.queue), "clFinish");
+    if (found) {
+      found->probeStats = stats;
+      for (std::size_t i = 0; i < r.arguments.size() && found->outOfBounds.empty(); ++i)
+        if (const auto at = after[i].empty() ? std::string::npos : changedGuard(after[i]); at != std::string::npos)
+          found->outOfBounds = "the kernel wrote past the end of argument " + std::to_string(i + 1) + " '" +
+                               r.arguments[i].name + "' (" + std::to_string(r.elements(i)) + " elements): byte " +
+                               std::to_string(at) + " after its end changed";
+    }
     if (times) {
       times->kernelNs = run.ns();
       times->transferNs = 0;
@@ -338,6 +483,24 @@ struct DeviceRunner::Impl {
     return true;
   }
 
+  /// Whether runs on inputs A and B wrote the same: the values the kernel
+  /// wrote (what differs from its input in either run) are equal, whatever
+  /// the elements it left alone hold (a buffer larger than the kernel's
+  /// reach passes its input through, and inputs differ).
+  bool sameWritten(const RunRequest& r, const Inputs& inA, const Outputs& a, const Inputs& inB, const Outputs& b) {
+    for (std::size_t i = 0; i < r.arguments.size(); ++i) {
+      const auto& arg = r.arguments[i];
+      if (!arg.isOutput()) continue;
+      const std::size_t step = arg.valueBytes();
+      for (std::size_t at = 0; at + step <= a[i].size() && at + step <= b[i].size(); at += step) {
+        const unsigned char *outA = a[i].data() + at, *outB = b[i].data() + at;
+        const bool wroteA = !sameValue(arg, outA, inA[i].data() + at), wroteB = !sameValue(arg, outB, inB[i].data() + at);
+        if ((wroteA || wroteB) && !sameValue(arg, outA, outB)) return false;
+      }
+    }
+    return true;
+  }
+
   RunReply run(const RunRequest& r) {
     RunReply reply;
     reply.localSize = r.localSize;
@@ -348,9 +511,11 @@ struct DeviceRunner::Impl {
                        r.arguments[i].unsupported;
         return reply;
       }
-    for (const auto& a : r.arguments)
+    for (std::size_t i = 0; i < r.arguments.size(); ++i) {
+      const auto& a = r.arguments[i];
       if (a.isBuffer() && a.kind != KernelArgument::Kind::Local)
-        reply.transferBytes += r.globalSize * a.valueBytes() * (a.isOutput() ? 2 : 1);
+        reply.transferBytes += r.elements(i) * a.valueBytes() * (a.isOutput() ? 2 : 1);
+    }
     try {
       Device& d = device(r.device);
       open(d);
@@ -370,14 +535,34 @@ struct DeviceRunner::Impl {
       } guard{k};
       cl_uint argc = 0;
       check(clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof argc, &argc, nullptr), "clGetKernelInfo");
-      if (argc != r.arguments.size())
+      if (argc != r.arguments.size() + (r.probe ? 1 : 0))
         throw ClFailure("the kernel takes " + std::to_string(argc) + " arguments, the request gives " +
                             std::to_string(r.arguments.size()),
                         CL_INVALID_KERNEL_ARGS);
       const Inputs a = makeInputs(r, r.seed), b = makeInputs(r, r.seed + 1);
+      if (r.probe) { // one run: where each argument was accessed
+        Findings found;
+        (void)runOnce(d, k, r, a, nullptr, &found);
+        for (std::size_t i = 0; i < r.arguments.size(); ++i) {
+          reply.probeMin.push_back(found.probeStats[4 * i]);
+          reply.probeMax.push_back(found.probeStats[4 * i + 1]);
+          reply.probeAccesses.push_back(std::uint32_t(found.probeStats[4 * i + 3]));
+          reply.probeBytes.push_back(found.probeStats[4 * i + 2]);
+        }
+        reply.outcome = "PROBED";
+        return reply;
+      }
       if (r.check) {
-        const Outputs a1 = runOnce(d, k, r, a, nullptr), a2 = runOnce(d, k, r, a, nullptr);
-        const Outputs b1 = runOnce(d, k, r, b, nullptr), b2 = runOnce(d, k, r, b, nullptr);
+        // Each checked run also looks at the guard bytes after the writable buffers.
+        Findings f1, f2, f3, f4;
+        const Outputs a1 = runOnce(d, k, r, a, nullptr, &f1), a2 = runOnce(d, k, r, a, nullptr, &f2);
+        const Outputs b1 = runOnce(d, k, r, b, nullptr, &f3), b2 = runOnce(d, k, r, b, nullptr, &f4);
+        for (const auto* f : {&f1, &f2, &f3, &f4})
+          if (!f->outOfBounds.empty()) {
+            reply.outcome = "OUT_OF_BOUNDS";
+            reply.detail = f->outOfBounds;
+            return reply;
+          }
         const bool anyOutput =
             std::any_of(r.arguments.begin(), r.arguments.end(), [](const KernelArgument& x) { return x.isOutput(); });
         if (!anyOutput) {
@@ -395,7 +580,7 @@ struct DeviceRunner::Impl {
           reply.detail = "two runs on the same input gave different outputs";
           return reply;
         }
-        if (same(r, a1, b1)) {
+        if (sameWritten(r, a, a1, b, b1)) {
           reply.outcome = "INPUT_INSENSITIVE";
           reply.detail = "two different inputs gave the same outputs";
           return reply;

@@ -32,8 +32,10 @@ private:
 [[nodiscard]] std::string clErrorName(int code);
 
 /// Host bytes of one argument's payload, as the driver makes them: values drawn
-/// from `seed` (integers in [0, count), floats in [0, 1)). Exposed for tests.
-[[nodiscard]] std::vector<unsigned char> payloadBytes(const KernelArgument& a, std::size_t count, std::uint64_t seed);
+/// from `seed` (integers in [0, range), or [0, count) when range is 0; floats
+/// in [0, 1)). Exposed for tests.
+[[nodiscard]] std::vector<unsigned char> payloadBytes(const KernelArgument& a, std::size_t count, std::uint64_t seed,
+                                                      std::uint64_t range = 0);
 
 /// Whether two output buffers of this argument's type hold the same values
 /// (floating types within a relative tolerance of 1e-5; NaN equals NaN).

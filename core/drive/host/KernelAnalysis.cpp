@@ -1,0 +1,430 @@
+#include "drive/host/KernelAnalysis.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/Stmt.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Rewrite/Core/Rewriter.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace steerbench::drive {
+
+const char* roleName(ArgumentRole r) {
+  switch (r) {
+  case ArgumentRole::Buffer: return "buffer";
+  case ArgumentRole::Size: return "size";
+  case ArgumentRole::Stride: return "width";
+  case ArgumentRole::Value: return "value";
+  case ArgumentRole::Other: return "other";
+  }
+  return "?";
+}
+
+namespace {
+
+/// The work-item functions whose argument names an NDRange dimension.
+bool isDimensionCall(const clang::CallExpr* c, bool* id) {
+  const auto* f = c->getDirectCallee();
+  if (!f || c->getNumArgs() != 1) return false;
+  const std::string n = f->getNameAsString();
+  const bool isId = n == "get_global_id" || n == "get_local_id" || n == "get_group_id";
+  if (id) *id = isId;
+  return isId || n == "get_global_size" || n == "get_local_size" || n == "get_num_groups" ||
+         n == "get_global_offset";
+}
+
+/// The helpers an instrumented source starts with: each records the byte
+/// offset of an access from its argument's start, and gives back a pointer
+/// that is always inside the probe's allocation.
+const char* kProbeHelpers = R"(/* Steerbench probe: every buffer access records its byte offset. */
+int __sb_off(long off) { return off < -2147483647L ? -2147483647 : off > 2147483647L ? 2147483647 : (int)off; }
+/* An atomic only when the range grows: all work-items hit the same four ints. */
+#define SB_PROBE_HELPER(NAME, AS)                                                                      \
+  AS char* NAME(AS char* p, AS char* base, int k, int bytes, __global int* stats) {                   \
+    volatile __global int* s = stats + 4 * k;                                                           \
+    const long off = p - base;                                                                          \
+    const int lo = __sb_off(off), hi = __sb_off(off + bytes);                                           \
+    if (lo < s[0]) atomic_min(&stats[4 * k], lo);                                                       \
+    if (hi > s[1]) atomic_max(&stats[4 * k + 1], hi);                                                   \
+    if (s[3] == 0) s[3] = 1;                                                                            \
+    return off < 0 || off + bytes > s[2] ? base : p;                                                    \
+  }
+SB_PROBE_HELPER(__sb_g, __global)
+SB_PROBE_HELPER(__sb_c, __constant)
+SB_PROBE_HELPER(__sb_l, __local)
+#undef SB_PROBE_HELPER
+)";
+
+const char* spaceKeyword(clang::LangAS as) {
+  switch (as) {
+  case clang::LangAS::opencl_global: return "__global";
+  case clang::LangAS::opencl_constant: return "__constant";
+  case clang::LangAS::opencl_local: return "__local";
+  default: return nullptr;
+  }
+}
+
+const char* helperFor(clang::LangAS as) {
+  switch (as) {
+  case clang::LangAS::opencl_global: return "__sb_g";
+  case clang::LangAS::opencl_constant: return "__sb_c";
+  case clang::LangAS::opencl_local: return "__sb_l";
+  default: return nullptr;
+  }
+}
+
+class BodyVisitor : public clang::RecursiveASTVisitor<BodyVisitor> {
+public:
+  BodyVisitor(clang::ASTContext& ast, const clang::FunctionDecl* kernel, KernelAnalysis& out)
+      : ast_(ast), out_(out) {
+    for (unsigned i = 0; i < kernel->getNumParams(); ++i)
+      params_[kernel->getParamDecl(i)] = int(i);
+  }
+
+  struct Access {
+    const clang::Expr* expr;
+    int argument;
+    clang::LangAS space;
+  };
+  std::vector<Access> accesses;
+  std::set<int> guardSizes, loopSizes, strides;
+  std::map<int, std::string> why; ///< evidence per argument
+
+  bool VisitCallExpr(clang::CallExpr* c) {
+    bool id = false;
+    if (!isDimensionCall(c, &id)) return true;
+    clang::Expr::EvalResult r;
+    if (c->getArg(0)->EvaluateAsInt(r, ast_)) {
+      const auto d = r.Val.getInt().getExtValue();
+      if (d >= 0 && d < 3) out_.rank = std::max(out_.rank, int(d) + 1);
+    }
+    return true;
+  }
+
+  bool VisitVarDecl(clang::VarDecl* v) {
+    if (const auto* init = v->getInit()) {
+      if (mentionsId(init)) idVars_.insert(v);
+      if (v->getType()->isPointerType()) alias(v, init);
+    }
+    return true;
+  }
+
+  bool VisitBinaryOperator(clang::BinaryOperator* b) {
+    if (b->isAssignmentOp()) {
+      if (const auto* lhs = llvm::dyn_cast<clang::DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts()))
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(lhs->getDecl())) {
+          if (mentionsId(b->getRHS())) idVars_.insert(v);
+          if (v->getType()->isPointerType() && b->getOpcode() == clang::BO_Assign) alias(v, b->getRHS());
+        }
+      return true;
+    }
+    if (!b->isRelationalOp()) return true;
+    // A scalar compared with an expression of work-item ids guards them: a size.
+    for (const auto [side, other] : {std::pair{b->getLHS(), b->getRHS()}, std::pair{b->getRHS(), b->getLHS()}}) {
+      if (!mentionsId(other)) continue;
+      for (int p : scalarsIn(side))
+        if (guardSizes.insert(p).second) why[p] = "compared with a work-item id";
+    }
+    return true;
+  }
+
+  bool VisitForStmt(clang::ForStmt* f) {
+    if (f->getCond()) loopBounds(f->getCond());
+    return true;
+  }
+  bool VisitWhileStmt(clang::WhileStmt* w) {
+    if (w->getCond()) loopBounds(w->getCond());
+    return true;
+  }
+  bool VisitDoStmt(clang::DoStmt* d) {
+    if (d->getCond()) loopBounds(d->getCond());
+    return true;
+  }
+
+  bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr* e) {
+    strideIn(e->getIdx());
+    indexBuffersIn(e->getIdx(), resolve(e->getBase()));
+    if (!e->getType()->isArrayType()) access(e, e->getBase());
+    return true;
+  }
+
+  bool VisitUnaryOperator(clang::UnaryOperator* u) {
+    if (u->getOpcode() == clang::UO_Deref && !u->getType()->isArrayType()) access(u, u->getSubExpr());
+    return true;
+  }
+
+private:
+  /// True when `e` reads a work-item function or a variable made from one.
+  bool mentionsId(const clang::Stmt* e) const {
+    if (!e) return false;
+    if (const auto* c = llvm::dyn_cast<clang::CallExpr>(e)) {
+      bool id = false;
+      if (isDimensionCall(c, &id) && id) return true;
+    }
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e))
+      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()); v && idVars_.count(v)) return true;
+    for (const auto* child : e->children())
+      if (mentionsId(child)) return true;
+    return false;
+  }
+
+  /// The integral scalar arguments `e` reads.
+  std::set<int> scalarsIn(const clang::Stmt* e) const {
+    std::set<int> out;
+    if (!e) return out;
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e))
+      if (const auto* p = llvm::dyn_cast<clang::ParmVarDecl>(r->getDecl()))
+        if (auto it = params_.find(p); it != params_.end() && p->getType()->isIntegerType()) out.insert(it->second);
+    for (const auto* child : e->children()) {
+      const auto more = scalarsIn(child);
+      out.insert(more.begin(), more.end());
+    }
+    return out;
+  }
+
+  void loopBounds(const clang::Expr* cond) {
+    // The scalars on either side of a loop condition's comparisons.
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(cond->IgnoreParenImpCasts())) {
+      if (b->isLogicalOp()) {
+        loopBounds(b->getLHS());
+        loopBounds(b->getRHS());
+        return;
+      }
+      if (!b->isRelationalOp()) return;
+      for (int p : scalarsIn(b))
+        if (loopSizes.insert(p).second && !why.count(p)) why[p] = "bounds a loop";
+    }
+  }
+
+  void strideIn(const clang::Stmt* e) {
+    if (!e) return;
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e); b && (b->getOpcode() == clang::BO_Mul || b->getOpcode() == clang::BO_Shl))
+      for (const auto* side : {b->getLHS(), b->getRHS()})
+        if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(side->IgnoreParenImpCasts()))
+          if (const auto* p = llvm::dyn_cast<clang::ParmVarDecl>(r->getDecl()))
+            if (auto it = params_.find(p); it != params_.end() && p->getType()->isIntegerType())
+              if (strides.insert(it->second).second && !why.count(it->second)) why[it->second] = "multiplies an index";
+    for (const auto* child : e->children())
+      strideIn(child);
+  }
+
+  /// Integer buffers read inside a subscript of buffer `target`: their values index it.
+  void indexBuffersIn(const clang::Stmt* e, int target) {
+    if (!e || target < 0) return;
+    const clang::Expr* base = nullptr;
+    if (const auto* s = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) base = s->getBase();
+    if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e); u && u->getOpcode() == clang::UO_Deref)
+      base = u->getSubExpr();
+    if (base && llvm::cast<clang::Expr>(e)->getType()->isIntegerType()) {
+      const int q = resolve(base);
+      if (q >= 0 && q != target && out_.indexes[std::size_t(q)] < 0) out_.indexes[std::size_t(q)] = target;
+    }
+    for (const auto* child : e->children())
+      indexBuffersIn(child, target);
+  }
+
+  /// The argument a pointer expression points into (through casts, pointer
+  /// arithmetic, array rows and local aliases), or -1.
+  int resolve(const clang::Expr* e) const {
+    e = e->IgnoreParenCasts();
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
+      if (const auto* p = llvm::dyn_cast<clang::ParmVarDecl>(r->getDecl()))
+        if (auto it = params_.find(p); it != params_.end()) return it->second;
+      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()))
+        if (auto it = aliases_.find(v); it != aliases_.end()) return it->second;
+      return -1;
+    }
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e)) {
+      if (b->getOpcode() != clang::BO_Add && b->getOpcode() != clang::BO_Sub) return -1;
+      if (b->getLHS()->getType()->isPointerType() || b->getLHS()->getType()->isArrayType()) return resolve(b->getLHS());
+      if (b->getRHS()->getType()->isPointerType() || b->getRHS()->getType()->isArrayType()) return resolve(b->getRHS());
+      return -1;
+    }
+    if (const auto* s = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) // a row of a multi-dimensional view
+      return s->getType()->isArrayType() ? resolve(s->getBase()) : -1;
+    if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e)) {
+      if (u->getOpcode() == clang::UO_AddrOf) {
+        if (const auto* s = llvm::dyn_cast<clang::ArraySubscriptExpr>(u->getSubExpr()->IgnoreParens()))
+          return resolve(s->getBase());
+      }
+      if (u->getOpcode() == clang::UO_PostInc || u->getOpcode() == clang::UO_PreInc ||
+          u->getOpcode() == clang::UO_PostDec || u->getOpcode() == clang::UO_PreDec)
+        return resolve(u->getSubExpr());
+      return -1;
+    }
+    if (const auto* c = llvm::dyn_cast<clang::ConditionalOperator>(e)) {
+      const int a = resolve(c->getTrueExpr()), b = resolve(c->getFalseExpr());
+      return a == b ? a : -1;
+    }
+    return -1;
+  }
+
+  static bool isLocalArray(const clang::Expr* e) {
+    e = e->IgnoreParenCasts();
+    while (const auto* s = llvm::dyn_cast<clang::ArraySubscriptExpr>(e))
+      e = s->getBase()->IgnoreParenCasts();
+    const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e);
+    const auto* v = r ? llvm::dyn_cast<clang::VarDecl>(r->getDecl()) : nullptr;
+    return v && !llvm::isa<clang::ParmVarDecl>(v) && v->getType()->isArrayType();
+  }
+
+  void alias(const clang::VarDecl* v, const clang::Expr* from) {
+    const int p = resolve(from);
+    auto it = aliases_.find(v);
+    if (it == aliases_.end()) {
+      if (p >= 0 && !ambiguous_.count(v)) aliases_[v] = p;
+      return;
+    }
+    if (it->second != p) { // pointed at another argument too: the offsets would mix
+      aliases_.erase(it);
+      ambiguous_.insert(v);
+    }
+  }
+
+  void access(const clang::Expr* e, const clang::Expr* pointer) {
+    const clang::LangAS space = e->getType().getAddressSpace();
+    if (!spaceKeyword(space)) return; // private memory
+    const int p = resolve(pointer);
+    if (p < 0) {
+      if (!isLocalArray(pointer)) ++out_.unattributed; // a kernel's own __local array is no argument
+      return;
+    }
+    accesses.push_back({e, p, space});
+  }
+
+  clang::ASTContext& ast_;
+  KernelAnalysis& out_;
+  std::map<const clang::ParmVarDecl*, int> params_;
+  std::set<const clang::VarDecl*> idVars_;
+  std::map<const clang::VarDecl*, int> aliases_;
+  std::set<const clang::VarDecl*> ambiguous_;
+};
+
+class Analyser : public clangfe::AstObserver {
+public:
+  Analyser(std::string kernel, KernelAnalysis& out) : kernel_(std::move(kernel)), out_(out) {}
+
+  void onTranslationUnit(clang::ASTContext& ast, bool hasErrors) override {
+    if (hasErrors) return;
+    const clang::FunctionDecl* kernel = nullptr;
+    for (const clang::Decl* d : ast.getTranslationUnitDecl()->noload_decls())
+      if (const auto* fd = llvm::dyn_cast<clang::FunctionDecl>(d))
+        if (fd->hasAttr<clang::OpenCLKernelAttr>() && fd->isThisDeclarationADefinition() &&
+            fd->getNameAsString() == kernel_)
+          kernel = fd;
+    if (!kernel) {
+      out_.error = "no kernel called " + kernel_;
+      return;
+    }
+    out_.found = true;
+    const unsigned n = kernel->getNumParams();
+    out_.roles.assign(n, ArgumentRole::Other);
+    out_.indexes.assign(n, -1);
+    out_.loopBoundOnly.assign(n, false);
+    out_.accessesOf.assign(n, 0);
+    out_.evidence.assign(n, "");
+    BodyVisitor v(ast, kernel, out_);
+    v.TraverseStmt(kernel->getBody());
+    for (unsigned i = 0; i < n; ++i) {
+      const auto* p = kernel->getParamDecl(i);
+      const clang::QualType t = p->getType().getCanonicalType();
+      auto& role = out_.roles[i];
+      if (t->isPointerType()) role = ArgumentRole::Buffer;
+      else if (t->isIntegerType() && !t->isBooleanType()) {
+        const int k = int(i);
+        role = v.guardSizes.count(k) || v.loopSizes.count(k) ? ArgumentRole::Size
+               : v.strides.count(k)                         ? ArgumentRole::Stride
+                                                            : ArgumentRole::Value;
+        out_.loopBoundOnly[i] = role == ArgumentRole::Size && !v.guardSizes.count(k);
+        out_.evidence[i] = v.why.count(k) ? v.why[k] : "no comparison with an id, no loop bound, no index product";
+      }
+    }
+    for (const auto& a : v.accesses)
+      ++out_.accessesOf[std::size_t(a.argument)];
+    out_.accesses = int(v.accesses.size());
+    if (!v.accesses.empty()) instrument(ast, kernel, v.accesses);
+  }
+
+private:
+  void instrument(clang::ASTContext& ast, const clang::FunctionDecl* kernel,
+                  const std::vector<BodyVisitor::Access>& accesses) {
+    auto& sm = ast.getSourceManager();
+    clang::Rewriter rw(sm, ast.getLangOpts());
+    clang::PrintingPolicy policy(ast.getLangOpts());
+    std::set<int> used;
+    for (const auto& a : accesses) {
+      const clang::SourceLocation begin = a.expr->getBeginLoc(), end = a.expr->getEndLoc();
+      if (begin.isMacroID() || end.isMacroID() || !sm.isInMainFile(begin)) {
+        ++out_.unattributed;
+        --out_.accesses;
+        --out_.accessesOf[std::size_t(a.argument)];
+        continue;
+      }
+      const std::string space = spaceKeyword(a.space), k = std::to_string(a.argument);
+      const std::string pointer = ast.getPointerType(a.expr->getType()).getAsString(policy);
+      const auto bytes = ast.getTypeSizeInChars(a.expr->getType()).getQuantity();
+      rw.InsertTextBefore(begin, "(*(" + pointer + ")" + helperFor(a.space) + "((" + space + " char*)&(");
+      rw.InsertTextAfterToken(end, "), __sb_base" + k + ", " + k + ", " + std::to_string(bytes) + ", __sb_stats))");
+      used.insert(a.argument);
+    }
+    if (used.empty()) return;
+    // Each argument's start, as the kernel received it (the body may move the pointer).
+    std::string bases;
+    for (int k : used) {
+      const auto* p = kernel->getParamDecl(unsigned(k));
+      const char* space = spaceKeyword(p->getType()->getPointeeType().getAddressSpace());
+      if (!space) continue;
+      bases += "\n  " + std::string(space) + " char* __sb_base" + std::to_string(k) + " = (" + space + " char*)(" +
+               p->getNameAsString() + ");";
+    }
+    rw.InsertTextAfterToken(llvm::cast<clang::CompoundStmt>(kernel->getBody())->getLBracLoc(), bases);
+    // The stats argument, last.
+    const std::string stats = std::string("__global int* ") + kProbeStatsArgument;
+    if (kernel->getNumParams() > 0) {
+      rw.InsertTextAfterToken(kernel->getParamDecl(kernel->getNumParams() - 1)->getEndLoc(), ", " + stats);
+    } else {
+      const auto tl = kernel->getFunctionTypeLoc();
+      if (!tl) return;
+      const clang::SourceRange inside(tl.getLParenLoc().getLocWithOffset(1), tl.getRParenLoc().getLocWithOffset(-1));
+      const std::string text = rw.getRewrittenText(inside);
+      if (text.find("void") != std::string::npos) rw.ReplaceText(inside, stats);
+      else rw.InsertTextBefore(tl.getRParenLoc(), stats);
+    }
+    const auto* buffer = rw.getRewriteBufferFor(sm.getMainFileID());
+    if (!buffer) return;
+    out_.instrumented = kProbeHelpers + std::string(buffer->begin(), buffer->end());
+  }
+
+  std::string kernel_;
+  KernelAnalysis& out_;
+};
+
+} // namespace
+
+KernelAnalysis analyseKernel(const std::string& source, const std::string& kernel,
+                             const clangfe::CompileOptions& options, const std::string& fileName) {
+  KernelAnalysis out;
+  out.kernel = kernel;
+  Analyser analyser(kernel, out);
+  clangfe::CompileRequest req;
+  req.source = source;
+  req.fileName = fileName;
+  req.options = options;
+  req.emitIR = false;
+  req.observer = &analyser;
+  const auto result = clangfe::compile(req);
+  if (!result.succeeded()) {
+    out.found = false;
+    out.error = result.firstError();
+  }
+  return out;
+}
+
+} // namespace steerbench::drive

@@ -1,0 +1,62 @@
+// What the driver reads from a kernel's own code to make a payload that fits
+// it (docs/driving.md, "Payloads"): the NDRange rank the kernel reads ids of,
+// each integer scalar's role (a size compared with a work-item's id or
+// bounding a loop, a width or stride that multiplies an index, or a plain
+// value), the integer buffers used as indices into other buffers, and an
+// instrumented copy of the source in which every access to a buffer argument
+// records its byte offset, so a probe run can measure how much of each
+// buffer the kernel touches. Read in the parent, which has Clang.
+#pragma once
+
+#include "clang/OpenCLFrontend.h"
+
+#include <string>
+#include <vector>
+
+namespace steerbench::drive {
+
+enum class ArgumentRole {
+  Buffer, ///< a pointer argument
+  Size,   ///< compared with a work-item id, or bounds a loop
+  Stride, ///< multiplies an index inside a subscript (a row width)
+  Value,  ///< any other scalar
+  Other,  ///< not an integral scalar (floats, vectors, images, ...)
+};
+
+[[nodiscard]] const char* roleName(ArgumentRole r);
+
+struct KernelAnalysis {
+  std::string kernel;
+  bool found = false;     ///< the kernel was in the source and compiled
+  int rank = 1;           ///< NDRange dimensions the kernel reads ids or sizes of (1 to 3)
+  std::vector<ArgumentRole> roles; ///< one per argument
+  /// Per argument: the buffer argument whose subscripts this integer buffer's
+  /// values index (-1: none).
+  std::vector<int> indexes;
+  /// Per argument: true for a Size that only bounds loops (never guards an
+  /// id): its value sets how much work each item does.
+  std::vector<bool> loopBoundOnly;
+  /// The source with a last kernel parameter `__global int* __sb_stats` added
+  /// and every attributed access recording [min, max) of its byte offsets
+  /// into stats[4k], stats[4k+1] for argument k, clamped to stats[4k+2]
+  /// bytes so that a probe never reads or writes out of bounds. Empty when
+  /// nothing could be instrumented.
+  std::string instrumented;
+  int accesses = 0;   ///< buffer accesses instrumented
+  int unattributed = 0; ///< accesses through pointers the analysis could not trace to an argument
+  /// Per argument: accesses instrumented.
+  std::vector<int> accessesOf;
+  std::string error;  ///< why the kernel could not be read
+  /// The evidence for each role, a line per argument, for `drive --explain`.
+  std::vector<std::string> evidence;
+};
+
+/// Reads kernel `kernel` of `source` (parse only, in process). Thread-safe.
+[[nodiscard]] KernelAnalysis analyseKernel(const std::string& source, const std::string& kernel,
+                                           const clangfe::CompileOptions& options = {},
+                                           const std::string& fileName = "input.cl");
+
+/// The name of the stats argument the instrumented source adds.
+inline constexpr const char* kProbeStatsArgument = "__sb_stats";
+
+} // namespace steerbench::drive

@@ -1,0 +1,145 @@
+#include "drive/host/Payloads.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace steerbench::drive {
+
+const std::vector<std::string>& constraintSets() {
+  static const std::vector<std::string> sets = {"roles", "cldrive", "big"};
+  return sets;
+}
+
+std::uint64_t gridSide(std::uint64_t items, int rank, std::uint64_t local) {
+  items = std::max<std::uint64_t>(1, items);
+  if (rank <= 1) return local ? std::max(local, (items + local - 1) / local * local) : items;
+  const auto side = std::uint64_t(std::llround(std::pow(double(items), 1.0 / rank)));
+  const auto l = local ? std::uint64_t(std::llround(std::pow(double(local), 1.0 / rank))) : 0;
+  if (!l) return std::max<std::uint64_t>(1, side);
+  return std::max<std::uint64_t>(l, std::uint64_t(std::llround(double(side) / double(l))) * l);
+}
+
+void planPayload(const PayloadModel& model, const KernelSignature& kernel, const KernelAnalysis& analysis,
+                 std::uint64_t items, std::uint64_t local, RunRequest& r) {
+  const std::size_t n = kernel.arguments.size();
+  r.counts.assign(n, 0);
+  r.values.assign(n, RunRequest::kDefaultValue);
+  r.ranges.assign(n, 0);
+  if (model.set == "cldrive" || !analysis.found || analysis.roles.size() != n) {
+    const auto total = gridSide(items, 1, local);
+    r.global = {total};
+    r.local = local ? std::vector<std::uint64_t>{local} : std::vector<std::uint64_t>{};
+    r.globalSize = total;
+    r.localSize = local;
+    return;
+  }
+  const int rank = std::clamp(model.rank, 1, 3);
+  const std::uint64_t side = gridSide(items, rank, local);
+  const std::uint64_t l = rank == 1 ? local : local ? std::uint64_t(std::llround(std::pow(double(local), 1.0 / rank))) : 0;
+  r.global.assign(std::size_t(rank), side);
+  r.local = l ? std::vector<std::uint64_t>(std::size_t(rank), l) : std::vector<std::uint64_t>{};
+  std::uint64_t total = 1;
+  for (auto g : r.global)
+    total *= g;
+  r.globalSize = total;
+  r.localSize = l ? std::uint64_t(std::pow(double(l), rank)) : 0;
+  // Scalars: sizes and widths get the grid's side (a 1-D kernel's guard, all
+  // of it); what only bounds a loop, or multiplies an index of a 1-D kernel,
+  // gets the square root, so that a kernel does about items^1.5 work.
+  const auto root = std::max<std::uint64_t>(1, std::uint64_t(std::llround(std::sqrt(double(total)))));
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& a = kernel.arguments[i];
+    if (a.kind != KernelArgument::Kind::Scalar || !a.isIntegral() || a.width != 1) continue;
+    std::uint64_t v = 0;
+    switch (analysis.roles[i]) {
+    case ArgumentRole::Size: v = rank > 1 ? side : analysis.loopBoundOnly[i] ? root : total; break;
+    case ArgumentRole::Stride: v = rank > 1 ? side : root; break;
+    default: v = rank > 1 ? side : total; break;
+    }
+    r.values[i] = std::int64_t(v);
+  }
+  // Buffers: as measured, or 16 times the work-items (big).
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& a = kernel.arguments[i];
+    if (!a.isBuffer()) continue;
+    const auto bytes = a.valueBytes();
+    std::uint64_t count = total;
+    if (model.set == "big") {
+      count = 16 * total;
+    } else if (i < model.extents.size() && model.extents[i].probed) {
+      const auto& e = model.extents[i];
+      const double need = e.perItem * double(total) + e.fixed;
+      count = e.accessed ? std::max<std::uint64_t>(1, std::uint64_t(std::ceil(need / double(bytes)))) : 1;
+      // A reach far beyond the work (a write at id + 500000000) is not given
+      // memory: the bounds check reports it.
+      const std::uint64_t cap = std::max<std::uint64_t>(64 * total, 1u << 16);
+      count = std::min({count, cap, std::uint64_t(256u << 20) / bytes});
+      // Accesses the probe could not see (through pointers it could not
+      // trace) may need more than it measured: never less than CLgen's rule.
+      if (analysis.unattributed > 0) count = std::max(count, total);
+    }
+    r.counts[i] = count;
+  }
+  // Integer buffers whose values index another buffer hold indices into it.
+  for (std::size_t i = 0; i < n; ++i) {
+    const int target = i < analysis.indexes.size() ? analysis.indexes[i] : -1;
+    if (target >= 0 && kernel.arguments[i].isIntegral()) r.ranges[i] = std::max<std::uint64_t>(1, r.counts[std::size_t(target)]);
+  }
+}
+
+std::string describePayload(const RunRequest& r, const KernelAnalysis& analysis) {
+  auto dims = [](const std::vector<std::uint64_t>& v) {
+    std::string s;
+    for (std::size_t i = 0; i < v.size(); ++i)
+      s += (i ? "x" : "") + std::to_string(v[i]);
+    return s;
+  };
+  std::string out = "NDRange " + dims(r.globalRange());
+  if (!r.localRange().empty()) out += " (local " + dims(r.localRange()) + ")";
+  for (std::size_t i = 0; i < r.arguments.size(); ++i) {
+    const auto& a = r.arguments[i];
+    const std::string role = i < analysis.roles.size() ? roleName(analysis.roles[i]) : "";
+    if (a.kind == KernelArgument::Kind::Scalar) {
+      if (i < r.values.size() && r.values[i] != RunRequest::kDefaultValue)
+        out += "; " + a.name + " = " + std::to_string(r.values[i]) + " (" + role +
+               (i < analysis.loopBoundOnly.size() && analysis.loopBoundOnly[i] ? ", loop bound" : "") + ")";
+      continue;
+    }
+    if (a.isImage()) {
+      out += "; " + a.name + ": " + (a.isConst ? "read-only " : "write-only ") + "image" + std::to_string(a.imageDims) +
+             "d " + imageShape(r, a).describe() + " RGBA " + a.element;
+      continue;
+    }
+    if (a.kind == KernelArgument::Kind::Sampler) {
+      out += "; " + a.name + ": sampler (clamp to edge, nearest)";
+      continue;
+    }
+    out += "; " + a.name + ": " + std::to_string(r.elements(i)) + " " + (a.isStruct() ? "structs of " + std::to_string(a.structBytes) + " B" : a.element + (a.width > 1 ? std::to_string(a.width) : ""));
+    if (i < r.ranges.size() && r.ranges[i]) out += " (indices < " + std::to_string(r.ranges[i]) + ")";
+  }
+  return out;
+}
+
+BufferExtent fitExtent(std::uint64_t itemsA, std::int64_t minA, std::int64_t maxA, std::int64_t accessesA,
+                       std::uint64_t itemsB, std::int64_t minB, std::int64_t maxB, std::int64_t accessesB) {
+  BufferExtent e;
+  e.probed = true;
+  e.accessed = accessesA > 0 || accessesB > 0;
+  if (!e.accessed) return e;
+  // Only a probe that saw the buffer says how far it reaches.
+  if (accessesA <= 0) maxA = 0, minA = minB;
+  if (accessesB <= 0) maxB = maxA, minB = minA;
+  e.lowest = std::min(minA, minB);
+  // The line through both measurements; a reach that shrinks with more
+  // work-items is taken as fixed, at its larger value.
+  if (itemsB != itemsA) e.perItem = double(maxB - maxA) / (double(itemsB) - double(itemsA));
+  if (e.perItem <= 0) {
+    e.perItem = 0;
+    e.fixed = double(std::max(maxA, maxB));
+  } else {
+    e.fixed = double(maxB) - e.perItem * double(itemsB);
+  }
+  return e;
+}
+
+} // namespace steerbench::drive

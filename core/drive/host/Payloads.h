@@ -1,0 +1,60 @@
+// Payloads that fit the kernel (docs/driving.md, "Payloads"): the NDRange
+// shape, each integer scalar's value and each buffer's size, made by one of
+// three constraint sets, tried in order until one runs clean:
+//
+//   roles    the kernel's own reading (KernelAnalysis): a 2-D or 3-D kernel
+//            gets a square or cubic grid, sizes and widths get its side, and
+//            each buffer as many elements as a probe run measured it needs
+//            (fitted over two small sizes: extent = a * work-items + b);
+//   cldrive  CLgen's rule: 1-D, one element per work-item, every integral
+//            scalar the global size;
+//   big      the roles' shape and values, with every buffer 16 times the
+//            work-items.
+#pragma once
+
+#include "drive/KernelArguments.h"
+#include "drive/Protocol.h"
+#include "drive/host/KernelAnalysis.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace steerbench::drive {
+
+/// How many bytes of a buffer a kernel touches at a number of work-items:
+/// from [lowest, a * items + b), as two probe runs measured.
+struct BufferExtent {
+  bool probed = false;   ///< measured (else: one element per work-item)
+  bool accessed = false; ///< the probes saw an access
+  double perItem = 0, fixed = 0; ///< bytes = perItem * items + fixed
+  std::int64_t lowest = 0;       ///< the lowest byte offset seen (< 0: before the buffer's start)
+};
+
+struct PayloadModel {
+  std::string set = "cldrive"; ///< roles, cldrive or big
+  int rank = 1;
+  std::vector<BufferExtent> extents; ///< per argument
+};
+
+/// The constraint sets, in the order they are tried.
+[[nodiscard]] const std::vector<std::string>& constraintSets();
+
+/// The side of a grid of `rank` dimensions with about `items` work-items,
+/// a multiple of the local side when there is one (local 64: 8 x 8, 4 x 4 x 4).
+[[nodiscard]] std::uint64_t gridSide(std::uint64_t items, int rank, std::uint64_t local);
+
+/// Fills `r`'s NDRange, scalar values, buffer counts and index ranges for
+/// about `items` work-items (and r.globalSize with the work-items it gets).
+void planPayload(const PayloadModel& model, const KernelSignature& kernel, const KernelAnalysis& analysis,
+                 std::uint64_t items, std::uint64_t local, RunRequest& r);
+
+/// "NDRange 128x128 (local 8x8); n = 128 (size), a: 16384 float, ..." for a planned request.
+[[nodiscard]] std::string describePayload(const RunRequest& r, const KernelAnalysis& analysis);
+
+/// A buffer's extent from two probes at `itemsA` and `itemsB` work-items
+/// (byte ranges [min, max) and access counts as the worker reported them).
+[[nodiscard]] BufferExtent fitExtent(std::uint64_t itemsA, std::int64_t minA, std::int64_t maxA, std::int64_t accessesA,
+                                     std::uint64_t itemsB, std::int64_t minB, std::int64_t maxB, std::int64_t accessesB);
+
+} // namespace steerbench::drive
