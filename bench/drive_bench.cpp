@@ -6,6 +6,8 @@
 // Usage: bench-drive [--devmap CSV] [--global-sizes 1024,8192,65536] [--local 64] [--runs 10] [--warmup 2]
 //                    [--limit N] [--reuse-kernels 40] [--pairs 50] [--timeout 20] [--csv FILE]
 //                    [--pairs-workspace WS]   (corpus kernels for the pairs; default: the default workspace)
+//                    [--corpus WS --sample N --seed S]  (N random corpus kernels of roles train and capped instead)
+//                    [--sources DIR]          (every .cl file of DIR instead: generated kernels, say)
 // Timed runs are interleaved across devices (see Driver), also for the pairs.
 // Prints: throughput (kernels per minute), counts per outcome, the compile-pass
 // and execute-pass rates, label counts and the AMBIGUOUS fraction; the reuse
@@ -23,7 +25,9 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <random>
 #include <set>
 #include <sstream>
 #include <string>
@@ -74,6 +78,9 @@ int main(int argc, char** argv) {
   std::string csvPath;
   std::string pairsWorkspace = defaultWorkspacePath();
   bool explain = false;
+  std::string corpusWorkspace, sourcesDir;
+  std::size_t corpusSample = 300;
+  unsigned corpusSeed = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> const char* {
@@ -94,6 +101,10 @@ int main(int argc, char** argv) {
     else if (a == "--timeout") o.timeoutSeconds = std::stod(next());
     else if (a == "--csv") csvPath = next();
     else if (a == "--pairs-workspace") pairsWorkspace = next();
+    else if (a == "--corpus") corpusWorkspace = next();
+    else if (a == "--sample") corpusSample = std::stoul(next());
+    else if (a == "--seed") corpusSeed = unsigned(std::stoul(next()));
+    else if (a == "--sources") sourcesDir = next();
     else if (a == "--payload-sets") {
       o.payloadSets.clear();
       std::stringstream ss(next());
@@ -103,31 +114,27 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr, "usage: bench-drive [--devmap CSV] [--global-sizes A,B,C] [--local N] [--runs N] "
                            "[--warmup N] [--limit N] [--reuse-kernels N] [--pairs N] [--timeout S] [--csv FILE] "
-                           "[--payload-sets roles,cldrive,big] [--explain]\n");
+                           "[--payload-sets roles,cldrive,big] [--explain] [--corpus WS [--sample N] [--seed S]] "
+                           "[--sources DIR]\n");
       return 2;
     }
-  }
-  if (devmap.empty()) {
-    std::fprintf(stderr, "bench-drive: no DevMap CSV (give --devmap or set STEERBENCH_DEVMAP_DIR)\n");
-    return 2;
   }
   const auto scratch = std::filesystem::temp_directory_path() / "steerbench-bench-drive";
   std::filesystem::create_directories(scratch);
   o.cacheDir = (scratch / "pocl-cache").string();
 
-  // Every distinct kernel source in DevMap, with its signature. Sources that
-  // need declarations identifier rewriting dropped get the corpus's reconstruction.
-  const auto rows = dataset::readDevMap(devmap);
-  std::set<std::string> seen;
   std::vector<Kernel> kernels;
   int clangFailures = 0;
-  for (const auto& r : rows) {
-    if (!seen.insert(r.src).second) continue;
+  std::string what;
+  // A kernel unit and its first kernel's signature; units Clang rejects are
+  // kept (they count, as BUILD_FAILURE).
+  auto add = [&](std::string name, std::string source, bool reconstruct) {
     Kernel k;
-    k.name = r.benchmark;
-    k.source = r.src;
+    k.name = std::move(name);
+    k.source = std::move(source);
     auto scan = kernelSignatures(k.source);
-    if (!scan.compiled) {
+    if (!scan.compiled && reconstruct) {
+      // DevMap sources that need declarations identifier rewriting dropped get the corpus's reconstruction.
       const auto rec = corpus::reconstructDeclarations(k.source, k.name + ".cl", {});
       if (rec.compiled) {
         k.source = rec.prelude + "\n" + k.source;
@@ -141,15 +148,47 @@ int main(int argc, char** argv) {
       k.signature = scan.kernels[0];
     }
     kernels.push_back(std::move(k));
-    if (limit && kernels.size() >= limit) break;
+  };
+  if (!corpusWorkspace.empty()) {
+    // A seeded random sample of the corpus's kernels that models train on.
+    auto ws = store::Workspace::open(corpusWorkspace, store::Workspace::Mode::OpenExisting);
+    auto rows = ws.rows("SELECT id, source FROM kernels WHERE role IN ('train', 'capped') ORDER BY id");
+    std::mt19937_64 rng(corpusSeed);
+    std::shuffle(rows.begin(), rows.end(), rng);
+    rows.resize(std::min(rows.size(), corpusSample));
+    for (const auto& row : rows)
+      add("corpus-" + row[0], row[1], false);
+    what = "random corpus kernels of roles train and capped (seed " + std::to_string(corpusSeed) + ", " + corpusWorkspace + ")";
+  } else if (!sourcesDir.empty()) {
+    std::vector<std::filesystem::path> files;
+    for (const auto& e : std::filesystem::directory_iterator(sourcesDir))
+      if (e.path().extension() == ".cl") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+      std::ifstream in(f);
+      std::stringstream text;
+      text << in.rdbuf();
+      add(f.stem().string(), text.str(), false);
+    }
+    what = "kernel files of " + sourcesDir;
+  } else {
+    if (devmap.empty()) {
+      std::fprintf(stderr, "bench-drive: no DevMap CSV (give --devmap or set STEERBENCH_DEVMAP_DIR)\n");
+      return 2;
+    }
+    // Every distinct kernel source in DevMap, with its signature.
+    std::set<std::string> seen;
+    for (const auto& r : dataset::readDevMap(devmap))
+      if (seen.insert(r.src).second) add(r.benchmark, r.src, true);
+    what = "distinct DevMap sources";
   }
+  if (limit && kernels.size() > limit) kernels.resize(limit);
 
   Driver driver(o);
   std::printf("devices:");
   for (const auto& d : driver.devices())
     std::printf("  %s (%s, %u compute units)", d.name.c_str(), d.id.c_str(), d.computeUnits);
-  std::printf("\nkernels: %zu distinct DevMap sources (%d do not compile with Clang even after reconstruction)\n",
-              kernels.size(), clangFailures);
+  std::printf("\nkernels: %zu %s (%d do not compile with Clang)\n", kernels.size(), what.c_str(), clangFailures);
   std::printf("global sizes:");
   for (auto g : o.globalSizes)
     std::printf(" %llu", (unsigned long long)g);
@@ -168,12 +207,15 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     const auto& k = kernels[i];
     std::vector<CaseResult> results;
-    if (k.signature.arguments.empty() && k.signature.name == "A" && !kernelSignatures(k.source).compiled) {
+    bool driven = false;
+    if (const auto scan = kernelSignatures(k.source); k.signature.name == "A" && !scan.compiled) {
       CaseResult c;
       c.outcome = "BUILD_FAILURE";
+      c.detail = "Clang: " + scan.error.substr(0, scan.error.find('\n'));
       results.push_back(c);
     } else {
       results = driver.drive(k.source, k.signature);
+      driven = true;
     }
     bool allPass = !results.empty(), built = true, anyPass = false;
     for (const auto& c : results) {
@@ -208,7 +250,7 @@ int main(int argc, char** argv) {
     if (explain && !results.empty()) {
       std::printf("%s: %s [%s] %s\n", k.name.c_str(), ko.c_str(), results.front().payloadSet.c_str(),
                   results.front().payload.c_str());
-      for (const auto& e : driver.evidence())
+      for (const auto& e : driven ? driver.evidence() : std::vector<std::string>{})
         std::printf("    %s\n", e.c_str());
       for (const auto& c : results)
         if (c.outcome != "PASS") {
@@ -224,7 +266,7 @@ int main(int argc, char** argv) {
   }
   const double took = seconds(start);
   if (csv) std::fclose(csv);
-  std::printf("1. DevMap kernels on every device\n");
+  std::printf("1. the kernels on every device\n");
   std::printf("  throughput: %zu kernels in %.0f s = %.1f kernels per minute (%d cases, %zu devices each)\n",
               kernels.size(), took, 60.0 * double(kernels.size()) / took, cases, driver.devices().size());
   std::printf("  outcomes per case:");

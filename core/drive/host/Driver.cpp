@@ -213,7 +213,10 @@ void Driver::measureAtSize(RunRequest& planned, const CancelToken* cancel) {
     if (!a.isBuffer() || reply.probeAccesses[i] <= 0 || reply.probeMin[i] < 0) continue;
     const auto bytes = std::int64_t(a.valueBytes());
     if (reply.probeMax[i] >= std::int64_t(room[i]) * bytes) continue; // beyond the room: the bounds check says so
-    planned.counts[i] = std::max<std::uint64_t>(1, std::uint64_t((reply.probeMax[i] + bytes - 1) / bytes));
+    // Rounded up to 256 elements: a write that depends on the data (a relaxed
+    // distance, a found key) may reach a little further with other inputs.
+    const auto reach = std::max<std::uint64_t>(1, std::uint64_t((reply.probeMax[i] + bytes - 1) / bytes));
+    planned.counts[i] = (reach + 255) / 256 * 256;
   }
   for (std::size_t i = 0; i < planned.ranges.size(); ++i) // indices follow what they index
     if (planned.ranges[i] && i < analysis_.indexes.size() && analysis_.indexes[i] >= 0)
