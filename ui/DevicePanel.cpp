@@ -34,7 +34,7 @@
 namespace steerbench::ui {
 namespace {
 
-enum Column { KernelCol, GlobalCol, LocalCol, OutcomeCol, FastestCol, LabelCol, FirstDeviceCol };
+enum Column { KernelCol, GlobalCol, LocalCol, OutcomeCol, FastestCol, LabelCol, PayloadCol, FirstDeviceCol };
 
 QString shortName(const std::string& device) { return QString::fromStdString(drive::shortDeviceName(device)); }
 
@@ -276,11 +276,14 @@ void DevicePanel::drive(const QString& title, std::function<std::vector<Unit>(En
     };
     job.onCase = [self, generation](const drive::DrivenKernel& k, const drive::CaseResult& c) {
       const QString kernel = QString::fromStdString(k.unit == k.kernel ? k.kernel : k.kernel + " (" + k.unit + ")");
+      QStringList evidence;
+      for (const auto& e : k.evidence)
+        evidence << QString::fromStdString(e);
       if (!self) return;
       QMetaObject::invokeMethod(
           self.data(),
-          [self, kernel, c, generation] {
-            if (self && generation == self->generation_) self->addCase(kernel, c);
+          [self, kernel, c, evidence, generation] {
+            if (self && generation == self->generation_) self->addCase(kernel, c, evidence);
           },
           Qt::QueuedConnection);
     };
@@ -303,7 +306,7 @@ void DevicePanel::cancel() {
   if (job_) engine_->cancelJob(job_);
 }
 
-void DevicePanel::addCase(const QString& kernel, const drive::CaseResult& c) {
+void DevicePanel::addCase(const QString& kernel, const drive::CaseResult& c, const QStringList& evidence) {
   // One column per device, in the order the driver uses.
   // Keyed by device id: two identical GPUs have one name and two columns.
   for (const auto& d : c.devices) {
@@ -330,6 +333,11 @@ void DevicePanel::addCase(const QString& kernel, const drive::CaseResult& c) {
   set(OutcomeCol, QString::fromStdString(c.outcome), QString::fromStdString(c.detail));
   set(FastestCol, c.label.best >= 0 ? shortName(c.labelDevice()) : QString());
   set(LabelCol, QString::fromStdString(c.label.status()));
+  // What each argument got, and why: the roles read from the kernel, the
+  // probe's fit and the constraint sets tried (as `drive --explain` prints).
+  const QString payload = QString::fromStdString(c.payload);
+  set(PayloadCol, c.payloadSet.empty() ? payload : QStringLiteral("[%1] %2").arg(QString::fromStdString(c.payloadSet), payload),
+      (payload.split(QStringLiteral("; ")) + QStringList{QString()} + evidence).join(QLatin1Char('\n')));
   QVector<QVector<double>> times(deviceNames_.size());
   for (const auto& d : c.devices) {
     const int at = int(deviceIds_.indexOf(QString::fromStdString(d.device.id)));

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 #include <QVector>
 #include <QWidget>
 
@@ -77,7 +78,7 @@ private:
     std::string name, source, onlyKernel;
   };
   void drive(const QString& title, std::function<std::vector<Unit>(EngineState&)> units);
-  void addCase(const QString& kernel, const drive::CaseResult& c);
+  void addCase(const QString& kernel, const drive::CaseResult& c, const QStringList& evidence);
   void showBoxes(int row);
   bool readSweep(std::vector<std::uint64_t>& global, std::vector<std::uint64_t>& local);
 

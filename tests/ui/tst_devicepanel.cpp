@@ -86,8 +86,11 @@ private slots:
       QVERIFY(!panel_->cellText(row, 4).isEmpty()); // the fastest device
       QVERIFY(panel_->cellText(row, 5) == QStringLiteral("significant") ||
               panel_->cellText(row, 5) == QStringLiteral("AMBIGUOUS"));
-      QVERIFY2(panel_->cellText(row, 6).contains(QLatin1Char('[')), qPrintable(panel_->cellText(row, 6)));
-      QVERIFY(panel_->cellText(row, 7).contains(QLatin1Char('[')));
+      // The payload: its constraint set, the NDRange and what each argument got.
+      QVERIFY2(panel_->cellText(row, 6).startsWith(QStringLiteral("[roles] NDRange ")), qPrintable(panel_->cellText(row, 6)));
+      QVERIFY2(panel_->cellText(row, 6).contains(QStringLiteral("out: ")), qPrintable(panel_->cellText(row, 6)));
+      QVERIFY2(panel_->cellText(row, 7).contains(QLatin1Char('[')), qPrintable(panel_->cellText(row, 7)));
+      QVERIFY(panel_->cellText(row, 8).contains(QLatin1Char('[')));
     }
     QCOMPARE(panel_->cellText(1, 1), QStringLiteral("4096"));
     QCOMPARE(panel_->boxCount(), 2); // one box per device for the current case
