@@ -208,6 +208,8 @@ int main(int argc, char** argv) {
     const auto& k = kernels[i];
     std::vector<CaseResult> results;
     bool driven = false;
+    const auto kernelStart = std::chrono::steady_clock::now();
+    const auto spentBefore = driver.timeSpent();
     if (const auto scan = kernelSignatures(k.source); k.signature.name == "A" && !scan.compiled) {
       CaseResult c;
       c.outcome = "BUILD_FAILURE";
@@ -250,6 +252,7 @@ int main(int argc, char** argv) {
     if (explain && !results.empty()) {
       std::printf("%s: %s [%s] %s\n", k.name.c_str(), ko.c_str(), results.front().payloadSet.c_str(),
                   results.front().payload.c_str());
+      std::printf("    %.1f s (probing %.1f s)\n", seconds(kernelStart), driver.timeSpent().probing - spentBefore.probing);
       for (const auto& e : driven ? driver.evidence() : std::vector<std::string>{})
         std::printf("    %s\n", e.c_str());
       for (const auto& c : results)
@@ -269,6 +272,8 @@ int main(int argc, char** argv) {
   std::printf("1. the kernels on every device\n");
   std::printf("  throughput: %zu kernels in %.0f s = %.1f kernels per minute (%d cases, %zu devices each)\n",
               kernels.size(), took, 60.0 * double(kernels.size()) / took, cases, driver.devices().size());
+  std::printf("  time in the worker: probing %.0f s, checks and warm-ups %.0f s, timed runs %.0f s\n",
+              driver.timeSpent().probing, driver.timeSpent().checking, driver.timeSpent().timing);
   std::printf("  outcomes per case:");
   for (const auto& [k, v] : outcomes)
     std::printf("  %s %d", k.c_str(), v);

@@ -399,7 +399,8 @@ kernel void img(read_only image2d_t im, global float* o) {}
     c = drive(onePast, {"roles", "cldrive", "big"});
     QVERIFY2(c.outcome == "PASS", (c.outcome + ": " + c.detail).c_str());
     QCOMPARE(c.payloadSet, std::string("roles"));
-    QVERIFY2(c.payload.find("in: 4097 float") != std::string::npos, c.payload.c_str());
+    // (measured at 4097, given 4352: sizes measured are rounded up to 256 elements)
+    QVERIFY2(c.payload.find("in: 4352 float") != std::string::npos, c.payload.c_str());
     // Reading before a buffer's start has no payload that fits.
     c = drive(negative, {"roles", "cldrive", "big"});
     QCOMPARE(c.outcome, std::string("OUT_OF_BOUNDS"));
@@ -418,7 +419,7 @@ kernel void img(read_only image2d_t im, global float* o) {}
     QCOMPARE(drive(halo, {"cldrive"}).outcome, std::string("PASS"));
     c = drive(openHalo, {"roles", "cldrive", "big"});
     QVERIFY2(c.outcome == "PASS", (c.outcome + ": " + c.detail).c_str());
-    QVERIFY2(c.payload.find("in: 4098 float") != std::string::npos, c.payload.c_str());
+    QVERIFY2(c.payload.find("in: 4352 float") != std::string::npos, c.payload.c_str()); // 4098, rounded up
   }
 
   void imagesSamplersAndStructsRunOnPocl() {

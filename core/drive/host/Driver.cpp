@@ -7,6 +7,7 @@
 #include "engine/ParallelFor.h"
 
 #include <algorithm>
+#include <chrono>
 #include <sys/resource.h>
 
 namespace steerbench::drive {
@@ -100,7 +101,11 @@ std::vector<CaseResult> Driver::drive(const std::string& source, const KernelSig
 }
 
 bool Driver::exchange(const RunRequest& r, RunReply& reply, const CancelToken* cancel) {
-  auto x = worker().exchange(encodeRequest(r), options_.timeoutSeconds, cancel);
+  const auto start = std::chrono::steady_clock::now();
+  auto& w = worker(); // starting a worker counts as time spent on this request
+  auto x = w.exchange(encodeRequest(r), options_.timeoutSeconds, cancel);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  (r.probe ? spent_.probing : r.timedRuns ? spent_.timing : spent_.checking) += took;
   usedSinceStart_ = true;
   using S = WorkerProcess::Exchange::Status;
   if (x.status == S::Cancelled) {
@@ -129,6 +134,12 @@ bool Driver::exchange(const RunRequest& r, RunReply& reply, const CancelToken* c
   return true;
 }
 
+const WorkerDevice& Driver::probeDevice() const {
+  // Probes only count accesses: the device with the most compute units runs them fastest.
+  return *std::max_element(devices_.begin(), devices_.end(),
+                           [](const WorkerDevice& a, const WorkerDevice& b) { return a.computeUnits < b.computeUnits; });
+}
+
 namespace {
 
 RunRequest baseRequest(const std::string& source, const KernelSignature& kernel, const DriveOptions& o) {
@@ -155,7 +166,7 @@ bool Driver::probeExtents(const KernelSignature& kernel, std::uint64_t local, co
   for (int k = 0; k < 2; ++k) {
     RunRequest r = baseRequest(analysis_.instrumented, kernel, options_);
     planPayload(generous, kernel, analysis_, sizes[k], local, r);
-    r.device = devices_.front().id;
+    r.device = probeDevice().id;
     r.probe = true;
     r.check = false;
     r.warmupRuns = r.timedRuns = 0;
@@ -191,11 +202,16 @@ bool Driver::probeExtents(const KernelSignature& kernel, std::uint64_t local, co
   return true;
 }
 
-void Driver::measureAtSize(RunRequest& planned, const CancelToken* cancel) {
-  if (analysis_.instrumented.empty() || model_.set != "roles") return;
+bool Driver::measureAtSize(RunRequest& planned, const CancelToken* cancel) {
+  if (analysis_.instrumented.empty() || model_.set != "roles") return false;
+  if (const auto it = measured_.find(planned.globalSize); it != measured_.end()) {
+    planned.counts = it->second.counts;
+    planned.ranges = it->second.ranges;
+    return it->second.fitted;
+  }
   RunRequest r = planned;
   r.source = analysis_.instrumented;
-  r.device = devices_.front().id;
+  r.device = probeDevice().id;
   r.probe = true;
   r.check = false;
   r.warmupRuns = r.timedRuns = 0;
@@ -203,31 +219,46 @@ void Driver::measureAtSize(RunRequest& planned, const CancelToken* cancel) {
   for (std::size_t i = 0; i < r.arguments.size(); ++i)
     if (r.arguments[i].isBuffer()) {
       const auto bytes = r.arguments[i].valueBytes();
-      room[i] = std::min<std::uint64_t>(std::max<std::uint64_t>(r.elements(i) * 2, 16 * r.globalSize), (256u << 20) / bytes);
+      room[i] = std::min<std::uint64_t>(std::max<std::uint64_t>(r.elements(i) * 2, 4 * r.globalSize), (256u << 20) / bytes);
+      // Local memory cannot grow past the smallest device's: a kernel that
+      // needs more at this size reaches past its room, and the bounds check says so.
+      if (r.arguments[i].kind == KernelArgument::Kind::Local) {
+        std::uint64_t local = 0;
+        for (const auto& d : devices_)
+          if (d.localMemBytes) local = local ? std::min(local, d.localMemBytes) : d.localMemBytes;
+        if (local) room[i] = std::min<std::uint64_t>(room[i], std::max<std::uint64_t>(1, local / bytes));
+        planned.counts[i] = std::min<std::uint64_t>(planned.elements(i), room[i]);
+      }
       r.counts[i] = room[i];
     }
   RunReply reply;
-  if (!exchange(r, reply, cancel) || reply.outcome != "PROBED" || reply.probeMax.size() != r.arguments.size()) return;
+  if (!exchange(r, reply, cancel) || reply.outcome != "PROBED" || reply.probeMax.size() != r.arguments.size()) return false;
+  bool fitted = analysis_.unattributed == 0;
   for (std::size_t i = 0; i < r.arguments.size(); ++i) {
     const auto& a = r.arguments[i];
-    if (!a.isBuffer() || reply.probeAccesses[i] <= 0 || reply.probeMin[i] < 0) continue;
+    if (!a.isBuffer() || reply.probeAccesses[i] <= 0) continue;
     const auto bytes = std::int64_t(a.valueBytes());
-    if (reply.probeMax[i] >= std::int64_t(room[i]) * bytes) continue; // beyond the room: the bounds check says so
+    if (reply.probeMin[i] < 0 || reply.probeMax[i] >= std::int64_t(room[i]) * bytes) { // the bounds check says so
+      fitted = false;
+      continue;
+    }
     // Rounded up to 256 elements: a write that depends on the data (a relaxed
     // distance, a found key) may reach a little further with other inputs.
     const auto reach = std::max<std::uint64_t>(1, std::uint64_t((reply.probeMax[i] + bytes - 1) / bytes));
-    planned.counts[i] = (reach + 255) / 256 * 256;
+    planned.counts[i] = std::min<std::uint64_t>((reach + 255) / 256 * 256, room[i]);
   }
   for (std::size_t i = 0; i < planned.ranges.size(); ++i) // indices follow what they index
     if (planned.ranges[i] && i < analysis_.indexes.size() && analysis_.indexes[i] >= 0)
       planned.ranges[i] = std::max<std::uint64_t>(1, planned.counts[std::size_t(analysis_.indexes[i])]);
+  measured_[planned.globalSize] = Measured{planned.counts, planned.ranges, fitted};
+  return fitted;
 }
 
 std::string Driver::boundsCheck(const RunRequest& planned, const CancelToken* cancel) {
   if (analysis_.instrumented.empty()) return {};
   RunRequest r = planned;
   r.source = analysis_.instrumented;
-  r.device = devices_.front().id;
+  r.device = probeDevice().id;
   r.probe = true;
   r.check = false;
   r.warmupRuns = r.timedRuns = 0;
@@ -277,10 +308,10 @@ void Driver::choosePayload(const std::string& source, const KernelSignature& ker
     model_.set = set;
     RunRequest r = baseRequest(source, kernel, options_);
     planPayload(model_, kernel, analysis_, smallest, local, r);
-    measureAtSize(r, cancel);
-    r.device = devices_.front().id;
+    const bool fitted = measureAtSize(r, cancel);
+    r.device = probeDevice().id;
     r.warmupRuns = r.timedRuns = 0;
-    if (const auto out = boundsCheck(r, cancel); !out.empty()) {
+    if (const auto out = fitted ? std::string() : boundsCheck(r, cancel); !out.empty()) {
       evidence_.push_back(set + ": OUT_OF_BOUNDS: " + out);
       continue;
     }
@@ -305,6 +336,7 @@ std::vector<CaseResult> Driver::driveCases(const std::string& source, const Kern
   model_ = PayloadModel{};
   evidence_.clear();
   verdict_ = RunReply{};
+  measured_.clear();
   if (unsupported.empty() && !devices_.empty()) choosePayload(source, kernel, cancel);
   if (cancel && cancel->cancelled()) return results;
   if (!verdict_.outcome.empty()) { // it hung while its payload was chosen: one case says so
@@ -317,7 +349,7 @@ std::vector<CaseResult> Driver::driveCases(const std::string& source, const Kern
     c.payloadSet = model_.set;
     c.payload = describePayload(r, analysis_);
     c.outcome = verdict_.outcome;
-    c.detail = devices_.front().name + ": " + verdict_.detail;
+    c.detail = probeDevice().name + ": " + verdict_.detail;
     for (const auto& d : devices_) {
       DeviceRun run;
       run.device = d;
@@ -336,7 +368,7 @@ std::vector<CaseResult> Driver::driveCases(const std::string& source, const Kern
       if (local && (local > global || global % local)) continue;
       RunRequest base = baseRequest(source, kernel, options_);
       planPayload(model_, kernel, analysis_, global, local, base);
-      if (unsupported.empty()) measureAtSize(base, cancel);
+      const bool fitted = unsupported.empty() && measureAtSize(base, cancel);
       if (cancel && cancel->cancelled()) return results;
       CaseResult c;
       c.kernel = kernel.name;
@@ -360,7 +392,7 @@ std::vector<CaseResult> Driver::driveCases(const std::string& source, const Kern
       };
       // The out-of-bounds oracle: where the kernel's reads and writes went at this size.
       std::string outOfBounds;
-      if (unsupported.empty() && options_.check) outOfBounds = boundsCheck(base, cancel);
+      if (unsupported.empty() && options_.check && !fitted) outOfBounds = boundsCheck(base, cancel);
       if (cancel && cancel->cancelled()) return results;
       // Phase 1, per device: build, the checker, and the warm-up runs.
       // Phase 2: the timed runs one at a time, in rounds over the devices

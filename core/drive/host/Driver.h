@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -80,6 +81,13 @@ public:
   [[nodiscard]] const DriveOptions& options() const { return options_; }
   /// Workers started so far (the first, plus one after every timeout or crash).
   [[nodiscard]] int workersStarted() const { return started_; }
+  /// Wall-clock seconds spent so far in requests to the worker, by purpose:
+  /// instrumented probes (extents, measurements, bounds checks), the
+  /// checker's runs with the builds and warm-ups, and the timed runs.
+  struct TimeSpent {
+    double probing = 0, checking = 0, timing = 0;
+  };
+  [[nodiscard]] const TimeSpent& timeSpent() const { return spent_; }
 
   /// Drives one kernel at every size on every device. `onCase` sees each case
   /// as it completes. After a TIMEOUT or CRASH the kernel's remaining sizes
@@ -99,6 +107,8 @@ public:
 
 private:
   WorkerProcess& worker();
+  /// The device instrumented probes run on.
+  [[nodiscard]] const WorkerDevice& probeDevice() const;
   /// One request to the worker; TIMEOUT or CRASH when it hangs or dies (the
   /// worker is then replaced). False when cancelled.
   bool exchange(const RunRequest& r, RunReply& reply, const CancelToken* cancel);
@@ -108,8 +118,10 @@ private:
   /// Probes the instrumented kernel at two sizes and fits each buffer's extent.
   bool probeExtents(const KernelSignature& kernel, std::uint64_t local, const CancelToken* cancel);
   /// Roles only: the buffers' sizes measured at the real size (a probe with
-  /// room to spare), replacing the fit's estimate.
-  void measureAtSize(RunRequest& planned, const CancelToken* cancel);
+  /// room to spare), replacing the fit's estimate. True when every traced
+  /// access fell inside the sizes it set: the bounds check would find nothing
+  /// on the same data, and is skipped. Remembered per size for the kernel.
+  bool measureAtSize(RunRequest& planned, const CancelToken* cancel);
   /// A probe at the real size: an access outside a buffer is OUT_OF_BOUNDS (empty: none).
   std::string boundsCheck(const RunRequest& planned, const CancelToken* cancel);
   std::vector<CaseResult> driveCases(const std::string& source, const KernelSignature& kernel,
@@ -125,6 +137,12 @@ private:
   PayloadModel model_;
   std::vector<std::string> evidence_;
   RunReply verdict_; ///< a TIMEOUT while choosing the payload: the kernel's outcome (empty: none)
+  struct Measured {
+    std::vector<std::uint64_t> counts, ranges;
+    bool fitted = false;
+  };
+  std::map<std::uint64_t, Measured> measured_;
+  TimeSpent spent_; ///< measureAtSize's results by global size, for this kernel
 };
 
 } // namespace steerbench::drive

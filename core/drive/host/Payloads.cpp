@@ -44,17 +44,22 @@ void planPayload(const PayloadModel& model, const KernelSignature& kernel, const
   r.globalSize = total;
   r.localSize = l ? std::uint64_t(std::pow(double(l), rank)) : 0;
   // Scalars: sizes and widths get the grid's side (a 1-D kernel's guard, all
-  // of it); what only bounds a loop, or multiplies an index of a 1-D kernel,
-  // gets the square root, so that a kernel does about items^1.5 work.
+  // of it); what only bounds a loop, multiplies an index of a 1-D kernel, or
+  // shows no use the analysis knows (a step count, an offset) gets the square
+  // root, so that a kernel does about items^1.5 work, not items^2.
   const auto root = std::max<std::uint64_t>(1, std::uint64_t(std::llround(std::sqrt(double(total)))));
   for (std::size_t i = 0; i < n; ++i) {
     const auto& a = kernel.arguments[i];
-    if (a.kind != KernelArgument::Kind::Scalar || !a.isIntegral() || a.width != 1) continue;
+    if (a.kind != KernelArgument::Kind::Scalar || !a.isIntegral() || a.isStruct()) continue;
+    if (a.width > 1) { // an integer vector is usually dimensions (a uint2 width and height): the grid's side
+      r.values[i] = std::int64_t(rank > 1 ? side : root);
+      continue;
+    }
     std::uint64_t v = 0;
     switch (analysis.roles[i]) {
     case ArgumentRole::Size: v = rank > 1 ? side : analysis.loopBoundOnly[i] ? root : total; break;
     case ArgumentRole::Stride: v = rank > 1 ? side : root; break;
-    default: v = rank > 1 ? side : total; break;
+    default: v = rank > 1 ? side : root; break;
     }
     r.values[i] = std::int64_t(v);
   }

@@ -230,7 +230,7 @@ struct DeviceRunner::Impl {
   std::vector<Device> devices;
   std::vector<WorkerDevice> infos;
   std::map<std::string, cl_program> programs; // device id + options + source -> built program
-  std::string lastSource;
+  std::vector<std::string> recentSources; ///< the last two sources built, oldest first
 
   ~Impl() {
     for (auto& [key, p] : programs)
@@ -260,13 +260,23 @@ struct DeviceRunner::Impl {
   cl_program program(Device& d, const RunRequest& r, std::string& buildLog) {
     const std::string key = d.info.id + '\0' + r.buildOptions + '\0' + r.source;
     if (auto it = programs.find(key); it != programs.end()) return it->second;
-    // Keep only the programs of the kernel being driven: a long-lived worker
-    // must not grow with every kernel it has seen.
-    if (r.source != lastSource) {
-      for (auto& [unused, p] : programs)
-        clReleaseProgram(p);
-      programs.clear();
-      lastSource = r.source;
+    // Keep only the programs of the kernel being driven and its instrumented
+    // copy (the driver alternates between them): a long-lived worker must not
+    // grow with every kernel it has seen.
+    if (std::find(recentSources.begin(), recentSources.end(), r.source) == recentSources.end()) {
+      recentSources.push_back(r.source);
+      if (recentSources.size() > 2) {
+        const std::string gone = recentSources.front();
+        recentSources.erase(recentSources.begin());
+        for (auto it = programs.begin(); it != programs.end();)
+          if (it->first.size() >= gone.size() && it->first.compare(it->first.size() - gone.size(), gone.size(), gone) == 0 &&
+              it->first[it->first.size() - gone.size() - 1] == '\0') {
+            clReleaseProgram(it->second);
+            it = programs.erase(it);
+          } else {
+            ++it;
+          }
+      }
     }
     cl_int rc = CL_SUCCESS;
     const char* text = r.source.c_str();
@@ -305,10 +315,13 @@ struct DeviceRunner::Impl {
         // Integral scalars get the plan's value, or the global size (they are
         // usually a count); other scalars get random values.
         in[i] = a.isIntegral() && a.width == 1 ? std::vector<unsigned char>(a.valueBytes()) : payloadBytes(a, 1, rng(), 0);
+        const bool planned = i < r.values.size() && r.values[i] != RunRequest::kDefaultValue;
         if (a.isIntegral() && a.width == 1) {
-          const bool planned = i < r.values.size() && r.values[i] != RunRequest::kDefaultValue;
           const std::uint64_t v = planned ? std::uint64_t(r.values[i]) : std::min<std::uint64_t>(r.globalSize, integralMax(a.element));
           storeValue(a, in[i].data(), v, 0);
+        } else if (a.isIntegral() && planned) { // an integer vector: every lane gets the plan's value (dimensions)
+          for (unsigned lane = 0; lane < a.width; ++lane)
+            storeValue(a, in[i].data() + lane * a.elementBytes(), std::uint64_t(r.values[i]), 0);
         }
       }
     }
@@ -429,7 +442,7 @@ struct DeviceRunner::Impl {
                                  nullptr, &run.e),
           "clEnqueueNDRangeKernel");
     Outputs out(r.arguments.size());
-    for (std::size_t i = 0; i < r.arguments.size(); ++i)
+    for (std::size_t i = 0; i < r.arguments.size() && !r.probe; ++i) // a probe's outputs are not looked at
       if (r.arguments[i].isOutput() && r.arguments[i].isImage()) {
         const ImageShape shape = imageShape(r, r.arguments[i]);
         const std::size_t origin[3] = {0, 0, 0}, region[3] = {shape.width, shape.height, shape.depth};
@@ -539,7 +552,7 @@ struct DeviceRunner::Impl {
         throw ClFailure("the kernel takes " + std::to_string(argc) + " arguments, the request gives " +
                             std::to_string(r.arguments.size()),
                         CL_INVALID_KERNEL_ARGS);
-      const Inputs a = makeInputs(r, r.seed), b = makeInputs(r, r.seed + 1);
+      const Inputs a = makeInputs(r, r.seed), b = r.probe ? Inputs{} : makeInputs(r, r.seed + 1);
       if (r.probe) { // one run: where each argument was accessed
         Findings found;
         (void)runOnce(d, k, r, a, nullptr, &found);
