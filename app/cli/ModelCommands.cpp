@@ -297,8 +297,8 @@ int runSample(const CommandLine& cl) {
     lengths.push_back(int(s.ids.size()));
   std::sort(lengths.begin(), lengths.end());
   std::cout << samples.size() << " samples, " << unique.size() << " unique, " << compiled << " compile ("
-            << formatNumber(samples.empty() ? 0.0 : 100.0 * double(compiled) / double(samples.size())) << "%), "
-            << formatNumber(samples.empty() ? 0.0 : 1000.0 * sampleSeconds / double(samples.size()))
+            << formatNumber(std::round(samples.empty() ? 0.0 : 1000.0 * double(compiled) / double(samples.size())) / 10) << "%), "
+            << formatNumber(std::round(samples.empty() ? 0.0 : 1000.0 * sampleSeconds / double(samples.size())))
             << " ms per sample (sampling only), median length "
             << (lengths.empty() ? 0 : lengths[lengths.size() / 2]) << " tokens; stored in " << wsPath << "\n";
   if (interrupt.token().cancelled()) {

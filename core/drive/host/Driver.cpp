@@ -232,7 +232,9 @@ bool Driver::measureAtSize(RunRequest& planned, const CancelToken* cancel) {
       r.counts[i] = room[i];
     }
   RunReply reply;
-  if (!exchange(r, reply, cancel) || reply.outcome != "PROBED" || reply.probeMax.size() != r.arguments.size()) return false;
+  if (!exchange(r, reply, cancel)) return false;
+  if (reply.outcome == "TIMEOUT") measureHung_ = reply.detail;
+  if (reply.outcome != "PROBED" || reply.probeMax.size() != r.arguments.size()) return false;
   bool fitted = analysis_.unattributed == 0;
   for (std::size_t i = 0; i < r.arguments.size(); ++i) {
     const auto& a = r.arguments[i];
@@ -368,6 +370,7 @@ std::vector<CaseResult> Driver::driveCases(const std::string& source, const Kern
       if (local && (local > global || global % local)) continue;
       RunRequest base = baseRequest(source, kernel, options_);
       planPayload(model_, kernel, analysis_, global, local, base);
+      measureHung_.clear();
       const bool fitted = unsupported.empty() && measureAtSize(base, cancel);
       if (cancel && cancel->cancelled()) return results;
       CaseResult c;
@@ -392,7 +395,7 @@ std::vector<CaseResult> Driver::driveCases(const std::string& source, const Kern
       };
       // The out-of-bounds oracle: where the kernel's reads and writes went at this size.
       std::string outOfBounds;
-      if (unsupported.empty() && options_.check && !fitted) outOfBounds = boundsCheck(base, cancel);
+      if (unsupported.empty() && options_.check && !fitted && measureHung_.empty()) outOfBounds = boundsCheck(base, cancel);
       if (cancel && cancel->cancelled()) return results;
       // Phase 1, per device: build, the checker, and the warm-up runs.
       // Phase 2: the timed runs one at a time, in rounds over the devices
@@ -408,6 +411,10 @@ std::vector<CaseResult> Driver::driveCases(const std::string& source, const Kern
         } else if (!outOfBounds.empty()) {
           run.reply.outcome = "OUT_OF_BOUNDS";
           run.reply.detail = outOfBounds;
+        } else if (!measureHung_.empty()) { // the same hang would cost the timeout again on each device
+          run.reply.outcome = "TIMEOUT";
+          run.reply.detail = "the instrumented copy, measuring the buffers at this size: " + measureHung_;
+          stop = true;
         } else if (base.localSize && device.maxWorkGroupSize && base.localSize > device.maxWorkGroupSize) {
           run.reply.outcome = "CL_ERROR";
           run.reply.detail = "local size " + std::to_string(base.localSize) +

@@ -142,7 +142,8 @@ private:
     bool fitted = false;
   };
   std::map<std::uint64_t, Measured> measured_;
-  TimeSpent spent_; ///< measureAtSize's results by global size, for this kernel
+  TimeSpent spent_;
+  std::string measureHung_; ///< the measurement at the current size timed out: why (empty: it did not) ///< measureAtSize's results by global size, for this kernel
 };
 
 } // namespace steerbench::drive
