@@ -146,8 +146,9 @@ std::string KernelSignature::unsupportedReason() const {
   for (std::size_t i = 0; i < arguments.size(); ++i)
     if (!arguments[i].unsupported.empty())
       return "argument " + std::to_string(i + 1) + " '" + arguments[i].name + "' is " + arguments[i].unsupported +
-             "; the driver fills global, constant and local pointers to scalars, vectors and structs of them, "
-             "scalar, vector and struct values, 2-D and 3-D images (read-only or write-only) and samplers";
+             "; the driver fills global, constant and local pointers to scalars, vectors, structs, unions, "
+             "arrays and void (bytes), scalar, vector, struct and union values, 2-D and 3-D images (read-only "
+             "or write-only) and samplers";
   return {};
 }
 

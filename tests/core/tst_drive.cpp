@@ -451,6 +451,25 @@ kernel void move(global point_t* pts, global const float* w, params_t p) {
     QCOMPARE(sig.arguments[2].structBytes, std::size_t(12));
     c = driver.drive(structs, sig).at(0);
     QVERIFY2(c.outcome == "PASS", (c.outcome + ": " + c.detail).c_str());
+    // A void pointer is a buffer of bytes; a union gets random bytes; a
+    // struct's pointer stays zero; a pointer to an array is a buffer of
+    // fixed-size records.
+    const char* opaque = R"(typedef union { float f; uint u; } bits_t;
+typedef struct { global float* p; float scale; } odd_t;
+kernel void opaque(global void* raw, global bits_t* u, constant odd_t* o, global uchar (*rec)[6]) {
+  int i = get_global_id(0);
+  global float* f = (global float*)raw;
+  f[i] = f[i] * o->scale + (float)(u[i].u & 0xffu) + (float)rec[i][5];
+})";
+    const auto os = signatureOf(opaque);
+    QVERIFY2(os.unsupportedReason().empty(), os.unsupportedReason().c_str());
+    QCOMPARE(os.arguments[0].element, std::string("uchar"));
+    QVERIFY(os.arguments[1].isStruct() && os.arguments[1].fields.empty());
+    QCOMPARE(os.arguments[2].fields.size(), std::size_t(1)); // scale only
+    QCOMPARE(os.arguments[3].structBytes, std::size_t(6));
+    c = driver.drive(opaque, os).at(0);
+    QVERIFY2(c.outcome == "PASS", (c.outcome + ": " + c.detail).c_str());
+    QVERIFY2(c.payload.find("raw: 16384 uchar") != std::string::npos, c.payload.c_str());
     // An image kernel that ignores its input is still caught by the checker.
     const char* ignores = R"(kernel void fill(read_only image2d_t src, write_only image2d_t dst) {
   write_imagef(dst, (int2)(get_global_id(0), get_global_id(1)), (float4)(1.0f));

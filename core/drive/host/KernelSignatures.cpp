@@ -50,40 +50,40 @@ bool readValueType(clang::QualType t, KernelArgument& a) {
   return true;
 }
 
-/// A struct's scalar fields, flattened (nested structs and arrays of them too):
-/// false when a field is anything else (a pointer, an image, ...).
-bool readFields(const clang::ASTContext& ast, clang::QualType t, std::size_t base, std::vector<StructField>& out) {
+/// A struct's scalar fields, flattened (nested structs and arrays of them
+/// too). Fields the driver cannot give a value (pointers, bit-fields, unions,
+/// images) are left out: their bytes stay zero, which for a pointer inside a
+/// struct is as good as any value a host could pass.
+void readFields(const clang::ASTContext& ast, clang::QualType t, std::size_t base, std::vector<StructField>& out) {
   t = t.getCanonicalType();
   if (const auto* at = ast.getAsConstantArrayType(t)) {
     const auto step = std::size_t(ast.getTypeSizeInChars(at->getElementType()).getQuantity());
     for (std::uint64_t i = 0; i < at->getSize().getZExtValue(); ++i)
-      if (!readFields(ast, at->getElementType(), base + std::size_t(i) * step, out)) return false;
-    return true;
+      readFields(ast, at->getElementType(), base + std::size_t(i) * step, out);
+    return;
   }
   if (const auto* rt = t->getAs<clang::RecordType>()) {
     const auto* rd = rt->getDecl()->getDefinition();
-    if (!rd || rd->isUnion()) return false;
+    if (!rd || rd->isUnion()) return;
     const auto& layout = ast.getASTRecordLayout(rd);
-    for (const auto* f : rd->fields()) {
-      if (f->isBitField()) return false;
-      const auto at = base + std::size_t(layout.getFieldOffset(f->getFieldIndex()) / 8);
-      if (!readFields(ast, f->getType(), at, out)) return false;
-    }
-    return true;
+    for (const auto* f : rd->fields())
+      if (!f->isBitField())
+        readFields(ast, f->getType(), base + std::size_t(layout.getFieldOffset(f->getFieldIndex()) / 8), out);
+    return;
   }
   KernelArgument v;
-  if (!readValueType(t, v)) return false;
-  out.push_back({base, v.element, v.width});
-  return true;
+  if (readValueType(t, v)) out.push_back({base, v.element, v.width});
 }
 
-/// Fills a struct argument's layout; false when it has fields the driver cannot fill.
+/// Fills a struct (or union, or fixed-size array) argument's layout; false when it has no size.
 bool readStruct(const clang::ASTContext& ast, clang::QualType t, KernelArgument& a) {
   a.element = "struct";
   a.width = 1;
-  a.structBytes = std::size_t(ast.getTypeSizeInChars(t).getQuantity());
+  a.structBytes = t->isIncompleteType() ? 0 : std::size_t(ast.getTypeSizeInChars(t).getQuantity());
   a.fields.clear();
-  return a.structBytes > 0 && readFields(ast, t, 0, a.fields);
+  if (a.structBytes == 0) return false;
+  readFields(ast, t, 0, a.fields);
+  return true;
 }
 
 KernelArgument readArgument(const clang::ASTContext& ast, const clang::ParmVarDecl* p) {
@@ -104,10 +104,12 @@ KernelArgument readArgument(const clang::ASTContext& ast, const clang::ParmVarDe
     default: a.unsupported = "a pointer to private or generic memory (" + spelled + ")"; return a;
     }
     a.isConst = pointee.isConstQualified() || a.kind == KernelArgument::Kind::Constant;
-    if (pointee->isRecordType()) {
+    if (pointee->isVoidType()) { // the kernel casts it: a buffer of bytes, sized by the probe like any other
+      a.element = "uchar";
+      a.width = 1;
+    } else if (pointee->isRecordType() || ast.getAsConstantArrayType(pointee)) {
       if (!readStruct(ast, pointee.getUnqualifiedType(), a))
-        a.unsupported = "a pointer to a union, or to a struct with pointer, bit-field or other non-scalar fields (" +
-                        spelled + ")";
+        a.unsupported = "a pointer to an incomplete type (" + spelled + ")";
     } else if (!readValueType(pointee, a)) {
       a.unsupported = "a pointer to " + pointee.getUnqualifiedType().getAsString();
     }
@@ -126,9 +128,7 @@ KernelArgument readArgument(const clang::ASTContext& ast, const clang::ParmVarDe
   } else if (t->isSamplerT()) {
     a.kind = KernelArgument::Kind::Sampler;
   } else if (t->isRecordType()) {
-    if (!readStruct(ast, t, a))
-      a.unsupported = "a union, or a struct with pointer, bit-field or other non-scalar fields, passed by value (" +
-                      spelled + ")";
+    if (!readStruct(ast, t, a)) a.unsupported = "a value of an incomplete type (" + spelled + ")";
   } else if (!readValueType(t, a)) {
     a.unsupported = "a value of type " + spelled;
   }

@@ -166,7 +166,12 @@ std::string clErrorName(int code) {
 
 std::vector<unsigned char> payloadBytes(const KernelArgument& a, std::size_t count, std::uint64_t seed,
                                         std::uint64_t range) {
-  if (a.isStruct()) { // each field as its own type would be filled
+  if (a.isStruct() && a.fields.empty()) { // a union, or nothing the layout names: random bytes
+    KernelArgument bytes;
+    bytes.element = "uchar";
+    return payloadBytes(bytes, count * a.structBytes, seed, 0);
+  }
+  if (a.isStruct()) { // each field as its own type would be filled; what has no type the driver fills stays zero
     std::vector<unsigned char> bytes(count * a.structBytes, 0);
     std::uint64_t fieldSeed = seed;
     for (const auto& f : a.fields) {
