@@ -269,6 +269,18 @@ kernel void img(read_only image2d_t im, global float* o) {}
     QCOMPARE(v.accessesOf, (std::vector<int>{1, 1, 1, 0, 1}));
     const auto scan2 = kernelSignatures(v.instrumented);
     QVERIFY2(scan2.compiled, (scan2.error + "\n" + v.instrumented).c_str());
+    // vloadn and vstoren are accesses too: 8 floats an offset.
+    const char* vec = R"(kernel void vec(global float* a, global const float* b, global half* h) {
+  int i = get_global_id(0);
+  vstore8(sqrt(vload8(i, b)), i, a);
+  vstore_half(vload8(0, b).s3, i, h);
+})";
+    const auto vv = analyseKernel(vec, "vec");
+    QVERIFY2(vv.found, vv.error.c_str());
+    QCOMPARE(vv.accessesOf, (std::vector<int>{1, 2, 1}));
+    QCOMPARE(vv.unattributed, 0);
+    const auto scan3 = kernelSignatures(vv.instrumented);
+    QVERIFY2(scan3.compiled, (scan3.error + "\n" + vv.instrumented).c_str());
     // A kernel that is not there is named.
     QVERIFY(!analyseKernel(mm, "nope").found);
     QCOMPARE(analyseKernel(mm, "nope").error, std::string("no kernel called nope"));
@@ -461,6 +473,12 @@ kernel void opaque(global void* raw, global bits_t* u, constant odd_t* o, global
   global float* f = (global float*)raw;
   f[i] = f[i] * o->scale + (float)(u[i].u & 0xffu) + (float)rec[i][5];
 })";
+    const char* vec = R"(kernel void vec(global float* a, global const float* b) {
+  vstore8(sqrt(vload8(get_global_id(0), b)), get_global_id(0), a);
+})";
+    c = driver.drive(vec, signatureOf(vec)).at(0);
+    QVERIFY2(c.outcome == "PASS", (c.outcome + ": " + c.detail).c_str());
+    QVERIFY2(c.payload.find("a: 32768 float; b: 32768 float") != std::string::npos, c.payload.c_str());
     const auto os = signatureOf(opaque);
     QVERIFY2(os.unsupportedReason().empty(), os.unsupportedReason().c_str());
     QCOMPARE(os.arguments[0].element, std::string("uchar"));

@@ -11,6 +11,7 @@
 #include <clang/Rewrite/Core/Rewriter.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -60,7 +61,43 @@ SB_PROBE_HELPER(__sb_g, __global)
 SB_PROBE_HELPER(__sb_c, __constant)
 SB_PROBE_HELPER(__sb_l, __local)
 #undef SB_PROBE_HELPER
+/* vloadn/vstoren: the access starts `pre` bytes after p; out of room, p moves so that it lands on base. */
+#define SB_PROBE_VECTOR(NAME, HELPER, AS)                                                              \
+  AS char* NAME(AS char* p, long pre, AS char* base, int k, int bytes, __global int* stats) {         \
+    AS char* at = HELPER(p + pre, base, k, bytes, stats);                                              \
+    return at - pre;                                                                                    \
+  }
+SB_PROBE_VECTOR(__sb_vg, __sb_g, __global)
+SB_PROBE_VECTOR(__sb_vc, __sb_c, __constant)
+SB_PROBE_VECTOR(__sb_vl, __sb_l, __local)
+#undef SB_PROBE_VECTOR
 )";
+
+/// For vloadn, vstoren and their half variants: which argument is the
+/// pointer, and how many elements an offset of one moves (vload3: 3,
+/// vloada_half3: 4). False for other functions.
+bool vectorMemoryCall(const std::string& name, unsigned& pointerArg, unsigned& lanes) {
+  std::string rest;
+  if (name.rfind("vload", 0) == 0) {
+    pointerArg = 1;
+    rest = name.substr(5);
+  } else if (name.rfind("vstore", 0) == 0) {
+    pointerArg = 2;
+    rest = name.substr(6);
+  } else {
+    return false;
+  }
+  bool aligned = false;
+  if (rest.rfind("a_half", 0) == 0) aligned = true, rest = rest.substr(6);
+  else if (rest.rfind("_half", 0) == 0) rest = rest.substr(5);
+  std::size_t digits = 0;
+  while (digits < rest.size() && std::isdigit(static_cast<unsigned char>(rest[digits])))
+    ++digits;
+  lanes = digits ? unsigned(std::stoul(rest.substr(0, digits))) : 1;
+  if (lanes == 3 && aligned) lanes = 4;
+  rest = rest.substr(digits);
+  return rest.empty() || rest == "_rte" || rest == "_rtz" || rest == "_rtp" || rest == "_rtn";
+}
 
 const char* spaceKeyword(clang::LangAS as) {
   switch (as) {
@@ -89,15 +126,18 @@ public:
   }
 
   struct Access {
-    const clang::Expr* expr;
+    const clang::Expr* expr; ///< the lvalue accessed; for a vector call, its pointer argument
     int argument;
     clang::LangAS space;
+    const clang::Expr* offset = nullptr; ///< a vector call's offset argument (null: a plain access)
+    unsigned lanes = 0;                  ///< elements an offset of one moves
   };
   std::vector<Access> accesses;
   std::set<int> guardSizes, loopSizes, strides;
   std::map<int, std::string> why; ///< evidence per argument
 
   bool VisitCallExpr(clang::CallExpr* c) {
+    vectorAccess(c);
     bool id = false;
     if (!isDimensionCall(c, &id)) return true;
     clang::Expr::EvalResult r;
@@ -288,6 +328,25 @@ private:
     }
   }
 
+  /// vloadn(offset, p) and vstoren(data, offset, p) read or write `lanes`
+  /// elements at p + offset * lanes.
+  void vectorAccess(const clang::CallExpr* c) {
+    const auto* f = c->getDirectCallee();
+    unsigned pointerArg = 0, lanes = 0;
+    if (!f || !vectorMemoryCall(f->getNameAsString(), pointerArg, lanes) || c->getNumArgs() <= pointerArg) return;
+    const clang::Expr* pointer = c->getArg(pointerArg);
+    const auto pt = pointer->IgnoreParenImpCasts()->getType();
+    if (!pt->isPointerType()) return;
+    const clang::LangAS space = pt->getPointeeType().getAddressSpace();
+    if (!spaceKeyword(space)) return;
+    const int p = resolve(pointer);
+    if (p < 0) {
+      if (!isLocalArray(pointer)) ++out_.unattributed;
+      return;
+    }
+    accesses.push_back({pointer->IgnoreParenImpCasts(), p, space, c->getArg(pointerArg - 1), lanes});
+  }
+
   void access(const clang::Expr* e, const clang::Expr* pointer) {
     const clang::LangAS space = e->getType().getAddressSpace();
     if (!spaceKeyword(space)) return; // private memory
@@ -368,6 +427,27 @@ private:
         continue;
       }
       const std::string space = spaceKeyword(a.space), k = std::to_string(a.argument);
+      if (a.offset) { // p becomes a recorded pointer; the offset is read twice (it rarely has side effects)
+        const auto pointee = a.expr->getType()->getPointeeType();
+        const auto element = ast.getTypeSizeInChars(pointee).getQuantity();
+        const std::string type = a.expr->getType().getAsString(policy);
+        const auto offsetRange = clang::CharSourceRange::getTokenRange(a.offset->getSourceRange());
+        const std::string offset = clang::Lexer::getSourceText(offsetRange, sm, ast.getLangOpts()).str();
+        if (offset.empty() || a.offset->getBeginLoc().isMacroID()) {
+          ++out_.unattributed;
+          --out_.accesses;
+          --out_.accessesOf[std::size_t(a.argument)];
+          continue;
+        }
+        const std::string v = helperFor(a.space);
+        const std::string vector = "__sb_v" + v.substr(5);
+        const auto step = std::to_string(element * std::int64_t(a.lanes));
+        rw.InsertTextBefore(begin, "((" + type + ")" + vector + "((" + space + " char*)(");
+        rw.InsertTextAfterToken(end, "), (long)(" + offset + ") * " + step + ", __sb_base" + k + ", " + k + ", " + step +
+                                         ", __sb_stats))");
+        used.insert(a.argument);
+        continue;
+      }
       const std::string pointer = ast.getPointerType(a.expr->getType()).getAsString(policy);
       const auto bytes = ast.getTypeSizeInChars(a.expr->getType()).getQuantity();
       rw.InsertTextBefore(begin, "(*(" + pointer + ")" + helperFor(a.space) + "((" + space + " char*)&(");
