@@ -63,14 +63,20 @@ void planPayload(const PayloadModel& model, const KernelSignature& kernel, const
     }
     r.values[i] = std::int64_t(v);
   }
-  // Buffers: as measured, or 16 times the work-items (big).
+  // Buffers: as measured, or 16 times the work-items (big), at most 64 MB
+  // in all (a kernel with twenty buffers of 260-byte structs would otherwise
+  // spend its time limit on making random payloads).
+  std::size_t buffers = 0;
+  for (const auto& a : kernel.arguments)
+    buffers += a.isBuffer();
+  const std::uint64_t bigBudget = (std::uint64_t(64) << 20) / std::max<std::size_t>(1, buffers);
   for (std::size_t i = 0; i < n; ++i) {
     const auto& a = kernel.arguments[i];
     if (!a.isBuffer()) continue;
     const auto bytes = a.valueBytes();
     std::uint64_t count = total;
     if (model.set == "big") {
-      count = 16 * total;
+      count = std::max<std::uint64_t>(1, std::min<std::uint64_t>(16 * total, bigBudget / bytes));
     } else if (i < model.extents.size() && model.extents[i].probed) {
       const auto& e = model.extents[i];
       const double need = e.perItem * double(total) + e.fixed;
