@@ -231,10 +231,27 @@ bool Driver::measureAtSize(RunRequest& planned, const CancelToken* cancel) {
       }
       r.counts[i] = room[i];
     }
+  // A buffer that reaches past its room gets sixteen times more, up to 256 MB,
+  // and the kernel is measured again: a 1-D kernel that walks an n-by-n
+  // matrix reaches items^2 elements, which no line through two probes predicts.
   RunReply reply;
-  if (!exchange(r, reply, cancel)) return false;
-  if (reply.outcome == "TIMEOUT") measureHung_ = reply.detail;
-  if (reply.outcome != "PROBED" || reply.probeMax.size() != r.arguments.size()) return false;
+  for (int attempt = 0;; ++attempt) {
+    if (!exchange(r, reply, cancel)) return false;
+    if (reply.outcome == "TIMEOUT") measureHung_ = reply.detail;
+    if (reply.outcome != "PROBED" || reply.probeMax.size() != r.arguments.size()) return false;
+    bool grown = false;
+    for (std::size_t i = 0; i < r.arguments.size() && attempt < 3; ++i) {
+      const auto& a = r.arguments[i];
+      const auto bytes = a.valueBytes();
+      const auto cap = std::uint64_t(256u << 20) / std::max<std::size_t>(1, bytes);
+      if (!a.isBuffer() || a.kind == KernelArgument::Kind::Local || reply.probeAccesses[i] <= 0 || reply.probeMin[i] < 0 ||
+          reply.probeMax[i] < std::int64_t(room[i] * bytes) || room[i] >= cap)
+        continue;
+      room[i] = r.counts[i] = std::min(cap, room[i] * 16);
+      grown = true;
+    }
+    if (!grown) break;
+  }
   bool fitted = analysis_.unattributed == 0;
   for (std::size_t i = 0; i < r.arguments.size(); ++i) {
     const auto& a = r.arguments[i];
