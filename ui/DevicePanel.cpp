@@ -112,7 +112,8 @@ DevicePanel::DevicePanel(EngineBridge* engine, QWidget* parent) : QWidget(parent
 
   table_ = new QTableWidget(0, FirstDeviceCol, this);
   table_->setObjectName(QStringLiteral("driveResults"));
-  table_->setHorizontalHeaderLabels({tr("Kernel"), tr("Global"), tr("Local"), tr("Outcome"), tr("Fastest"), tr("Label")});
+  table_->setHorizontalHeaderLabels(
+      {tr("Kernel"), tr("Global"), tr("Local"), tr("Outcome"), tr("Fastest"), tr("Label"), tr("Payload")});
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->verticalHeader()->setVisible(false);
@@ -359,6 +360,8 @@ void DevicePanel::addCase(const QString& kernel, const drive::CaseResult& c, con
   }
   times_.push_back(times);
   table_->resizeColumnsToContents();
+  // The payload can be long: the device columns stay in view, its tooltip has it all.
+  table_->setColumnWidth(PayloadCol, std::min(table_->columnWidth(PayloadCol), 320));
   table_->scrollToBottom();
   table_->setCurrentCell(row, KernelCol); // shows its boxes
   emit caseShown(row);

@@ -479,6 +479,9 @@ kernel void opaque(global void* raw, global bits_t* u, constant odd_t* o, global
     c = driver.drive(vec, signatureOf(vec)).at(0);
     QVERIFY2(c.outcome == "PASS", (c.outcome + ": " + c.detail).c_str());
     QVERIFY2(c.payload.find("a: 32768 float; b: 32768 float") != std::string::npos, c.payload.c_str());
+    const auto en = signatureOf("typedef enum { RED, GREEN } colour_t;\n"
+                                "kernel void paint(global int* o, const colour_t c) { o[get_global_id(0)] = c; }");
+    QCOMPARE(en.arguments[1].describe(), std::string("uint")); // an enum is its integer type
     const auto os = signatureOf(opaque);
     QVERIFY2(os.unsupportedReason().empty(), os.unsupportedReason().c_str());
     QCOMPARE(os.arguments[0].element, std::string("uchar"));

@@ -34,6 +34,8 @@ const char* builtinName(const clang::BuiltinType* b) {
 /// Fills element and width from a value type; false when it is no scalar or vector of one.
 bool readValueType(clang::QualType t, KernelArgument& a) {
   t = t.getCanonicalType();
+  if (const auto* e = t->getAs<clang::EnumType>()) // an enum is its integer type
+    t = e->getDecl()->getIntegerType().getCanonicalType();
   if (const auto* v = t->getAs<clang::ExtVectorType>()) {
     const auto* b = v->getElementType().getCanonicalType()->getAs<clang::BuiltinType>();
     const char* n = b ? builtinName(b) : nullptr;
