@@ -134,6 +134,16 @@ bool Driver::exchange(const RunRequest& r, RunReply& reply, const CancelToken* c
   return true;
 }
 
+RunRequest Driver::probeRequest(const RunRequest& planned) const {
+  RunRequest r = planned;
+  r.source = analysis_.instrumented;
+  r.device = probeDevice().id;
+  r.probe = true;
+  r.check = false;
+  r.warmupRuns = r.timedRuns = 0;
+  return r;
+}
+
 const WorkerDevice& Driver::probeDevice() const {
   // Probes only count accesses: the device with the most compute units runs them fastest.
   return *std::max_element(devices_.begin(), devices_.end(),
@@ -209,12 +219,7 @@ bool Driver::measureAtSize(RunRequest& planned, const CancelToken* cancel) {
     planned.ranges = it->second.ranges;
     return it->second.fitted;
   }
-  RunRequest r = planned;
-  r.source = analysis_.instrumented;
-  r.device = probeDevice().id;
-  r.probe = true;
-  r.check = false;
-  r.warmupRuns = r.timedRuns = 0;
+  RunRequest r = probeRequest(planned);
   std::vector<std::uint64_t> room(r.arguments.size(), 0);
   for (std::size_t i = 0; i < r.arguments.size(); ++i)
     if (r.arguments[i].isBuffer()) {
@@ -275,12 +280,7 @@ bool Driver::measureAtSize(RunRequest& planned, const CancelToken* cancel) {
 
 std::string Driver::boundsCheck(const RunRequest& planned, const CancelToken* cancel) {
   if (analysis_.instrumented.empty()) return {};
-  RunRequest r = planned;
-  r.source = analysis_.instrumented;
-  r.device = probeDevice().id;
-  r.probe = true;
-  r.check = false;
-  r.warmupRuns = r.timedRuns = 0;
+  RunRequest r = probeRequest(planned);
   RunReply reply;
   if (!exchange(r, reply, cancel) || reply.outcome != "PROBED") return {};
   for (std::size_t i = 0; i < r.arguments.size() && i < reply.probeMax.size(); ++i) {

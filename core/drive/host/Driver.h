@@ -109,6 +109,8 @@ private:
   WorkerProcess& worker();
   /// The device instrumented probes run on.
   [[nodiscard]] const WorkerDevice& probeDevice() const;
+  /// `planned` as a probe of the instrumented copy: one run, statistics only.
+  [[nodiscard]] RunRequest probeRequest(const RunRequest& planned) const;
   /// One request to the worker; TIMEOUT or CRASH when it hangs or dies (the
   /// worker is then replaced). False when cancelled.
   bool exchange(const RunRequest& r, RunReply& reply, const CancelToken* cancel);
