@@ -229,6 +229,7 @@ std::string encodeRequest(const RunRequest& r) {
                       {"counts", integers(r.counts)},
                       {"values", integers(r.values)},
                       {"ranges", integers(r.ranges)},
+                      {"varied", integers(r.varied)},
                       {"guard_bytes", std::int64_t(r.guardBytes)},
                       {"probe", r.probe}});
 }
@@ -276,6 +277,7 @@ std::optional<RunRequest> decodeRequest(const std::string& line) {
   r.counts = readIntegers<std::uint64_t>(o, "counts");
   r.values = readIntegers<std::int64_t>(o, "values");
   r.ranges = readIntegers<std::uint64_t>(o, "ranges");
+  r.varied = readIntegers<std::uint64_t>(o, "varied");
   r.guardBytes = number(o, "guard_bytes", 0);
   r.probe = o.getBoolean("probe").value_or(false);
   if (r.global.size() > 3 || (!r.local.empty() && r.local.size() != std::max<std::size_t>(1, r.global.size())))

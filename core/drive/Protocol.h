@@ -53,6 +53,9 @@ struct RunRequest {
   std::vector<std::uint64_t> counts; ///< per argument: a buffer's elements (0: globalSize)
   std::vector<std::int64_t> values;  ///< per argument: an integral scalar's value (kDefaultValue: globalSize)
   std::vector<std::uint64_t> ranges; ///< per argument: an integer buffer's values in [0, range) (0: [0, count))
+  /// Per argument: 1 for an integral scalar that is a plain value (no size,
+  /// width or offset), which the checker's last input may change to 1..value.
+  std::vector<std::uint64_t> varied;
   /// Guard bytes after each writable global buffer, filled with a pattern and
   /// compared after every checked run: a change is OUT_OF_BOUNDS.
   std::uint64_t guardBytes = 0;

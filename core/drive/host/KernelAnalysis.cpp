@@ -22,6 +22,7 @@ const char* roleName(ArgumentRole r) {
   case ArgumentRole::Buffer: return "buffer";
   case ArgumentRole::Size: return "size";
   case ArgumentRole::Stride: return "width";
+  case ArgumentRole::Offset: return "offset";
   case ArgumentRole::Value: return "value";
   case ArgumentRole::Other: return "other";
   }
@@ -133,8 +134,10 @@ public:
     unsigned lanes = 0;                  ///< elements an offset of one moves
   };
   std::vector<Access> accesses;
-  std::set<int> guardSizes, loopSizes, strides;
-  std::map<int, std::string> why; ///< evidence per argument
+  std::set<int> guardSizes, loopSizes, strides, offsets;
+  std::set<int> guardOffsets; ///< subtracted in an id's guard, or a lower bound of the ids
+  std::map<int, std::string> why;       ///< evidence per argument
+  std::map<int, std::string> offsetWhy; ///< evidence for offsets
 
   bool VisitCallExpr(clang::CallExpr* c) {
     vectorAccess(c);
@@ -165,18 +168,57 @@ public:
         }
       return true;
     }
-    if (!b->isRelationalOp()) return true;
-    // A scalar compared with an expression of work-item ids guards them: a size.
-    for (const auto [side, other] : {std::pair{b->getLHS(), b->getRHS()}, std::pair{b->getRHS(), b->getLHS()}}) {
-      if (!mentionsId(other)) continue;
-      for (int p : scalarsIn(side))
-        if (guardSizes.insert(p).second) why[p] = "compared with a work-item id";
+    // A scalar added to an id, or subtracted from one, moves it: an offset
+    // (gid + 1 + i, base - gid - j), which a small value keeps in range.
+    if (b->getOpcode() == clang::BO_Add || b->getOpcode() == clang::BO_Sub) {
+      if (mentionsId(b->getLHS())) offsetIn(b->getRHS(), "added to or subtracted from a work-item id");
+      if (b->getOpcode() == clang::BO_Add && mentionsId(b->getRHS())) offsetIn(b->getLHS(), "added to a work-item id");
+      return true;
     }
+    if (!b->isRelationalOp()) return true;
+    // A scalar compared with an expression of work-item ids guards them: a
+    // size; one subtracted on that side (id < n - 1 - k), or one the ids
+    // must exceed (id > k, where the test does not lead to a return), is an
+    // offset.
+    const bool exits = exitConditions_.count(b) > 0;
+    const auto op = b->getOpcode();
+    const bool lhsBelow = (op == clang::BO_LT || op == clang::BO_LE) != exits;
+    for (const auto [side, other, below] : {std::tuple{b->getLHS(), b->getRHS(), lhsBelow},
+                                            std::tuple{b->getRHS(), b->getLHS(), !lhsBelow}}) {
+      if (!mentionsId(other)) continue;
+      std::set<int> small = subtractedIn(side);
+      for (int p : small)
+        guardOffset(p, "subtracted in a comparison with a work-item id");
+      if (const int p = scalarArgument(side); p >= 0 && below) {
+        guardOffset(p, "a work-item id must exceed it");
+        small.insert(p);
+      }
+      for (int p : scalarsIn(side))
+        if (!small.count(p) && guardSizes.insert(p).second) why[p] = "compared with a work-item id";
+    }
+    return true;
+  }
+
+  /// The comparisons in an `if` that only returns: there, `id >= n` bounds
+  /// the ids from above.
+  bool VisitIfStmt(clang::IfStmt* s) {
+    const clang::Stmt* then = s->getThen();
+    if (const auto* c = llvm::dyn_cast<clang::CompoundStmt>(then); c && c->size() == 1) then = c->body_front();
+    if (llvm::isa<clang::ReturnStmt>(then)) exitComparisons(s->getCond());
     return true;
   }
 
   bool VisitForStmt(clang::ForStmt* f) {
     if (f->getCond()) loopBounds(f->getCond());
+    // A loop that starts at a scalar (for (j = first; j < last; ++j)): an offset.
+    if (const auto* init = f->getInit()) {
+      const clang::Expr* from = nullptr;
+      if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(init); b && b->getOpcode() == clang::BO_Assign)
+        from = b->getRHS();
+      if (const auto* d = llvm::dyn_cast<clang::DeclStmt>(init); d && d->isSingleDecl())
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d->getSingleDecl())) from = v->getInit();
+      if (from) offsetIn(from, "starts a loop");
+    }
     return true;
   }
   bool VisitWhileStmt(clang::WhileStmt* w) {
@@ -224,6 +266,46 @@ private:
         if (auto it = params_.find(p); it != params_.end() && p->getType()->isIntegerType()) out.insert(it->second);
     for (const auto* child : e->children()) {
       const auto more = scalarsIn(child);
+      out.insert(more.begin(), more.end());
+    }
+    return out;
+  }
+
+  /// The integral scalar argument `e` is, through casts and parentheses, or -1.
+  int scalarArgument(const clang::Expr* e) const {
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts()))
+      if (const auto* p = llvm::dyn_cast<clang::ParmVarDecl>(r->getDecl()))
+        if (auto it = params_.find(p); it != params_.end() && p->getType()->isIntegerType()) return it->second;
+    return -1;
+  }
+
+  void exitComparisons(const clang::Expr* e) {
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e->IgnoreParenImpCasts())) {
+      if (b->isLogicalOp()) {
+        exitComparisons(b->getLHS());
+        exitComparisons(b->getRHS());
+      } else if (b->isRelationalOp()) {
+        exitConditions_.insert(b);
+      }
+    }
+  }
+
+  void guardOffset(int p, const char* because) {
+    if (guardOffsets.insert(p).second && !offsetWhy.count(p)) offsetWhy[p] = because;
+  }
+  void offsetIn(const clang::Expr* e, const char* because) { offsetIn(scalarArgument(e), because); }
+  void offsetIn(int p, const char* because) {
+    if (p >= 0 && offsets.insert(p).second && !offsetWhy.count(p)) offsetWhy[p] = because;
+  }
+
+  /// The scalars subtracted (the right of a minus) in `e`.
+  std::set<int> subtractedIn(const clang::Stmt* e) const {
+    std::set<int> out;
+    if (!e) return out;
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e); b && b->getOpcode() == clang::BO_Sub)
+      if (const int p = scalarArgument(b->getRHS()); p >= 0) out.insert(p);
+    for (const auto* child : e->children()) {
+      const auto more = subtractedIn(child);
       out.insert(more.begin(), more.end());
     }
     return out;
@@ -362,6 +444,7 @@ private:
   KernelAnalysis& out_;
   std::map<const clang::ParmVarDecl*, int> params_;
   std::set<const clang::VarDecl*> idVars_;
+  std::set<const clang::BinaryOperator*> exitConditions_;
   std::map<const clang::VarDecl*, int> aliases_;
   std::set<const clang::VarDecl*> ambiguous_;
 };
@@ -398,11 +481,18 @@ public:
       if (t->isPointerType()) role = ArgumentRole::Buffer;
       else if (t->isIntegerType() && !t->isBooleanType()) {
         const int k = int(i);
-        role = v.guardSizes.count(k) || v.loopSizes.count(k) ? ArgumentRole::Size
-               : v.strides.count(k)                         ? ArgumentRole::Stride
-                                                            : ArgumentRole::Value;
+        // A guard's size first: it sets how far the ids reach. Then what
+        // moves the ids or starts a loop (an offset, small: a loop from i to
+        // n needs i small), a loop's bound, a width.
+        role = v.guardSizes.count(k)                            ? ArgumentRole::Size
+               : v.guardOffsets.count(k) || v.offsets.count(k) ? ArgumentRole::Offset
+               : v.loopSizes.count(k)                          ? ArgumentRole::Size
+               : v.strides.count(k)                            ? ArgumentRole::Stride
+                                                               : ArgumentRole::Value;
         out_.loopBoundOnly[i] = role == ArgumentRole::Size && !v.guardSizes.count(k);
-        out_.evidence[i] = v.why.count(k) ? v.why[k] : "no comparison with an id, no loop bound, no index product";
+        out_.evidence[i] = role == ArgumentRole::Offset ? v.offsetWhy[k]
+                           : v.why.count(k)             ? v.why[k]
+                                                        : "no comparison with an id, no loop bound, no index product";
       }
     }
     for (const auto& a : v.accesses)

@@ -1,8 +1,8 @@
 // What the driver reads from a kernel's own code to make a payload that fits
 // it (docs/driving.md, "Payloads"): the NDRange rank the kernel reads ids of,
 // each integer scalar's role (a size compared with a work-item's id or
-// bounding a loop, a width or stride that multiplies an index, or a plain
-// value), the integer buffers used as indices into other buffers, and an
+// bounding a loop, a width or stride that multiplies an index, an offset
+// added to an id or starting a loop, or a plain value), the integer buffers used as indices into other buffers, and an
 // instrumented copy of the source in which every access to a buffer argument
 // records its byte offset, so a probe run can measure how much of each
 // buffer the kernel touches. Read in the parent, which has Clang.
@@ -19,6 +19,7 @@ enum class ArgumentRole {
   Buffer, ///< a pointer argument
   Size,   ///< compared with a work-item id, or bounds a loop
   Stride, ///< multiplies an index inside a subscript (a row width)
+  Offset, ///< added to or subtracted from a work-item id, or starts a loop (a halo, a first row)
   Value,  ///< any other scalar
   Other,  ///< not an integral scalar (floats, vectors, images, ...)
 };

@@ -25,6 +25,7 @@ void planPayload(const PayloadModel& model, const KernelSignature& kernel, const
   r.counts.assign(n, 0);
   r.values.assign(n, RunRequest::kDefaultValue);
   r.ranges.assign(n, 0);
+  r.varied.assign(n, 0);
   if (model.set == "cldrive" || !analysis.found || analysis.roles.size() != n) {
     const auto total = gridSide(items, 1, local);
     r.global = {total};
@@ -44,7 +45,7 @@ void planPayload(const PayloadModel& model, const KernelSignature& kernel, const
   r.globalSize = total;
   r.localSize = l ? std::uint64_t(std::pow(double(l), rank)) : 0;
   // Scalars: sizes and widths get the grid's side (a 1-D kernel's guard, all
-  // of it); what only bounds a loop, multiplies an index of a 1-D kernel, or
+  // of it); offsets get 1; what only bounds a loop, multiplies an index of a 1-D kernel, or
   // shows no use the analysis knows (a step count, an offset) gets the square
   // root, so that a kernel does about items^1.5 work, not items^2.
   const auto root = std::max<std::uint64_t>(1, std::uint64_t(std::llround(std::sqrt(double(total)))));
@@ -59,8 +60,10 @@ void planPayload(const PayloadModel& model, const KernelSignature& kernel, const
     switch (analysis.roles[i]) {
     case ArgumentRole::Size: v = rank > 1 ? side : analysis.loopBoundOnly[i] ? root : total; break;
     case ArgumentRole::Stride: v = rank > 1 ? side : root; break;
+    case ArgumentRole::Offset: v = 1; break; // a halo or a first row: small, never zero (a divisor)
     default: v = rank > 1 ? side : root; break;
     }
+    r.varied[i] = analysis.roles[i] == ArgumentRole::Value;
     r.values[i] = std::int64_t(v);
   }
   // Buffers: as measured, or 16 times the work-items (big), at most 64 MB
