@@ -29,6 +29,7 @@
 //                    [--directed-holes 0.5] [--rename-holes 1] [--escalate-after 0] [--restarts 0] [--combine 16] [--combine-greedy 0] [--max-per-vector 4] [--reseed-after 100] [--reseed-draw 0|1] [--fill-insertions 0|1] [--guide-logits 1] [--patience 0]
 //                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--unchecked] [--context 64] [--nearest 32] [--seed 1] [--ablation]
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
+//                    [--keep-bests DIR] (each run's best kernel as DIR/VARIANT-NN.cl, to drive them)
 //                    [--only 1,5,...] (run only these of the chosen targets, by their place in the list)
 #include "common/Paths.h"
 #include "common/TextFormat.h"
@@ -90,7 +91,7 @@ struct Outcome {
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0); // each line as it is printed, also into a file
   std::string spaceName = "grewe", wsPath = defaultWorkspacePath(), ckpt,
-              csv = std::string(STEERBENCH_DEVMAP_DIR) + "/cgo17-amd.csv", csvOut;
+              csv = std::string(STEERBENCH_DEVMAP_DIR) + "/cgo17-amd.csv", csvOut, keepBests;
   int targets = 40, threads = 0;
   bool ablation = false;
   std::set<int> only; // --only: the chosen targets to run, by their 1-based place in the list
@@ -144,6 +145,7 @@ int main(int argc, char** argv) {
     else if (arg("--devmap")) csv = argv[++i];
     else if (arg("--threads")) threads = std::atoi(argv[++i]);
     else if (arg("--csv")) csvOut = argv[++i];
+    else if (arg("--keep-bests")) keepBests = argv[++i];
     else if (!std::strcmp(argv[i], "--ablation")) ablation = true;
     else {
       std::fprintf(stderr, "usage: see the comment at the top of bench/steer_bench.cpp\n");
@@ -262,7 +264,19 @@ int main(int argc, char** argv) {
         o.generations = res.generations;
         o.seconds = res.elapsed;
         o.stop = res.stopReason;
-        if (const auto best = ws.steerCandidate(res.bestId)) o.found = best->generation;
+        if (const auto best = ws.steerCandidate(res.bestId)) {
+          o.found = best->generation;
+          // The best kernel, for bench-drive --sources: is it a benchmark?
+          if (!keepBests.empty()) {
+            std::filesystem::create_directories(keepBests);
+            char name[64];
+            std::snprintf(name, sizeof name, "/%s-%02zu.cl", variants[v].name.c_str(), t + 1);
+            if (std::FILE* f = std::fopen((keepBests + name).c_str(), "w")) {
+              std::fwrite(best->text.data(), 1, best->text.size(), f);
+              std::fclose(f);
+            }
+          }
+        }
         if (res.bestId)
           for (const auto& step : steer::lineage(ws, res.run, res.bestId))
             o.combinedSteps += steer::isCombined(step.origin) ? 1 : 0;

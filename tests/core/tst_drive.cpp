@@ -316,6 +316,23 @@ kernel void img(read_only image2d_t im, global float* o) {}
     QCOMPARE(o.evidence[3], std::string("subtracted in a comparison with a work-item id"));
     QCOMPARE(o.evidence[4], std::string("a work-item id must exceed it"));
     QCOMPARE(o.evidence[5], std::string("starts a loop"));
+    // Row lengths of a sparse matrix bound a loop, read directly or through
+    // a variable: their values are counts; column indices index x.
+    const char* spmv = R"(kernel void spmv(global const float* v, global const float* x, global const int* col,
+                   global const int* len, global const int* rows, int n, global float* y) {
+  int g = get_global_id(0);
+  if (g < n) {
+    float h = 0.0f;
+    int k = len[g];
+    for (int j = 0; j < k; j++) h += v[j * n + g] * x[col[j * n + g]];
+    for (int j = 0; j < rows[g]; j++) h += 1.0f;
+    y[g] = h;
+  }
+})";
+    const auto sp = analyseKernel(spmv, "spmv");
+    QVERIFY2(sp.found, sp.error.c_str());
+    QCOMPARE(sp.counts, (std::vector<bool>{false, false, false, true, true, false, false}));
+    QCOMPARE(sp.indexes[2], 1);
     // A kernel that is not there is named.
     QVERIFY(!analyseKernel(mm, "nope").found);
     QCOMPARE(analyseKernel(mm, "nope").error, std::string("no kernel called nope"));

@@ -49,7 +49,7 @@ const char* kProbeHelpers = R"(/* Steerbench probe: every buffer access records 
 int __sb_off(long off) { return off < -2147483647L ? -2147483647 : off > 2147483647L ? 2147483647 : (int)off; }
 /* An atomic only when the range grows: all work-items hit the same four ints. */
 #define SB_PROBE_HELPER(NAME, AS)                                                                      \
-  AS char* NAME(AS char* p, AS char* base, int k, int bytes, __global int* stats) {                   \
+  __attribute__((noinline)) AS char* NAME(AS char* p, AS char* base, int k, int bytes, __global int* stats) { \
     volatile __global int* s = stats + 4 * k;                                                           \
     const long off = p - base;                                                                          \
     const int lo = __sb_off(off), hi = __sb_off(off + bytes);                                           \
@@ -135,6 +135,7 @@ public:
   };
   std::vector<Access> accesses;
   std::set<int> guardSizes, loopSizes, strides, offsets;
+  std::set<int> loopCounts; ///< buffers whose values bound loops
   std::set<int> guardOffsets; ///< subtracted in an id's guard, or a lower bound of the ids
   std::map<int, std::string> why;       ///< evidence per argument
   std::map<int, std::string> offsetWhy; ///< evidence for offsets
@@ -154,6 +155,7 @@ public:
   bool VisitVarDecl(clang::VarDecl* v) {
     if (const auto* init = v->getInit()) {
       if (mentionsId(init)) idVars_.insert(v);
+      if (const int p = bufferValue(init); p >= 0) countVars_[v] = p;
       if (v->getType()->isPointerType()) alias(v, init);
     }
     return true;
@@ -311,8 +313,37 @@ private:
     return out;
   }
 
+  /// The buffer argument an integer expression reads an element of
+  /// (n = rows[i]), or -1.
+  int bufferValue(const clang::Expr* e) const {
+    e = e->IgnoreParenImpCasts();
+    if (!e->getType()->isIntegerType()) return -1;
+    if (const auto* s = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) return resolve(s->getBase());
+    if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e); u && u->getOpcode() == clang::UO_Deref)
+      return resolve(u->getSubExpr());
+    return -1;
+  }
+
+  /// Integer buffers whose elements `e` compares, directly or through a
+  /// variable holding one: their values count a loop's iterations.
+  void countBuffersIn(const clang::Stmt* e) {
+    if (!e) return;
+    if (const auto* x = llvm::dyn_cast<clang::Expr>(e)) {
+      if (const int p = bufferValue(x); p >= 0) {
+        loopCounts.insert(p);
+        return;
+      }
+      if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(x->IgnoreParenImpCasts()))
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()))
+          if (auto it = countVars_.find(v); it != countVars_.end()) loopCounts.insert(it->second);
+    }
+    for (const auto* child : e->children())
+      countBuffersIn(child);
+  }
+
   void loopBounds(const clang::Expr* cond) {
-    // The scalars on either side of a loop condition's comparisons.
+    // The scalars on either side of a loop condition's comparisons, and the
+    // buffers whose values are compared there.
     if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(cond->IgnoreParenImpCasts())) {
       if (b->isLogicalOp()) {
         loopBounds(b->getLHS());
@@ -322,6 +353,7 @@ private:
       if (!b->isRelationalOp()) return;
       for (int p : scalarsIn(b))
         if (loopSizes.insert(p).second && !why.count(p)) why[p] = "bounds a loop";
+      countBuffersIn(b);
     }
   }
 
@@ -445,6 +477,7 @@ private:
   std::map<const clang::ParmVarDecl*, int> params_;
   std::set<const clang::VarDecl*> idVars_;
   std::set<const clang::BinaryOperator*> exitConditions_;
+  std::map<const clang::VarDecl*, int> countVars_; ///< variables that hold an element of a buffer
   std::map<const clang::VarDecl*, int> aliases_;
   std::set<const clang::VarDecl*> ambiguous_;
 };
@@ -470,6 +503,7 @@ public:
     out_.roles.assign(n, ArgumentRole::Other);
     out_.indexes.assign(n, -1);
     out_.loopBoundOnly.assign(n, false);
+    out_.counts.assign(n, false);
     out_.accessesOf.assign(n, 0);
     out_.evidence.assign(n, "");
     BodyVisitor v(ast, kernel, out_);
@@ -495,6 +529,8 @@ public:
                                                         : "no comparison with an id, no loop bound, no index product";
       }
     }
+    for (int p : v.loopCounts)
+      out_.counts[std::size_t(p)] = kernel->getParamDecl(unsigned(p))->getType()->isPointerType();
     for (const auto& a : v.accesses)
       ++out_.accessesOf[std::size_t(a.argument)];
     out_.accesses = int(v.accesses.size());

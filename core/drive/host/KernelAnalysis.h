@@ -34,6 +34,9 @@ struct KernelAnalysis {
   /// Per argument: the buffer argument whose subscripts this integer buffer's
   /// values index (-1: none).
   std::vector<int> indexes;
+  /// Per argument: true for an integer buffer whose values bound a loop (a
+  /// row's length in a sparse matrix): they get small values.
+  std::vector<bool> counts;
   /// Per argument: true for a Size that only bounds loops (never guards an
   /// id): its value sets how much work each item does.
   std::vector<bool> loopBoundOnly;

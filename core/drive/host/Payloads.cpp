@@ -98,6 +98,8 @@ void planPayload(const PayloadModel& model, const KernelSignature& kernel, const
   for (std::size_t i = 0; i < n; ++i) {
     const int target = i < analysis.indexes.size() ? analysis.indexes[i] : -1;
     if (target >= 0 && kernel.arguments[i].isIntegral()) r.ranges[i] = std::max<std::uint64_t>(1, r.counts[std::size_t(target)]);
+    // Values that bound loops are counts: small ones, as struct fields get.
+    else if (i < analysis.counts.size() && analysis.counts[i] && kernel.arguments[i].isIntegral()) r.ranges[i] = kCountRange;
   }
 }
 
@@ -129,7 +131,9 @@ std::string describePayload(const RunRequest& r, const KernelAnalysis& analysis)
       continue;
     }
     out += "; " + a.name + ": " + std::to_string(r.elements(i)) + " " + (a.isStruct() ? "structs of " + std::to_string(a.structBytes) + " B" : a.element + (a.width > 1 ? std::to_string(a.width) : ""));
-    if (i < r.ranges.size() && r.ranges[i]) out += " (indices < " + std::to_string(r.ranges[i]) + ")";
+    if (i < r.ranges.size() && r.ranges[i])
+      out += (i < analysis.counts.size() && analysis.counts[i] && r.ranges[i] == kCountRange ? " (counts < " : " (indices < ") +
+             std::to_string(r.ranges[i]) + ")";
   }
   return out;
 }

@@ -37,6 +37,9 @@ struct PayloadModel {
   std::vector<BufferExtent> extents; ///< per argument
 };
 
+/// Integer buffers whose values bound loops hold values in [0, kCountRange).
+inline constexpr std::uint64_t kCountRange = 16;
+
 /// The constraint sets, in the order they are tried.
 [[nodiscard]] const std::vector<std::string>& constraintSets();
 
