@@ -224,7 +224,7 @@ bool Driver::measureAtSize(RunRequest& planned, const CancelToken* cancel) {
   for (std::size_t i = 0; i < r.arguments.size(); ++i)
     if (r.arguments[i].isBuffer()) {
       const auto bytes = r.arguments[i].valueBytes();
-      room[i] = std::min<std::uint64_t>(std::max<std::uint64_t>(r.elements(i) * 2, 4 * r.globalSize), (256u << 20) / bytes);
+      room[i] = std::min<std::uint64_t>(std::max<std::uint64_t>(r.elements(i) * 2, 4 * r.globalSize), kMaxBufferBytes / bytes);
       // Local memory cannot grow past the smallest device's: a kernel that
       // needs more at this size reaches past its room, and the bounds check says so.
       if (r.arguments[i].kind == KernelArgument::Kind::Local) {
@@ -244,11 +244,12 @@ bool Driver::measureAtSize(RunRequest& planned, const CancelToken* cancel) {
     if (!exchange(r, reply, cancel)) return false;
     if (reply.outcome == "TIMEOUT") measureHung_ = reply.detail;
     if (reply.outcome != "PROBED" || reply.probeMax.size() != r.arguments.size()) return false;
+    if (attempt == 3) break; // grown three times: what still reaches past is out of bounds
     bool grown = false;
-    for (std::size_t i = 0; i < r.arguments.size() && attempt < 3; ++i) {
+    for (std::size_t i = 0; i < r.arguments.size(); ++i) {
       const auto& a = r.arguments[i];
       const auto bytes = a.valueBytes();
-      const auto cap = std::uint64_t(256u << 20) / std::max<std::size_t>(1, bytes);
+      const auto cap = kMaxBufferBytes / std::max<std::size_t>(1, bytes);
       if (!a.isBuffer() || a.kind == KernelArgument::Kind::Local || reply.probeAccesses[i] <= 0 || reply.probeMin[i] < 0 ||
           reply.probeMax[i] < std::int64_t(room[i] * bytes) || room[i] >= cap)
         continue;

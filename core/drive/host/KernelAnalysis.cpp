@@ -136,7 +136,6 @@ public:
   std::vector<Access> accesses;
   std::set<int> guardSizes, loopSizes, strides, offsets;
   std::set<int> loopCounts; ///< buffers whose values bound loops
-  std::set<int> guardOffsets; ///< subtracted in an id's guard, or a lower bound of the ids
   std::map<int, std::string> why;       ///< evidence per argument
   std::map<int, std::string> offsetWhy; ///< evidence for offsets
 
@@ -190,9 +189,9 @@ public:
       if (!mentionsId(other)) continue;
       std::set<int> small = subtractedIn(side);
       for (int p : small)
-        guardOffset(p, "subtracted in a comparison with a work-item id");
+        offsetIn(p, "subtracted in a comparison with a work-item id");
       if (const int p = scalarArgument(side); p >= 0 && below) {
-        guardOffset(p, "a work-item id must exceed it");
+        offsetIn(p, "a work-item id must exceed it");
         small.insert(p);
       }
       for (int p : scalarsIn(side))
@@ -206,7 +205,8 @@ public:
   bool VisitIfStmt(clang::IfStmt* s) {
     const clang::Stmt* then = s->getThen();
     if (const auto* c = llvm::dyn_cast<clang::CompoundStmt>(then); c && c->size() == 1) then = c->body_front();
-    if (llvm::isa<clang::ReturnStmt>(then)) exitComparisons(s->getCond());
+    if (llvm::isa<clang::ReturnStmt>(then))
+      forEachComparison(s->getCond(), [this](const clang::BinaryOperator* b) { exitConditions_.insert(b); });
     return true;
   }
 
@@ -263,9 +263,7 @@ private:
   std::set<int> scalarsIn(const clang::Stmt* e) const {
     std::set<int> out;
     if (!e) return out;
-    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e))
-      if (const auto* p = llvm::dyn_cast<clang::ParmVarDecl>(r->getDecl()))
-        if (auto it = params_.find(p); it != params_.end() && p->getType()->isIntegerType()) out.insert(it->second);
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e); r && scalarArgument(r) >= 0) out.insert(scalarArgument(r));
     for (const auto* child : e->children()) {
       const auto more = scalarsIn(child);
       out.insert(more.begin(), more.end());
@@ -281,23 +279,21 @@ private:
     return -1;
   }
 
-  void exitComparisons(const clang::Expr* e) {
+  /// Each comparison (<, <=, >, >=) of a condition, through && and ||.
+  template <class F> static void forEachComparison(const clang::Expr* e, F&& f) {
     if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e->IgnoreParenImpCasts())) {
       if (b->isLogicalOp()) {
-        exitComparisons(b->getLHS());
-        exitComparisons(b->getRHS());
+        forEachComparison(b->getLHS(), f);
+        forEachComparison(b->getRHS(), f);
       } else if (b->isRelationalOp()) {
-        exitConditions_.insert(b);
+        f(b);
       }
     }
   }
 
-  void guardOffset(int p, const char* because) {
-    if (guardOffsets.insert(p).second && !offsetWhy.count(p)) offsetWhy[p] = because;
-  }
   void offsetIn(const clang::Expr* e, const char* because) { offsetIn(scalarArgument(e), because); }
   void offsetIn(int p, const char* because) {
-    if (p >= 0 && offsets.insert(p).second && !offsetWhy.count(p)) offsetWhy[p] = because;
+    if (p >= 0 && offsets.insert(p).second) offsetWhy[p] = because;
   }
 
   /// The scalars subtracted (the right of a minus) in `e`.
@@ -344,27 +340,19 @@ private:
   void loopBounds(const clang::Expr* cond) {
     // The scalars on either side of a loop condition's comparisons, and the
     // buffers whose values are compared there.
-    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(cond->IgnoreParenImpCasts())) {
-      if (b->isLogicalOp()) {
-        loopBounds(b->getLHS());
-        loopBounds(b->getRHS());
-        return;
-      }
-      if (!b->isRelationalOp()) return;
+    forEachComparison(cond, [this](const clang::BinaryOperator* b) {
       for (int p : scalarsIn(b))
         if (loopSizes.insert(p).second && !why.count(p)) why[p] = "bounds a loop";
       countBuffersIn(b);
-    }
+    });
   }
 
   void strideIn(const clang::Stmt* e) {
     if (!e) return;
     if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e); b && (b->getOpcode() == clang::BO_Mul || b->getOpcode() == clang::BO_Shl))
       for (const auto* side : {b->getLHS(), b->getRHS()})
-        if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(side->IgnoreParenImpCasts()))
-          if (const auto* p = llvm::dyn_cast<clang::ParmVarDecl>(r->getDecl()))
-            if (auto it = params_.find(p); it != params_.end() && p->getType()->isIntegerType())
-              if (strides.insert(it->second).second && !why.count(it->second)) why[it->second] = "multiplies an index";
+        if (const int p = scalarArgument(side); p >= 0 && strides.insert(p).second && !why.count(p))
+          why[p] = "multiplies an index";
     for (const auto* child : e->children())
       strideIn(child);
   }
@@ -372,14 +360,9 @@ private:
   /// Integer buffers read inside a subscript of buffer `target`: their values index it.
   void indexBuffersIn(const clang::Stmt* e, int target) {
     if (!e || target < 0) return;
-    const clang::Expr* base = nullptr;
-    if (const auto* s = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) base = s->getBase();
-    if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e); u && u->getOpcode() == clang::UO_Deref)
-      base = u->getSubExpr();
-    if (base && llvm::cast<clang::Expr>(e)->getType()->isIntegerType()) {
-      const int q = resolve(base);
-      if (q >= 0 && q != target && out_.indexes[std::size_t(q)] < 0) out_.indexes[std::size_t(q)] = target;
-    }
+    if (const auto* x = llvm::dyn_cast<clang::Expr>(e))
+      if (const int q = bufferValue(x); q >= 0 && q != target && out_.indexes[std::size_t(q)] < 0)
+        out_.indexes[std::size_t(q)] = target;
     for (const auto* child : e->children())
       indexBuffersIn(child, target);
   }
@@ -519,7 +502,7 @@ public:
         // moves the ids or starts a loop (an offset, small: a loop from i to
         // n needs i small), a loop's bound, a width.
         role = v.guardSizes.count(k)                            ? ArgumentRole::Size
-               : v.guardOffsets.count(k) || v.offsets.count(k) ? ArgumentRole::Offset
+               : v.offsets.count(k)                            ? ArgumentRole::Offset
                : v.loopSizes.count(k)                          ? ArgumentRole::Size
                : v.strides.count(k)                            ? ArgumentRole::Stride
                                                                : ArgumentRole::Value;

@@ -87,7 +87,7 @@ void planPayload(const PayloadModel& model, const KernelSignature& kernel, const
       // A reach far beyond the work (a write at id + 500000000) is not given
       // memory: the bounds check reports it.
       const std::uint64_t cap = std::max<std::uint64_t>(64 * total, 1u << 16);
-      count = std::min({count, cap, std::uint64_t(256u << 20) / bytes});
+      count = std::min({count, cap, kMaxBufferBytes / bytes});
       // Accesses the probe could not see (through pointers it could not
       // trace) may need more than it measured: never less than CLgen's rule.
       if (analysis.unattributed > 0) count = std::max(count, total);

@@ -37,6 +37,9 @@ struct PayloadModel {
   std::vector<BufferExtent> extents; ///< per argument
 };
 
+/// The most bytes one buffer is given (a measured reach beyond it is out of bounds).
+inline constexpr std::uint64_t kMaxBufferBytes = std::uint64_t(256) << 20;
+
 /// Integer buffers whose values bound loops hold values in [0, kCountRange).
 inline constexpr std::uint64_t kCountRange = 16;
 

@@ -168,23 +168,47 @@ std::string clErrorName(int code) {
   }
 }
 
-std::vector<unsigned char> wideBytes(const KernelArgument& a, std::size_t count, std::uint64_t seed) {
-  if (a.isStruct()) return payloadBytes(a, count, seed, 0);
+namespace {
+/// `count` values of `a`'s type, every lane drawn by `draw(rng)` as an
+/// (integral, floating) pair from a generator seeded with `seed`.
+template <class Draw>
+std::vector<unsigned char> drawValues(const KernelArgument& a, std::size_t count, std::uint64_t seed, Draw&& draw) {
   std::mt19937_64 rng(seed);
   const std::size_t lanes = a.width == 3 ? 4 : a.width;
   std::vector<unsigned char> bytes(count * a.valueBytes());
+  for (std::size_t i = 0; i < count * lanes; ++i) {
+    const auto [integral, floating] = draw(rng);
+    storeValue(a, bytes.data() + i * a.elementBytes(), integral, floating);
+  }
+  return bytes;
+}
+
+/// Integers uniform in [low, top), floats uniform in [0, 1).
+std::vector<unsigned char> uniformValues(const KernelArgument& a, std::size_t count, std::uint64_t seed,
+                                         std::uint64_t low, std::uint64_t top) {
+  std::uniform_int_distribution<std::uint64_t> integral(low, std::max(low + 1, top) - 1);
+  std::uniform_real_distribution<double> floating(0.0, 1.0);
+  const bool isIntegral = a.isIntegral();
+  return drawValues(a, count, seed, [&](std::mt19937_64& rng) {
+    return isIntegral ? std::pair{integral(rng), 0.0} : std::pair{std::uint64_t(0), floating(rng)};
+  });
+}
+
+/// The checker's wide input for one argument (structs as payloadBytes makes them).
+std::vector<unsigned char> wideBytes(const KernelArgument& a, std::size_t count, std::uint64_t seed) {
+  if (a.isStruct()) return payloadBytes(a, count, seed, 0);
   // Floats: either sign, magnitudes from 1e-3 to 1e3, and one value in
   // sixteen special (zeros, a subnormal, infinities, NaN, the largest).
   const double specials[] = {0.0, -0.0, 1e-40, INFINITY, -INFINITY, NAN, 3.0e38, -1.0};
   std::uniform_real_distribution<double> exponent(-3.0, 3.0);
-  for (std::size_t i = 0; i < count * lanes; ++i) {
+  return drawValues(a, count, seed, [&](std::mt19937_64& rng) {
     const std::uint64_t bits = rng();
     double f = std::pow(10.0, exponent(rng)) * ((bits & 1) ? -1.0 : 1.0);
     if (((bits >> 1) & 15) == 0) f = specials[(bits >> 5) % 8];
-    storeValue(a, bytes.data() + i * a.elementBytes(), bits >> 8 | bits << 56, f);
-  }
-  return bytes;
+    return std::pair{bits >> 8 | bits << 56, f};
+  });
 }
+} // namespace
 
 std::vector<unsigned char> payloadBytes(const KernelArgument& a, std::size_t count, std::uint64_t seed,
                                         std::uint64_t range) {
@@ -203,27 +227,17 @@ std::vector<unsigned char> payloadBytes(const KernelArgument& a, std::size_t cou
       // Integer fields are small, 1 to 16: in real programs they are counts
       // (iterations, items, digests), offsets and flags, and a count drawn
       // up to the buffer's length makes a loop run for minutes.
-      auto values = payloadBytes(field, count, fieldSeed++ * 0x9E3779B97F4A7C15ull + 1, range ? range : 16);
-      if (field.isIntegral() && !range)
-        for (std::size_t at = 0; at < values.size(); at += field.elementBytes())
-          values[at] += 1; // little-endian: the low byte, which holds 0 to 15
+      const auto values = range ? payloadBytes(field, count, fieldSeed * 0x9E3779B97F4A7C15ull + 1, range)
+                                : uniformValues(field, count, fieldSeed * 0x9E3779B97F4A7C15ull + 1, 1, 17);
+      ++fieldSeed;
       for (std::size_t i = 0; i < count; ++i)
         std::memcpy(bytes.data() + i * a.structBytes + f.offset, values.data() + i * field.valueBytes(),
                     std::min(field.valueBytes(), a.structBytes - std::min(a.structBytes, f.offset)));
     }
     return bytes;
   }
-  std::mt19937_64 rng(seed);
-  const std::size_t lanes = a.width == 3 ? 4 : a.width;
-  std::vector<unsigned char> bytes(count * a.valueBytes());
-  const std::uint64_t top =
-      std::max<std::uint64_t>(1, std::min<std::uint64_t>(range ? range : count, integralMax(a.element)));
-  std::uniform_int_distribution<std::uint64_t> integral(0, top - 1);
-  std::uniform_real_distribution<double> floating(0.0, 1.0);
-  for (std::size_t i = 0; i < count * lanes; ++i)
-    storeValue(a, bytes.data() + i * a.elementBytes(), a.isIntegral() ? integral(rng) : 0,
-               a.isIntegral() ? 0.0 : floating(rng));
-  return bytes;
+  const std::uint64_t top = std::max<std::uint64_t>(1, std::min<std::uint64_t>(range ? range : count, integralMax(a.element)));
+  return uniformValues(a, count, seed, 0, top);
 }
 
 namespace {
