@@ -82,6 +82,7 @@ int main(int argc, char** argv) {
   bool explain = false;
   std::string corpusWorkspace, sourcesDir;
   std::size_t corpusSample = 300;
+  std::string onlyPath; // a file of kernel names, one a line: drive only these
   unsigned corpusSeed = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -113,11 +114,13 @@ int main(int argc, char** argv) {
       for (std::string set; std::getline(ss, set, ',');)
         o.payloadSets.push_back(set);
     } else if (a == "--explain") explain = true;
+    else if (a == "--oclgrind") o.oclgrind = true;
+    else if (a == "--only") onlyPath = next();
     else {
       std::fprintf(stderr, "usage: bench-drive [--devmap CSV] [--global-sizes A,B,C] [--local N] [--runs N] "
                            "[--warmup N] [--limit N] [--reuse-kernels N] [--pairs N] [--timeout S] [--csv FILE] "
                            "[--payload-sets roles,cldrive,big] [--explain] [--corpus WS [--sample N] [--seed S]] "
-                           "[--sources DIR]\n");
+                           "[--sources DIR] [--only FILE] [--oclgrind]\n");
       return 2;
     }
   }
@@ -185,6 +188,21 @@ int main(int argc, char** argv) {
     for (const auto& r : dataset::readDevMap(devmap))
       if (seen.insert(r.src).second) add(r.benchmark, r.src, true);
     what = "distinct DevMap sources";
+  }
+  if (!onlyPath.empty()) {
+    // --only: the kernels named in a file (say, those that passed in an
+    // earlier run, for a rerun under Oclgrind).
+    std::ifstream in(onlyPath);
+    if (!in) {
+      std::fprintf(stderr, "bench-drive: cannot read %s\n", onlyPath.c_str());
+      return 2;
+    }
+    std::set<std::string> only;
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty()) only.insert(line);
+    kernels.erase(std::remove_if(kernels.begin(), kernels.end(), [&](const Kernel& k) { return !only.count(k.name); }),
+                  kernels.end());
+    what += ", those named in " + onlyPath;
   }
   if (limit && kernels.size() > limit) kernels.resize(limit);
 

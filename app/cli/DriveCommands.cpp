@@ -142,6 +142,9 @@ CommandLine driveCommandLine() {
              "sized by a probe), cldrive (CLgen's rule), big (16 elements a work-item)",
              false, "roles,cldrive,big"});
   cl.option({"explain", 0, "", "also print how each payload was chosen: the roles read, the probes, the sets tried"});
+  cl.option({"oclgrind", 0, "",
+             "run the worker inside Oclgrind's simulator (Debian's oclgrind; its only device): every memory access "
+             "of the checked runs is checked, and one outside its allocation is OUT_OF_BOUNDS. Slow: for checking"});
   return cl;
 }
 
@@ -166,6 +169,7 @@ int runDrive(const CommandLine& cl) {
   o.seed = cl.unsignedValue("seed", 0, 4294967295u);
   o.check = !cl.has("no-check");
   o.freshWorkerPerKernel = !cl.has("reuse-worker");
+  o.oclgrind = cl.has("oclgrind");
   o.payloadSets.clear();
   for (const auto& v : cl.values("payloads")) {
     std::stringstream ss(v);

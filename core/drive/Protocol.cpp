@@ -5,38 +5,34 @@
 #include <algorithm>
 #include <cmath>
 
-#include <llvm/Support/JSON.h>
-#include <llvm/Support/raw_ostream.h>
+#include "common/Json.h"
 
 namespace steerbench::drive {
 namespace {
 
-using llvm::json::Array;
-using llvm::json::Object;
-using llvm::json::Value;
+// llvm::json is not used here: the worker links this file and must not load
+// libLLVM (see common/Json.h).
+using json::Array;
+using json::Object;
+using json::Value;
 
-std::string print(Value v) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << v;
-  os.flush();
-  return s;
-}
+std::string print(const Value& v) { return v.print(); }
 
 Object parseObject(const std::string& line, const char* what) {
-  auto v = llvm::json::parse(line);
-  if (!v) {
-    const std::string err = llvm::toString(v.takeError());
-    throw InputError(std::string("drive protocol: a ") + what + " that is not JSON (" + err + "): " +
+  Value v;
+  try {
+    v = json::parse(line);
+  } catch (const InputError& e) {
+    throw InputError(std::string("drive protocol: a ") + what + " that is not JSON (" + e.what() + "): " +
                      line.substr(0, 120));
   }
-  if (!v->getAsObject())
+  if (!v.getAsObject())
     throw InputError(std::string("drive protocol: a ") + what + " that is not a JSON object: " + line.substr(0, 120));
-  return std::move(*v->getAsObject());
+  return *v.getAsObject();
 }
 
 std::string text(const Object& o, const char* key, const char* what) {
-  if (auto s = o.getString(key)) return s->str();
+  if (auto s = o.getString(key)) return *s;
   throw InputError(std::string("drive protocol: the ") + what + " lacks the text field \"" + key + "\"");
 }
 
@@ -187,9 +183,9 @@ std::vector<WorkerDevice> decodeHello(const std::string& line) {
   if (const auto* ds = o.getArray("devices"))
     for (const auto& v : *ds)
       if (const auto* d = v.getAsObject())
-        out.push_back({text(*d, "id", "device"), d->getString("name").value_or("").str(),
-                       d->getString("type").value_or("").str(), d->getString("platform").value_or("").str(),
-                       d->getString("vendor").value_or("").str(), d->getString("driver").value_or("").str(),
+        out.push_back({text(*d, "id", "device"), d->getString("name").value_or(""),
+                       d->getString("type").value_or(""), d->getString("platform").value_or(""),
+                       d->getString("vendor").value_or(""), d->getString("driver").value_or(""),
                        number(*d, "local_mem", 0), number(*d, "global_mem", 0), number(*d, "max_work_group", 0),
                        unsigned(number(*d, "compute_units", 0))});
   return out;
@@ -243,13 +239,13 @@ std::optional<RunRequest> decodeRequest(const std::string& line) {
   r.source = text(o, "source", "request");
   r.kernel = text(o, "kernel", "request");
   r.device = text(o, "device", "request");
-  r.buildOptions = o.getString("build_options").value_or("").str();
+  r.buildOptions = o.getString("build_options").value_or("");
   if (const auto* args = o.getArray("arguments"))
     for (const auto& v : *args) {
       const auto* a = v.getAsObject();
       if (!a) throw InputError("drive protocol: an argument that is not an object");
       KernelArgument k;
-      k.name = a->getString("name").value_or("").str();
+      k.name = a->getString("name").value_or("");
       k.kind = kindFrom(text(*a, "kind", "argument"));
       k.element = text(*a, "element", "argument");
       k.width = unsigned(number(*a, "width", 1));
@@ -263,7 +259,7 @@ std::optional<RunRequest> decodeRequest(const std::string& line) {
                                 unsigned(number(*f, "width", 1))});
       if (k.isStruct() && (k.structBytes == 0 || k.structBytes > (1u << 20)))
         throw InputError("drive protocol: a struct argument of " + std::to_string(k.structBytes) + " bytes");
-      k.unsupported = a->getString("unsupported").value_or("").str();
+      k.unsupported = a->getString("unsupported").value_or("");
       r.arguments.push_back(std::move(k));
     }
   r.globalSize = number(o, "global", r.globalSize);
@@ -308,7 +304,7 @@ RunReply decodeReply(const std::string& line) {
   const Object o = parseObject(line, "reply");
   RunReply r;
   r.outcome = text(o, "outcome", "reply");
-  r.detail = o.getString("detail").value_or("").str();
+  r.detail = o.getString("detail").value_or("");
   r.kernelNs = readNumbers(o, "kernel_ns");
   r.transferNs = readNumbers(o, "transfer_ns");
   r.transferBytes = number(o, "transfer_bytes", 0);

@@ -5,6 +5,8 @@
 #include "dataset/DevMap.h"
 #include "drive/host/DevMapExport.h"
 #include "drive/worker/DeviceRunner.h"
+#include "drive/worker/OclgrindLog.h"
+#include "drive/host/WorkerProcess.h"
 #include "drive/host/DriveJob.h"
 #include "drive/host/Driver.h"
 #include "drive/host/KernelAnalysis.h"
@@ -17,6 +19,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <fstream>
 
 using namespace steerbench;
 using namespace steerbench::drive;
@@ -608,6 +611,80 @@ kernel void opaque(global void* raw, global bits_t* u, constant odd_t* o, global
       QVERIFY(QString(e.what()).contains("no device matches 'no-such-device'"));
       QVERIFY(QString(e.what()).contains("pthread"));
     }
+  }
+
+  // --- Oclgrind's memory checker ---------------------------------------------
+  void theWorkerLoadsNoLlvm() {
+    // Oclgrind's simulator brings its own LLVM and crashes beside LLVM 15, so
+    // the worker must not load libLLVM (nor libclang-cpp): read its mappings,
+    // with no OpenCL platform registered (PoCL itself loads LLVM 15).
+    const QByteArray vendors = qgetenv("OCL_ICD_VENDORS");
+    QDir(dir_.path()).mkpath("no-icds");
+    qputenv("OCL_ICD_VENDORS", (dir_.path() + "/no-icds").toUtf8());
+    WorkerOptions w;
+    w.executable = driveWorkerPath();
+    w.cacheDir = dir_.path().toStdString() + "/pocl-cache";
+    WorkerProcess worker(w);
+    if (vendors.isNull()) qunsetenv("OCL_ICD_VENDORS");
+    else qputenv("OCL_ICD_VENDORS", vendors);
+    QVERIFY(worker.devices().empty());
+    QFile maps(QString("/proc/%1/maps").arg(worker.pid()));
+    QVERIFY(maps.open(QIODevice::ReadOnly));
+    const QByteArray mapped = maps.readAll();
+    QVERIFY(mapped.contains("libOpenCL")); // the read saw the worker's libraries
+    QVERIFY2(!mapped.contains("libLLVM") && !mapped.contains("libclang"), "the worker maps LLVM or Clang");
+  }
+
+  void oclgrindLogEntriesAfterAMark() {
+    const std::string path = dir_.path().toStdString() + "/oclgrind.log";
+    {
+      std::ofstream log(path);
+      log << "\nInvalid write of size 4 at global memory address 0x2000000000040\n\tKernel: old\n\n";
+    }
+    const OclgrindLog log(path);
+    QVERIFY(log.active());
+    const auto mark = log.end();
+    QVERIFY(mark > 0);
+    QCOMPARE(log.memoryErrorSince(mark), std::string()); // the old entry is before the mark
+    {
+      std::ofstream more(path, std::ios::app);
+      more << "\nUninitialized value read\n\tKernel: A\n\n" // not a memory error
+           << "Index (64) exceeds static array size (64)\n\tKernel: A\n\tEntity: Global(63,0,0) Local(63,0,0) "
+              "Group(0,0,0)\n\t  %5 = load float\n\tAt line 6 (column 10) of input.cl:\n\n";
+    }
+    QCOMPARE(log.memoryErrorSince(mark),
+             std::string("Index (64) exceeds static array size (64) by work-item Global(63,0,0), at line 6 of the "
+                         "checked source"));
+    QVERIFY(!OclgrindLog("").active());
+    QCOMPARE(OclgrindLog("").memoryErrorSince(0), std::string());
+  }
+
+  void oclgrindFindsAReadPastALocalArray() {
+    if (oclgrindPath().empty()) QSKIP("Oclgrind is not installed (Debian: apt install oclgrind); nothing to run");
+    // A read one past a local array: no guard bytes see it, PoCL reads
+    // whatever lies there. Oclgrind's checker names it.
+    const char* localPast = R"(kernel void local_past(global float* a, global const float* b) {
+  local float t[32];
+  int l = get_local_id(0);
+  t[l] = b[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  a[get_global_id(0)] = t[l + 1];
+})";
+    auto o = quick();
+    o.oclgrind = true;
+    o.timedRuns = 2;
+    o.warmupRuns = 0;
+    o.timeoutSeconds = 120;
+    Driver driver(o);
+    QCOMPARE(driver.devices().size(), std::size_t(1));
+    QCOMPARE(driver.devices()[0].name, std::string("Oclgrind Simulator"));
+    const auto bad = driver.drive(localPast, signatureOf(localPast)).at(0);
+    QVERIFY2(bad.outcome == "OUT_OF_BOUNDS", (bad.outcome + ": " + bad.detail).c_str());
+    QVERIFY2(bad.detail.find("Oclgrind's memory checker: Invalid read of size 4 at local memory") != std::string::npos,
+             bad.detail.c_str());
+    const auto good = driver.drive(kScale, signatureOf(kScale)).at(0);
+    QCOMPARE(good.outcome, std::string("PASS"));
+    QVERIFY(specJson(o).find("\"oclgrind\":true") != std::string::npos);
   }
 
   // --- the job, the workspace and the DevMap export ----------------------------

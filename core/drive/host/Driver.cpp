@@ -27,6 +27,10 @@ std::string specJson(const DriveOptions& o) {
   for (std::size_t i = 0; i < o.devices.size(); ++i)
     devices += (i ? "," : "") + jsonString(o.devices[i]);
   devices += "]";
+  std::string payloadSets = "[";
+  for (std::size_t i = 0; i < o.payloadSets.size(); ++i)
+    payloadSets += (i ? "," : "") + jsonString(o.payloadSets[i]);
+  payloadSets += "]";
   return std::string("{\"what\":\"drive\",\"app_version\":") + jsonString(kAppVersion) + ",\"devices\":" + devices +
          ",\"global_sizes\":" + joinSizes(o.globalSizes) + ",\"local_sizes\":" + joinSizes(o.localSizes) +
          ",\"warmup_runs\":" + std::to_string(o.warmupRuns) + ",\"timed_runs\":" + std::to_string(o.timedRuns) +
@@ -34,6 +38,7 @@ std::string specJson(const DriveOptions& o) {
          ",\"timeout_s\":" + formatNumber(o.timeoutSeconds) + ",\"memory_limit_mb\":" +
          std::to_string(o.memoryLimitMB) + ",\"fresh_worker_per_kernel\":" +
          (o.freshWorkerPerKernel ? "true" : "false") + ",\"build_options\":" + jsonString(o.buildOptions) +
+         ",\"oclgrind\":" + (o.oclgrind ? "true" : "false") + ",\"payload_sets\":" + payloadSets +
          ",\"nice\":" + std::to_string(::getpriority(PRIO_PROCESS, 0)) + "}";
 }
 
@@ -44,6 +49,8 @@ std::string CaseResult::labelDevice() const {
 
 Driver::Driver(DriveOptions options) : options_(std::move(options)) {
   if (options_.workerPath.empty()) options_.workerPath = driveWorkerPath();
+  if (options_.oclgrind && oclgrindPath().empty())
+    throw InputError("Oclgrind was asked for but its launcher 'oclgrind' is not on PATH; on Debian: apt install oclgrind");
   if (options_.globalSizes.empty()) throw InputError("give at least one global size");
   if (options_.localSizes.empty()) options_.localSizes = {0};
   if (options_.timedRuns < 1) throw InputError("give at least one timed run");
@@ -78,6 +85,7 @@ WorkerProcess& Driver::worker() {
     w.executable = options_.workerPath;
     w.cacheDir = options_.cacheDir;
     w.memoryLimitBytes = options_.memoryLimitMB << 20;
+    if (options_.oclgrind) w.oclgrind = oclgrindPath();
     worker_ = std::make_unique<WorkerProcess>(w);
     ++started_;
     usedSinceStart_ = false;
@@ -102,6 +110,9 @@ std::vector<CaseResult> Driver::drive(const std::string& source, const KernelSig
 
 bool Driver::exchange(const RunRequest& r, RunReply& reply, const CancelToken* cancel) {
   const auto start = std::chrono::steady_clock::now();
+  // Oclgrind stops logging after --max-errors errors a process: a checked
+  // run gets a worker of its own, so what probes caused cannot hide its errors.
+  if (options_.oclgrind && r.check && !r.probe && usedSinceStart_) worker_.reset();
   auto& w = worker(); // starting a worker counts as time spent on this request
   auto x = w.exchange(encodeRequest(r), options_.timeoutSeconds, cancel);
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -46,6 +46,10 @@ struct DriveOptions {
   /// Guard bytes after each writable buffer in the checked runs; a write into
   /// them is OUT_OF_BOUNDS. 0: none.
   std::uint64_t guardBytes = 4096;
+  /// Run the worker inside Oclgrind's simulator: its only device is then
+  /// "Oclgrind Simulator", and a memory error it logs during the checked
+  /// runs is OUT_OF_BOUNDS. Slow (an interpreter): for checking, not timing.
+  bool oclgrind = false;
 };
 
 /// The options as JSON, for the spec stored with every result.

@@ -39,6 +39,19 @@ std::string driveWorkerPath() {
   return executable(built) ? built.string() : "";
 }
 
+std::string oclgrindPath() {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path && *path ? path : "/usr/local/bin:/usr/bin:/bin";
+  std::size_t from = 0;
+  while (from <= dirs.size()) {
+    const std::size_t colon = std::min(dirs.find(':', from), dirs.size());
+    const auto candidate = std::filesystem::path(dirs.substr(from, colon - from)) / "oclgrind";
+    if (colon > from && executable(candidate)) return candidate.string();
+    from = colon + 1;
+  }
+  return {};
+}
+
 WorkerProcess::WorkerProcess(WorkerOptions options) : options_(std::move(options)) {
   if (options_.executable.empty() || !executable(options_.executable))
     throw InputError("the drive worker steerbench-drive was not found" +
@@ -66,7 +79,20 @@ WorkerProcess::WorkerProcess(WorkerOptions options) : options_(std::move(options
     envp.push_back(kv.data());
   envp.push_back(nullptr);
   std::string exe = options_.executable;
-  char* argv[] = {exe.data(), nullptr};
+  std::vector<std::string> args{exe};
+  if (!options_.oclgrind.empty()) {
+    // oclgrind --log FILE steerbench-drive: its launcher preloads the
+    // simulator (the only OpenCL platform the worker then sees) and sets
+    // OCLGRIND_LOG, where the worker looks for memory errors.
+    std::string log = options_.oclgrindLog;
+    if (log.empty()) log = (options_.cacheDir.empty() ? std::string("/tmp") : options_.cacheDir) + "/worker-oclgrind.log";
+    args = {options_.oclgrind, "--log", log, "--max-errors", "1000", exe};
+    exe = options_.oclgrind;
+  }
+  std::vector<char*> argv;
+  for (auto& a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
   const std::string logPath = options_.cacheDir.empty() ? "/dev/null" : options_.cacheDir + "/worker-stderr.log";
 
   int sv[2];
@@ -96,7 +122,7 @@ WorkerProcess::WorkerProcess(WorkerOptions options) : options_(std::move(options
     ::dup2(sv[1], 0);
     ::dup2(sv[1], 1);
     if (log >= 0) ::dup2(log, 2);
-    ::execve(exe.c_str(), argv, envp.data());
+    ::execve(exe.c_str(), argv.data(), envp.data());
     ::_exit(127);
   }
   ::close(sv[1]);

@@ -21,11 +21,19 @@ struct WorkerOptions {
   std::string cacheDir;    ///< PoCL's kernel cache (POCL_CACHE_DIR); created when missing
   std::uint64_t memoryLimitBytes = std::uint64_t(8) << 30; ///< RLIMIT_DATA of the worker (0: none)
   double startTimeoutSeconds = 60;
+  /// Oclgrind's launcher: when set, the worker runs inside Oclgrind's
+  /// simulator, which checks every memory access and logs errors to
+  /// oclgrindLog (the worker reads it: docs/driving.md, "Out of bounds").
+  std::string oclgrind;
+  std::string oclgrindLog; ///< empty: worker-oclgrind.log in cacheDir, or /tmp
 };
 
 /// Where steerbench-drive is: $STEERBENCH_DRIVE, else beside the running
 /// binary, else in the build tree. Empty when none exists.
 [[nodiscard]] std::string driveWorkerPath();
+
+/// Oclgrind's launcher on PATH (Debian's oclgrind package); empty when missing.
+[[nodiscard]] std::string oclgrindPath();
 
 class WorkerProcess {
 public:

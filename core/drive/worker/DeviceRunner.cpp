@@ -1,6 +1,7 @@
 #include "drive/worker/DeviceRunner.h"
 
 #include "drive/ClInfo.h"
+#include "drive/worker/OclgrindLog.h"
 
 #include <algorithm>
 #include <cmath>
@@ -278,6 +279,7 @@ struct DeviceRunner::Impl {
   std::vector<WorkerDevice> infos;
   std::map<std::string, cl_program> programs; // device id + options + source -> built program
   std::vector<std::string> recentSources; ///< the last two sources built, oldest first
+  OclgrindLog oclgrind; ///< active when the worker runs inside Oclgrind's simulator
 
   ~Impl() {
     for (auto& [key, p] : programs)
@@ -638,6 +640,7 @@ struct DeviceRunner::Impl {
       if (r.check) {
         // Each checked run also looks at the guard bytes after the writable buffers.
         Findings f1, f2, f3, f4;
+        const std::uint64_t logged = oclgrind.end();
         const Outputs a1 = runOnce(d, k, r, a, nullptr, &f1), a2 = runOnce(d, k, r, a, nullptr, &f2);
         const Outputs b1 = runOnce(d, k, r, b, nullptr, &f3), b2 = runOnce(d, k, r, b, nullptr, &f4);
         for (const auto* f : {&f1, &f2, &f3, &f4})
@@ -646,6 +649,11 @@ struct DeviceRunner::Impl {
             reply.detail = f->outOfBounds;
             return reply;
           }
+        if (const std::string e = oclgrind.memoryErrorSince(logged); !e.empty()) {
+          reply.outcome = "OUT_OF_BOUNDS";
+          reply.detail = "Oclgrind's memory checker: " + e;
+          return reply;
+        }
         const bool anyOutput =
             std::any_of(r.arguments.begin(), r.arguments.end(), [](const KernelArgument& x) { return x.isOutput(); });
         if (!anyOutput) {
