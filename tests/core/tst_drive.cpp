@@ -336,9 +336,58 @@ kernel void img(read_only image2d_t im, global float* o) {}
     QVERIFY2(sp.found, sp.error.c_str());
     QCOMPARE(sp.counts, (std::vector<bool>{false, false, false, true, true, false, false}));
     QCOMPARE(sp.indexes[2], 1);
+    // A plane kept inside a size by two scalars (a 3-D stencil's z): a
+    // position (small), the other a size.
+    const char* plane = R"(kernel void plane(global float* b, global const float* a, int nz, int ny, int z) {
+  int x = get_global_id(0), y = get_global_id(1);
+  if (z < nz - 1 && z > 0 && y < ny) b[(z * ny + y) * ny + x] = a[((z - 1) * ny + y) * ny + x];
+})";
+    const auto pl = analyseKernel(plane, "plane");
+    QVERIFY2(pl.found, pl.error.c_str());
+    QCOMPARE(pl.roles, (std::vector<R>{R::Buffer, R::Buffer, R::Size, R::Size, R::Offset}));
+    QCOMPARE(pl.evidence[4], std::string("kept below another scalar (a position inside a size)"));
+    QCOMPARE(pl.tile, std::uint64_t(0));
+    // Local tiles set the work-group's shape: a row length times the second
+    // local id, or a 2-D local array (padded) indexed [ly][lx].
+    const char* pitch = R"(kernel void pitch(global float* o, local float* t) {
+  int lx = get_local_id(0), ly = get_local_id(1);
+  t[lx + ly * 16] = o[get_global_id(1) * get_global_size(0) + get_global_id(0)];
+})";
+    QCOMPARE(analyseKernel(pitch, "pitch").tile, std::uint64_t(16));
+    const char* square = R"(kernel void square(global float* o) {
+  local float t[8][9];
+  t[get_local_id(1)][get_local_id(0)] = o[get_global_id(1) * get_global_size(0) + get_global_id(0)];
+})";
+    QCOMPARE(analyseKernel(square, "square").tile, std::uint64_t(8));
+    const char* flat = R"(kernel void flat(global float* o, local float* t) {
+  t[get_local_id(0)] = o[get_global_id(0)];
+})";
+    QCOMPARE(analyseKernel(flat, "flat").tile, std::uint64_t(0)); // 1-D: no shape to infer
     // A kernel that is not there is named.
     QVERIFY(!analyseKernel(mm, "nope").found);
     QCOMPARE(analyseKernel(mm, "nope").error, std::string("no kernel called nope"));
+  }
+
+  void aTiledKernelGetsItsWorkGroupShape() {
+    // Each work-item of a 16 x 16 group reads a row another wrote: at any
+    // other shape it reads tile elements no one wrote.
+    const char* tiled = R"(kernel void tiled(global float* out, global const float* in, int n) {
+  local float t[16 * 16];
+  int lx = get_local_id(0), ly = get_local_id(1);
+  int x = get_global_id(0), y = get_global_id(1);
+  t[lx + ly * 16] = in[y * n + x];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  float s = 0.0f;
+  for (int u = 0; u < 16; ++u) s += t[u + ly * 16];
+  if (x < n && y < n) out[y * n + x] = s;
+})";
+    auto o = quick();
+    o.globalSizes = {4096};
+    o.localSizes = {64}; // 8 x 8 unless the kernel says otherwise
+    Driver driver(o);
+    const auto c = driver.drive(tiled, signatureOf(tiled)).at(0);
+    QVERIFY2(c.outcome == "PASS", (c.outcome + ": " + c.detail).c_str());
+    QVERIFY2(c.payload.find("NDRange 64x64 (local 16x16)") != std::string::npos, c.payload.c_str());
   }
 
   void correctKernelPassesWithTimesOnBothDevices() {

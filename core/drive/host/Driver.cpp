@@ -323,7 +323,10 @@ void Driver::choosePayload(const std::string& source, const KernelSignature& ker
   for (std::size_t i = 0; i < analysis_.roles.size(); ++i)
     if (kernel.arguments[i].kind == KernelArgument::Kind::Scalar && kernel.arguments[i].isIntegral())
       roles += " " + kernel.arguments[i].name + ": " + roleName(analysis_.roles[i]) + " (" + analysis_.evidence[i] + ");";
-  evidence_.push_back("rank " + std::to_string(analysis_.rank) + ";" + roles + " " + std::to_string(analysis_.accesses) +
+  const std::string tile = analysis_.tile ? " work-groups " + std::to_string(analysis_.tile) + "x" +
+                                                std::to_string(analysis_.tile) + " (the local tiles' rows);"
+                                          : "";
+  evidence_.push_back("rank " + std::to_string(analysis_.rank) + ";" + tile + roles + " " + std::to_string(analysis_.accesses) +
                       " buffer accesses instrumented, " + std::to_string(analysis_.unattributed) + " not traced");
   const std::uint64_t local = options_.localSizes.front();
   if (!analysis_.instrumented.empty() && std::find(sets.begin(), sets.end(), "roles") != sets.end())

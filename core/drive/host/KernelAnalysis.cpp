@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -154,6 +155,7 @@ public:
   bool VisitVarDecl(clang::VarDecl* v) {
     if (const auto* init = v->getInit()) {
       if (mentionsId(init)) idVars_.insert(v);
+      if (const int d = localIdCall(init); d >= 0) localIds_[v] = d;
       if (const int p = bufferValue(init); p >= 0) countVars_[v] = p;
       if (v->getType()->isPointerType()) alias(v, init);
     }
@@ -177,6 +179,24 @@ public:
       return true;
     }
     if (!b->isRelationalOp()) return true;
+    // A scalar kept below another (`k < n - 1`, `n > k`), where neither side
+    // reads an id: a position inside a size (a plane a 3-D stencil works
+    // on), which must be small; the other is a size.
+    if (!mentionsId(b->getLHS()) && !mentionsId(b->getRHS())) {
+      const auto op = b->getOpcode();
+      const bool lhsBelow = (op == clang::BO_LT || op == clang::BO_LE) != (exitConditions_.count(b) > 0);
+      const clang::Expr* below = lhsBelow ? b->getLHS() : b->getRHS();
+      const clang::Expr* above = lhsBelow ? b->getRHS() : b->getLHS();
+      const int p = scalarArgument(below);
+      std::set<int> sizes = scalarsIn(above);
+      sizes.erase(p);
+      if (p >= 0 && !sizes.empty()) {
+        offsetIn(p, "kept below another scalar (a position inside a size)");
+        for (int q : sizes)
+          if (guardSizes.insert(q).second) why[q] = "bounds another scalar (a position)";
+      }
+      return true;
+    }
     // A scalar compared with an expression of work-item ids guards them: a
     // size; one subtracted on that side (id < n - 1 - k), or one the ids
     // must exceed (id > k, where the test does not lead to a return), is an
@@ -233,6 +253,7 @@ public:
   }
 
   bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr* e) {
+    if (e->getType().getAddressSpace() == clang::LangAS::opencl_local) tileIn(e);
     strideIn(e->getIdx());
     indexBuffersIn(e->getIdx(), resolve(e->getBase()));
     if (!e->getType()->isArrayType()) access(e, e->getBase());
@@ -244,7 +265,50 @@ public:
     return true;
   }
 
+  /// Row lengths of local-memory tiles the work-group's second dimension
+  /// steps through (`tile[ly * 16 + lx]`, `tile[ly][lx]` of a local
+  /// float[16][17]): the work-group's shape the kernel assumes.
+  std::set<std::int64_t> tiles;
+
 private:
+  /// The NDRange dimension of a get_local_id(d) call, or of a variable
+  /// holding one; -1 for anything else.
+  int localIdCall(const clang::Expr* e) const {
+    e = e->IgnoreParenImpCasts();
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e))
+      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()))
+        if (auto it = localIds_.find(v); it != localIds_.end()) return it->second;
+    const auto* c = llvm::dyn_cast<clang::CallExpr>(e);
+    const auto* f = c ? c->getDirectCallee() : nullptr;
+    if (!f || c->getNumArgs() != 1 || f->getNameAsString() != "get_local_id") return -1;
+    clang::Expr::EvalResult r;
+    if (!c->getArg(0)->EvaluateAsInt(r, ast_)) return -1;
+    const auto d = r.Val.getInt().getExtValue();
+    return d >= 0 && d < 3 ? int(d) : -1;
+  }
+
+  /// A local access's tile: a product of the second local id and a
+  /// constant in its subscript, or a two-dimensional local array indexed
+  /// [local id 1][local id 0].
+  void tileIn(const clang::ArraySubscriptExpr* e) {
+    std::function<void(const clang::Stmt*)> products = [&](const clang::Stmt* x) {
+      if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(x); b && b->getOpcode() == clang::BO_Mul)
+        for (const auto [id, k] : {std::pair{b->getLHS(), b->getRHS()}, std::pair{b->getRHS(), b->getLHS()}}) {
+          clang::Expr::EvalResult r;
+          if (localIdCall(id) == 1 && k->EvaluateAsInt(r, ast_)) tiles.insert(r.Val.getInt().getExtValue());
+        }
+      for (const auto* child : x->children())
+        if (child) products(child);
+    };
+    products(e->getIdx());
+    const auto* row = llvm::dyn_cast<clang::ArraySubscriptExpr>(e->getBase()->IgnoreParenImpCasts());
+    if (!row || localIdCall(e->getIdx()) != 0 || localIdCall(row->getIdx()) != 1) return;
+    if (const auto* t = ast_.getAsConstantArrayType(row->getBase()->IgnoreParenImpCasts()->getType()))
+      if (const auto* inner = ast_.getAsConstantArrayType(t->getElementType());
+          inner && inner->getSize().getZExtValue() >= t->getSize().getZExtValue())
+        tiles.insert(std::int64_t(t->getSize().getZExtValue()));
+  }
+
   /// True when `e` reads a work-item function or a variable made from one.
   bool mentionsId(const clang::Stmt* e) const {
     if (!e) return false;
@@ -459,6 +523,7 @@ private:
   KernelAnalysis& out_;
   std::map<const clang::ParmVarDecl*, int> params_;
   std::set<const clang::VarDecl*> idVars_;
+  std::map<const clang::VarDecl*, int> localIds_; ///< variables holding get_local_id(d)
   std::set<const clang::BinaryOperator*> exitConditions_;
   std::map<const clang::VarDecl*, int> countVars_; ///< variables that hold an element of a buffer
   std::map<const clang::VarDecl*, int> aliases_;
@@ -512,6 +577,9 @@ public:
                                                         : "no comparison with an id, no loop bound, no index product";
       }
     }
+    // One tile length, in a 2-D kernel: its work-groups are tile x tile.
+    if (out_.rank == 2 && v.tiles.size() == 1 && *v.tiles.begin() >= 2 && *v.tiles.begin() <= 64)
+      out_.tile = std::uint64_t(*v.tiles.begin());
     for (int p : v.loopCounts)
       out_.counts[std::size_t(p)] = kernel->getParamDecl(unsigned(p))->getType()->isPointerType();
     for (const auto& a : v.accesses)

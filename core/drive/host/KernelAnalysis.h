@@ -40,6 +40,11 @@ struct KernelAnalysis {
   /// Per argument: true for a Size that only bounds loops (never guards an
   /// id): its value sets how much work each item does.
   std::vector<bool> loopBoundOnly;
+  /// The side of the square work-group a 2-D kernel's local-memory tiles
+  /// assume (`tile[ly * 16 + lx]`: 16 x 16); 0 when it shows none. Such a
+  /// kernel reads tile elements other work-items write, so another shape
+  /// leaves some unwritten.
+  std::uint64_t tile = 0;
   /// The source with a last kernel parameter `__global int* __sb_stats` added
   /// and every attributed access recording [min, max) of its byte offsets
   /// into stats[4k], stats[4k+1] for argument k, clamped to stats[4k+2]

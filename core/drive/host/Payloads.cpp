@@ -35,6 +35,8 @@ void planPayload(const PayloadModel& model, const KernelSignature& kernel, const
     return;
   }
   const int rank = std::clamp(model.rank, 1, 3);
+  // A 2-D kernel whose local tiles assume a work-group shape gets it.
+  if (rank == 2 && analysis.tile) local = analysis.tile * analysis.tile;
   const std::uint64_t side = gridSide(items, rank, local);
   const std::uint64_t l = rank == 1 ? local : local ? std::uint64_t(std::llround(std::pow(double(local), 1.0 / rank))) : 0;
   r.global.assign(std::size_t(rank), side);
