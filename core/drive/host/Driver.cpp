@@ -55,6 +55,11 @@ Driver::Driver(DriveOptions options) : options_(std::move(options)) {
   if (options_.localSizes.empty()) options_.localSizes = {0};
   if (options_.timedRuns < 1) throw InputError("give at least one timed run");
   all_ = worker().devices();
+  if (options_.oclgrind) { // the plain worker that measures buffers, started now: probes name its devices
+    RunRequest probe;
+    probe.probe = true;
+    (void)workerFor(probe);
+  }
   if (all_.empty())
     throw InputError("no OpenCL device found through the ICD loader; install an OpenCL driver (on Debian: "
                      "pocl-opencl-icd) and check with: clinfo -l");
@@ -108,19 +113,39 @@ std::vector<CaseResult> Driver::drive(const std::string& source, const KernelSig
   return results;
 }
 
+std::unique_ptr<WorkerProcess>& Driver::workerFor(const RunRequest& r) {
+  if (!options_.oclgrind || !r.probe) {
+    (void)worker();
+    return worker_;
+  }
+  if (!probeWorker_) {
+    WorkerOptions w;
+    w.executable = options_.workerPath;
+    w.cacheDir = options_.cacheDir;
+    w.memoryLimitBytes = options_.memoryLimitMB << 20;
+    probeWorker_ = std::make_unique<WorkerProcess>(w);
+    probeDevices_ = probeWorker_->devices();
+    ++started_;
+    if (probeDevices_.empty())
+      throw InputError("no OpenCL device besides Oclgrind's simulator to measure buffers on; install an OpenCL "
+                       "driver (on Debian: pocl-opencl-icd)");
+  }
+  return probeWorker_;
+}
+
 bool Driver::exchange(const RunRequest& r, RunReply& reply, const CancelToken* cancel) {
   const auto start = std::chrono::steady_clock::now();
   // Oclgrind stops logging after --max-errors errors a process: a checked
-  // run gets a worker of its own, so what probes caused cannot hide its errors.
+  // run gets a worker of its own, so what earlier runs caused cannot hide its errors.
   if (options_.oclgrind && r.check && !r.probe && usedSinceStart_) worker_.reset();
-  auto& w = worker(); // starting a worker counts as time spent on this request
-  auto x = w.exchange(encodeRequest(r), options_.timeoutSeconds, cancel);
+  auto& slot = workerFor(r); // starting a worker counts as time spent on this request
+  auto x = slot->exchange(encodeRequest(r), options_.timeoutSeconds, cancel);
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   (r.probe ? spent_.probing : r.timedRuns ? spent_.timing : spent_.checking) += took;
-  usedSinceStart_ = true;
+  if (!r.probe || !options_.oclgrind) usedSinceStart_ = true;
   using S = WorkerProcess::Exchange::Status;
   if (x.status == S::Cancelled) {
-    worker_.reset();
+    slot.reset();
     return false;
   }
   if (x.status == S::Reply) {
@@ -132,7 +157,7 @@ bool Driver::exchange(const RunRequest& r, RunReply& reply, const CancelToken* c
       x.death = std::string("it sent an unreadable reply (") + e.what() + ")";
     }
   }
-  worker_.reset();
+  slot.reset();
   reply = RunReply{};
   if (x.status == S::Timeout) {
     reply.outcome = "TIMEOUT";
@@ -155,9 +180,16 @@ RunRequest Driver::probeRequest(const RunRequest& planned) const {
   return r;
 }
 
-const WorkerDevice& Driver::probeDevice() const {
-  // Probes only count accesses: the device with the most compute units runs them fastest.
+const WorkerDevice& Driver::checkDevice() const {
   return *std::max_element(devices_.begin(), devices_.end(),
+                           [](const WorkerDevice& a, const WorkerDevice& b) { return a.computeUnits < b.computeUnits; });
+}
+
+const WorkerDevice& Driver::probeDevice() const {
+  // Probes only count accesses: the device with the most compute units runs
+  // them fastest. Under Oclgrind, one of the probe worker's.
+  const auto& from = options_.oclgrind && !probeDevices_.empty() ? probeDevices_ : devices_;
+  return *std::max_element(from.begin(), from.end(),
                            [](const WorkerDevice& a, const WorkerDevice& b) { return a.computeUnits < b.computeUnits; });
 }
 
@@ -195,6 +227,7 @@ bool Driver::probeExtents(const KernelSignature& kernel, std::uint64_t local, co
     items[k] = r.globalSize;
     if (replies[k].outcome == "TIMEOUT") { // it hangs at a small size: the kernel's outcome
       verdict_ = replies[k];
+      verdictDevice_ = probeDevice().name;
       verdict_.detail = "while probing at " + std::to_string(items[k]) + " work-items: " + verdict_.detail;
       return false;
     }
@@ -343,7 +376,7 @@ void Driver::choosePayload(const std::string& source, const KernelSignature& ker
     RunRequest r = baseRequest(source, kernel, options_);
     planPayload(model_, kernel, analysis_, smallest, local, r);
     const bool fitted = measureAtSize(r, cancel);
-    r.device = probeDevice().id;
+    r.device = checkDevice().id;
     r.warmupRuns = r.timedRuns = 0;
     if (const auto out = fitted ? std::string() : boundsCheck(r, cancel); !out.empty()) {
       evidence_.push_back(set + ": OUT_OF_BOUNDS: " + out);
@@ -355,6 +388,7 @@ void Driver::choosePayload(const std::string& source, const KernelSignature& ker
     if (reply.outcome == "PASS") return;
     if (reply.outcome == "TIMEOUT") { // at the smallest size: larger ones would hang too
       verdict_ = reply;
+      verdictDevice_ = checkDevice().name;
       return;
     }
   }
@@ -383,7 +417,7 @@ std::vector<CaseResult> Driver::driveCases(const std::string& source, const Kern
     c.payloadSet = model_.set;
     c.payload = describePayload(r, analysis_);
     c.outcome = verdict_.outcome;
-    c.detail = probeDevice().name + ": " + verdict_.detail;
+    c.detail = verdictDevice_ + ": " + verdict_.detail;
     for (const auto& d : devices_) {
       DeviceRun run;
       run.device = d;

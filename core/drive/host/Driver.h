@@ -134,8 +134,18 @@ private:
                                      const std::function<void(const CaseResult&)>& onCase,
                                      const CancelToken* cancel);
 
+  /// The worker a request goes to: probes to probeWorker_ under Oclgrind.
+  std::unique_ptr<WorkerProcess>& workerFor(const RunRequest& r);
+  /// The device a payload set is tried on: the one with the most compute units.
+  [[nodiscard]] const WorkerDevice& checkDevice() const;
+
   DriveOptions options_;
   std::unique_ptr<WorkerProcess> worker_;
+  /// Under Oclgrind, probes (which only measure buffers) run on the
+  /// machine's own devices, in a plain worker: the simulator checks the
+  /// payload, it need not size it.
+  std::unique_ptr<WorkerProcess> probeWorker_;
+  std::vector<WorkerDevice> probeDevices_; ///< probeWorker_'s devices
   std::vector<WorkerDevice> all_, devices_;
   int started_ = 0;
   bool usedSinceStart_ = false;
@@ -143,6 +153,7 @@ private:
   PayloadModel model_;
   std::vector<std::string> evidence_;
   RunReply verdict_; ///< a TIMEOUT while choosing the payload: the kernel's outcome (empty: none)
+  std::string verdictDevice_; ///< the device verdict_ came from
   struct Measured {
     std::vector<std::uint64_t> counts, ranges;
     bool fitted = false;
