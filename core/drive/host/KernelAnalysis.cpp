@@ -179,6 +179,13 @@ public:
       return true;
     }
     if (!b->isRelationalOp()) return true;
+    // What each local variable is compared with: the scalars that bound it.
+    for (const auto [side, other] : {std::pair{b->getLHS(), b->getRHS()}, std::pair{b->getRHS(), b->getLHS()}})
+      if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(side->IgnoreParenImpCasts()))
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()); v && !llvm::isa<clang::ParmVarDecl>(v)) {
+          const auto scalars = scalarsIn(other);
+          comparedWith_[v].insert(scalars.begin(), scalars.end());
+        }
     // A scalar kept below another (`k < n - 1`, `n > k`), where neither side
     // reads an id: a position inside a size (a plane a 3-D stencil works
     // on), which must be small; the other is a size.
@@ -253,6 +260,7 @@ public:
   }
 
   bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr* e) {
+    fixedDimension(e);
     if (e->getType().getAddressSpace() == clang::LangAS::opencl_local) tileIn(e);
     strideIn(e->getIdx());
     indexBuffersIn(e->getIdx(), resolve(e->getBase()));
@@ -265,12 +273,57 @@ public:
     return true;
   }
 
+  /// Per scalar argument: the largest value that keeps every subscript of a
+  /// fixed-length array dimension it bounds inside that dimension.
+  std::map<int, std::int64_t> caps;
+  std::map<int, std::int64_t> capLength; ///< the dimension's length behind each cap
+
+  /// After the traversal: the scalars that bound the variables of each
+  /// fixed-dimension subscript (h < e, then v[i][h][g] of a double[13][13][5]
+  /// view: e is at most 12).
+  void resolveCaps() {
+    for (const auto& [vars, length] : fixed_)
+      for (const auto* v : vars)
+        if (auto it = comparedWith_.find(v); it != comparedWith_.end())
+          for (int p : it->second)
+            if (!caps.count(p) || caps[p] > length - 1) {
+              caps[p] = length - 1;
+              capLength[p] = length;
+            }
+  }
+
   /// Row lengths of local-memory tiles the work-group's second dimension
   /// steps through (`tile[ly * 16 + lx]`, `tile[ly][lx]` of a local
   /// float[16][17]): the work-group's shape the kernel assumes.
   std::set<std::int64_t> tiles;
 
 private:
+  /// A subscript of an array dimension of fixed length (a view
+  /// `(__global double(*)[13][13][5])a`, a private or local array) whose
+  /// index is variables plus or minus constants: remembered with the length.
+  void fixedDimension(const clang::ArraySubscriptExpr* e) {
+    const auto* t = ast_.getAsConstantArrayType(e->getBase()->IgnoreParenImpCasts()->getType());
+    if (!t || t->getSize().getZExtValue() < 2) return;
+    std::set<const clang::VarDecl*> vars;
+    bool simple = true;
+    std::function<void(const clang::Expr*)> walk = [&](const clang::Expr* x) {
+      x = x->IgnoreParenImpCasts();
+      if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(x)) {
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()); v && !llvm::isa<clang::ParmVarDecl>(v))
+          vars.insert(v);
+        return;
+      }
+      if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(x); b && (b->getOpcode() == clang::BO_Add || b->getOpcode() == clang::BO_Sub)) {
+        walk(b->getLHS());
+        walk(b->getRHS());
+        return;
+      }
+      if (!llvm::isa<clang::IntegerLiteral>(x)) simple = false;
+    };
+    walk(e->getIdx());
+    if (simple && !vars.empty()) fixed_.push_back({vars, std::int64_t(t->getSize().getZExtValue())});
+  }
+
   /// The NDRange dimension of a get_local_id(d) call, or of a variable
   /// holding one; -1 for anything else.
   int localIdCall(const clang::Expr* e) const {
@@ -524,6 +577,8 @@ private:
   std::map<const clang::ParmVarDecl*, int> params_;
   std::set<const clang::VarDecl*> idVars_;
   std::map<const clang::VarDecl*, int> localIds_; ///< variables holding get_local_id(d)
+  std::map<const clang::VarDecl*, std::set<int>> comparedWith_; ///< scalars each variable is compared with
+  std::vector<std::pair<std::set<const clang::VarDecl*>, std::int64_t>> fixed_; ///< fixed-dimension subscripts
   std::set<const clang::BinaryOperator*> exitConditions_;
   std::map<const clang::VarDecl*, int> countVars_; ///< variables that hold an element of a buffer
   std::map<const clang::VarDecl*, int> aliases_;
@@ -556,6 +611,8 @@ public:
     out_.evidence.assign(n, "");
     BodyVisitor v(ast, kernel, out_);
     v.TraverseStmt(kernel->getBody());
+    v.resolveCaps();
+    out_.caps.assign(n, 0);
     for (unsigned i = 0; i < n; ++i) {
       const auto* p = kernel->getParamDecl(i);
       const clang::QualType t = p->getType().getCanonicalType();
@@ -575,6 +632,11 @@ public:
         out_.evidence[i] = role == ArgumentRole::Offset ? v.offsetWhy[k]
                            : v.why.count(k)             ? v.why[k]
                                                         : "no comparison with an id, no loop bound, no index product";
+        if (v.caps.count(k) && role != ArgumentRole::Offset) {
+          out_.caps[i] = std::uint64_t(std::max<std::int64_t>(1, v.caps[k]));
+          out_.evidence[i] += "; at most " + std::to_string(out_.caps[i]) + ": it bounds a subscript of an array dimension of " +
+                              std::to_string(v.capLength[k]);
+        }
       }
     }
     // One tile length, in a 2-D kernel: its work-groups are tile x tile.

@@ -45,6 +45,11 @@ struct KernelAnalysis {
   /// kernel reads tile elements other work-items write, so another shape
   /// leaves some unwritten.
   std::uint64_t tile = 0;
+  /// Per argument: the largest value an integer scalar may take (0: no
+  /// limit): it bounds a variable that subscripts an array dimension of
+  /// fixed length (`h < e` and `v[i][h][g]` of a `double (*)[13][13][5]`
+  /// view: e <= 12). NPB's kernels are written for one problem size.
+  std::vector<std::uint64_t> caps;
   /// The source with a last kernel parameter `__global int* __sb_stats` added
   /// and every attributed access recording [min, max) of its byte offsets
   /// into stats[4k], stats[4k+1] for argument k, clamped to stats[4k+2]

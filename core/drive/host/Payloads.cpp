@@ -65,6 +65,7 @@ void planPayload(const PayloadModel& model, const KernelSignature& kernel, const
     case ArgumentRole::Offset: v = 1; break; // a halo or a first row: small, never zero (a divisor)
     default: v = rank > 1 ? side : root; break;
     }
+    if (i < analysis.caps.size() && analysis.caps[i]) v = std::min(v, analysis.caps[i]);
     r.varied[i] = analysis.roles[i] == ArgumentRole::Value;
     r.values[i] = std::int64_t(v);
   }
