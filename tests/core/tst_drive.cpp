@@ -347,23 +347,24 @@ kernel void img(read_only image2d_t im, global float* o) {}
     QCOMPARE(pl.roles, (std::vector<R>{R::Buffer, R::Buffer, R::Size, R::Size, R::Offset}));
     QCOMPARE(pl.evidence[4], std::string("kept below another scalar (a position inside a size)"));
     QCOMPARE(pl.tile, std::uint64_t(0));
-    // A scalar that bounds a subscript of a fixed-length dimension is at most
-    // its last index (NPB's views of a fixed grid; here 13 x 5: 12 and 4);
-    // one bounding an index taken modulo, or a pointer's first subscript,
-    // is not capped.
-    const char* grid = R"(kernel void grid(global double* a, int nx, int nz, int n) {
+    // A scalar in, or bounding, a subscript of a fixed-length dimension is
+    // at most its length less 2 (room for <=) less what the subscript adds
+    // (NPB's views of a fixed grid; here 13 x 5); one bounding an index
+    // taken modulo, or a pointer's first subscript, is not capped.
+    const char* grid = R"(kernel void grid(global double* a, int nx, int nz, int n, int p) {
   int i = get_global_id(0) + 1;
   if (i >= nx - 1) return;
   global double (*v)[13][5] = (global double (*)[13][5])a;
   double acc[4];
   for (int k = 0; k < nz; k++) v[0][i][k] = 1.0;
-  for (int j = 0; j < n; j++) acc[j % 4] = v[0][1][j % 5];
+  for (int j = 0; j < n; j++) acc[j % 4] = v[n][1][j % 5];
+  v[0][p + 1][0] = 2.0;
   a[0] = acc[0];
 })";
     const auto gr = analyseKernel(grid, "grid");
     QVERIFY2(gr.found, gr.error.c_str());
-    QCOMPARE(gr.caps, (std::vector<std::uint64_t>{0, 12, 4, 0}));
-    QCOMPARE(gr.evidence[2], std::string("bounds a loop; at most 4: it bounds a subscript of an array dimension of 5"));
+    QCOMPARE(gr.caps, (std::vector<std::uint64_t>{0, 11, 3, 0, 10}));
+    QCOMPARE(gr.evidence[2], std::string("bounds a loop; at most 3: it bounds a subscript of an array dimension of 5"));
     // Local tiles set the work-group's shape: a row length times the second
     // local id, or a 2-D local array (padded) indexed [ly][lx].
     const char* pitch = R"(kernel void pitch(global float* o, local float* t) {

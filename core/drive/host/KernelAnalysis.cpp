@@ -278,18 +278,22 @@ public:
   std::map<int, std::int64_t> caps;
   std::map<int, std::int64_t> capLength; ///< the dimension's length behind each cap
 
-  /// After the traversal: the scalars that bound the variables of each
-  /// fixed-dimension subscript (h < e, then v[i][h][g] of a double[13][13][5]
-  /// view: e is at most 12).
+  /// After the traversal: the scalars in, or bounding the variables of,
+  /// each fixed-dimension subscript (h < e, then v[i][h + 1][g] of a
+  /// double[13][13][5] view: e is at most 13 - 2 - 1 = 10).
   void resolveCaps() {
-    for (const auto& [vars, length] : fixed_)
-      for (const auto* v : vars)
-        if (auto it = comparedWith_.find(v); it != comparedWith_.end())
-          for (int p : it->second)
-            if (!caps.count(p) || caps[p] > length - 1) {
-              caps[p] = length - 1;
-              capLength[p] = length;
-            }
+    for (const auto& f : fixed_) {
+      // Room for what the subscript adds, and for a bound compared with <=.
+      const std::int64_t cap = std::max<std::int64_t>(1, f.length - 2 - f.plus);
+      std::set<int> bounding = f.scalars;
+      for (const auto* v : f.vars)
+        if (auto it = comparedWith_.find(v); it != comparedWith_.end()) bounding.insert(it->second.begin(), it->second.end());
+      for (int p : bounding)
+        if (!caps.count(p) || caps[p] > cap) {
+          caps[p] = cap;
+          capLength[p] = f.length;
+        }
+    }
   }
 
   /// Row lengths of local-memory tiles the work-group's second dimension
@@ -300,28 +304,35 @@ public:
 private:
   /// A subscript of an array dimension of fixed length (a view
   /// `(__global double(*)[13][13][5])a`, a private or local array) whose
-  /// index is variables plus or minus constants: remembered with the length.
+  /// index is variables and scalar arguments plus or minus constants:
+  /// remembered with the length.
   void fixedDimension(const clang::ArraySubscriptExpr* e) {
     const auto* t = ast_.getAsConstantArrayType(e->getBase()->IgnoreParenImpCasts()->getType());
     if (!t || t->getSize().getZExtValue() < 2) return;
-    std::set<const clang::VarDecl*> vars;
+    Fixed f;
+    f.length = std::int64_t(t->getSize().getZExtValue());
     bool simple = true;
-    std::function<void(const clang::Expr*)> walk = [&](const clang::Expr* x) {
+    std::function<void(const clang::Expr*, bool)> walk = [&](const clang::Expr* x, bool added) {
       x = x->IgnoreParenImpCasts();
       if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(x)) {
-        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()); v && !llvm::isa<clang::ParmVarDecl>(v))
-          vars.insert(v);
+        if (const int p = scalarArgument(x); p >= 0) f.scalars.insert(p);
+        else if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()); v && !llvm::isa<clang::ParmVarDecl>(v))
+          f.vars.insert(v);
         return;
       }
       if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(x); b && (b->getOpcode() == clang::BO_Add || b->getOpcode() == clang::BO_Sub)) {
-        walk(b->getLHS());
-        walk(b->getRHS());
+        walk(b->getLHS(), added);
+        walk(b->getRHS(), added && b->getOpcode() == clang::BO_Add);
         return;
       }
-      if (!llvm::isa<clang::IntegerLiteral>(x)) simple = false;
+      if (const auto* i = llvm::dyn_cast<clang::IntegerLiteral>(x)) {
+        if (added) f.plus += std::int64_t(i->getValue().getZExtValue());
+        return;
+      }
+      simple = false;
     };
-    walk(e->getIdx());
-    if (simple && !vars.empty()) fixed_.push_back({vars, std::int64_t(t->getSize().getZExtValue())});
+    walk(e->getIdx(), true);
+    if (simple && (!f.vars.empty() || !f.scalars.empty())) fixed_.push_back(f);
   }
 
   /// The NDRange dimension of a get_local_id(d) call, or of a variable
@@ -578,7 +589,14 @@ private:
   std::set<const clang::VarDecl*> idVars_;
   std::map<const clang::VarDecl*, int> localIds_; ///< variables holding get_local_id(d)
   std::map<const clang::VarDecl*, std::set<int>> comparedWith_; ///< scalars each variable is compared with
-  std::vector<std::pair<std::set<const clang::VarDecl*>, std::int64_t>> fixed_; ///< fixed-dimension subscripts
+  /// A subscript of a fixed-length dimension: the variables and scalar
+  /// arguments its index reads, and the constants it adds.
+  struct Fixed {
+    std::set<const clang::VarDecl*> vars;
+    std::set<int> scalars;
+    std::int64_t length = 0, plus = 0;
+  };
+  std::vector<Fixed> fixed_;
   std::set<const clang::BinaryOperator*> exitConditions_;
   std::map<const clang::VarDecl*, int> countVars_; ///< variables that hold an element of a buffer
   std::map<const clang::VarDecl*, int> aliases_;

@@ -46,9 +46,11 @@ struct KernelAnalysis {
   /// leaves some unwritten.
   std::uint64_t tile = 0;
   /// Per argument: the largest value an integer scalar may take (0: no
-  /// limit): it bounds a variable that subscripts an array dimension of
-  /// fixed length (`h < e` and `v[i][h][g]` of a `double (*)[13][13][5]`
-  /// view: e <= 12). NPB's kernels are written for one problem size.
+  /// limit): it subscripts an array dimension of fixed length, or bounds a
+  /// variable that does (`h < e` and `v[i][h][g]` of a `double
+  /// (*)[13][13][5]` view: e <= 11, room left for a bound compared with <=,
+  /// less what the subscript adds). NPB's kernels are written for one
+  /// problem size.
   std::vector<std::uint64_t> caps;
   /// The source with a last kernel parameter `__global int* __sb_stats` added
   /// and every attributed access recording [min, max) of its byte offsets

@@ -86,7 +86,11 @@ WorkerProcess::WorkerProcess(WorkerOptions options) : options_(std::move(options
     // OCLGRIND_LOG, where the worker looks for memory errors.
     std::string log = options_.oclgrindLog;
     if (log.empty()) log = (options_.cacheDir.empty() ? std::string("/tmp") : options_.cacheDir) + "/worker-oclgrind.log";
-    args = {options_.oclgrind, "--log", log, "--max-errors", "1000", exe};
+    // Work-groups and local memory as large as PoCL's CPU devices allow
+    // (Oclgrind's defaults: 1024 work-items, 32 KiB), so that the launches
+    // it checks are the ones timed.
+    args = {options_.oclgrind, "--log", log, "--max-errors", "1000", "--max-wgsize", "4096", "--local-mem-size",
+            "524288", exe};
     exe = options_.oclgrind;
   }
   std::vector<char*> argv;
