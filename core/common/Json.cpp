@@ -1,6 +1,7 @@
 #include "common/Json.h"
 
 #include "common/Error.h"
+#include "common/TextFormat.h"
 
 #include <cerrno>
 #include <cmath>
@@ -72,32 +73,6 @@ std::optional<double> Value::getAsNumber() const {
   return std::nullopt;
 }
 
-namespace {
-
-void printString(const std::string& s, std::string& out) {
-  out += '"';
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    switch (c) {
-    case '"': out += "\\\""; break;
-    case '\\': out += "\\\\"; break;
-    case '\n': out += "\\n"; break;
-    case '\r': out += "\\r"; break;
-    case '\t': out += "\\t"; break;
-    default:
-      if (u < 0x20 || u == 0x7f) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", unsigned(u));
-        out += buf;
-      } else {
-        out += c;
-      }
-    }
-  }
-  out += '"';
-}
-
-} // namespace
 
 // The variant's alternatives are printed by a small recursive visitor.
 class Printer {
@@ -134,6 +109,14 @@ private:
   void space() {
     while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\t' || t_[i_] == '\n' || t_[i_] == '\r'))
       ++i_;
+  }
+
+  /// After a member or element: true on ',' (another follows), false on
+  /// `close` (the container ends); anything else is an error.
+  bool more(char close, const char* expected) {
+    space();
+    if (i_ < t_.size() && (t_[i_] == ',' || t_[i_] == close)) return t_[i_++] == ',';
+    fail(expected);
   }
 
   bool literal(const char* word) {
@@ -174,16 +157,7 @@ private:
       if (i_ >= t_.size() || t_[i_] != ':') fail("':'");
       ++i_;
       o.set(std::move(key), value(depth + 1));
-      space();
-      if (i_ < t_.size() && t_[i_] == ',') {
-        ++i_;
-        continue;
-      }
-      if (i_ < t_.size() && t_[i_] == '}') {
-        ++i_;
-        return Value(std::move(o));
-      }
-      fail("',' or '}'");
+      if (!more('}', "',' or '}'")) return Value(std::move(o));
     }
   }
 
@@ -197,16 +171,7 @@ private:
     }
     for (;;) {
       a.push_back(value(depth + 1));
-      space();
-      if (i_ < t_.size() && t_[i_] == ',') {
-        ++i_;
-        continue;
-      }
-      if (i_ < t_.size() && t_[i_] == ']') {
-        ++i_;
-        return Value(std::move(a));
-      }
-      fail("',' or ']'");
+      if (!more(']', "',' or ']'")) return Value(std::move(a));
     }
   }
 
@@ -344,7 +309,7 @@ void Printer::print(const Value& v, std::string& out) {
             if (std::string(buf).find_first_of(".eE") == std::string::npos) out += ".0";
           }
         } else if constexpr (std::is_same_v<T, std::string>) {
-          printString(x, out);
+          out += jsonString(x);
         } else if constexpr (std::is_same_v<T, Array>) {
           out += '[';
           for (std::size_t k = 0; k < x.size(); ++k) {
@@ -358,7 +323,7 @@ void Printer::print(const Value& v, std::string& out) {
           for (const auto& [key, member] : x.members()) {
             if (!first) out += ',';
             first = false;
-            printString(key, out);
+            out += jsonString(key);
             out += ':';
             print(member, out);
           }

@@ -86,12 +86,7 @@ Driver::~Driver() = default;
 
 WorkerProcess& Driver::worker() {
   if (!worker_) {
-    WorkerOptions w;
-    w.executable = options_.workerPath;
-    w.cacheDir = options_.cacheDir;
-    w.memoryLimitBytes = options_.memoryLimitMB << 20;
-    if (options_.oclgrind) w.oclgrind = oclgrindPath();
-    worker_ = std::make_unique<WorkerProcess>(w);
+    worker_ = std::make_unique<WorkerProcess>(workerOptions(options_.oclgrind));
     ++started_;
     usedSinceStart_ = false;
   }
@@ -113,17 +108,22 @@ std::vector<CaseResult> Driver::drive(const std::string& source, const KernelSig
   return results;
 }
 
+WorkerOptions Driver::workerOptions(bool oclgrind) const {
+  WorkerOptions w;
+  w.executable = options_.workerPath;
+  w.cacheDir = options_.cacheDir;
+  w.memoryLimitBytes = options_.memoryLimitMB << 20;
+  if (oclgrind) w.oclgrind = oclgrindPath();
+  return w;
+}
+
 std::unique_ptr<WorkerProcess>& Driver::workerFor(const RunRequest& r) {
   if (!options_.oclgrind || !r.probe) {
     (void)worker();
     return worker_;
   }
   if (!probeWorker_) {
-    WorkerOptions w;
-    w.executable = options_.workerPath;
-    w.cacheDir = options_.cacheDir;
-    w.memoryLimitBytes = options_.memoryLimitMB << 20;
-    probeWorker_ = std::make_unique<WorkerProcess>(w);
+    probeWorker_ = std::make_unique<WorkerProcess>(workerOptions(false));
     probeDevices_ = probeWorker_->devices();
     ++started_;
     if (probeDevices_.empty())
@@ -180,17 +180,19 @@ RunRequest Driver::probeRequest(const RunRequest& planned) const {
   return r;
 }
 
-const WorkerDevice& Driver::checkDevice() const {
-  return *std::max_element(devices_.begin(), devices_.end(),
+namespace {
+const WorkerDevice& mostComputeUnits(const std::vector<WorkerDevice>& devices) {
+  return *std::max_element(devices.begin(), devices.end(),
                            [](const WorkerDevice& a, const WorkerDevice& b) { return a.computeUnits < b.computeUnits; });
 }
+} // namespace
+
+const WorkerDevice& Driver::checkDevice() const { return mostComputeUnits(devices_); }
 
 const WorkerDevice& Driver::probeDevice() const {
   // Probes only count accesses: the device with the most compute units runs
   // them fastest. Under Oclgrind, one of the probe worker's.
-  const auto& from = options_.oclgrind && !probeDevices_.empty() ? probeDevices_ : devices_;
-  return *std::max_element(from.begin(), from.end(),
-                           [](const WorkerDevice& a, const WorkerDevice& b) { return a.computeUnits < b.computeUnits; });
+  return mostComputeUnits(options_.oclgrind && !probeDevices_.empty() ? probeDevices_ : devices_);
 }
 
 namespace {

@@ -23,6 +23,7 @@ class CancelToken;
 namespace steerbench::drive {
 
 class WorkerProcess;
+struct WorkerOptions;
 
 struct DriveOptions {
   std::vector<std::string> devices;                  ///< ids ("0:1") or parts of names; empty: every device
@@ -136,6 +137,8 @@ private:
 
   /// The worker a request goes to: probes to probeWorker_ under Oclgrind.
   std::unique_ptr<WorkerProcess>& workerFor(const RunRequest& r);
+  /// The options every worker starts with; `oclgrind`: inside Oclgrind's simulator.
+  [[nodiscard]] WorkerOptions workerOptions(bool oclgrind) const;
   /// The device a payload set is tried on: the one with the most compute units.
   [[nodiscard]] const WorkerDevice& checkDevice() const;
 
