@@ -11,6 +11,7 @@
 #include "drive/host/Driver.h"
 #include "drive/host/KernelAnalysis.h"
 #include "drive/host/KernelSignatures.h"
+#include "drive/host/Payloads.h"
 #include "drive/host/Timing.h"
 #include "store/Workspace.h"
 
@@ -346,7 +347,8 @@ kernel void img(read_only image2d_t im, global float* o) {}
     QVERIFY2(pl.found, pl.error.c_str());
     QCOMPARE(pl.roles, (std::vector<R>{R::Buffer, R::Buffer, R::Size, R::Size, R::Offset}));
     QCOMPARE(pl.evidence[4], std::string("kept below another scalar (a position inside a size)"));
-    QCOMPARE(pl.tile, std::uint64_t(0));
+    QVERIFY(pl.workGroup.empty());
+    QVERIFY(!pl.oneGroup);
     // A scalar in, or bounding, a subscript of a fixed-length dimension is
     // at most its length less 2 (room for <=) less what the subscript adds
     // (NPB's views of a fixed grid; here 13 x 5); one bounding an index
@@ -366,21 +368,60 @@ kernel void img(read_only image2d_t im, global float* o) {}
     QCOMPARE(gr.caps, (std::vector<std::uint64_t>{0, 11, 3, 0, 10}));
     QCOMPARE(gr.evidence[2], std::string("bounds a loop; at most 3: it bounds a subscript of an array dimension of 5"));
     // Local tiles set the work-group's shape: a row length times the second
-    // local id, or a 2-D local array (padded) indexed [ly][lx].
+    // local id, or a local array's dimensions subscripted by local ids (a
+    // padded [ly][lx] tile; SHOC's sgemm `t[lx][ly + 12]` of a [16][17]: 16 x 4).
     const char* pitch = R"(kernel void pitch(global float* o, local float* t) {
   int lx = get_local_id(0), ly = get_local_id(1);
   t[lx + ly * 16] = o[get_global_id(1) * get_global_size(0) + get_global_id(0)];
 })";
-    QCOMPARE(analyseKernel(pitch, "pitch").tile, std::uint64_t(16));
+    QCOMPARE(analyseKernel(pitch, "pitch").workGroup, (std::vector<std::uint64_t>{16, 16}));
     const char* square = R"(kernel void square(global float* o) {
   local float t[8][9];
   t[get_local_id(1)][get_local_id(0)] = o[get_global_id(1) * get_global_size(0) + get_global_id(0)];
 })";
-    QCOMPARE(analyseKernel(square, "square").tile, std::uint64_t(8));
+    QCOMPARE(analyseKernel(square, "square").workGroup, (std::vector<std::uint64_t>{8, 8}));
+    const char* wide = R"(kernel void wide(global float* o, int n) {
+  local float t[16][17];
+  int lx = get_local_id(0), ly = get_local_id(1);
+  t[lx][ly] = o[get_global_id(1) * n + get_global_id(0)];
+  t[lx][ly + 12] = 0.0f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  o[get_global_id(1) * n + get_global_id(0)] = t[ly][lx];
+})";
+    QCOMPARE(analyseKernel(wide, "wide").workGroup, (std::vector<std::uint64_t>{16, 4}));
     const char* flat = R"(kernel void flat(global float* o, local float* t) {
   t[get_local_id(0)] = o[get_global_id(0)];
 })";
-    QCOMPARE(analyseKernel(flat, "flat").tile, std::uint64_t(0)); // 1-D: no shape to infer
+    QVERIFY(analyseKernel(flat, "flat").workGroup.empty()); // 1-D: no shape to infer
+    // A scalar subtracted from a constant (a tile less twice a pyramid's
+    // height) is at most the constant / (4 k).
+    const char* pyramid = R"(kernel void pyramid(global float* o, int height, int n) {
+  int inner = 64 - height * 2;
+  int x = get_global_id(0);
+  if (x < n) o[x] = (float)(inner * x);
+})";
+    const auto py = analyseKernel(pyramid, "pyramid");
+    QCOMPARE(py.caps, (std::vector<std::uint64_t>{0, 8, 0}));
+    QCOMPARE(py.evidence[1], std::string("no comparison with an id, no loop bound, no index product; at most 8: it is "
+                                         "subtracted (times 2) from 64"));
+    // A kernel that reads local ids but no global or group id runs as one
+    // work-group (Rodinia's lud_diagonal): every group would write the same
+    // memory. Its scalars keep the requested size's values.
+    const char* diagonal = R"(kernel void diagonal(global float* a, int width) {
+  int g = get_local_id(0);
+  for (int e = 0; e < 4; e++) a[e * width + g] = a[e * width + g] * 0.5f;
+})";
+    const auto dg = analyseKernel(diagonal, "diagonal");
+    QVERIFY(dg.oneGroup);
+    QVERIFY(!analyseKernel(flat, "flat").oneGroup);
+    PayloadModel model;
+    model.set = "roles";
+    model.rank = dg.rank;
+    RunRequest plan;
+    planPayload(model, signatureOf(diagonal), dg, 4096, 64, plan);
+    QCOMPARE(plan.globalRange(), (std::vector<std::uint64_t>{64}));
+    QCOMPARE(plan.localRange(), (std::vector<std::uint64_t>{64}));
+    QCOMPARE(plan.values[1], std::int64_t(64)); // sqrt(4096): as at 4096 work-items
     // A kernel that is not there is named.
     QVERIFY(!analyseKernel(mm, "nope").found);
     QCOMPARE(analyseKernel(mm, "nope").error, std::string("no kernel called nope"));

@@ -260,7 +260,7 @@ bool Driver::probeExtents(const KernelSignature& kernel, std::uint64_t local, co
 
 bool Driver::measureAtSize(RunRequest& planned, const CancelToken* cancel) {
   if (analysis_.instrumented.empty() || model_.set != "roles") return false;
-  if (const auto it = measured_.find(planned.globalSize); it != measured_.end()) {
+  if (const auto it = measured_.find({planned.globalSize, planned.values}); it != measured_.end()) {
     planned.counts = it->second.counts;
     planned.ranges = it->second.ranges;
     return it->second.fitted;
@@ -321,7 +321,7 @@ bool Driver::measureAtSize(RunRequest& planned, const CancelToken* cancel) {
   for (std::size_t i = 0; i < planned.ranges.size(); ++i) // indices follow what they index
     if (planned.ranges[i] && i < analysis_.indexes.size() && analysis_.indexes[i] >= 0)
       planned.ranges[i] = std::max<std::uint64_t>(1, planned.counts[std::size_t(analysis_.indexes[i])]);
-  measured_[planned.globalSize] = Measured{planned.counts, planned.ranges, fitted};
+  measured_[{planned.globalSize, planned.values}] = Measured{planned.counts, planned.ranges, fitted};
   return fitted;
 }
 
@@ -358,9 +358,11 @@ void Driver::choosePayload(const std::string& source, const KernelSignature& ker
   for (std::size_t i = 0; i < analysis_.roles.size(); ++i)
     if (kernel.arguments[i].kind == KernelArgument::Kind::Scalar && kernel.arguments[i].isIntegral())
       roles += " " + kernel.arguments[i].name + ": " + roleName(analysis_.roles[i]) + " (" + analysis_.evidence[i] + ");";
-  const std::string tile = analysis_.tile ? " work-groups " + std::to_string(analysis_.tile) + "x" +
-                                                std::to_string(analysis_.tile) + " (the local tiles' rows);"
-                                          : "";
+  std::string tile;
+  if (analysis_.workGroup.size() == 2)
+    tile = " work-groups " + std::to_string(analysis_.workGroup[0]) + "x" + std::to_string(analysis_.workGroup[1]) +
+           " (the local tiles' shape);";
+  if (analysis_.oneGroup) tile += " one work-group (no global or group id: every group would do the same work);";
   evidence_.push_back("rank " + std::to_string(analysis_.rank) + ";" + tile + roles + " " + std::to_string(analysis_.accesses) +
                       " buffer accesses instrumented, " + std::to_string(analysis_.unattributed) + " not traced");
   const std::uint64_t local = options_.localSizes.front();

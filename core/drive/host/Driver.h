@@ -161,7 +161,8 @@ private:
     std::vector<std::uint64_t> counts, ranges;
     bool fitted = false;
   };
-  std::map<std::uint64_t, Measured> measured_;
+  /// By global size and scalar values (a one-group kernel keeps its size and changes its values).
+  std::map<std::pair<std::uint64_t, std::vector<std::int64_t>>, Measured> measured_;
   TimeSpent spent_;
   std::string measureHung_; ///< the measurement at the current size timed out: why (empty: it did not) ///< measureAtSize's results by global size, for this kernel
 };

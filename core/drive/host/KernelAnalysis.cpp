@@ -144,6 +144,9 @@ public:
     vectorAccess(c);
     bool id = false;
     if (!isDimensionCall(c, &id)) return true;
+    const std::string name = c->getDirectCallee()->getNameAsString();
+    if (name == "get_local_id") readsLocalId = true;
+    else if (name == "get_global_id" || name == "get_group_id" || name == "get_global_offset") readsGroup = true;
     clang::Expr::EvalResult r;
     if (c->getArg(0)->EvaluateAsInt(r, ast_)) {
       const auto d = r.Val.getInt().getExtValue();
@@ -171,6 +174,7 @@ public:
         }
       return true;
     }
+    if (b->getOpcode() == clang::BO_Sub) constantLess(b);
     // A scalar added to an id, or subtracted from one, moves it: an offset
     // (gid + 1 + i, base - gid - j), which a small value keeps in range.
     if (b->getOpcode() == clang::BO_Add || b->getOpcode() == clang::BO_Sub) {
@@ -276,7 +280,7 @@ public:
   /// Per scalar argument: the largest value that keeps every subscript of a
   /// fixed-length array dimension it bounds inside that dimension.
   std::map<int, std::int64_t> caps;
-  std::map<int, std::int64_t> capLength; ///< the dimension's length behind each cap
+  std::map<int, std::string> capWhy; ///< the evidence behind each cap
 
   /// After the traversal: the scalars in, or bounding the variables of,
   /// each fixed-dimension subscript (h < e, then v[i][h + 1][g] of a
@@ -291,17 +295,57 @@ public:
       for (int p : bounding)
         if (!caps.count(p) || caps[p] > cap) {
           caps[p] = cap;
-          capLength[p] = f.length;
+          capWhy[p] = "it bounds a subscript of an array dimension of " + std::to_string(f.length);
         }
+      // A local array's dimension subscripted by a local id alone bounds the
+      // work-group's extent in that dimension.
+      if (f.local && f.localDim >= 0 && f.localDim < 3 && f.vars.size() == 1 && f.scalars.empty()) {
+        auto& limit = localLimit[f.localDim];
+        limit = limit ? std::min(limit, f.length - f.plus) : f.length - f.plus;
+      }
     }
   }
 
+  /// Per NDRange dimension: the most work-items a work-group may have there
+  /// (a local array's length less what a subscript adds to the local id).
+  std::map<int, std::int64_t> localLimit;
+  bool readsLocalId = false; ///< get_local_id is called
+  bool readsGroup = false;   ///< get_global_id, get_group_id or get_global_offset is called
+
   /// Row lengths of local-memory tiles the work-group's second dimension
-  /// steps through (`tile[ly * 16 + lx]`, `tile[ly][lx]` of a local
-  /// float[16][17]): the work-group's shape the kernel assumes.
+  /// steps through (`tile[ly * 16 + lx]`): the work-group's shape the kernel
+  /// assumes.
   std::set<std::int64_t> tiles;
 
 private:
+  /// `C - s` or `C - s * k` with C a positive constant (hotspot's `64 - a *
+  /// 2`, a tile less twice a pyramid's height): s is at most C / (4 k), so
+  /// what remains stays positive and most of it is left.
+  void constantLess(const clang::BinaryOperator* b) {
+    clang::Expr::EvalResult c;
+    if (!b->getLHS()->EvaluateAsInt(c, ast_) || c.Val.getInt().getExtValue() <= 0) return;
+    const std::int64_t whole = c.Val.getInt().getExtValue();
+    const clang::Expr* rhs = b->getRHS()->IgnoreParenImpCasts();
+    std::int64_t k = 1;
+    int p = scalarArgument(rhs);
+    if (const auto* m = llvm::dyn_cast<clang::BinaryOperator>(rhs); p < 0 && m && m->getOpcode() == clang::BO_Mul)
+      for (const auto [x, y] : {std::pair{m->getLHS(), m->getRHS()}, std::pair{m->getRHS(), m->getLHS()}}) {
+        clang::Expr::EvalResult r;
+        if (scalarArgument(x) >= 0 && y->EvaluateAsInt(r, ast_) && r.Val.getInt().getExtValue() > 0) {
+          p = scalarArgument(x);
+          k = r.Val.getInt().getExtValue();
+          break;
+        }
+      }
+    if (p < 0) return;
+    const std::int64_t cap = std::max<std::int64_t>(1, whole / (4 * k));
+    if (!caps.count(p) || caps[p] > cap) {
+      caps[p] = cap;
+      capWhy[p] = "it is subtracted" + (k > 1 ? " (times " + std::to_string(k) + ")" : std::string()) + " from " +
+                  std::to_string(whole);
+    }
+  }
+
   /// A subscript of an array dimension of fixed length (a view
   /// `(__global double(*)[13][13][5])a`, a private or local array) whose
   /// index is variables and scalar arguments plus or minus constants:
@@ -311,9 +355,17 @@ private:
     if (!t || t->getSize().getZExtValue() < 2) return;
     Fixed f;
     f.length = std::int64_t(t->getSize().getZExtValue());
+    f.local = e->getType().getAddressSpace() == clang::LangAS::opencl_local;
     bool simple = true;
     std::function<void(const clang::Expr*, bool)> walk = [&](const clang::Expr* x, bool added) {
       x = x->IgnoreParenImpCasts();
+      if (const int d = localIdCall(x); d >= 0 && added) {
+        f.localDim = f.localDim < 0 || f.localDim == d ? d : 3; // 3: two dimensions' ids
+        if (!llvm::isa<clang::DeclRefExpr>(x)) {
+          f.vars.insert(nullptr); // a call: stands for itself
+          return;
+        }
+      }
       if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(x)) {
         if (const int p = scalarArgument(x); p >= 0) f.scalars.insert(p);
         else if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()); v && !llvm::isa<clang::ParmVarDecl>(v))
@@ -352,8 +404,7 @@ private:
   }
 
   /// A local access's tile: a product of the second local id and a
-  /// constant in its subscript, or a two-dimensional local array indexed
-  /// [local id 1][local id 0].
+  /// constant in its subscript (`t[lx + ly * 16]`).
   void tileIn(const clang::ArraySubscriptExpr* e) {
     std::function<void(const clang::Stmt*)> products = [&](const clang::Stmt* x) {
       if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(x); b && b->getOpcode() == clang::BO_Mul)
@@ -365,12 +416,6 @@ private:
         if (child) products(child);
     };
     products(e->getIdx());
-    const auto* row = llvm::dyn_cast<clang::ArraySubscriptExpr>(e->getBase()->IgnoreParenImpCasts());
-    if (!row || localIdCall(e->getIdx()) != 0 || localIdCall(row->getIdx()) != 1) return;
-    if (const auto* t = ast_.getAsConstantArrayType(row->getBase()->IgnoreParenImpCasts()->getType()))
-      if (const auto* inner = ast_.getAsConstantArrayType(t->getElementType());
-          inner && inner->getSize().getZExtValue() >= t->getSize().getZExtValue())
-        tiles.insert(std::int64_t(t->getSize().getZExtValue()));
   }
 
   /// True when `e` reads a work-item function or a variable made from one.
@@ -595,6 +640,8 @@ private:
     std::set<const clang::VarDecl*> vars;
     std::set<int> scalars;
     std::int64_t length = 0, plus = 0;
+    bool local = false; ///< an array in local memory
+    int localDim = -1;  ///< the dimension of the local id the index reads (-1: none; 3: more than one)
   };
   std::vector<Fixed> fixed_;
   std::set<const clang::BinaryOperator*> exitConditions_;
@@ -652,14 +699,29 @@ public:
                                                         : "no comparison with an id, no loop bound, no index product";
         if (v.caps.count(k) && role != ArgumentRole::Offset) {
           out_.caps[i] = std::uint64_t(std::max<std::int64_t>(1, v.caps[k]));
-          out_.evidence[i] += "; at most " + std::to_string(out_.caps[i]) + ": it bounds a subscript of an array dimension of " +
-                              std::to_string(v.capLength[k]);
+          out_.evidence[i] += "; at most " + std::to_string(out_.caps[i]) + ": " + v.capWhy[k];
         }
       }
     }
-    // One tile length, in a 2-D kernel: its work-groups are tile x tile.
-    if (out_.rank == 2 && v.tiles.size() == 1 && *v.tiles.begin() >= 2 && *v.tiles.begin() <= 64)
-      out_.tile = std::uint64_t(*v.tiles.begin());
+    // A 2-D kernel's work-groups: one tile length gives tile x tile; local
+    // arrays' dimensions subscripted by local ids limit each side (to a
+    // power of two, at most 64).
+    if (out_.rank == 2) {
+      std::int64_t side[2] = {0, 0};
+      if (v.tiles.size() == 1 && *v.tiles.begin() >= 2 && *v.tiles.begin() <= 64) side[0] = side[1] = *v.tiles.begin();
+      for (int d = 0; d < 2; ++d)
+        if (const auto it = v.localLimit.find(d); it != v.localLimit.end() && it->second >= 1)
+          side[d] = side[d] ? std::min(side[d], it->second) : it->second;
+      if (side[0] && side[1]) {
+        for (auto& x : side) {
+          std::int64_t p = 1;
+          while (p * 2 <= std::min<std::int64_t>(x, 64)) p *= 2;
+          x = p;
+        }
+        out_.workGroup = {std::uint64_t(side[0]), std::uint64_t(side[1])};
+      }
+    }
+    out_.oneGroup = v.readsLocalId && !v.readsGroup;
     for (int p : v.loopCounts)
       out_.counts[std::size_t(p)] = kernel->getParamDecl(unsigned(p))->getType()->isPointerType();
     for (const auto& a : v.accesses)

@@ -40,17 +40,25 @@ struct KernelAnalysis {
   /// Per argument: true for a Size that only bounds loops (never guards an
   /// id): its value sets how much work each item does.
   std::vector<bool> loopBoundOnly;
-  /// The side of the square work-group a 2-D kernel's local-memory tiles
-  /// assume (`tile[ly * 16 + lx]`: 16 x 16); 0 when it shows none. Such a
-  /// kernel reads tile elements other work-items write, so another shape
-  /// leaves some unwritten.
-  std::uint64_t tile = 0;
+  /// The work-group shape (x, y) a 2-D kernel's local-memory tiles assume;
+  /// empty when they show none. A row length times the second local id
+  /// (`tile[ly * 16 + lx]`: 16 x 16), or a local array's fixed dimensions
+  /// subscripted by local ids (`t[lx][ly + 12]` of a `local float[16][17]`:
+  /// x <= 16, y <= 5, so 16 x 4). Such a kernel reads tile elements other
+  /// work-items write, so another shape leaves some unwritten or reaches
+  /// past a dimension.
+  std::vector<std::uint64_t> workGroup;
+  /// True for a kernel that reads local ids but no global or group id: every
+  /// work-group would do the same work on the same memory (a race between
+  /// groups), so it runs as one work-group.
+  bool oneGroup = false;
   /// Per argument: the largest value an integer scalar may take (0: no
   /// limit): it subscripts an array dimension of fixed length, or bounds a
   /// variable that does (`h < e` and `v[i][h][g]` of a `double
   /// (*)[13][13][5]` view: e <= 11, room left for a bound compared with <=,
-  /// less what the subscript adds). NPB's kernels are written for one
-  /// problem size.
+  /// less what the subscript adds; NPB's kernels are written for one
+  /// problem size), or it is subtracted from a constant (`64 - a * 2`: at
+  /// most 64 / (4 * 2), so most of what remains is still there).
   std::vector<std::uint64_t> caps;
   /// The source with a last kernel parameter `__global int* __sb_stats` added
   /// and every attributed access recording [min, max) of its byte offsets

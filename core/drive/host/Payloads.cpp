@@ -35,17 +35,42 @@ void planPayload(const PayloadModel& model, const KernelSignature& kernel, const
     return;
   }
   const int rank = std::clamp(model.rank, 1, 3);
-  // A 2-D kernel whose local tiles assume a work-group shape gets it.
-  if (rank == 2 && analysis.tile) local = analysis.tile * analysis.tile;
-  const std::uint64_t side = gridSide(items, rank, local);
-  const std::uint64_t l = rank == 1 ? local : local ? std::uint64_t(std::llround(std::pow(double(local), 1.0 / rank))) : 0;
-  r.global.assign(std::size_t(rank), side);
-  r.local = l ? std::vector<std::uint64_t>(std::size_t(rank), l) : std::vector<std::uint64_t>{};
+  // The work-group: the shape a 2-D kernel's local tiles assume, or the
+  // requested size spread over the dimensions; the grid: about `items`
+  // work-items, square, each side a multiple of the group's.
+  std::vector<std::uint64_t> l;
+  if (rank == 2 && analysis.workGroup.size() == 2) l = analysis.workGroup;
+  else if (local) l.assign(std::size_t(rank), rank == 1 ? local : std::uint64_t(std::llround(std::pow(double(local), 1.0 / rank))));
+  const double wanted = rank == 1 ? double(std::max<std::uint64_t>(1, items))
+                                  : double(std::llround(std::pow(double(std::max<std::uint64_t>(1, items)), 1.0 / rank)));
+  r.global.clear();
+  for (int d = 0; d < rank; ++d) {
+    if (l.empty()) {
+      r.global.push_back(std::max<std::uint64_t>(1, std::uint64_t(std::llround(wanted))));
+      continue;
+    }
+    const auto ld = l[std::size_t(d)];
+    const auto g = rank == 1 ? std::uint64_t(std::ceil(wanted / double(ld))) : std::uint64_t(std::llround(wanted / double(ld)));
+    r.global.push_back(std::max<std::uint64_t>(ld, g * ld));
+  }
+  const std::uint64_t side = r.global.front();
   std::uint64_t total = 1;
   for (auto g : r.global)
     total *= g;
-  r.globalSize = total;
-  r.localSize = l ? std::uint64_t(std::pow(double(l), rank)) : 0;
+  r.local = l;
+  r.localSize = 0;
+  if (!l.empty()) {
+    r.localSize = 1;
+    for (auto x : l)
+      r.localSize *= x;
+  }
+  // Every work-group of a kernel without global or group ids does the same
+  // work on the same memory: one runs, and the scalars stay those of the
+  // requested size (how much each work-item does).
+  if (analysis.oneGroup && !l.empty()) r.global = l;
+  r.globalSize = 1;
+  for (auto g : r.global)
+    r.globalSize *= g;
   // Scalars: sizes and widths get the grid's side (a 1-D kernel's guard, all
   // of it); offsets get 1; what only bounds a loop, multiplies an index of a 1-D kernel, or
   // shows no use the analysis knows (a step count, an offset) gets the square
