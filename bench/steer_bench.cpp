@@ -5,10 +5,14 @@
 // --seed, skipping any whose vector some seedable corpus kernel already has
 // (distance 0). In the Grewe space the vectors are the CSV's own columns (F2
 // and F4 derived); in the IR spaces each kernel's `src` is measured.
-// Per target it prints the relative proximity of the seeds' best (generation
-// 0) and of the run's best, whether it matched exactly, the generations used
-// and the wall time; then the totals (exact share, median proximity, median
-// and largest time).
+// Per target it prints the relative proximity of the seeds' nearest (generation
+// 0), of the run's nearest clean candidate and whether it matched exactly, of
+// its best runnable candidate (one that passed the contenders' checks:
+// no dead counts in its -O1 IR, PASS in the drive worker) and whether that
+// matched exactly, the contenders checked and passed, the generations used,
+// candidates per second and the wall time; then the totals (exact,
+// runnable and runnable-exact shares, median proximities, candidates per
+// second, median and largest time).
 //
 // --ablation runs every target six ways on the same budget: the default
 // (nearest-kernel seeds, swaps on, grammar guard, compiler checks, directed
@@ -31,6 +35,7 @@
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
 //                    [--keep-bests DIR] (each run's best kernel as DIR/VARIANT-NN.cl, to drive them)
 //                    [--only 1,5,...] (run only these of the chosen targets, by their place in the list)
+//                    [--allow RULE,...|all] (clean-compile rules not enforced) [--no-drive-check] [--check-timeout 10]
 #include "common/Paths.h"
 #include "common/TextFormat.h"
 #include "engine/FeatureTable.h"
@@ -76,7 +81,16 @@ double median(std::vector<double> v) {
 
 struct Outcome {
   double seedProximity = NAN, proximity = NAN, seconds = 0;
-  bool exact = false;
+  bool exact = false;          ///< the nearest clean candidate is an exact match
+  double runnableProximity = NAN; ///< the best runnable candidate (NAN: none)
+  bool runnable = false, runnableExact = false;
+  std::size_t checked = 0, passed = 0, unclean = 0;
+  /// Exact candidates (distance 0) a clean-compile rule refused, by rule; and
+  /// whether the run had an exact candidate only among refused ones.
+  std::map<std::string, std::size_t> exactRefused;
+  bool exactOnlyUnclean = false;
+  std::map<std::string, std::size_t> checkOutcomes; ///< contenders' outcomes
+  double sampling = 0;         ///< seconds of generations 1 and later
   int generations = 0;
   std::size_t candidates = 0, compiled = 0; ///< infills of generations 1 and later
   std::size_t combined = 0, combinedCompiled = 0; ///< combined candidates (SteerSpec::combine)
@@ -146,6 +160,18 @@ int main(int argc, char** argv) {
     else if (arg("--threads")) threads = std::atoi(argv[++i]);
     else if (arg("--csv")) csvOut = argv[++i];
     else if (arg("--keep-bests")) keepBests = argv[++i];
+    else if (arg("--allow")) {
+      const std::string list = argv[++i];
+      if (list == "all") base.cleanRules.clear();
+      for (std::size_t at = 0; list != "all" && at <= list.size();) {
+        const auto comma = std::min(list.find(',', at), list.size());
+        base.cleanRules.erase(std::remove(base.cleanRules.begin(), base.cleanRules.end(), list.substr(at, comma - at)),
+                              base.cleanRules.end());
+        at = comma + 1;
+      }
+    }
+    else if (!std::strcmp(argv[i], "--no-drive-check")) base.driveCheck = false;
+    else if (arg("--check-timeout")) base.checkTimeout = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--ablation")) ablation = true;
     else {
       std::fprintf(stderr, "usage: see the comment at the top of bench/steer_bench.cpp\n");
@@ -174,10 +200,18 @@ int main(int argc, char** argv) {
     std::printf("spec: width %d, %d candidates per member, depth %d, swap %.2f, temperature %.2f, holes %d-%d tokens (%.0f%% directed%s), "
                 "infills up to %d tokens, escalation after %d stalled generations (0: none), %d restarts, %d combined candidates a generation (and %d greedy), at most %d members a vector (0: any), reseed after %d stalled generations (0: never) %s, insertions %s, guided infills %.1f (0: none), [ENDHOLE] bias %.1f, %s, "
                 "context %d tokens (0: all), %d nearest seeds, time budget %.0f s per target, patience %d generations (0: none), "
-                "seed %llu\n",
+                "seed %llu; clean-compile rules: %s; contenders %s\n",
                 base.width, base.candidatesPerMember, base.depth, base.swapProbability, base.temperature, base.holeMin,
                 base.holeMax, 100 * base.directedHoles, base.renameHoles ? ", with renames" : "", base.maxNewTokens, base.escalateAfter, base.restarts, base.combine, base.combineGreedy, base.maxPerVector, base.reseedAfter, base.reseedDraw ? "drawing from the seeds" : "from generation 0's beam", base.fillInsertions ? "filled" : "may stay empty", base.guideLogits, base.endHoleBias, (std::string(base.guard ? "grammar guard" : "unguarded") + (base.check ? ", compiler checks" : ", unchecked")).c_str(), base.context, base.nearest, base.timeBudget,
-                base.patience, (unsigned long long)base.seed);
+                base.patience, (unsigned long long)base.seed,
+                [&] {
+                  std::string r;
+                  for (const auto& n : base.cleanRules)
+                    r += (r.empty() ? "" : ",") + n;
+                  return r.empty() ? std::string("none") : r;
+                }().c_str(),
+                base.driveCheck ? ("driven (PASS at 4096 work-items on one device, " + formatNumber(base.checkTimeout) + " s per request) before they can be the best").c_str()
+                                : "not checked: the nearest is the best");
 
     // Targets: distinct DevMap kernels, round-robin over the suites.
     const auto reference = engine::loadReferenceTable(csv, space, threads ? unsigned(threads) : engine::hardwareJobs());
@@ -237,9 +271,12 @@ int main(int argc, char** argv) {
     }
     std::vector<std::vector<Outcome>> results(variants.size());
     std::FILE* out = csvOut.empty() ? nullptr : std::fopen(csvOut.c_str(), "w");
-    if (out) std::fprintf(out, "variant,target,suite,seed_proximity,proximity,exact,generations,seconds,stop\n");
-    std::printf("%-14s %-58s %-10s %9s %9s %5s %4s %7s %8s %15s %5s %7s  %s\n", "variant", "target", "suite", "seeds",
-                "best", "exact", "gens", "time_s", "compile", "combined:steps", "found", "reseeds", "stop");
+    if (out)
+      std::fprintf(out, "variant,target,suite,seed_proximity,proximity,exact,runnable_proximity,runnable_exact,checked,"
+                        "passed,candidates_per_s,generations,seconds,stop\n");
+    std::printf("%-14s %-50s %-10s %9s %9s %5s %9s %5s %7s %6s %4s %7s %8s %15s %5s %7s  %s\n", "variant", "target", "suite",
+                "seeds", "nearest", "exact", "runnable", "exact", "checks", "cand/s", "gens", "time_s", "compile",
+                "combined:steps", "found", "reseeds", "stop");
     for (std::size_t t = 0; t < chosen.size(); ++t) {
       if (!only.empty() && !only.count(int(t) + 1)) continue;
       const auto r = chosen[t];
@@ -249,8 +286,10 @@ int main(int argc, char** argv) {
         steer::BeamSearch search(ws, sampler);
         Outcome o;
         search.onGeneration = [&](const steer::GenerationReport& g) {
-          if (g.generation == 0) o.seedProximity = g.bestDistance < 0 ? NAN : g.bestProximity;
+          if (g.generation == 0) o.seedProximity = g.nearestDistance < 0 ? NAN : g.nearestProximity;
+          o.unclean += g.unclean;
           if (g.generation > 0) {
+            o.sampling += g.seconds;
             o.candidates += g.candidates - g.combined; // the infills' own compile rate
             o.compiled += g.compiled - g.combinedCompiled;
             o.combined += g.combined;
@@ -259,8 +298,28 @@ int main(int argc, char** argv) {
           o.reseeds += g.reseeded ? 1 : 0;
         };
         const auto res = search.run(spec);
-        o.proximity = res.bestId ? res.bestProximity : NAN;
-        o.exact = res.bestId && res.bestDistance <= 1e-9;
+        // The nearest clean candidate: the best, unless another is nearer.
+        const bool nearestIsBest = res.nearestId == 0;
+        o.proximity = nearestIsBest ? (res.bestId ? res.bestProximity : NAN) : res.nearestProximity;
+        o.exact = nearestIsBest ? res.bestId && res.bestDistance <= 1e-9 : res.nearestDistance <= 1e-9;
+        o.runnable = spec.driveCheck && res.runnable;
+        o.runnableProximity = o.runnable ? res.bestProximity : NAN;
+        o.runnableExact = o.runnable && res.bestDistance <= 1e-9;
+        o.checked = res.checked;
+        o.passed = res.passed;
+        {
+          bool cleanExact = false, uncleanExact = false;
+          for (const auto& c : ws.steerCandidates(res.run)) {
+            if (!c.checkOutcome.empty()) ++o.checkOutcomes[c.checkOutcome];
+            if (!c.compiled || c.distance > 1e-9) continue;
+            if (c.unclean.empty()) cleanExact = true;
+            else {
+              uncleanExact = true;
+              ++o.exactRefused[c.unclean.substr(0, c.unclean.find(':'))];
+            }
+          }
+          o.exactOnlyUnclean = uncleanExact && !cleanExact;
+        }
         o.generations = res.generations;
         o.seconds = res.elapsed;
         o.stop = res.stopReason;
@@ -283,39 +342,87 @@ int main(int argc, char** argv) {
         results[v].push_back(o);
         char comb[32];
         std::snprintf(comb, sizeof comb, "%zu/%zu:%d", o.combinedCompiled, o.combined, o.combinedSteps);
-        std::printf("%-14s %-58.58s %-10s %8.1f%% %8.1f%% %5s %4d %7.1f %7.1f%% %15s %5d %7d  %s\n",
+        char checks[32];
+        std::snprintf(checks, sizeof checks, "%zu/%zu", o.passed, o.checked);
+        std::printf("%-14s %-50.50s %-10s %8.1f%% %8.1f%% %5s %8.1f%% %5s %7s %6.1f %4d %7.1f %7.1f%% %15s %5d %7d  %s\n",
                     variants[v].name.c_str(), reference.names[r].c_str(), suiteOf(reference.names[r]).c_str(),
-                    100 * o.seedProximity, 100 * o.proximity, o.exact ? "yes" : "no", o.generations, o.seconds,
+                    100 * o.seedProximity, 100 * o.proximity, o.exact ? "yes" : "no", 100 * o.runnableProximity,
+                    o.runnableExact ? "yes" : "no", checks, double(o.candidates + o.combined) / std::max(1e-9, o.sampling),
+                    o.generations, o.seconds,
                     100.0 * double(o.compiled) / double(std::max<std::size_t>(1, o.candidates)), comb, o.found,
                     o.reseeds, o.stop.c_str());
         std::fflush(stdout);
         if (out)
-          std::fprintf(out, "%s,%s,%s,%.6f,%.6f,%d,%d,%.2f,%s\n", variants[v].name.c_str(), reference.names[r].c_str(),
-                       suiteOf(reference.names[r]).c_str(), o.seedProximity, o.proximity, int(o.exact), o.generations,
-                       o.seconds, o.stop.c_str());
+          std::fprintf(out, "%s,%s,%s,%.6f,%.6f,%d,%.6f,%d,%zu,%zu,%.3f,%d,%.2f,%s\n", variants[v].name.c_str(),
+                       reference.names[r].c_str(), suiteOf(reference.names[r]).c_str(), o.seedProximity, o.proximity,
+                       int(o.exact), o.runnableProximity, int(o.runnableExact), o.checked, o.passed,
+                       double(o.candidates + o.combined) / std::max(1e-9, o.sampling), o.generations, o.seconds,
+                       o.stop.c_str());
       }
     }
     if (out) std::fclose(out);
-    std::printf("\n%-14s %8s %10s %14s %14s %12s %10s %18s\n", "variant", "targets", "exact", "median seeds", "median best",
+    std::printf("\n%-14s %8s %10s %10s %15s %14s %14s %16s %9s %9s %12s %10s %18s\n", "variant", "targets", "exact",
+                "runnable", "runnable-exact", "median seeds", "median best", "median runnable", "cand/s", "unclean",
                 "median time", "max time", "infills compiling");
     for (std::size_t v = 0; v < variants.size(); ++v) {
-      std::vector<double> seedP, bestP, secs;
-      int exact = 0;
-      std::size_t candidates = 0, compiled = 0;
+      std::vector<double> seedP, bestP, runP, secs;
+      int exact = 0, runnable = 0, runnableExact = 0;
+      std::size_t candidates = 0, compiled = 0, made = 0, unclean = 0;
+      double sampling = 0;
       for (const auto& o : results[v]) {
         candidates += o.candidates;
         compiled += o.compiled;
+        made += o.candidates + o.combined;
+        sampling += o.sampling;
+        unclean += o.unclean;
         seedP.push_back(std::isnan(o.seedProximity) ? -1e9 : o.seedProximity);
         bestP.push_back(std::isnan(o.proximity) ? -1e9 : o.proximity);
+        runP.push_back(std::isnan(o.runnableProximity) ? -1e9 : o.runnableProximity); // none: below any
         secs.push_back(o.seconds);
         exact += o.exact;
+        runnable += o.runnable;
+        runnableExact += o.runnableExact;
       }
-      char ex[32];
-      std::snprintf(ex, sizeof ex, "%d (%.0f%%)", exact, results[v].empty() ? 0.0 : 100.0 * exact / double(results[v].size()));
-      std::printf("%-14s %8zu %10s %13.1f%% %13.1f%% %11.1fs %9.1fs %9zu (%4.1f%%)\n", variants[v].name.c_str(),
-                  results[v].size(), ex, 100 * median(seedP), 100 * median(bestP), median(secs),
+      const double n = std::max<double>(1, double(results[v].size()));
+      auto share = [&](int k) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%d (%.0f%%)", k, 100.0 * k / n);
+        return std::string(b);
+      };
+      const double medianRunnable = median(runP);
+      char medRun[32];
+      if (medianRunnable < -1) std::snprintf(medRun, sizeof medRun, "none");
+      else std::snprintf(medRun, sizeof medRun, "%.1f%%", 100 * medianRunnable);
+      std::printf("%-14s %8zu %10s %10s %15s %13.1f%% %13.1f%% %16s %9.1f %9zu %11.1fs %9.1fs %9zu (%4.1f%%)\n",
+                  variants[v].name.c_str(), results[v].size(), share(exact).c_str(), share(runnable).c_str(),
+                  share(runnableExact).c_str(), 100 * median(seedP), 100 * median(bestP), medRun,
+                  double(made) / std::max(1e-9, sampling), unclean, median(secs),
                   secs.empty() ? 0.0 : *std::max_element(secs.begin(), secs.end()), compiled,
                   100.0 * double(compiled) / double(std::max<std::size_t>(1, candidates)));
+    }
+    // What the rules and checks cost: exact candidates each rule refused (its
+    // first broken rule), targets matched exactly only by refused candidates,
+    // and how the contenders' checks ended.
+    for (std::size_t v = 0; v < variants.size(); ++v) {
+      std::map<std::string, std::size_t> refused, outcomes;
+      int lost = 0;
+      for (const auto& o : results[v]) {
+        for (const auto& [rule, n] : o.exactRefused)
+          refused[rule] += n;
+        for (const auto& [outcome, n] : o.checkOutcomes)
+          outcomes[outcome] += n;
+        lost += o.exactOnlyUnclean;
+      }
+      std::printf("\n%s: exact candidates refused by a clean-compile rule:", variants[v].name.c_str());
+      if (refused.empty()) std::printf(" none");
+      for (const auto& [rule, n] : refused)
+        std::printf(" %s %zu;", rule.c_str(), n);
+      std::printf("\n%s: targets whose only exact candidates were refused: %d\n", variants[v].name.c_str(), lost);
+      std::printf("%s: contenders' checks:", variants[v].name.c_str());
+      if (outcomes.empty()) std::printf(" none");
+      for (const auto& [outcome, n] : outcomes)
+        std::printf(" %s %zu;", outcome.c_str(), n);
+      std::printf("\n");
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench-steer: %s\n", e.what());

@@ -177,6 +177,10 @@ void SteeringPanel::buildForm(QGridLayout* form) {
                                tr("Compile each statement an infill writes as it ends, and sample it again if it has "
                                   "an error")));
   add(tr("Infills:"), nullptr, infills);
+  add(tr("Best:"), flagField(&S::driveCheck, tr("Must run"),
+                             tr("A candidate becomes the run's best only once its -O1 IR shows no dead counts and the "
+                                "drive worker PASSes it at 4096 work-items on one device (checked while the search "
+                                "goes on). Off: the nearest clean candidate is the best, runnable or not.")));
   add(tr("Combined pairs:"), intField(&S::combine, 0, 1024,
                                       tr("Each generation, also try up to this many pairs of one member's infills "
                                          "applied together, where their summed feature changes predict a nearer "
@@ -224,7 +228,7 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   auto* chart = new QChart;
   chart->setTitle(tr("Distance to the target (y) per generation (x)"));
   best_ = new QLineSeries;
-  best_->setName(tr("Best"));
+  best_->setName(tr("Nearest"));
   median_ = new QLineSeries;
   median_->setName(tr("Beam median"));
   chart->addSeries(best_);
@@ -420,8 +424,11 @@ void SteeringPanel::stop() {
 }
 
 void SteeringPanel::addGeneration(const steer::GenerationReport& g, const std::vector<steer::LineageStep>& lineage) {
-  if (g.bestDistance >= 0) {
-    best_->append(g.generation, g.bestDistance);
+  // The curve follows the nearest clean candidate (what the search reached);
+  // the status line says which candidate also runs.
+  const double nearest = g.nearestDistance >= 0 ? g.nearestDistance : g.bestDistance;
+  if (nearest >= 0) {
+    best_->append(g.generation, nearest);
     median_->append(g.generation, g.medianDistance);
     double top = 1;
     for (const auto& p : median_->points())
@@ -430,13 +437,17 @@ void SteeringPanel::addGeneration(const steer::GenerationReport& g, const std::v
     axisX_->setTickCount(std::min(6, std::max(1, g.generation) + 1));
     axisY_->setRange(0, top * 1.05);
   }
-  status_->setText(tr("Generation %1: best distance %2 (proximity %3%), %4 of %5 candidates compile, %6 candidates/s, "
-                      "%7 s")
+  status_->setText(tr("Generation %1: best distance %2 (proximity %3%), nearest %4; %5 of %6 candidates compile "
+                      "(%7 unclean), %8 of %9 contenders ran; %10 candidates/s, %11 s")
                        .arg(g.generation)
                        .arg(distanceText(g.bestDistance))
                        .arg(std::isfinite(g.bestProximity) ? g.bestProximity * 100 : 0.0, 0, 'f', 1)
+                       .arg(distanceText(g.nearestDistance))
                        .arg(g.compiled)
                        .arg(g.candidates)
+                       .arg(g.unclean)
+                       .arg(g.passed)
+                       .arg(g.checked)
                        .arg(g.candidatesPerSecond, 0, 'f', 1)
                        .arg(g.elapsed, 0, 'f', 0));
   std::vector<std::vector<double>> vectors;
@@ -504,7 +515,17 @@ void SteeringPanel::finished(const steer::SteerResult& r, const QString& error) 
     emit runFinished(0);
     return;
   }
-  if (r.bestId == 0) {
+  if (r.bestId == 0 && r.nearestId != 0) {
+    status_->setText(tr("Run %1: %2 after %3 generation(s); no candidate passed the drive checks. The nearest, "
+                        "candidate %4 at distance %5 (proximity %6%), ended %7.")
+                         .arg(r.run)
+                         .arg(stopReasonText(r.stopReason))
+                         .arg(r.generations)
+                         .arg(r.nearestId)
+                         .arg(distanceText(r.nearestDistance))
+                         .arg(r.nearestProximity * 100, 0, 'f', 1)
+                         .arg(r.nearestOutcome.empty() ? tr("unchecked") : QString::fromStdString(r.nearestOutcome)));
+  } else if (r.bestId == 0) {
     status_->setText(tr("Run %1 ended (%2) before any candidate compiled.")
                          .arg(r.run)
                          .arg(stopReasonText(r.stopReason)));

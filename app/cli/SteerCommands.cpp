@@ -22,6 +22,7 @@
 #include "steer/PlotTarget.h"
 #include "store/Workspace.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -201,6 +202,14 @@ void addSearchOptions(CommandLine& cl) {
   cl.option({"seeding", 0, "MODE", "nearest (corpus kernels nearest the target), empty (kernel void [HOLE]) or "
                                    "given (--seed-kernel)", false, "nearest"});
   cl.option({"nearest", 0, "N", "corpus kernels to seed from", false, "32"});
+  cl.option({"allow", 0, "RULE,...|all", "clean-compile rules not enforced (by default a candidate with unused values, "
+                                       "comma tricks, implicit int, unreachable code, a loop that never changes its "
+                                       "condition, tautologies, floats made indices, uninitialised reads, ... is never "
+                                       "kept; docs/steering.md lists the rules)"});
+  cl.option({"no-drive-check", 0, "", "take the nearest candidate as the best, runnable or not (by default a candidate "
+                                      "becomes the best only once its -O1 IR shows no dead counts and the drive worker "
+                                      "PASSes it at 4096 work-items on one device)"});
+  cl.option({"check-timeout", 0, "SECONDS", "time limit of each request of a contender's drive check", false, "10"});
 }
 
 void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
@@ -230,6 +239,26 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     else if (mode == "empty") spec.seeding = steer::Seeding::Empty;
     else if (mode == "given") spec.seeding = steer::Seeding::Given;
     else throw UsageError("--seeding: expected nearest, empty or given, got \"" + mode + "\"");
+    if (cl.has("allow")) {
+      std::stringstream in(cl.value("allow"));
+      std::string rule;
+      while (std::getline(in, rule, ',')) {
+        if (rule == "all") {
+          spec.cleanRules.clear();
+          break;
+        }
+        const auto at = std::find(spec.cleanRules.begin(), spec.cleanRules.end(), rule);
+        if (at == spec.cleanRules.end()) {
+          std::string known;
+          for (const auto& n : steer::defaultCleanRules())
+            known += (known.empty() ? "" : ", ") + n;
+          throw UsageError("--allow: no clean-compile rule is called '" + rule + "' (the rules: " + known + ", or all)");
+        }
+        spec.cleanRules.erase(at);
+      }
+    }
+    spec.driveCheck = !cl.has("no-drive-check");
+    spec.checkTimeout = parseDouble(cl.value("check-timeout"), "--check-timeout", 0.1, 3600);
 }
 
 
@@ -272,6 +301,8 @@ CommandLine steerCommandLine() {
   cl.option({"threads", 'j', "N", "model (BLAS) and compile threads (default: all cores)", false, "0"});
   cl.option({"resume", 0, "RUN", "go on with a stored run (its own spec is used)"});
   cl.option({"out", 0, "FILE", "also write the best kernel to FILE"});
+  cl.option({"drive", 0, "", "at the end, label the best kernel: drive it on every device at the global sizes "
+                             "drive uses (4096 and 65536), storing the cases (steerbench-cli export writes them)"});
   cl.option({"quiet", 'q', "", "no progress line per generation"});
   return cl;
 }
@@ -311,22 +342,53 @@ int runSteer(const CommandLine& cl) {
   search.onGeneration = [&](const steer::GenerationReport& g) {
     if (quiet) return;
     std::cerr << "run " << g.run << " generation " << g.generation << ": best " << distanceText(g.bestDistance)
-              << " (proximity " << percent(g.bestProximity) << "), beam median " << distanceText(g.medianDistance)
-              << ", " << g.compiled << "/" << g.candidates << " compile, "
-              << shortNumber(g.candidatesPerSecond) << " candidates/s, " << seconds(g.elapsed)
+              << " (proximity " << percent(g.bestProximity) << ")";
+    if (g.nearestDistance >= 0 && g.nearestDistance != g.bestDistance)
+      std::cerr << ", nearest " << distanceText(g.nearestDistance);
+    std::cerr << ", beam median " << distanceText(g.medianDistance) << ", " << g.compiled << "/" << g.candidates
+              << " compile";
+    if (g.unclean) std::cerr << " (" << g.unclean << " unclean)";
+    if (g.checked || g.checksPending)
+      std::cerr << ", " << g.passed << "/" << g.checked << " contenders ran" << (g.checksPending ? " (" + std::to_string(g.checksPending) + " pending)" : "");
+    std::cerr << ", " << shortNumber(g.candidatesPerSecond) << " candidates/s, " << seconds(g.elapsed)
               << (g.reseeded ? ", reseeded" : "") << "\n";
   };
   InterruptGuard interrupt;
   const auto r = resume ? search.resume(resume, &interrupt.token()) : search.run(spec, &interrupt.token());
-  if (r.bestId == 0) {
-    std::cout << "run " << r.run << ": no candidate compiled (" << r.stopReason << ")\n";
+  if (r.bestId == 0 && r.nearestId == 0) {
+    std::cout << "run " << r.run << ": no candidate compiled cleanly (" << r.stopReason << ")\n";
     return r.status == "cancelled" ? 130 : 1;
   }
   std::cout << "run " << r.run << ": " << r.stopReason << " after " << r.generations << " generations in "
-            << seconds(r.elapsed) << "; best candidate " << r.bestId << ": distance "
-            << shortNumber(r.bestDistance) << ", relative proximity " << percent(r.bestProximity)
-            << (r.bestKernelId ? ", kernel #" + std::to_string(r.bestKernelId) : std::string()) << "\n";
-  if (cl.has("out")) {
+            << seconds(r.elapsed);
+  if (r.bestId)
+    std::cout << "; best" << (r.runnable ? " runnable" : "") << " candidate " << r.bestId << ": distance "
+              << shortNumber(r.bestDistance) << ", relative proximity " << percent(r.bestProximity)
+              << (r.runnable ? ", PASSes the drive checks on " + r.checkDevice : std::string())
+              << (r.bestKernelId ? ", kernel #" + std::to_string(r.bestKernelId) : std::string()) << "\n";
+  else
+    std::cout << "; no candidate passed the drive checks\n";
+  if (r.nearestId)
+    std::cout << "nearest, not the best: candidate " << r.nearestId << ": distance " << shortNumber(r.nearestDistance)
+              << ", relative proximity " << percent(r.nearestProximity) << ", "
+              << (r.nearestOutcome.empty() ? std::string("not checked")
+                                           : r.nearestOutcome + (r.nearestDetail.empty() ? "" : " (" + r.nearestDetail.substr(0, 200) + ")"))
+              << "\n";
+  if (r.checked) std::cout << "contenders checked: " << r.checked << ", passed: " << r.passed << "\n";
+  if (cl.has("drive") && r.bestKernelId && r.status != "cancelled") {
+    const auto k = ws.kernel(r.bestKernelId);
+    drive::DriveJobOptions o;
+    o.drive.cacheDir = drive::poclCacheFor(wsPath);
+    o.cancel = &interrupt.token();
+    o.onCase = [](const drive::DrivenKernel& dk, const drive::CaseResult& c) {
+      std::cout << "drive " << dk.kernel << " at " << c.globalSize << " work-items: " << c.outcome;
+      if (c.outcome == "PASS") std::cout << ", fastest: " << c.labelDevice() << " (" << c.label.status() << ")";
+      else if (!c.detail.empty()) std::cout << " (" << c.detail.substr(0, 200) << ")";
+      std::cout << "\n";
+    };
+    (void)drive::runDriveJob({{"kernel #" + std::to_string(k->id), k->source, k->name}}, o, &ws);
+  }
+  if (cl.has("out") && r.bestId) {
     std::ofstream out(cl.value("out"));
     out << r.bestText << "\n";
     if (!out) throw InputError("cannot write " + cl.value("out"));
@@ -341,8 +403,10 @@ int runSteer(const CommandLine& cl) {
 
 CommandLine runsCommandLine() {
   CommandLine cl("runs", "List the workspace's steering runs.", "",
-                 "One line per run: its space, status and why it stopped, generations, the best\n"
-                 "distance and relative proximity, time, and where its target came from.");
+                 "One line per run: its space, status and why it stopped, generations, the nearest\n"
+                 "candidate's distance and relative proximity, the same of the nearest that passed the\n"
+                 "drive checks (runnable; '-' when none did or the run did not check), time, and where\n"
+                 "its target came from. An exact match shows as proximity 100%.");
   cl.option({"workspace", 'w', "FILE", "the workspace", false, defaultWorkspacePath()});
   return cl;
 }
@@ -354,20 +418,26 @@ int runRuns(const CommandLine& cl) {
     std::cout << "no steering runs in " << ws.path() << "\n";
     return 0;
   }
-  std::cout << "run  space      status     stop          gens  best       proximity  time_s  target\n";
+  std::cout << "run  space      status     stop          gens  nearest    proximity  runnable   proximity  time_s  target\n";
   for (const auto& r : runs) {
     const auto gens = ws.steerGenerations(r.id);
     const auto target = steer::Target::fromJson(r.target, "run " + std::to_string(r.id));
-    std::string best = "-", prox = "-";
-    if (auto c = ws.steerCandidate(steer::runBest(gens))) {
-      best = shortNumber(c->distance);
-      prox = percent(features::relativeProximity(c->values, target.values,
-                                                   steer::SteerSpec::fromJson(ws.spec(r.specHash), "spec").scale));
-    }
+    const auto scale = steer::SteerSpec::fromJson(ws.spec(r.specHash), "spec").scale;
+    auto describe = [&](std::int64_t id, std::string& distance, std::string& prox) {
+      distance = prox = "-";
+      if (auto c = id ? ws.steerCandidate(id) : std::nullopt) {
+        distance = shortNumber(c->distance);
+        prox = percent(features::relativeProximity(c->values, target.values, scale));
+      }
+    };
+    std::string best, prox, runnable, runnableProx;
+    describe(steer::runBest(gens), best, prox);
+    describe(steer::runnableBest(ws, r.id), runnable, runnableProx);
     char line[512];
-    std::snprintf(line, sizeof line, "%-4lld %-10s %-10s %-13s %4d  %-10s %-10s %6.0f  ", (long long)r.id,
+    std::snprintf(line, sizeof line, "%-4lld %-10s %-10s %-13s %4d  %-10s %-10s %-10s %-10s %6.0f  ", (long long)r.id,
                   r.space.c_str(), r.status.c_str(), r.stopReason.empty() ? "-" : r.stopReason.c_str(),
-                  gens.empty() ? 0 : gens.back().generation, best.c_str(), prox.c_str(), r.elapsed);
+                  gens.empty() ? 0 : gens.back().generation, best.c_str(), prox.c_str(), runnable.c_str(),
+                  runnableProx.c_str(), r.elapsed);
     std::cout << line << target.origin << "\n";
   }
   return 0;

@@ -97,6 +97,7 @@ public:
     llvm::SmallString<256> text;
     info.FormatDiagnostic(text);
     d.message = std::string(text.str());
+    if (d.severity == Severity::Warning) d.option = clang::DiagnosticIDs::getWarningOptionForDiag(info.getID()).str();
     if (info.getLocation().isValid() && info.hasSourceManager()) {
       clang::PresumedLoc p = info.getSourceManager().getPresumedLoc(info.getLocation());
       if (p.isValid()) {
@@ -277,6 +278,8 @@ std::vector<std::string> buildArguments(const CompileRequest& req, bool defaultH
                                    "-fno-caret-diagnostics"};
   if (defaultHeader) args.push_back("-finclude-default-header");
   if (!req.options.optimize) args.push_back("-disable-llvm-passes");
+  for (const auto& w : req.options.warnings)
+    args.push_back("-W" + w);
   for (const auto& d : req.options.defines)
     args.push_back("-D" + d);
   for (const auto& i : req.options.includeDirs)
@@ -395,8 +398,12 @@ CompileResult compile(const CompileRequest& req) {
 
   const std::vector<std::string> args = buildArguments(req);
   std::shared_ptr<const BaseHeaderPch> pch;
-  if (req.options.precompiledBaseHeader)
-    pch = basePchFor({args.begin(), args.end() - 1});
+  if (req.options.precompiledBaseHeader) { // warnings change nothing in the header's AST: one PCH serves all
+    std::vector<std::string> key;
+    for (auto it = args.begin(); it != args.end() - 1; ++it)
+      if (it->rfind("-W", 0) != 0 || *it == "-Wspir-compat") key.push_back(*it);
+    pch = basePchFor(key);
+  }
   const auto invocation = makeInvocation(args, req, collector);
   if (!invocation) {
     result.diagnostics_ = std::move(collector.out);

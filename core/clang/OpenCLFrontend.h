@@ -28,6 +28,7 @@ struct Diagnostic {
   unsigned column = 0;
   Severity severity = Severity::Error;
   std::string message;
+  std::string option; ///< the warning's flag without -W ("unused-value"); empty for errors and notes
 };
 
 /// Formats "file:line:col: error: message", as compilers do.
@@ -47,6 +48,9 @@ struct CompileOptions {
   /// which the feature spaces are not defined on; benchmarks use it to time the
   /// pipeline apart from the front end.
   bool optimize = true;
+  /// Warnings turned on besides Clang's defaults, by flag without -W
+  /// ("unused-value", "unreachable-code-aggressive"). They change no IR.
+  std::vector<std::string> warnings;
 };
 
 /// Sees the AST of a translation unit before it is destroyed. Called once per

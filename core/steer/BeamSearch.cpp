@@ -2,6 +2,7 @@
 
 #include "steer/BeamSelection.h"
 #include "steer/Combining.h"
+#include "steer/ContenderChecks.h"
 #include "steer/HoleFeeds.h"
 #include "steer/HoleSites.h"
 #include "steer/Lineage.h"
@@ -9,6 +10,8 @@
 
 #include "clang/OpenCLFrontend.h"
 #include "common/Error.h"
+#include "common/TextFormat.h"
+#include "drive/host/DriveJob.h"
 #include "engine/FeatureJob.h"
 #include "engine/FeatureTable.h"
 #include "engine/ParallelFor.h"
@@ -88,7 +91,13 @@ struct BeamSearch::Run {
   std::vector<Member> beam;
   std::vector<double> bests;    ///< the beam's best distance after each generation
   std::vector<double> runBests; ///< the run's best distance after each generation
-  Member best;                  ///< the run's best so far (id 0: none)
+  Member best;                  ///< the run's best so far (id 0: none); with drive checks, the nearest that passed
+  Member nearest;               ///< the nearest clean candidate so far, checked or not
+  /// Contenders' checks (SteerSpec::driveCheck; null without), and the
+  /// candidates sent to them, by id.
+  std::unique_ptr<ContenderChecks> checks;
+  std::map<std::int64_t, Member> contenders;
+  std::size_t checked = 0, passed = 0;
   std::vector<Member> seedBeam; ///< where a reseed starts again: generation 0's beam, or the seeds it draws from
   std::size_t since = 0;        ///< the generation where the beam's current search began (SteerSpec::reseedAfter)
   int generation = 0;
@@ -125,6 +134,12 @@ struct BeamSearch::Run {
   void sampleFeeds(Generation& g, const Feeds& feeds, int maxNewTokens);
   void combineInfills(Generation& g, const std::vector<Feed>& feeds);
   void keep(Generation& g, std::mt19937_64& rng);
+  /// Records the checks that finished; a passed one nearer than the best becomes it.
+  void collectChecks();
+  /// Sends this generation's nearest clean candidates that would beat the best to the checks.
+  void submitContenders(const Generation& g);
+  /// True when a contender as near as an exact match is still being checked.
+  [[nodiscard]] bool exactPending() const;
   void report(const Generation& g, const store::Workspace::SteerGenerationRecord& stored, std::size_t compiled) const;
   SteerResult result();
 };
@@ -134,7 +149,14 @@ BeamSearch::Run::Run(BeamSearch& s, std::int64_t run, const SteerSpec& sp, const
       space(features::featureSpace(sp.target.space)), tok(s.sampler_.tokenizer()), maxLength(s.sampler_.maxLength()),
       guideVocabulary(sp.guideLogits != 0 ? vocabularyTokens(space.name, tok) : std::vector<std::vector<int>>{}),
       jobs(sp.jobs ? sp.jobs : engine::hardwareJobs()), before(s.ws_.steerRun(run)->elapsed),
-      measure(space, sp.target.values, sp.scale) {}
+      measure(space, sp.target.values, sp.scale, sp.cleanRules) {
+  if (sp.driveCheck) {
+    ContenderCheckOptions o;
+    o.timeoutSeconds = sp.checkTimeout;
+    o.cacheDir = drive::poclCacheFor(s.ws_.path());
+    checks = std::make_unique<ContenderChecks>(o);
+  }
+}
 
 Member BeamSearch::Run::loadMember(std::int64_t candidate) const {
   const auto c = ws.steerCandidate(candidate);
@@ -176,7 +198,15 @@ void BeamSearch::Run::restore() {
       for (auto m : stored.front().beam)
         seedBeam.push_back(loadMember(m));
   }
-  if (const auto b = runBest(stored)) best = loadMember(b);
+  if (const auto b = runBest(stored)) best = nearest = loadMember(b);
+  if (checks) { // the checks as stored: the best is the nearest that passed, and no text is checked twice
+    best = Member{};
+    for (const auto& c : ws.steerCandidates(id)) {
+      if (c.checkOutcome.empty()) continue;
+      checks->remember({c.id, c.text, c.kernelName, c.checkOutcome, c.checkDetail});
+      if (c.checkOutcome == "PASS" && (best.id == 0 || c.distance < best.distance)) best = toMember(c);
+    }
+  }
   since = lastReseed(bests, spec.reseedAfter);
   if (spec.combine > 0 || spec.combineGreedy > 0) { // the edits as a straight run would hold them now
     std::map<std::int64_t, std::size_t> members;
@@ -416,6 +446,8 @@ void BeamSearch::Run::keep(Generation& gen, std::mt19937_64& rng) {
     c.kernelName = m.kernel;
     c.values = m.values;
     c.distance = m.distance;
+    c.unclean = m.unclean;
+    if (!c.unclean.empty()) continue; // measured and stored, never kept
     candKeys[i] = model::tokenKey(c.text);
     if (keys.insert(candKeys[i]).second) {
       pool.push_back({c.distance, &c.values});
@@ -463,7 +495,12 @@ void BeamSearch::Run::keep(Generation& gen, std::mt19937_64& rng) {
   }
   beam = std::move(next);
   noteBest(g.bestDistance);
-  if (!beam.empty() && (best.id == 0 || beam.front().distance < best.distance)) best = beam.front();
+  if (!beam.empty() && (nearest.id == 0 || beam.front().distance < nearest.distance)) nearest = beam.front();
+  if (!checks) best = nearest;
+  else {
+    collectChecks();
+    submitContenders(gen);
+  }
   if (generation == 0 && spec.reseedAfter > 0 && spec.seeding != Seeding::Empty)
     seedBeam = spec.reseedDraw ? seedPool() : beam;
   if (!edits.empty()) { // what the next generation may pair: its members' edits within the window
@@ -492,6 +529,13 @@ void BeamSearch::Run::report(const Generation& gen, const store::Workspace::Stee
   for (std::size_t i = cands.size() - gen.combined; i < cands.size(); ++i)
     rep.combinedCompiled += cands[i].compiled ? 1 : 0;
   rep.bestDistance = best.id ? best.distance : -1;
+  rep.nearestDistance = nearest.id ? nearest.distance : -1;
+  rep.nearestProximity = nearest.id ? proximity(nearest.values) : 0;
+  for (const auto& c : cands)
+    rep.unclean += c.compiled && !c.unclean.empty();
+  rep.checksPending = checks ? checks->pending() : 0;
+  rep.checked = checked;
+  rep.passed = passed;
   rep.medianDistance = g.medianDistance;
   rep.bestProximity = best.id ? proximity(best.values) : 0;
   rep.reseeded = gen.reseeded;
@@ -500,7 +544,7 @@ void BeamSearch::Run::report(const Generation& gen, const store::Workspace::Stee
   rep.candidatesPerSecond = g.seconds > 0 ? double(cands.size()) / g.seconds : 0;
   rep.bestId = best.id;
   for (const auto& c : cands)
-    if (c.compiled) rep.points.push_back({c.id, c.parent, c.values, c.distance, c.kept});
+    if (c.compiled && c.unclean.empty()) rep.points.push_back({c.id, c.parent, c.values, c.distance, c.kept});
   search.onGeneration(rep);
 }
 
@@ -511,6 +555,20 @@ SteerResult BeamSearch::Run::result() {
   res.status = stopReason == "cancelled" ? "cancelled" : "finished";
   res.generations = std::max(0, generation - 1);
   res.elapsed = elapsed();
+  res.checked = checked;
+  res.passed = passed;
+  res.runnable = checks && best.id != 0;
+  if (checks) res.checkDevice = checks->device();
+  if (nearest.id && nearest.id != best.id) {
+    res.nearestId = nearest.id;
+    res.nearestText = nearest.text;
+    res.nearestDistance = nearest.distance;
+    res.nearestProximity = proximity(nearest.values);
+    if (const auto c = ws.steerCandidate(nearest.id)) {
+      res.nearestOutcome = c->checkOutcome;
+      res.nearestDetail = c->checkDetail;
+    }
+  }
   if (best.id) {
     const auto& b = best;
     res.bestId = b.id;
@@ -540,6 +598,65 @@ SteerResult BeamSearch::Run::result() {
   }
   ws.setSteerRunStatus(id, res.status, stopReason, res.elapsed, res.bestKernelId);
   return res;
+}
+
+void BeamSearch::Run::collectChecks() {
+  if (!checks) return;
+  const auto done = checks->takeFinished();
+  if (done.empty()) return;
+  ws.transaction([&] {
+    for (const auto& c : done)
+      ws.setSteerCandidateCheck(c.candidate, c.outcome, c.detail);
+  });
+  for (const auto& c : done) {
+    if (c.outcome == "NOT_CHECKED") continue;
+    ++checked;
+    const auto it = contenders.find(c.candidate);
+    if (c.outcome != "PASS" || it == contenders.end()) continue;
+    ++passed;
+    if (best.id == 0 || it->second.distance < best.distance) {
+      best = it->second;
+      say("candidate " + std::to_string(best.id) + " passed the drive checks: the run's best, proximity " +
+          formatNumber(100 * proximity(best.values)) + "%");
+    }
+  }
+}
+
+void BeamSearch::Run::submitContenders(const Generation& g) {
+  // The generation's clean candidates nearer than the best, nearest first; at
+  // most two a generation are sent, and none while four wait: the checks
+  // must keep up with the search, not trail it.
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < g.cands.size(); ++i) {
+    const auto& c = g.cands[i];
+    if (c.compiled && c.unclean.empty() && c.id && (best.id == 0 || c.distance < best.distance)) order.push_back(i);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return g.cands[a].distance < g.cands[b].distance; });
+  int sent = 0;
+  for (const auto i : order) {
+    if (sent >= 2 || checks->pending() >= 4) break;
+    const auto& c = g.cands[i];
+    if (const auto* k = checks->known(c.text)) { // the same text, checked before under another id
+      if (k->outcome == "PASS" && (best.id == 0 || c.distance < best.distance)) best = toMember(c);
+      ws.setSteerCandidateCheck(c.id, k->outcome, k->detail);
+      continue;
+    }
+    if (checks->submit(c.id, c.text, c.kernelName)) {
+      contenders[c.id] = toMember(c);
+      ++sent;
+    }
+  }
+}
+
+bool BeamSearch::Run::exactPending() const {
+  if (!checks || !checks->pending()) return false;
+  for (const auto& [id, m] : contenders)
+    if (m.distance <= kExact && (best.id == 0 || best.distance > kExact)) {
+      const auto* k = checks->known(m.text);
+      if (!k) return true;
+    }
+  return false;
 }
 
 // --- the search ----------------------------------------------------------------
@@ -597,6 +714,9 @@ SteerResult BeamSearch::go(std::int64_t id, const SteerSpec& spec, const CancelT
   std::optional<Clock::time_point> lastStart;
   for (;; ++run.generation) {
     const double lastGeneration = lastStart ? std::chrono::duration<double>(Clock::now() - *lastStart).count() : 0;
+    // An exact match being checked may end the run: its check is waited for.
+    if (run.exactPending()) run.checks->wait(6 * spec.checkTimeout);
+    run.collectChecks();
     run.stopReason = run.stopBefore(lastGeneration);
     if (!run.stopReason.empty()) break;
     Generation g;
@@ -619,6 +739,10 @@ SteerResult BeamSearch::go(std::int64_t id, const SteerSpec& spec, const CancelT
     if (run.generation == 0 && spec.seeding != Seeding::Empty) run.seedCandidates(g);
     else if (!run.infillCandidates(g, holeMax, maxNewTokens, rng)) break;
     run.keep(g, rng);
+  }
+  if (run.checks && run.stopReason != "cancelled") { // the contenders still in the checks: a last wait
+    run.checks->wait(6 * spec.checkTimeout);
+    run.collectChecks();
   }
   return run.result();
 }

@@ -32,9 +32,15 @@ struct GenerationReport {
   int generation = 0;
   std::size_t candidates = 0, compiled = 0;       ///< all of the generation's candidates ...
   std::size_t combined = 0, combinedCompiled = 0; ///< ... of which combined infills (SteerSpec::combine)
-  /// The run's best so far (over all its searches, reseeds included) and the beam's
-  /// median; < 0: nothing compiled.
+  /// The run's best so far (over all its searches, reseeds included; with
+  /// drive checks, the nearest that passed them) and the beam's median; < 0:
+  /// nothing yet.
   double bestDistance = -1, bestProximity = 0, medianDistance = -1;
+  /// The nearest clean candidate, checked or not (< 0: none), and its proximity.
+  double nearestDistance = -1, nearestProximity = 0;
+  std::size_t unclean = 0;       ///< of the generation's compiled candidates, those a clean-compile rule refused
+  std::size_t checksPending = 0; ///< contenders queued or being checked
+  std::size_t checked = 0, passed = 0; ///< contenders checked so far in the run, and of them passed
   double candidatesPerSecond = 0, seconds = 0, elapsed = 0;
   std::int64_t bestId = 0; ///< the run's best so far
   bool reseeded = false;   ///< the beam started again from the seeds (SteerSpec::reseedAfter)
@@ -53,11 +59,22 @@ struct SteerResult {
   std::string stopReason; ///< exact match, depth, time budget, patience, cancelled, no candidates
   int generations = 0;    ///< complete generations after the seeds
   double elapsed = 0;     ///< seconds over the whole run, every resumed part included
-  std::int64_t bestId = 0; ///< the best candidate of the whole run
+  /// The best candidate of the whole run: with drive checks (SteerSpec::driveCheck),
+  /// the nearest that passed them (0: none did).
+  std::int64_t bestId = 0;
   std::string bestText;
   std::vector<double> bestValues;
   double bestDistance = -1, bestProximity = 0;
   std::int64_t bestKernelId = 0; ///< the best candidate as a workspace kernel (role "steered")
+  bool runnable = false; ///< the best passed the contenders' checks
+  /// The nearest clean candidate when it is not the best (0: it is, or none):
+  /// what the run reached without a runnable kernel, and how its check ended
+  /// (empty: not checked).
+  std::int64_t nearestId = 0;
+  std::string nearestText, nearestOutcome, nearestDetail;
+  double nearestDistance = -1, nearestProximity = 0;
+  std::size_t checked = 0, passed = 0; ///< contenders checked in this part of the run, and of them passed
+  std::string checkDevice;              ///< where contenders ran
 };
 
 class BeamSearch {

@@ -23,7 +23,9 @@ struct LineageStep {
 [[nodiscard]] std::int64_t runBest(const store::Workspace& ws, std::int64_t run);
 /// The same, from a run's generations as already read.
 [[nodiscard]] std::int64_t runBest(const std::vector<store::Workspace::SteerGenerationRecord>& generations);
-/// From the seed to candidate `id` (the run's best when 0). Throws InputError
+/// The nearest candidate of a stored run whose contender check passed (0: none).
+[[nodiscard]] std::int64_t runnableBest(const store::Workspace& ws, std::int64_t run);
+/// From the seed to candidate `id` (the run's runnable best when 0, else its best). Throws InputError
 /// for an unknown run or a candidate of another run.
 [[nodiscard]] std::vector<LineageStep> lineage(const store::Workspace& ws, std::int64_t run, std::int64_t id = 0);
 

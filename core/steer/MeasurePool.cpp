@@ -1,6 +1,7 @@
 #include "steer/MeasurePool.h"
 
 #include "corpus/SourceFormatting.h"
+#include "steer/CleanCompile.h"
 #include "features/Distance.h"
 #include "features/Measurement.h"
 
@@ -14,10 +15,12 @@ std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); 
 } // namespace
 
 Measured measureCandidate(const std::string& text, const features::FeatureSpace& space,
-                          const std::vector<double>& target, const std::vector<double>& scale) {
+                          const std::vector<double>& target, const std::vector<double>& scale,
+                          const std::vector<std::string>& cleanRules) {
   Measured out;
   features::MeasureOptions mo;
   mo.spaces = {&space};
+  mo.compile.warnings = cleanCompileWarnings(cleanRules);
   const auto m = features::measureSource(text, "candidate.cl", mo);
   out.text = text;
   if (!m.ok()) {
@@ -38,19 +41,21 @@ Measured measureCandidate(const std::string& text, const features::FeatureSpace&
     }
   }
   out.compiled = true;
+  out.unclean = cleanCompileViolation(m.diagnostics, cleanRules);
   out.text = corpus::formatSource(text);
   return out;
 }
 
-MeasureCache::MeasureCache(const features::FeatureSpace& space, std::vector<double> target, std::vector<double> scale)
-    : space_(space), target_(std::move(target)), scale_(std::move(scale)) {}
+MeasureCache::MeasureCache(const features::FeatureSpace& space, std::vector<double> target, std::vector<double> scale,
+                           std::vector<std::string> cleanRules)
+    : space_(space), target_(std::move(target)), scale_(std::move(scale)), cleanRules_(std::move(cleanRules)) {}
 
 Measured MeasureCache::operator()(const std::string& text) {
   {
     std::lock_guard lock(mutex_);
     if (auto it = cache_.find(text); it != cache_.end()) return it->second;
   }
-  auto m = measureCandidate(text, space_, target_, scale_);
+  auto m = measureCandidate(text, space_, target_, scale_, cleanRules_);
   std::lock_guard lock(mutex_);
   return cache_.emplace(text, std::move(m)).first->second;
 }

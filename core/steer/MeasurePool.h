@@ -23,23 +23,30 @@ struct Measured {
   std::string error, kernel, text; ///< text: formatted when it compiled, else as sampled
   std::vector<double> values;      ///< the features of `kernel`, the file's kernel nearest the target
   double distance = -1;
+  /// The clean-compile rule it breaks (steer/CleanCompile.h), as "rule: line
+  /// L: warning"; empty when clean. An unclean candidate compiled and is
+  /// measured, but is never kept.
+  std::string unclean;
 };
 
 /// Compiles `text` and measures it in `space`; of its kernels, the one
 /// nearest `target` (distances scaled by `scale`, which may be empty) is the
-/// candidate's.
+/// candidate's. The compile also judges `cleanRules` (none: no judging).
 [[nodiscard]] Measured measureCandidate(const std::string& text, const features::FeatureSpace& space,
-                                        const std::vector<double>& target, const std::vector<double>& scale);
+                                        const std::vector<double>& target, const std::vector<double>& scale,
+                                        const std::vector<std::string>& cleanRules = {});
 
 /// measureCandidate through a cache keyed by exact text. Thread-safe.
 class MeasureCache {
 public:
-  MeasureCache(const features::FeatureSpace& space, std::vector<double> target, std::vector<double> scale);
+  MeasureCache(const features::FeatureSpace& space, std::vector<double> target, std::vector<double> scale,
+               std::vector<std::string> cleanRules = {});
   [[nodiscard]] Measured operator()(const std::string& text);
 
 private:
   const features::FeatureSpace& space_;
   std::vector<double> target_, scale_;
+  std::vector<std::string> cleanRules_;
   std::mutex mutex_;
   std::map<std::string, Measured> cache_;
 };

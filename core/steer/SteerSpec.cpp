@@ -4,6 +4,7 @@
 #include "common/TextFormat.h"
 #include "common/Version.h"
 #include "features/FeatureSpace.h"
+#include "steer/CleanCompile.h"
 
 #include <llvm/Support/JSON.h>
 
@@ -18,7 +19,13 @@ const char* seedingName(Seeding s) {
   return "?";
 }
 
+std::vector<std::string> defaultCleanRules() { return cleanRuleNames(); }
+
 std::string SteerSpec::toJson() const {
+  std::string rules = "[";
+  for (std::size_t i = 0; i < cleanRules.size(); ++i)
+    rules += (i ? "," : "") + jsonString(cleanRules[i]);
+  rules += "]";
   std::string roles = "[";
   for (std::size_t i = 0; i < seedRoles.size(); ++i)
     roles += (i ? "," : "") + jsonString(seedRoles[i]);
@@ -45,7 +52,9 @@ std::string SteerSpec::toJson() const {
          ",\"seeding\":\"" + seedingName(seeding) + "\",\"nearest\":" + std::to_string(nearest) +
          ",\"seed_roles\":" + roles + ",\"seeds\":" + given + ",\"time_budget\":" + formatNumber(timeBudget) +
          ",\"patience\":" + std::to_string(patience) + ",\"seed\":" + std::to_string(seed) +
-         ",\"batch\":" + std::to_string(batchSize) + ",\"streams\":" + std::to_string(streams) + "}";
+         ",\"batch\":" + std::to_string(batchSize) + ",\"streams\":" + std::to_string(streams) +
+         ",\"clean_rules\":" + rules + ",\"drive_check\":" + (driveCheck ? "true" : "false") +
+         ",\"check_timeout\":" + formatNumber(checkTimeout) + "}";
 }
 
 SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) {
@@ -106,6 +115,12 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   integer("batch", s.batchSize);
   s.streams = 1; // a run stored before streams existed sampled with one
   integer("streams", s.streams);
+  s.cleanRules.clear(); // a run stored before the clean-compile rules kept any candidate that compiled
+  if (const auto* a = o->getArray("clean_rules"))
+    for (const auto& v : *a)
+      if (auto r = v.getAsString()) s.cleanRules.push_back(r->str());
+  s.driveCheck = o->getBoolean("drive_check").value_or(false); // and took the nearest, runnable or not
+  real("check_timeout", s.checkTimeout);
   if (const auto* v = o->get("seed"))
     if (auto x = v->getAsUINT64()) s.seed = *x;
   if (const auto* a = o->getArray("scale"))
@@ -148,6 +163,14 @@ void SteerSpec::validate() const {
                      "the swap probability and the share of directed holes within [0, 1], and escalation, "
                      "restarts, combined candidates, members per vector and reseeding at least 0");
   if (seeding == Seeding::Given && seeds.empty()) throw InputError("no seed kernels given");
+  for (const auto& r : cleanRules)
+    if (!cleanRule(r)) {
+      std::string known;
+      for (const auto& n : cleanRuleNames())
+        known += (known.empty() ? "" : ", ") + n;
+      throw InputError("no clean-compile rule is called '" + r + "' (the rules: " + known + ")");
+    }
+  if (!(checkTimeout > 0)) throw InputError("the contenders' check timeout must be more than 0 seconds");
 }
 
 } // namespace steerbench::steer

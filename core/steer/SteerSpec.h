@@ -21,6 +21,9 @@ struct SeedKernel {
   std::string text;
 };
 
+/// Every clean-compile rule's name (SteerSpec::cleanRules' default).
+[[nodiscard]] std::vector<std::string> defaultCleanRules();
+
 struct SteerSpec {
   Target target;
   int width = 16;              ///< K: beam members kept per generation
@@ -108,6 +111,16 @@ struct SteerSpec {
   /// Seconds over the whole run (0: none). A generation that the previous
   /// one's length says would end past it is not started.
   double timeBudget = 600;
+  /// Clean-compile rules a candidate must keep to be kept (steer/CleanCompile.h;
+  /// default: every rule). Runs stored without them had none.
+  std::vector<std::string> cleanRules = defaultCleanRules();
+  /// A candidate can be the run's best only after it passes the drive
+  /// worker's dynamic checks (steer::ContenderChecks): no dead code in its
+  /// -O1 IR, then built, run twice on two inputs, outputs read back and
+  /// compared, buffers guarded. Runs stored without it took the nearest
+  /// candidate, runnable or not.
+  bool driveCheck = true;
+  double checkTimeout = 10; ///< seconds per request of a contender's check
   int patience = 0;            ///< stop after this many generations without a better best of the run (0: never)
   std::uint64_t seed = 1;
   int batchSize = 64;          ///< rows the model infills together (per stream)

@@ -228,6 +228,15 @@ CREATE TABLE explore_epochs (
   PRIMARY KEY (run_id, epoch)
 );
 )sql",
+      // 8 -> 9: steering keeps benchmarks. A candidate records the
+      // clean-compile rule it broke (then it was never kept) and how the
+      // contenders' check ended (dead code or the drive outcome; '' when it
+      // was not checked).
+      R"sql(
+ALTER TABLE steer_candidates ADD COLUMN unclean TEXT NOT NULL DEFAULT '';
+ALTER TABLE steer_candidates ADD COLUMN check_outcome TEXT NOT NULL DEFAULT '';
+ALTER TABLE steer_candidates ADD COLUMN check_detail TEXT NOT NULL DEFAULT '';
+)sql",
   };
   return m;
 }

@@ -177,6 +177,10 @@ public:
     bool compiled = false, kept = false;
     std::vector<double> values; ///< empty when not compiled
     double distance = -1;       ///< < 0: none (not compiled)
+    std::string unclean;        ///< the clean-compile rule it broke (never kept); empty: clean
+    /// How the contenders' check ended (PASS, DEAD_CODE, a drive outcome);
+    /// empty: not checked.
+    std::string checkOutcome, checkDetail;
   };
   struct SteerGenerationRecord {
     std::int64_t run = 0;
@@ -194,6 +198,8 @@ public:
   /// `candidates` or, when negative, ~id of an earlier candidate. Call inside
   /// transaction() so that a generation is stored whole or not at all.
   void addSteerGeneration(SteerGenerationRecord generation, std::vector<SteerCandidateRecord>& candidates);
+  /// Records how a candidate's contender check ended (it may end after its generation was stored).
+  void setSteerCandidateCheck(std::int64_t candidate, const std::string& outcome, const std::string& detail);
   [[nodiscard]] std::vector<SteerRunRecord> steerRuns() const;
   [[nodiscard]] std::optional<SteerRunRecord> steerRun(std::int64_t id) const;
   [[nodiscard]] std::vector<SteerGenerationRecord> steerGenerations(std::int64_t run) const;

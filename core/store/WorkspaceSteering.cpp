@@ -57,18 +57,26 @@ void Workspace::setSteerRunStatus(std::int64_t run, const std::string& status, c
   if (st.lastRc != SQLITE_OK) fail("cannot update steering run " + std::to_string(run), st.lastRc);
 }
 
+void Workspace::setSteerCandidateCheck(std::int64_t candidate, const std::string& outcome, const std::string& detail) {
+  Statement st(db_, "UPDATE steer_candidates SET check_outcome = ?, check_detail = ? WHERE id = ?");
+  st.bind(1, outcome).bind(2, detail).bind(3, candidate);
+  st.step();
+  if (st.lastRc != SQLITE_OK) fail("cannot record the check of steering candidate " + std::to_string(candidate), st.lastRc);
+}
+
 void Workspace::addSteerGeneration(SteerGenerationRecord g, std::vector<SteerCandidateRecord>& candidates) {
   for (auto& c : candidates) {
     Statement st(db_, "INSERT INTO steer_candidates(run_id, generation, parent_id, origin, text, hole_start, "
-                      "hole_length, new_tokens, infill, compiled, error, kernel_name, features, distance, kept, replaced) "
-                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                      "hole_length, new_tokens, infill, compiled, error, kernel_name, features, distance, kept, replaced, "
+                      "unclean, check_outcome, check_detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     st.bind(1, g.run).bind(2, std::int64_t(g.generation));
     if (c.parent) st.bind(3, c.parent);
     st.bind(4, c.origin).bind(5, c.text).bind(6, c.holeStart).bind(7, c.holeLength).bind(8, c.newTokens);
     st.bind(9, c.infill).bind(10, std::int64_t(c.compiled)).bind(11, c.error).bind(12, c.kernelName);
     if (!c.values.empty()) st.bindBlob(13, c.values.data(), c.values.size() * sizeof(double));
     if (c.distance >= 0) st.bindDouble(14, c.distance);
-    st.bind(15, std::int64_t(c.kept)).bind(16, c.replaced);
+    st.bind(15, std::int64_t(c.kept)).bind(16, c.replaced).bind(17, c.unclean).bind(18, c.checkOutcome);
+    st.bind(19, c.checkDetail);
     st.step();
     if (st.lastRc != SQLITE_OK) fail("cannot store a steering candidate", st.lastRc);
     c.id = sqlite3_last_insert_rowid(db_);
@@ -113,7 +121,8 @@ Workspace::SteerRunRecord readRun(const Statement& st) {
 
 constexpr const char* kCandidateColumns =
     "id, run_id, generation, COALESCE(parent_id, 0), origin, text, hole_start, hole_length, new_tokens, infill, "
-    "compiled, error, kernel_name, features, COALESCE(distance, -1), kept, replaced FROM steer_candidates";
+    "compiled, error, kernel_name, features, COALESCE(distance, -1), kept, replaced, unclean, check_outcome, check_detail "
+    "FROM steer_candidates";
 
 Workspace::SteerCandidateRecord readCandidate(const Statement& st) {
   Workspace::SteerCandidateRecord c;
@@ -134,6 +143,9 @@ Workspace::SteerCandidateRecord readCandidate(const Statement& st) {
   c.distance = st.real(14);
   c.kept = st.integer(15) != 0;
   c.replaced = st.text(16);
+  c.unclean = st.text(17);
+  c.checkOutcome = st.text(18);
+  c.checkDetail = st.text(19);
   return c;
 }
 

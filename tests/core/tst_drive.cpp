@@ -389,6 +389,18 @@ kernel void img(read_only image2d_t im, global float* o) {}
   o[get_global_id(1) * n + get_global_id(0)] = t[ly][lx];
 })";
     QCOMPARE(analyseKernel(wide, "wide").workGroup, (std::vector<std::uint64_t>{16, 4}));
+    // A halo past the group (NVIDIA's FDTD3d: t[ly + ny + 16] of a [48][40]):
+    // the id and the group's size share the room, 16 rows and 12 (so 8) columns.
+    const char* halo = R"(kernel void halo(global float* o, global const float* in) {
+  local float t[16 + 2 * 16][8 + 2 * 16];
+  const int lx = get_local_id(0), ly = get_local_id(1), nx = get_local_size(0), ny = get_local_size(1);
+  t[ly][lx + 16] = in[get_global_id(1) * get_global_size(0) + get_global_id(0)];
+  t[ly + ny + 16][lx] = 0.0f;
+  t[ly][lx + nx + 16] = 0.0f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  o[get_global_id(1) * get_global_size(0) + get_global_id(0)] = t[ly + 16][lx + 16];
+})";
+    QCOMPARE(analyseKernel(halo, "halo").workGroup, (std::vector<std::uint64_t>{8, 16}));
     const char* flat = R"(kernel void flat(global float* o, local float* t) {
   t[get_local_id(0)] = o[get_global_id(0)];
 })";

@@ -119,6 +119,10 @@ steer::SteerSpec spec(const std::vector<double>& target, int depth) {
   s.batchSize = 16;
   s.jobs = 2;
   s.combine = 0; // each candidate one infill of its parent (the combining tests turn it on)
+  // The search's own machinery: every compiling candidate may be kept and be
+  // the best (the contenders' tests turn the rules and checks on).
+  s.cleanRules.clear();
+  s.driveCheck = false;
   return s;
 }
 
@@ -701,6 +705,76 @@ private Q_SLOTS:
     for (const auto& c : ws.steerCandidates(r.run))
       failed |= !c.compiled && !c.error.empty() && c.values.empty() && c.distance < 0;
     QVERIFY(failed);
+  }
+
+  void aContenderThatRunsBecomesTheBest() {
+    // The seed is the target: it is checked (no dead counts, PASS on PoCL)
+    // and ends the run as its runnable best.
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("contender.sbw")).toStdString());
+    auto sampler = deleter();
+    steer::BeamSearch search(ws, sampler);
+    auto s = spec(greweOf(kSeed), 3);
+    s.cleanRules = steer::defaultCleanRules();
+    s.driveCheck = true;
+    s.checkTimeout = 20;
+    const auto r = search.run(s);
+    QCOMPARE(r.stopReason, std::string("exact match"));
+    QVERIFY(r.runnable);
+    QCOMPARE(r.bestDistance, 0.0);
+    QVERIFY(!r.checkDevice.empty());
+    const auto c = ws.steerCandidate(r.bestId);
+    QVERIFY(c);
+    QCOMPARE(c->checkOutcome, std::string("PASS"));
+    QCOMPARE(c->generation, 0);
+    QCOMPARE(steer::runnableBest(ws, r.run), r.bestId);
+    QVERIFY(r.bestKernelId > 0);
+    QVERIFY(r.passed >= 1 && r.checked >= r.passed);
+  }
+
+  void anExactMatchThatDoesNotRunIsNotTheBest() {
+    // The seed is the target but returns before its work: NO_OUTPUT, so the
+    // run goes to its depth and says what its nearest candidate was.
+    const char* exits = "kernel void A(global float* a, global const float* b, const int n) {\n"
+                        "  int i = get_global_id(0);\n"
+                        "  if (n > 0) return;\n"
+                        "  a[i] = b[i] * 2.0f;\n"
+                        "}\n";
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("exits.sbw")).toStdString());
+    auto sampler = deletingSampler({exits});
+    steer::BeamSearch search(ws, sampler);
+    auto s = spec(greweOf(exits), 2);
+    s.seeds = {{"exits.cl", exits}};
+    s.cleanRules = steer::defaultCleanRules();
+    s.driveCheck = true;
+    s.checkTimeout = 20;
+    const auto r = search.run(s);
+    QCOMPARE(r.stopReason, std::string("depth"));
+    const auto seed = ws.steerCandidates(r.run, 0).at(0);
+    QCOMPARE(seed.distance, 0.0);
+    QCOMPARE(seed.checkOutcome, std::string("NO_OUTPUT"));
+    QVERIFY(r.bestId != seed.id);
+    QCOMPARE(r.nearestId, seed.id);
+    QCOMPARE(r.nearestOutcome, std::string("NO_OUTPUT"));
+    if (r.bestId) QCOMPARE(ws.steerCandidate(r.bestId)->checkOutcome, std::string("PASS"));
+  }
+
+  void uncleanCandidatesAreStoredButNeverKept() {
+    const std::string unclean = std::string(kSeed).insert(std::string(kSeed).rfind('}'), "  a[i] + 1.0f;\n");
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("unclean.sbw")).toStdString());
+    auto sampler = deleter();
+    steer::BeamSearch search(ws, sampler);
+    auto s = spec(greweOf(unclean.c_str()), 0);
+    s.seeds = {{"unclean.cl", unclean}, {"seed.cl", kSeed}};
+    s.cleanRules = steer::defaultCleanRules();
+    const auto r = search.run(s);
+    QCOMPARE(r.stopReason, std::string("depth"));
+    const auto cands = ws.steerCandidates(r.run, 0);
+    QCOMPARE(cands.size(), std::size_t(2));
+    QVERIFY(cands[0].compiled);
+    QVERIFY2(cands[0].unclean.rfind("unused-value: ", 0) == 0, cands[0].unclean.c_str());
+    QVERIFY(!cands[0].kept);
+    QVERIFY(cands[1].unclean.empty() && cands[1].kept);
+    QCOMPARE(r.bestId, cands[1].id); // the exact one is unclean: the clean one is the best
   }
 
   void aTimeBudgetStartsNoGenerationThatWouldEndPastIt() {

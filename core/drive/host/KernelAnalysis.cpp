@@ -159,6 +159,7 @@ public:
     if (const auto* init = v->getInit()) {
       if (mentionsId(init)) idVars_.insert(v);
       if (const int d = localIdCall(init); d >= 0) localIds_[v] = d;
+      if (const int d = localSizeCall(init); d >= 0) localSizes_[v] = d;
       if (const int p = bufferValue(init); p >= 0) countVars_[v] = p;
       if (v->getType()->isPointerType()) alias(v, init);
     }
@@ -299,9 +300,13 @@ public:
         }
       // A local array's dimension subscripted by a local id alone bounds the
       // work-group's extent in that dimension.
-      if (f.local && f.localDim >= 0 && f.localDim < 3 && f.vars.size() == 1 && f.scalars.empty()) {
+      // With the group's size added (a halo past it: t[ly + ny + 16]), the
+      // id and the size share what is left.
+      if (f.local && f.localDim >= 0 && f.localDim < 3 && f.vars.size() == 1 && f.scalars.empty() &&
+          (f.sizeDim < 0 || f.sizeDim == f.localDim)) {
+        const std::int64_t room = (f.length - f.plus) / (1 + f.sizes);
         auto& limit = localLimit[f.localDim];
-        limit = limit ? std::min(limit, f.length - f.plus) : f.length - f.plus;
+        limit = limit ? std::min(limit, room) : room;
       }
     }
   }
@@ -359,6 +364,11 @@ private:
     bool simple = true;
     std::function<void(const clang::Expr*, bool)> walk = [&](const clang::Expr* x, bool added) {
       x = x->IgnoreParenImpCasts();
+      if (const int d = localSizeCall(x); d >= 0 && added) { // a halo past the group: t[ly + ny + 16]
+        f.sizeDim = f.sizeDim < 0 || f.sizeDim == d ? d : 3;
+        ++f.sizes;
+        return;
+      }
       if (const int d = localIdCall(x); d >= 0 && added) {
         f.localDim = f.localDim < 0 || f.localDim == d ? d : 3; // 3: two dimensions' ids
         if (!llvm::isa<clang::DeclRefExpr>(x)) {
@@ -389,14 +399,17 @@ private:
 
   /// The NDRange dimension of a get_local_id(d) call, or of a variable
   /// holding one; -1 for anything else.
-  int localIdCall(const clang::Expr* e) const {
+  int localIdCall(const clang::Expr* e) const { return workItemCall(e, "get_local_id", localIds_); }
+  /// The same for get_local_size(d).
+  int localSizeCall(const clang::Expr* e) const { return workItemCall(e, "get_local_size", localSizes_); }
+  int workItemCall(const clang::Expr* e, const char* name, const std::map<const clang::VarDecl*, int>& vars) const {
     e = e->IgnoreParenImpCasts();
     if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e))
       if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()))
-        if (auto it = localIds_.find(v); it != localIds_.end()) return it->second;
+        if (auto it = vars.find(v); it != vars.end()) return it->second;
     const auto* c = llvm::dyn_cast<clang::CallExpr>(e);
     const auto* f = c ? c->getDirectCallee() : nullptr;
-    if (!f || c->getNumArgs() != 1 || f->getNameAsString() != "get_local_id") return -1;
+    if (!f || c->getNumArgs() != 1 || f->getNameAsString() != name) return -1;
     clang::Expr::EvalResult r;
     if (!c->getArg(0)->EvaluateAsInt(r, ast_)) return -1;
     const auto d = r.Val.getInt().getExtValue();
@@ -633,6 +646,7 @@ private:
   std::map<const clang::ParmVarDecl*, int> params_;
   std::set<const clang::VarDecl*> idVars_;
   std::map<const clang::VarDecl*, int> localIds_; ///< variables holding get_local_id(d)
+  std::map<const clang::VarDecl*, int> localSizes_; ///< variables holding get_local_size(d)
   std::map<const clang::VarDecl*, std::set<int>> comparedWith_; ///< scalars each variable is compared with
   /// A subscript of a fixed-length dimension: the variables and scalar
   /// arguments its index reads, and the constants it adds.
@@ -642,6 +656,8 @@ private:
     std::int64_t length = 0, plus = 0;
     bool local = false; ///< an array in local memory
     int localDim = -1;  ///< the dimension of the local id the index reads (-1: none; 3: more than one)
+    int sizeDim = -1;   ///< the same of get_local_size
+    int sizes = 0;      ///< times the index adds a local size
   };
   std::vector<Fixed> fixed_;
   std::set<const clang::BinaryOperator*> exitConditions_;

@@ -1,0 +1,115 @@
+// bench-clean: what the clean-compile rules and the dead-code check refuse
+// among real kernels. Steering refuses a candidate that breaks a rule
+// (steer/CleanCompile.h) and will not take as its best one whose counts the
+// -O1 IR shows to be dead (features/DeadCode.h); both were written for
+// generated code, so on human-written kernels they should refuse little.
+// For N random corpus kernels of roles train and capped (a fixed seed) it
+// prints how many each rule refuses (alone, and as the first rule broken),
+// how many the dead-code check flags and why, and the time both take.
+//
+// Usage: bench-clean [--workspace FILE] [--sample 500] [--seed 1] [--show N] (print N refused kernels' reasons)
+#include "common/Paths.h"
+#include "features/DeadCode.h"
+#include "features/FeatureSpace.h"
+#include "steer/CleanCompile.h"
+#include "steer/MeasurePool.h"
+#include "store/Workspace.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace steerbench;
+
+int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  std::string wsPath = defaultWorkspacePath();
+  std::size_t sample = 500, show = 0;
+  std::uint64_t seed = 1;
+  for (int i = 1; i < argc; ++i) {
+    auto arg = [&](const char* name) { return !std::strcmp(argv[i], name) && i + 1 < argc; };
+    if (arg("--workspace")) wsPath = argv[++i];
+    else if (arg("--sample")) sample = std::strtoull(argv[++i], nullptr, 10);
+    else if (arg("--seed")) seed = std::strtoull(argv[++i], nullptr, 10);
+    else if (arg("--show")) show = std::strtoull(argv[++i], nullptr, 10);
+    else {
+      std::fprintf(stderr, "usage: see the comment at the top of bench/clean_bench.cpp\n");
+      return 2;
+    }
+  }
+  try {
+    auto ws = store::Workspace::open(wsPath, store::Workspace::Mode::OpenExisting);
+    auto rows = ws.rows("SELECT id, source FROM kernels WHERE role IN ('train', 'capped') ORDER BY id");
+    std::mt19937_64 rng(seed);
+    std::shuffle(rows.begin(), rows.end(), rng);
+    rows.resize(std::min(rows.size(), sample));
+    std::printf("bench-clean: %zu random corpus kernels of roles train and capped (seed %llu, %s)\n", rows.size(),
+                (unsigned long long)seed, wsPath.c_str());
+    const auto& space = features::featureSpace("grewe");
+    const std::vector<double> origin(space.dimensions.size(), 0.0);
+    const auto rules = steer::cleanRuleNames();
+    std::map<std::string, std::size_t> first, alone, dead;
+    std::size_t compiled = 0, clean = 0, measuredDead = 0, shown = 0;
+    double judging = 0, deadSeconds = 0;
+    using Clock = std::chrono::steady_clock;
+    for (const auto& row : rows) {
+      auto t0 = Clock::now();
+      const auto m = steer::measureCandidate(row[1], space, origin, {}, rules);
+      judging += std::chrono::duration<double>(Clock::now() - t0).count();
+      if (!m.compiled) continue;
+      ++compiled;
+      if (m.unclean.empty()) ++clean;
+      else {
+        ++first[m.unclean.substr(0, m.unclean.find(':'))];
+        if (shown < show) {
+          std::printf("  kernel #%s: %s\n", row[0].c_str(), m.unclean.c_str());
+          ++shown;
+        }
+        // Each rule alone: does the kernel break it?
+        for (const auto& r : rules)
+          if (!steer::measureCandidate(row[1], space, origin, {}, {r}).unclean.empty()) ++alone[r];
+      }
+      t0 = Clock::now();
+      const auto d = features::checkDeadCode(m.text, m.kernel);
+      deadSeconds += std::chrono::duration<double>(Clock::now() - t0).count();
+      if (!d.measured) continue;
+      ++measuredDead;
+      if (!d.dead.empty()) {
+        const std::string why = d.dead.find("writes no global") != std::string::npos ? "writes no global memory"
+                                : d.dead.find("memory accesses") != std::string::npos ? "dead memory accesses"
+                                                                                       : "dead operations";
+        ++dead[why];
+        if (shown < show) {
+          std::printf("  kernel #%s: DEAD_CODE: %s\n", row[0].c_str(), d.dead.c_str());
+          ++shown;
+        }
+      }
+    }
+    std::printf("compiled: %zu; clean under every rule: %zu (%.1f%%)\n", compiled, clean,
+                100.0 * double(clean) / double(std::max<std::size_t>(1, compiled)));
+    std::printf("%-22s %10s %10s\n", "rule", "alone", "first");
+    for (const auto& r : rules)
+      std::printf("%-22s %6zu (%4.1f%%) %6zu\n", r.c_str(), alone[r], 100.0 * double(alone[r]) / double(std::max<std::size_t>(1, compiled)),
+                  first[r]);
+    std::size_t flagged = 0;
+    for (const auto& [why, n] : dead)
+      flagged += n;
+    std::printf("dead-code check: %zu of %zu flagged (%.1f%%):", flagged, measuredDead,
+                100.0 * double(flagged) / double(std::max<std::size_t>(1, measuredDead)));
+    for (const auto& [why, n] : dead)
+      std::printf(" %s %zu;", why.c_str(), n);
+    std::printf("\ntime: measuring with the rules %.1f ms a kernel, the dead-code check %.1f ms a kernel\n",
+                1000 * judging / double(std::max<std::size_t>(1, rows.size())),
+                1000 * deadSeconds / double(std::max<std::size_t>(1, measuredDead)));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench-clean: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

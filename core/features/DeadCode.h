@@ -1,0 +1,40 @@
+// Dead code a kernel's counts stand on (docs/steering.md, "Dead code"):
+// what the kernel's Grewe counts claim next to what survives in its -O1 IR.
+// A steering search optimises counts, so it finds them in code that does
+// nothing: accesses whose values no one uses, arithmetic folded away, a
+// kernel that writes no global memory at all. Clang's warnings catch the
+// code that can never run; this catches the code that runs for nothing.
+#pragma once
+
+#include <string>
+
+namespace steerbench::features {
+
+struct DeadCodeReport {
+  bool measured = false;  ///< the kernel compiled and was found
+  std::string error;      ///< why it was not measured
+  double astMem = 0, astComp = 0; ///< Grewe's mem and comp of the kernel (helpers' counts included)
+  /// In the -O1 IR of the kernel and its helpers: instructions that access
+  /// global or local memory (loads, stores, atomics, calls given such a
+  /// pointer), and arithmetic instructions (binary operators, compares,
+  /// selects, calls of math functions).
+  double irMem = 0, irComp = 0;
+  bool writesGlobal = false; ///< a store, an atomic or a call given a global pointer survives
+  /// Why the counts stand on dead code (empty: they do not): no global
+  /// write, or Grewe's mem or comp above kDeadRatio times what survives
+  /// plus kDeadSlack.
+  std::string dead;
+};
+
+/// Counts may exceed the IR's by this factor (and kDeadSlack more) before they
+/// are taken as dead: -O1 legitimately merges repeated loads of one address
+/// and repeated index arithmetic (bench/results/bench-steer.md has how many
+/// corpus kernels each bound flags).
+inline constexpr double kDeadRatio = 3.0;
+inline constexpr double kDeadSlack = 4.0;
+
+/// Compiles `source` at -O1 in process and compares kernel `kernel`'s counts
+/// with its IR. Never throws for bad source. Thread-safe.
+[[nodiscard]] DeadCodeReport checkDeadCode(const std::string& source, const std::string& kernel);
+
+} // namespace steerbench::features

@@ -1,0 +1,102 @@
+#include "steer/CleanCompile.h"
+
+#include <algorithm>
+
+namespace steerbench::steer {
+
+const std::vector<CleanRule>& cleanRules() {
+  static const std::vector<CleanRule> rules = {
+      {"unused-value",
+       {"unused-value"},
+       {"unused-value", "unused-comparison", "unused-result"},
+       "an expression whose value nothing uses: a statement `a[i] + b;`, a comma's left operand, a loop step `s`"},
+      {"comma", {"comma"}, {"comma"}, "the comma operator outside a for loop's header: `q = (a, b[j]);`"},
+      {"unused-variable",
+       {"unused-variable", "unused-but-set-variable"},
+       {"unused-variable", "unused-but-set-variable"},
+       "a variable never read: `int t = a[i] * 2;` and nothing more of t"},
+      {"implicit-int", {"implicit-int"}, {"implicit-int"}, "a declaration without a type: `const int g, h`"},
+      {"unreachable-code",
+       {"unreachable-code-aggressive"},
+       {"unreachable-code", "unreachable-code-break", "unreachable-code-return", "unreachable-code-loop-increment"},
+       "code that can never run: the body of `if (0)` or `while (0)`, statements after a return"},
+      {"loop-analysis",
+       {"loop-analysis"},
+       {"for-loop-analysis", "range-loop-analysis"},
+       "a for loop whose condition's variables the loop never changes: `for (s = n; s > 0; s)`"},
+      {"tautology",
+       {"tautological-compare", "tautological-constant-in-range-compare", "self-assign", "constant-logical-operand"},
+       {"tautological-compare", "tautological-constant-compare", "tautological-constant-out-of-range-compare",
+        "tautological-overlap-compare", "tautological-pointer-compare", "tautological-bitwise-compare",
+        "tautological-undefined-compare", "tautological-constant-in-range-compare", "tautological-unsigned-zero-compare",
+        "tautological-unsigned-enum-zero-compare", "tautological-value-range-compare", "self-assign",
+        "self-assign-field", "constant-logical-operand"},
+       "a test whose answer is known: `e == e`, `u >= 0` for an unsigned u, `x && 3`, `a = a`"},
+      {"float-to-integer",
+       {"float-conversion", "literal-conversion"},
+       {"float-conversion", "literal-conversion"},
+       "a floating value silently made an integer: `get_global_size(a[1])` for a float a"},
+      {"uninitialized",
+       {"uninitialized", "sometimes-uninitialized", "conditional-uninitialized"},
+       {"uninitialized", "sometimes-uninitialized", "conditional-uninitialized"},
+       "a variable read before it is written: `float x; b[i] = x;` (its value is undefined)"},
+      {"undefined-arithmetic",
+       {"division-by-zero", "shift-count-overflow", "shift-count-negative", "shift-negative-value", "array-bounds",
+        "integer-overflow"},
+       {"division-by-zero", "shift-count-overflow", "shift-count-negative", "shift-negative-value", "array-bounds",
+        "integer-overflow"},
+       "arithmetic Clang can see is undefined: `x / 0`, `1 << 40`, `p[4]` of a `float p[4]`"},
+      {"empty-body", {"empty-body"}, {"empty-body"}, "a loop or if with an empty statement for a body: `if (x < n);`"},
+      {"pointer-integer",
+       {"int-conversion", "pointer-integer-compare", "incompatible-pointer-types"},
+       {"int-conversion", "pointer-integer-compare", "incompatible-pointer-types"},
+       "a pointer used as an integer or the other way round: `b < n` for a pointer b",
+       {"comparison between pointer and integer"}},
+      {"assignment-condition",
+       {"parentheses"},
+       {"parentheses"},
+       "an assignment used as a condition: `if (k = n)`"},
+  };
+  return rules;
+}
+
+std::vector<std::string> cleanRuleNames() {
+  std::vector<std::string> out;
+  for (const auto& r : cleanRules())
+    out.emplace_back(r.name);
+  return out;
+}
+
+const CleanRule* cleanRule(const std::string& name) {
+  for (const auto& r : cleanRules())
+    if (name == r.name) return &r;
+  return nullptr;
+}
+
+std::vector<std::string> cleanCompileWarnings(const std::vector<std::string>& rules) {
+  std::vector<std::string> out;
+  for (const auto& name : rules)
+    if (const auto* r = cleanRule(name))
+      for (const char* f : r->flags)
+        if (std::find(out.begin(), out.end(), f) == out.end()) out.emplace_back(f);
+  return out;
+}
+
+std::string cleanCompileViolation(const std::vector<clangfe::Diagnostic>& diagnostics,
+                                  const std::vector<std::string>& rules) {
+  for (const auto& d : diagnostics) {
+    if (d.severity != clangfe::Severity::Warning) continue;
+    for (const auto& name : rules) {
+      const auto* r = cleanRule(name);
+      if (!r) continue;
+      for (const char* option : r->reported)
+        if (d.option == option) return name + ": " + d.message + " [-W" + d.option + "]";
+      if (d.option.empty())
+        for (const char* m : r->messages)
+          if (d.message.find(m) != std::string::npos) return name + ": " + d.message;
+    }
+  }
+  return {};
+}
+
+} // namespace steerbench::steer

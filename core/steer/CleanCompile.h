@@ -1,0 +1,41 @@
+// Clean-compile rules (docs/steering.md, "Clean compiles"): a steering
+// candidate is kept only when Clang finds no code in it that has no effect or
+// cannot run as written. The search optimises feature counts and nothing
+// else, so without these rules it finds counts in dead branches, comma
+// operands, unused values, loops that never end and implicit conversions of
+// floats to indices. Each rule is a set of Clang warnings; measuring turns
+// them on (they change no IR) and judges the candidate by what they report.
+#pragma once
+#include "clang/OpenCLFrontend.h"
+
+#include <string>
+#include <vector>
+
+namespace steerbench::steer {
+
+struct CleanRule {
+  const char* name;                  ///< as SteerSpec::cleanRules names it ("unused-value")
+  std::vector<const char*> flags;    ///< warnings to turn on, without -W
+  std::vector<const char*> reported; ///< the warning options that break the rule
+  const char* what;                  ///< one line for people
+  /// Parts of the messages of warnings Clang gives no option for (always
+  /// on) that break it too ("comparison between pointer and integer").
+  std::vector<const char*> messages;
+};
+
+/// Every rule, in the order docs/steering.md lists them.
+[[nodiscard]] const std::vector<CleanRule>& cleanRules();
+/// The names of every rule (SteerSpec's default).
+[[nodiscard]] std::vector<std::string> cleanRuleNames();
+/// The rule named `name`, or nullptr.
+[[nodiscard]] const CleanRule* cleanRule(const std::string& name);
+
+/// The warnings a compile must turn on to judge `rules`.
+[[nodiscard]] std::vector<std::string> cleanCompileWarnings(const std::vector<std::string>& rules);
+
+/// The first of `rules` a compile's diagnostics break, as "rule: message [-Wflag]"
+/// (empty: clean). Warnings outside the rules are ignored.
+[[nodiscard]] std::string cleanCompileViolation(const std::vector<clangfe::Diagnostic>& diagnostics,
+                                                const std::vector<std::string>& rules);
+
+} // namespace steerbench::steer

@@ -1,0 +1,187 @@
+#include "steer/ContenderChecks.h"
+
+#include "common/ContentHash.h"
+#include "drive/host/Driver.h"
+#include "drive/host/KernelSignatures.h"
+#include "features/DeadCode.h"
+
+#include <algorithm>
+#include <chrono>
+#include <utility>
+
+namespace steerbench::steer {
+
+namespace {
+
+drive::DriveOptions driveOptions(const ContenderCheckOptions& o) {
+  drive::DriveOptions d;
+  d.globalSizes = {o.globalSize};
+  d.localSizes = {64};
+  d.warmupRuns = 0;
+  d.timedRuns = 1;
+  d.timeoutSeconds = o.timeoutSeconds;
+  d.cacheDir = o.cacheDir;
+  d.workerPath = o.workerPath;
+  return d;
+}
+
+/// A driver on the device with the most compute units (the checks need one).
+std::unique_ptr<drive::Driver> checkDriver(const ContenderCheckOptions& o) {
+  auto d = driveOptions(o);
+  std::string id;
+  {
+    drive::Driver all(d);
+    const auto& devices = all.devices();
+    if (devices.empty()) return std::make_unique<drive::Driver>(d);
+    id = std::max_element(devices.begin(), devices.end(), [](const auto& a, const auto& b) {
+           return a.computeUnits < b.computeUnits;
+         })->id;
+  }
+  d.devices = {id};
+  return std::make_unique<drive::Driver>(d);
+}
+
+ContenderCheck runCheck(drive::Driver& driver, std::int64_t candidate, const std::string& text,
+                        const std::string& kernel, const CancelToken* cancel) {
+  ContenderCheck c{candidate, text, kernel, "", ""};
+  const auto dead = features::checkDeadCode(text, kernel);
+  if (!dead.measured) {
+    c.outcome = "BUILD_FAILURE";
+    c.detail = dead.error;
+    return c;
+  }
+  if (!dead.dead.empty()) {
+    c.outcome = "DEAD_CODE";
+    c.detail = dead.dead;
+    return c;
+  }
+  const auto scan = drive::kernelSignatures(text);
+  const drive::KernelSignature* signature = nullptr;
+  for (const auto& k : scan.kernels)
+    if (k.name == kernel) signature = &k;
+  if (!signature) {
+    c.outcome = "BUILD_FAILURE";
+    c.detail = scan.compiled ? "no kernel called " + kernel : scan.error;
+    return c;
+  }
+  const auto cases = driver.drive(text, *signature, {}, cancel);
+  if (cases.empty()) {
+    c.outcome = "NOT_CHECKED";
+    c.detail = "the checks were stopped first";
+    return c;
+  }
+  c.outcome = cases.front().outcome;
+  c.detail = cases.front().detail;
+  return c;
+}
+
+} // namespace
+
+ContenderChecks::ContenderChecks(ContenderCheckOptions options) : options_(std::move(options)) {
+  thread_ = std::thread([this] { loop(); });
+}
+
+ContenderChecks::~ContenderChecks() {
+  {
+    std::lock_guard lock(m_);
+    stop_ = true;
+  }
+  cancel_.cancel();
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+bool ContenderChecks::submit(std::int64_t candidate, const std::string& text, const std::string& kernel) {
+  const std::string hash = sha256Hex(text);
+  {
+    std::lock_guard lock(m_);
+    if (byHash_.count(hash)) return false;
+    ContenderCheck c{candidate, text, kernel, "", ""};
+    byHash_[hash] = c;
+    queue_.push_back(std::move(c));
+  }
+  cv_.notify_one();
+  return true;
+}
+
+const ContenderCheck* ContenderChecks::known(const std::string& text) const {
+  std::lock_guard lock(m_);
+  const auto it = byHash_.find(sha256Hex(text));
+  return it == byHash_.end() || it->second.outcome.empty() ? nullptr : &it->second;
+}
+
+void ContenderChecks::remember(const ContenderCheck& c) {
+  std::lock_guard lock(m_);
+  byHash_[sha256Hex(c.text)] = c;
+}
+
+std::vector<ContenderCheck> ContenderChecks::takeFinished() {
+  std::lock_guard lock(m_);
+  return std::exchange(finished_, {});
+}
+
+std::size_t ContenderChecks::pending() const {
+  std::lock_guard lock(m_);
+  return queue_.size() + (busy_ ? 1 : 0);
+}
+
+void ContenderChecks::wait(double seconds) {
+  std::unique_lock lock(m_);
+  idle_.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return queue_.empty() && !busy_; });
+}
+
+std::string ContenderChecks::device() const {
+  std::lock_guard lock(m_);
+  return device_;
+}
+
+ContenderCheck ContenderChecks::check(std::int64_t candidate, const std::string& text, const std::string& kernel,
+                                      const ContenderCheckOptions& options, std::string* device,
+                                      const CancelToken* cancel) {
+  auto driver = checkDriver(options);
+  if (device && !driver->devices().empty()) *device = driver->devices().front().name;
+  return runCheck(*driver, candidate, text, kernel, cancel);
+}
+
+void ContenderChecks::loop() {
+  std::unique_ptr<drive::Driver> driver;
+  std::string failure; // the driver could not start: every check says why
+  for (;;) {
+    ContenderCheck next;
+    {
+      std::unique_lock lock(m_);
+      cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      if (stop_) return;
+      next = std::move(queue_.front());
+      queue_.pop_front();
+      busy_ = true;
+    }
+    ContenderCheck done{next.candidate, next.text, next.kernel, "NOT_CHECKED", ""};
+    if (!driver && !failure.empty()) {
+      done.detail = "the drive worker did not start: " + failure;
+    } else {
+      try {
+        if (!driver) {
+          driver = checkDriver(options_);
+          std::lock_guard lock(m_);
+          device_ = driver->devices().empty() ? "" : driver->devices().front().name;
+        }
+        done = runCheck(*driver, next.candidate, next.text, next.kernel, &cancel_);
+      } catch (const std::exception& e) {
+        if (!driver) failure = e.what();
+        done.detail = (driver ? "the check failed: " : "the drive worker did not start: ") + std::string(e.what());
+      }
+    }
+    {
+      std::lock_guard lock(m_);
+      busy_ = false;
+      if (!stop_ || done.outcome != "NOT_CHECKED") {
+        byHash_[sha256Hex(done.text)] = done;
+        finished_.push_back(std::move(done));
+      }
+    }
+    idle_.notify_all();
+  }
+}
+
+} // namespace steerbench::steer

@@ -1,0 +1,80 @@
+// Running the contenders (docs/steering.md, "Runnable bests"): a candidate
+// that would become a run's best is checked before it may: its -O1 IR must
+// not show its counts to be dead (features::checkDeadCode), and the drive
+// worker must PASS it at one small size on one device (built, run twice on
+// two inputs, outputs compared, writes past its buffers caught). Checks run
+// on a thread of their own while the search samples on, one at a time, each
+// text once (a cache by content hash).
+#pragma once
+#include "common/CancelToken.h"
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace steerbench::steer {
+
+struct ContenderCheck {
+  std::int64_t candidate = 0; ///< the steering candidate's id
+  std::string text, kernel;
+  /// PASS, DEAD_CODE, or the drive outcome that stopped it (CRASH,
+  /// NO_OUTPUT, OUT_OF_BOUNDS, TIMEOUT, ...); NOT_CHECKED when the checks
+  /// were stopped first.
+  std::string outcome;
+  std::string detail;
+};
+
+struct ContenderCheckOptions {
+  double timeoutSeconds = 10;     ///< per request to the worker
+  std::uint64_t globalSize = 4096; ///< work-items of the one size checked
+  std::string cacheDir;           ///< PoCL's kernel cache (empty: PoCL's default)
+  std::string workerPath;         ///< empty: the installed steerbench-drive
+};
+
+class ContenderChecks {
+public:
+  explicit ContenderChecks(ContenderCheckOptions options);
+  ~ContenderChecks(); ///< stops the thread; a check under way is cancelled
+
+  /// Queues a check unless this text was checked or queued already. Returns
+  /// true when it was queued.
+  bool submit(std::int64_t candidate, const std::string& text, const std::string& kernel);
+  /// A text checked earlier (by content hash): its outcome, or nullptr.
+  [[nodiscard]] const ContenderCheck* known(const std::string& text) const;
+  /// Records an earlier outcome (a resumed run's), so that text is not checked again.
+  void remember(const ContenderCheck& c);
+  /// The checks finished since the last call, in the order they finished.
+  [[nodiscard]] std::vector<ContenderCheck> takeFinished();
+  /// Checks queued or under way.
+  [[nodiscard]] std::size_t pending() const;
+  /// Waits until nothing is pending, or `seconds` have passed.
+  void wait(double seconds);
+  /// The device checks run on, once the first has started ("" before).
+  [[nodiscard]] std::string device() const;
+
+  /// One check, on this thread (what the checks' thread runs).
+  [[nodiscard]] static ContenderCheck check(std::int64_t candidate, const std::string& text, const std::string& kernel,
+                                            const ContenderCheckOptions& options, std::string* device = nullptr,
+                                            const CancelToken* cancel = nullptr);
+
+private:
+  void loop();
+  ContenderCheckOptions options_;
+  mutable std::mutex m_;
+  std::condition_variable cv_, idle_;
+  std::deque<ContenderCheck> queue_;
+  std::vector<ContenderCheck> finished_;
+  std::map<std::string, ContenderCheck> byHash_; ///< content hash -> outcome (or queued)
+  bool busy_ = false, stop_ = false;
+  std::string device_;
+  CancelToken cancel_;
+  std::thread thread_;
+};
+
+} // namespace steerbench::steer

@@ -1,0 +1,183 @@
+// What makes a steering candidate a benchmark, on real Clang and real PoCL:
+// the clean-compile rules (each rejects a kernel that breaks it and keeps a
+// similar one that does not), the dead-code check on the -O1 IR, and the
+// contenders' drive checks on their own thread through the steerbench-drive
+// worker.
+#include "features/DeadCode.h"
+#include "features/FeatureSpace.h"
+#include "steer/CleanCompile.h"
+#include "steer/ContenderChecks.h"
+#include "steer/MeasurePool.h"
+
+#include <QtTest>
+
+#include <string>
+
+using namespace steerbench;
+
+namespace {
+
+std::string kernelWith(const std::string& body) {
+  return "kernel void A(global float* a, global float* b, const int n, const int m) {\n"
+         "  int i = get_global_id(0);\n" +
+         body + "\n}\n";
+}
+
+steer::Measured judged(const std::string& text, const std::vector<std::string>& rules = steer::cleanRuleNames()) {
+  const auto& space = features::featureSpace("grewe");
+  return steer::measureCandidate(text, space, std::vector<double>(space.dimensions.size(), 0.0), {}, rules);
+}
+
+const char* kPasses = "kernel void A(global float* a, global const float* b, const int n) {\n"
+                      "  int i = get_global_id(0);\n"
+                      "  if (i < n) a[i] = b[i] * 2.0f + 1.0f;\n"
+                      "}\n";
+// Exits before its work for every size the driver gives n.
+const char* kNoOutput = "kernel void A(global float* a, global const float* b, const int n) {\n"
+                        "  int i = get_global_id(0);\n"
+                        "  if (n > 0) return;\n"
+                        "  a[i] = b[i] * 2.0f;\n"
+                        "}\n";
+// Twelve reads whose sum no one uses: Grewe counts them, -O1 drops them.
+const char* kDeadReads = "kernel void A(global float* a, global const float* b) {\n"
+                         "  int i = get_global_id(0);\n"
+                         "  float t = b[i] + b[i + 1] + b[i + 2] + b[i + 3] + b[i + 4] + b[i + 5] + b[i + 6] + b[i + 7] +\n"
+                         "            b[i + 8] + b[i + 9] + b[i + 10] + b[i + 11];\n"
+                         "  a[i] = 1.0f;\n"
+                         "}\n";
+
+} // namespace
+
+class TestContenders : public QObject {
+  Q_OBJECT
+
+private Q_SLOTS:
+  void eachCleanRuleRejectsOneAndKeepsItsNeighbour_data() {
+    QTest::addColumn<QString>("rule");
+    QTest::addColumn<QString>("bad");
+    QTest::addColumn<QString>("good");
+    auto row = [](const char* rule, const char* bad, const char* good) {
+      QTest::newRow(rule) << QString::fromLatin1(rule) << QString::fromStdString(kernelWith(bad))
+                          << QString::fromStdString(kernelWith(good));
+    };
+    row("unused-value", "  a[i] + 1.0f;", "  a[i] = a[i] + 1.0f;");
+    row("comma", "  a[i] = (b[i] = 1.0f, 2.0f);", "  b[i] = 1.0f;\n  a[i] = 2.0f;");
+    row("unused-variable", "  float t = b[i];\n  a[i] = 1.0f;", "  float t = b[i];\n  a[i] = t;");
+    row("unreachable-code", "  if (0) { a[i] = 1.0f; }", "  if (n > 0) { a[i] = 1.0f; }");
+    row("loop-analysis", "  int k = 0;\n  for (int s = n; s > 0; k++) a[i] += 1.0f;\n  b[i] = k;",
+        "  int k = 0;\n  for (int s = n; s > 0; s--) k++;\n  b[i] = k;");
+    row("tautology", "  if (n == n) a[i] = 1.0f;", "  if (n == m) a[i] = 1.0f;");
+    row("float-to-integer", "  int k = b[i];\n  a[k] = 1.0f;", "  int k = (int)b[i];\n  a[k] = 1.0f;");
+    row("uninitialized", "  float x;\n  a[i] = x;", "  float x = 0.0f;\n  a[i] = x;");
+    row("undefined-arithmetic", "  a[i] = n / 0;", "  a[i] = n / 2;");
+    row("empty-body", "  if (n > 0);\n  a[i] = 1.0f;", "  if (n > 0)\n    a[i] = 1.0f;");
+    row("pointer-integer", "  a[i] = (float)(b < n);", "  a[i] = (float)(i < n);");
+    row("assignment-condition", "  int k = 0;\n  if (k = n) a[i] = 1.0f;", "  int k = 0;\n  if (k == n) a[i] = 1.0f;");
+    QTest::newRow("implicit-int") << QStringLiteral("implicit-int")
+                                  << QStringLiteral("kernel void A(global float* a, const n) {\n  a[get_global_id(0)] = n;\n}\n")
+                                  << QStringLiteral("kernel void A(global float* a, const int n) {\n  a[get_global_id(0)] = n;\n}\n");
+  }
+
+  void eachCleanRuleRejectsOneAndKeepsItsNeighbour() {
+    QFETCH(QString, rule);
+    QFETCH(QString, bad);
+    QFETCH(QString, good);
+    QVERIFY(steer::cleanRule(rule.toStdString()));
+    const auto b = judged(bad.toStdString());
+    QVERIFY2(b.compiled, b.error.c_str()); // it compiles: only the rule refuses it
+    QVERIFY2(b.unclean.rfind(rule.toStdString() + ": ", 0) == 0, b.unclean.c_str());
+    const auto g = judged(good.toStdString());
+    QVERIFY2(g.compiled, g.error.c_str());
+    QVERIFY2(g.unclean.empty(), g.unclean.c_str());
+    // Without the rule, the same kernel is kept.
+    auto others = steer::cleanRuleNames();
+    others.erase(std::find(others.begin(), others.end(), rule.toStdString()));
+    const auto allowed = judged(bad.toStdString(), others);
+    QVERIFY2(allowed.unclean.empty() || allowed.unclean.rfind(rule.toStdString(), 0) != 0, allowed.unclean.c_str());
+  }
+
+  void everyRuleHasATestRow() {
+    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(13)); // the rows above
+    QVERIFY(steer::cleanCompileWarnings({}).empty());
+    QVERIFY(!steer::cleanRule("no-such-rule"));
+  }
+
+  void deadCountsAreFoundInTheIr() {
+    const auto dead = features::checkDeadCode(kDeadReads, "A");
+    QVERIFY2(dead.measured, dead.error.c_str());
+    QCOMPARE(dead.astMem, 13.0); // a, and b twelve times (Grewe counts each use of a memory argument)
+    QVERIFY(dead.irMem <= 2);    // the store alone survives
+    QVERIFY2(dead.dead.find("memory accesses") != std::string::npos, dead.dead.c_str());
+    // The same reads, used: nothing dead.
+    std::string used = kDeadReads;
+    used.replace(used.find("a[i] = 1.0f"), 11, "a[i] = t");
+    const auto live = features::checkDeadCode(used, "A");
+    QVERIFY2(live.dead.empty(), live.dead.c_str());
+    QVERIFY(live.irMem >= 13);
+    // Arithmetic no one uses.
+    const auto ops = features::checkDeadCode("kernel void A(global int* a) {\n  int i = get_global_id(0);\n"
+                                             "  int x = i * 3 + i * 5 - i * 7 + i * 9 - i * 11 + i * 13 - i * 15;\n"
+                                             "  a[i] = i;\n}\n",
+                                             "A");
+    QVERIFY2(ops.dead.find("operations") != std::string::npos, ops.dead.c_str());
+    // A kernel whose work stays in local memory writes nothing one can read back.
+    const auto local = features::checkDeadCode("kernel void A(global const float* a) {\n  local float l[64];\n"
+                                               "  l[get_local_id(0)] = a[get_global_id(0)] * 2.0f;\n}\n",
+                                               "A");
+    QVERIFY(!local.writesGlobal);
+    QVERIFY2(local.dead.find("writes no global memory") != std::string::npos, local.dead.c_str());
+    // A real loop kernel is not dead; a kernel that is not there is named.
+    const auto mm = features::checkDeadCode("kernel void mm(global const float* a, global const float* b, global float* c, int n) {\n"
+                                            "  int r = get_global_id(1), k = get_global_id(0);\n  float s = 0.0f;\n"
+                                            "  for (int j = 0; j < n; ++j) s += a[r * n + j] * b[j * n + k];\n"
+                                            "  c[r * n + k] = s;\n}\n",
+                                            "mm");
+    QVERIFY2(mm.measured && mm.dead.empty(), mm.dead.c_str());
+    const auto none = features::checkDeadCode(kPasses, "B");
+    QVERIFY(!none.measured);
+    QCOMPARE(none.error, std::string("no kernel called B"));
+  }
+
+  void contendersAreCheckedOnTheirOwnThread() {
+    steer::ContenderCheckOptions o;
+    o.timeoutSeconds = 20;
+    steer::ContenderChecks checks(o);
+    QVERIFY(checks.submit(1, kPasses, "A"));
+    QVERIFY(checks.submit(2, kNoOutput, "A"));
+    QVERIFY(checks.submit(3, kDeadReads, "A"));
+    QVERIFY(!checks.submit(4, kPasses, "A")); // the same text: checked once
+    QVERIFY(checks.pending() >= 1);
+    checks.wait(300);
+    QCOMPARE(checks.pending(), std::size_t(0));
+    const auto done = checks.takeFinished();
+    QCOMPARE(done.size(), std::size_t(3));
+    std::map<std::int64_t, std::string> outcome;
+    for (const auto& c : done)
+      outcome[c.candidate] = c.outcome + " " + c.detail;
+    QVERIFY2(outcome[1].rfind("PASS", 0) == 0, outcome[1].c_str());
+    QVERIFY2(outcome[2].rfind("NO_OUTPUT", 0) == 0, outcome[2].c_str());
+    QVERIFY2(outcome[3].rfind("DEAD_CODE", 0) == 0, outcome[3].c_str());
+    QVERIFY(checks.takeFinished().empty());
+    QVERIFY(checks.known(kPasses));
+    QCOMPARE(checks.known(kPasses)->outcome, std::string("PASS"));
+    QVERIFY(!checks.known("kernel void B() {}"));
+    QVERIFY(!checks.device().empty());
+  }
+
+  void aCheckThatHangsIsATimeoutAndTheNextRuns() {
+    steer::ContenderCheckOptions o;
+    o.timeoutSeconds = 2;
+    steer::ContenderChecks checks(o);
+    QVERIFY(checks.submit(1, "kernel void A(global int* a, const int n) {\n  int i = get_global_id(0);\n"
+                             "  while (n > 0) a[i] = a[i] + 1;\n}\n", "A"));
+    QVERIFY(checks.submit(2, kPasses, "A"));
+    checks.wait(300);
+    const auto done = checks.takeFinished();
+    QCOMPARE(done.size(), std::size_t(2));
+    QCOMPARE(done[0].outcome, std::string("TIMEOUT"));
+    QCOMPARE(done[1].outcome, std::string("PASS"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestContenders)
+#include "tst_contenders.moc"
