@@ -162,7 +162,8 @@ int main(int argc, char** argv) {
     else if (arg("--keep-bests")) keepBests = argv[++i];
     else if (arg("--allow")) {
       const std::string list = argv[++i];
-      if (list == "all") base.cleanRules.clear();
+      if (list == "all") base.cleanRules.clear(), base.deadCode = false;
+      if (list.find("dead-code") != std::string::npos) base.deadCode = false;
       for (std::size_t at = 0; list != "all" && at <= list.size();) {
         const auto comma = std::min(list.find(',', at), list.size());
         base.cleanRules.erase(std::remove(base.cleanRules.begin(), base.cleanRules.end(), list.substr(at, comma - at)),
@@ -208,7 +209,7 @@ int main(int argc, char** argv) {
                   std::string r;
                   for (const auto& n : base.cleanRules)
                     r += (r.empty() ? "" : ",") + n;
-                  return r.empty() ? std::string("none") : r;
+                  return (r.empty() ? std::string("none") : r) + (base.deadCode ? ", dead-code" : "");
                 }().c_str(),
                 base.driveCheck ? ("driven (PASS at 4096 work-items on one device, " + formatNumber(base.checkTimeout) + " s per request) before they can be the best").c_str()
                                 : "not checked: the nearest is the best");

@@ -177,6 +177,9 @@ void SteeringPanel::buildForm(QGridLayout* form) {
                                tr("Compile each statement an infill writes as it ends, and sample it again if it has "
                                   "an error")));
   add(tr("Infills:"), nullptr, infills);
+  add(tr("Beam:"), flagField(&S::deadCode, tr("No dead code"),
+                             tr("A candidate that could enter the beam is compiled at -O1 too, and not kept when the "
+                                "IR shows its counts to be dead (folded away, or no global memory written)")));
   add(tr("Best:"), flagField(&S::driveCheck, tr("Must run"),
                              tr("A candidate becomes the run's best only once its -O1 IR shows no dead counts and the "
                                 "drive worker PASSes it at 4096 work-items on one device (checked while the search "

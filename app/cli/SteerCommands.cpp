@@ -205,7 +205,8 @@ void addSearchOptions(CommandLine& cl) {
   cl.option({"allow", 0, "RULE,...|all", "clean-compile rules not enforced (by default a candidate with unused values, "
                                        "comma tricks, implicit int, unreachable code, a loop that never changes its "
                                        "condition, tautologies, floats made indices, uninitialised reads, ... is never "
-                                       "kept; docs/steering.md lists the rules)"});
+                                       "kept; dead-code: a candidate that could enter the beam and whose counts its -O1 IR shows to be dead is "
+                                       "not kept either; docs/steering.md lists the rules)"});
   cl.option({"no-drive-check", 0, "", "take the nearest candidate as the best, runnable or not (by default a candidate "
                                       "becomes the best only once its -O1 IR shows no dead counts and the drive worker "
                                       "PASSes it at 4096 work-items on one device)"});
@@ -245,14 +246,20 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
       while (std::getline(in, rule, ',')) {
         if (rule == "all") {
           spec.cleanRules.clear();
+          spec.deadCode = false;
           break;
+        }
+        if (rule == "dead-code") {
+          spec.deadCode = false;
+          continue;
         }
         const auto at = std::find(spec.cleanRules.begin(), spec.cleanRules.end(), rule);
         if (at == spec.cleanRules.end()) {
           std::string known;
           for (const auto& n : steer::defaultCleanRules())
             known += (known.empty() ? "" : ", ") + n;
-          throw UsageError("--allow: no clean-compile rule is called '" + rule + "' (the rules: " + known + ", or all)");
+          throw UsageError("--allow: no clean-compile rule is called '" + rule + "' (the rules: " + known +
+                           ", dead-code, or all)");
         }
         spec.cleanRules.erase(at);
       }

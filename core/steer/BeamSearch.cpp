@@ -15,6 +15,7 @@
 #include "engine/FeatureJob.h"
 #include "engine/FeatureTable.h"
 #include "engine/ParallelFor.h"
+#include "features/DeadCode.h"
 #include "features/Distance.h"
 #include "features/Measurement.h"
 #include "model/Sampler.h"
@@ -98,6 +99,7 @@ struct BeamSearch::Run {
   std::unique_ptr<ContenderChecks> checks;
   std::map<std::int64_t, Member> contenders;
   std::size_t checked = 0, passed = 0;
+  std::map<std::string, std::string> deadByText; ///< SteerSpec::deadCode's verdicts, by text (empty: live)
   std::vector<Member> seedBeam; ///< where a reseed starts again: generation 0's beam, or the seeds it draws from
   std::size_t since = 0;        ///< the generation where the beam's current search began (SteerSpec::reseedAfter)
   int generation = 0;
@@ -134,6 +136,8 @@ struct BeamSearch::Run {
   void sampleFeeds(Generation& g, const Feeds& feeds, int maxNewTokens);
   void combineInfills(Generation& g, const std::vector<Feed>& feeds);
   void keep(Generation& g, std::mt19937_64& rng);
+  /// SteerSpec::deadCode: marks the clean candidates that could enter the beam and stand on dead code.
+  void refuseDeadCode(Generation& g);
   /// Records the checks that finished; a passed one nearer than the best becomes it.
   void collectChecks();
   /// Sends this generation's nearest clean candidates that would beat the best to the checks.
@@ -425,6 +429,7 @@ void BeamSearch::Run::keep(Generation& gen, std::mt19937_64& rng) {
   // Fill in what measuring gave, then select the next beam from the old beam
   // and the new distinct compiling candidates.
   auto& cands = gen.cands;
+  if (spec.deadCode) refuseDeadCode(gen);
   std::size_t compiled = 0;
   std::vector<BeamEntry> pool;
   std::vector<std::int64_t> origin; ///< per pool entry: >= 0 a new candidate's index; < 0 ~old member index
@@ -598,6 +603,38 @@ SteerResult BeamSearch::Run::result() {
   }
   ws.setSteerRunStatus(id, res.status, stopReason, res.elapsed, res.bestKernelId);
   return res;
+}
+
+void BeamSearch::Run::refuseDeadCode(Generation& g) {
+  // Which candidates could enter the beam by rank: the generation's `width`
+  // nearest clean ones, and any nearer than the beam's farthest member. A
+  // deterministic set, checked in parallel, each text once.
+  std::vector<std::size_t> clean;
+  for (std::size_t i = 0; i < g.measured.size(); ++i)
+    if (g.measured[i].compiled && g.measured[i].unclean.empty()) clean.push_back(i);
+  std::stable_sort(clean.begin(), clean.end(),
+                   [&](std::size_t a, std::size_t b) { return g.measured[a].distance < g.measured[b].distance; });
+  double farthest = -1;
+  if (int(beam.size()) >= spec.width)
+    for (const auto& m : beam)
+      farthest = std::max(farthest, m.distance);
+  std::vector<std::size_t> todo;
+  std::set<std::string> queued;
+  for (std::size_t k = 0; k < clean.size(); ++k) {
+    const auto& m = g.measured[clean[k]];
+    if (k >= std::size_t(spec.width) && !(m.distance < farthest)) continue;
+    if (!deadByText.count(m.text) && queued.insert(m.text).second) todo.push_back(clean[k]);
+  }
+  std::vector<std::string> verdicts(todo.size());
+  engine::parallelFor(todo.size(), jobs, [&](std::size_t k) {
+    const auto& m = g.measured[todo[k]];
+    verdicts[k] = features::checkDeadCode(m.text, m.kernel).dead;
+  });
+  for (std::size_t k = 0; k < todo.size(); ++k)
+    deadByText[g.measured[todo[k]].text] = verdicts[k];
+  for (const auto i : clean)
+    if (const auto it = deadByText.find(g.measured[i].text); it != deadByText.end() && !it->second.empty())
+      g.measured[i].unclean = "dead-code: " + it->second;
 }
 
 void BeamSearch::Run::collectChecks() {

@@ -53,7 +53,7 @@ std::string SteerSpec::toJson() const {
          ",\"seed_roles\":" + roles + ",\"seeds\":" + given + ",\"time_budget\":" + formatNumber(timeBudget) +
          ",\"patience\":" + std::to_string(patience) + ",\"seed\":" + std::to_string(seed) +
          ",\"batch\":" + std::to_string(batchSize) + ",\"streams\":" + std::to_string(streams) +
-         ",\"clean_rules\":" + rules + ",\"drive_check\":" + (driveCheck ? "true" : "false") +
+         ",\"clean_rules\":" + rules + ",\"drive_check\":" + (driveCheck ? "true" : "false") + ",\"dead_code\":" + (deadCode ? "true" : "false") +
          ",\"check_timeout\":" + formatNumber(checkTimeout) + "}";
 }
 
@@ -120,6 +120,7 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
     for (const auto& v : *a)
       if (auto r = v.getAsString()) s.cleanRules.push_back(r->str());
   s.driveCheck = o->getBoolean("drive_check").value_or(false); // and took the nearest, runnable or not
+  s.deadCode = o->getBoolean("dead_code").value_or(false);     // and kept candidates whose counts were dead
   real("check_timeout", s.checkTimeout);
   if (const auto* v = o->get("seed"))
     if (auto x = v->getAsUINT64()) s.seed = *x;

@@ -120,6 +120,12 @@ struct SteerSpec {
   /// compared, buffers guarded. Runs stored without it took the nearest
   /// candidate, runnable or not.
   bool driveCheck = true;
+  /// A clean candidate that could enter the beam by its rank (one of the
+  /// generation's `width` nearest, or nearer than the beam's farthest
+  /// member) is compiled at -O1 too, and not kept when its counts stand on
+  /// dead code (features::checkDeadCode): the search then builds on code
+  /// that does work. Runs stored without it kept such candidates.
+  bool deadCode = true;
   double checkTimeout = 10; ///< seconds per request of a contender's check
   int patience = 0;            ///< stop after this many generations without a better best of the run (0: never)
   std::uint64_t seed = 1;

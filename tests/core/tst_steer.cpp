@@ -123,6 +123,7 @@ steer::SteerSpec spec(const std::vector<double>& target, int depth) {
   // the best (the contenders' tests turn the rules and checks on).
   s.cleanRules.clear();
   s.driveCheck = false;
+  s.deadCode = false;
   return s;
 }
 
@@ -775,6 +776,31 @@ private Q_SLOTS:
     QVERIFY(!cands[0].kept);
     QVERIFY(cands[1].unclean.empty() && cands[1].kept);
     QCOMPARE(r.bestId, cands[1].id); // the exact one is unclean: the clean one is the best
+  }
+
+  void deadCandidatesAreNeverKept() {
+    // Arithmetic that -O1 folds away (x - x): Grewe counts it, the IR does
+    // not hold it, no warning sees it. Exact, but not kept.
+    const char* dead = "kernel void A(global float* a, global const float* b) {\n"
+                       "  int i = get_global_id(0);\n"
+                       "  int x = i * 3 + i * 5 - i * 7 + i * 9 - i * 11 + i * 13 - i * 15 + i * 17 - i * 19 + i * 21;\n"
+                       "  a[i] = b[i] * 2.0f + (float)(x - x);\n"
+                       "}\n";
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("dead.sbw")).toStdString());
+    auto sampler = deleter();
+    steer::BeamSearch search(ws, sampler);
+    auto s = spec(greweOf(dead), 0);
+    s.seeds = {{"dead.cl", dead}, {"seed.cl", kSeed}};
+    s.cleanRules = steer::defaultCleanRules();
+    s.deadCode = true;
+    const auto r = search.run(s);
+    const auto cands = ws.steerCandidates(r.run, 0);
+    QCOMPARE(cands.size(), std::size_t(2));
+    QCOMPARE(cands[0].distance, 0.0);
+    QVERIFY2(cands[0].unclean.rfind("dead-code: ", 0) == 0, cands[0].unclean.c_str());
+    QVERIFY(!cands[0].kept);
+    QVERIFY(cands[1].unclean.empty() && cands[1].kept);
+    QCOMPARE(r.bestId, cands[1].id);
   }
 
   void aTimeBudgetStartsNoGenerationThatWouldEndPastIt() {
