@@ -17,6 +17,7 @@
 #include "model/Trainer.h"
 #include "source/SourceFile.h"
 #include "steer/BeamSearch.h"
+#include "steer/CleanCompile.h"
 #include "steer/Combining.h"
 #include "steer/Lineage.h"
 #include "steer/PlotTarget.h"
@@ -254,13 +255,9 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
           continue;
         }
         const auto at = std::find(spec.cleanRules.begin(), spec.cleanRules.end(), rule);
-        if (at == spec.cleanRules.end()) {
-          std::string known;
-          for (const auto& n : steer::defaultCleanRules())
-            known += (known.empty() ? "" : ", ") + n;
-          throw UsageError("--allow: no clean-compile rule is called '" + rule + "' (the rules: " + known +
-                           ", dead-code, or all)");
-        }
+        if (at == spec.cleanRules.end())
+          throw UsageError("--allow: no clean-compile rule is called '" + rule + "' (the rules: " +
+                           steer::cleanRuleList() + ", dead-code, or all)");
         spec.cleanRules.erase(at);
       }
     }

@@ -67,6 +67,13 @@ std::vector<std::string> cleanRuleNames() {
   return out;
 }
 
+std::string cleanRuleList() {
+  std::string out;
+  for (const auto& r : cleanRules())
+    out += (out.empty() ? "" : ", ") + std::string(r.name);
+  return out;
+}
+
 const CleanRule* cleanRule(const std::string& name) {
   for (const auto& r : cleanRules())
     if (name == r.name) return &r;

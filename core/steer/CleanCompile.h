@@ -27,6 +27,8 @@ struct CleanRule {
 [[nodiscard]] const std::vector<CleanRule>& cleanRules();
 /// The names of every rule (SteerSpec's default).
 [[nodiscard]] std::vector<std::string> cleanRuleNames();
+/// Every rule's name, comma-separated, for messages.
+[[nodiscard]] std::string cleanRuleList();
 /// The rule named `name`, or nullptr.
 [[nodiscard]] const CleanRule* cleanRule(const std::string& name);
 

@@ -5,7 +5,6 @@
 #include "drive/host/KernelSignatures.h"
 #include "features/DeadCode.h"
 
-#include <algorithm>
 #include <chrono>
 #include <utility>
 
@@ -28,16 +27,7 @@ drive::DriveOptions driveOptions(const ContenderCheckOptions& o) {
 /// A driver on the device with the most compute units (the checks need one).
 std::unique_ptr<drive::Driver> checkDriver(const ContenderCheckOptions& o) {
   auto d = driveOptions(o);
-  std::string id;
-  {
-    drive::Driver all(d);
-    const auto& devices = all.devices();
-    if (devices.empty()) return std::make_unique<drive::Driver>(d);
-    id = std::max_element(devices.begin(), devices.end(), [](const auto& a, const auto& b) {
-           return a.computeUnits < b.computeUnits;
-         })->id;
-  }
-  d.devices = {id};
+  d.mostComputeUnitsOnly = true;
   return std::make_unique<drive::Driver>(d);
 }
 
@@ -133,14 +123,6 @@ void ContenderChecks::wait(double seconds) {
 std::string ContenderChecks::device() const {
   std::lock_guard lock(m_);
   return device_;
-}
-
-ContenderCheck ContenderChecks::check(std::int64_t candidate, const std::string& text, const std::string& kernel,
-                                      const ContenderCheckOptions& options, std::string* device,
-                                      const CancelToken* cancel) {
-  auto driver = checkDriver(options);
-  if (device && !driver->devices().empty()) *device = driver->devices().front().name;
-  return runCheck(*driver, candidate, text, kernel, cancel);
 }
 
 void ContenderChecks::loop() {

@@ -58,11 +58,6 @@ public:
   /// The device checks run on, once the first has started ("" before).
   [[nodiscard]] std::string device() const;
 
-  /// One check, on this thread (what the checks' thread runs).
-  [[nodiscard]] static ContenderCheck check(std::int64_t candidate, const std::string& text, const std::string& kernel,
-                                            const ContenderCheckOptions& options, std::string* device = nullptr,
-                                            const CancelToken* cancel = nullptr);
-
 private:
   void loop();
   ContenderCheckOptions options_;

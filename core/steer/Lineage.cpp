@@ -21,16 +21,7 @@ std::int64_t runBest(const std::vector<store::Workspace::SteerGenerationRecord>&
   return id;
 }
 
-std::int64_t runnableBest(const store::Workspace& ws, std::int64_t run) {
-  std::int64_t id = 0;
-  double d = std::numeric_limits<double>::infinity();
-  for (const auto& c : ws.steerCandidates(run))
-    if (c.checkOutcome == "PASS" && c.distance >= 0 && c.distance < d) {
-      d = c.distance;
-      id = c.id;
-    }
-  return id;
-}
+std::int64_t runnableBest(const store::Workspace& ws, std::int64_t run) { return ws.steerRunnableBest(run); }
 
 std::vector<LineageStep> lineage(const store::Workspace& ws, std::int64_t run, std::int64_t id) {
   if (!ws.steerRun(run)) throw InputError("there is no steering run " + std::to_string(run) + " in " + ws.path());

@@ -165,12 +165,7 @@ void SteerSpec::validate() const {
                      "restarts, combined candidates, members per vector and reseeding at least 0");
   if (seeding == Seeding::Given && seeds.empty()) throw InputError("no seed kernels given");
   for (const auto& r : cleanRules)
-    if (!cleanRule(r)) {
-      std::string known;
-      for (const auto& n : cleanRuleNames())
-        known += (known.empty() ? "" : ", ") + n;
-      throw InputError("no clean-compile rule is called '" + r + "' (the rules: " + known + ")");
-    }
+    if (!cleanRule(r)) throw InputError("no clean-compile rule is called '" + r + "' (the rules: " + cleanRuleList() + ")");
   if (!(checkTimeout > 0)) throw InputError("the contenders' check timeout must be more than 0 seconds");
 }
 

@@ -206,6 +206,8 @@ public:
   /// A run's candidates, by id; `generation` < 0 for all of them.
   [[nodiscard]] std::vector<SteerCandidateRecord> steerCandidates(std::int64_t run, int generation = -1) const;
   [[nodiscard]] std::optional<SteerCandidateRecord> steerCandidate(std::int64_t id) const;
+  /// The nearest candidate of a run whose contender check passed (0: none).
+  [[nodiscard]] std::int64_t steerRunnableBest(std::int64_t run) const;
 
   // --- active learning ------------------------------------------------------
   struct ExploreEpochRecord {

@@ -212,6 +212,15 @@ std::optional<Workspace::SteerCandidateRecord> Workspace::steerCandidate(std::in
   return std::nullopt;
 }
 
+std::int64_t Workspace::steerRunnableBest(std::int64_t run) const {
+  Statement st(db_, "SELECT id FROM steer_candidates WHERE run_id = ? AND check_outcome = 'PASS' AND distance IS NOT NULL "
+                    "ORDER BY distance, id LIMIT 1");
+  st.bind(1, run);
+  if (st.step()) return st.integer(0);
+  if (st.lastRc != SQLITE_OK) fail("cannot read steering run " + std::to_string(run), st.lastRc);
+  return 0;
+}
+
 std::int64_t Workspace::addExploreRun(const std::string& mode, const std::string& specHash) {
   Statement st(db_, "INSERT INTO explore_runs(mode, spec_hash) VALUES (?, ?)");
   st.bind(1, mode).bind(2, specHash);

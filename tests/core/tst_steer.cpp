@@ -127,6 +127,15 @@ steer::SteerSpec spec(const std::vector<double>& target, int depth) {
   return s;
 }
 
+/// Clean compiles, as `steer` keeps by default; with `dead`, live code in the
+/// beam; with `drive`, bests that pass the drive worker's checks.
+void benchmarksOnly(steer::SteerSpec& s, bool drive, bool dead) {
+  s.cleanRules = steer::defaultCleanRules();
+  s.deadCode = dead;
+  s.driveCheck = drive;
+  s.checkTimeout = 20;
+}
+
 /// Every candidate's generation and text, in order: what a run did.
 /// The token key of `parent` with a candidate's recorded span replaced by its infill.
 std::string splicedKey(const model::Tokenizer& tok, const std::vector<int>& parent,
@@ -715,9 +724,7 @@ private Q_SLOTS:
     auto sampler = deleter();
     steer::BeamSearch search(ws, sampler);
     auto s = spec(greweOf(kSeed), 3);
-    s.cleanRules = steer::defaultCleanRules();
-    s.driveCheck = true;
-    s.checkTimeout = 20;
+    benchmarksOnly(s, true, false);
     const auto r = search.run(s);
     QCOMPARE(r.stopReason, std::string("exact match"));
     QVERIFY(r.runnable);
@@ -745,9 +752,7 @@ private Q_SLOTS:
     steer::BeamSearch search(ws, sampler);
     auto s = spec(greweOf(exits), 2);
     s.seeds = {{"exits.cl", exits}};
-    s.cleanRules = steer::defaultCleanRules();
-    s.driveCheck = true;
-    s.checkTimeout = 20;
+    benchmarksOnly(s, true, false);
     const auto r = search.run(s);
     QCOMPARE(r.stopReason, std::string("depth"));
     const auto seed = ws.steerCandidates(r.run, 0).at(0);
@@ -766,7 +771,7 @@ private Q_SLOTS:
     steer::BeamSearch search(ws, sampler);
     auto s = spec(greweOf(unclean.c_str()), 0);
     s.seeds = {{"unclean.cl", unclean}, {"seed.cl", kSeed}};
-    s.cleanRules = steer::defaultCleanRules();
+    benchmarksOnly(s, false, false);
     const auto r = search.run(s);
     QCOMPARE(r.stopReason, std::string("depth"));
     const auto cands = ws.steerCandidates(r.run, 0);
@@ -791,8 +796,7 @@ private Q_SLOTS:
     steer::BeamSearch search(ws, sampler);
     auto s = spec(greweOf(dead), 0);
     s.seeds = {{"dead.cl", dead}, {"seed.cl", kSeed}};
-    s.cleanRules = steer::defaultCleanRules();
-    s.deadCode = true;
+    benchmarksOnly(s, false, true);
     const auto r = search.run(s);
     const auto cands = ws.steerCandidates(r.run, 0);
     QCOMPARE(cands.size(), std::size_t(2));

@@ -38,7 +38,8 @@ std::string specJson(const DriveOptions& o) {
          ",\"timeout_s\":" + formatNumber(o.timeoutSeconds) + ",\"memory_limit_mb\":" +
          std::to_string(o.memoryLimitMB) + ",\"fresh_worker_per_kernel\":" +
          (o.freshWorkerPerKernel ? "true" : "false") + ",\"build_options\":" + jsonString(o.buildOptions) +
-         ",\"oclgrind\":" + (o.oclgrind ? "true" : "false") + ",\"payload_sets\":" + payloadSets +
+         ",\"oclgrind\":" + (o.oclgrind ? "true" : "false") +
+         ",\"most_compute_units_only\":" + (o.mostComputeUnitsOnly ? "true" : "false") + ",\"payload_sets\":" + payloadSets +
          ",\"nice\":" + std::to_string(::getpriority(PRIO_PROCESS, 0)) + "}";
 }
 
@@ -46,6 +47,13 @@ std::string CaseResult::labelDevice() const {
   return label.best >= 0 && std::size_t(label.best) < devices.size() ? devices[std::size_t(label.best)].device.name
                                                                        : std::string();
 }
+
+namespace {
+const WorkerDevice& mostComputeUnits(const std::vector<WorkerDevice>& devices) {
+  return *std::max_element(devices.begin(), devices.end(),
+                           [](const WorkerDevice& a, const WorkerDevice& b) { return a.computeUnits < b.computeUnits; });
+}
+} // namespace
 
 Driver::Driver(DriveOptions options) : options_(std::move(options)) {
   if (options_.workerPath.empty()) options_.workerPath = driveWorkerPath();
@@ -63,10 +71,7 @@ Driver::Driver(DriveOptions options) : options_(std::move(options)) {
   if (all_.empty())
     throw InputError("no OpenCL device found through the ICD loader; install an OpenCL driver (on Debian: "
                      "pocl-opencl-icd) and check with: clinfo -l");
-  if (options_.devices.empty()) {
-    devices_ = all_;
-    return;
-  }
+  if (options_.devices.empty()) devices_ = all_;
   for (const auto& want : options_.devices) {
     auto it = std::find_if(all_.begin(), all_.end(), [&](const WorkerDevice& d) { return d.id == want; });
     if (it == all_.end())
@@ -80,6 +85,7 @@ Driver::Driver(DriveOptions options) : options_(std::move(options)) {
     }
     devices_.push_back(*it);
   }
+  if (options_.mostComputeUnitsOnly) devices_ = {mostComputeUnits(devices_)};
 }
 
 Driver::~Driver() = default;
@@ -179,13 +185,6 @@ RunRequest Driver::probeRequest(const RunRequest& planned) const {
   r.warmupRuns = r.timedRuns = 0;
   return r;
 }
-
-namespace {
-const WorkerDevice& mostComputeUnits(const std::vector<WorkerDevice>& devices) {
-  return *std::max_element(devices.begin(), devices.end(),
-                           [](const WorkerDevice& a, const WorkerDevice& b) { return a.computeUnits < b.computeUnits; });
-}
-} // namespace
 
 const WorkerDevice& Driver::checkDevice() const { return mostComputeUnits(devices_); }
 

@@ -51,6 +51,9 @@ struct DriveOptions {
   /// "Oclgrind Simulator", and a memory error it logs during the checked
   /// runs is OUT_OF_BOUNDS. Slow (an interpreter): for checking, not timing.
   bool oclgrind = false;
+  /// Of the devices selected, drive only the one with the most compute units
+  /// (a check that needs one device, not a label).
+  bool mostComputeUnitsOnly = false;
 };
 
 /// The options as JSON, for the spec stored with every result.

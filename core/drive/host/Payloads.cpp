@@ -10,13 +10,12 @@ const std::vector<std::string>& constraintSets() {
   return sets;
 }
 
-std::uint64_t gridSide(std::uint64_t items, int rank, std::uint64_t local) {
+std::uint64_t gridSide(std::uint64_t items, int rank, std::uint64_t localSide) {
   items = std::max<std::uint64_t>(1, items);
-  if (rank <= 1) return local ? std::max(local, (items + local - 1) / local * local) : items;
+  if (rank <= 1) return localSide ? std::max(localSide, (items + localSide - 1) / localSide * localSide) : items;
   const auto side = std::uint64_t(std::llround(std::pow(double(items), 1.0 / rank)));
-  const auto l = local ? std::uint64_t(std::llround(std::pow(double(local), 1.0 / rank))) : 0;
-  if (!l) return std::max<std::uint64_t>(1, side);
-  return std::max<std::uint64_t>(l, std::uint64_t(std::llround(double(side) / double(l))) * l);
+  if (!localSide) return std::max<std::uint64_t>(1, side);
+  return std::max<std::uint64_t>(localSide, std::uint64_t(std::llround(double(side) / double(localSide))) * localSide);
 }
 
 void planPayload(const PayloadModel& model, const KernelSignature& kernel, const KernelAnalysis& analysis,
@@ -41,18 +40,9 @@ void planPayload(const PayloadModel& model, const KernelSignature& kernel, const
   std::vector<std::uint64_t> l;
   if (rank == 2 && analysis.workGroup.size() == 2) l = analysis.workGroup;
   else if (local) l.assign(std::size_t(rank), rank == 1 ? local : std::uint64_t(std::llround(std::pow(double(local), 1.0 / rank))));
-  const double wanted = rank == 1 ? double(std::max<std::uint64_t>(1, items))
-                                  : double(std::llround(std::pow(double(std::max<std::uint64_t>(1, items)), 1.0 / rank)));
   r.global.clear();
-  for (int d = 0; d < rank; ++d) {
-    if (l.empty()) {
-      r.global.push_back(std::max<std::uint64_t>(1, std::uint64_t(std::llround(wanted))));
-      continue;
-    }
-    const auto ld = l[std::size_t(d)];
-    const auto g = rank == 1 ? std::uint64_t(std::ceil(wanted / double(ld))) : std::uint64_t(std::llround(wanted / double(ld)));
-    r.global.push_back(std::max<std::uint64_t>(ld, g * ld));
-  }
+  for (int d = 0; d < rank; ++d)
+    r.global.push_back(gridSide(items, rank, l.empty() ? 0 : l[std::size_t(d)]));
   const std::uint64_t side = r.global.front();
   std::uint64_t total = 1;
   for (auto g : r.global)

@@ -46,9 +46,9 @@ inline constexpr std::uint64_t kCountRange = 16;
 /// The constraint sets, in the order they are tried.
 [[nodiscard]] const std::vector<std::string>& constraintSets();
 
-/// The side of a grid of `rank` dimensions with about `items` work-items,
-/// a multiple of the local side when there is one (local 64: 8 x 8, 4 x 4 x 4).
-[[nodiscard]] std::uint64_t gridSide(std::uint64_t items, int rank, std::uint64_t local);
+/// One side of a grid of `rank` dimensions with about `items` work-items,
+/// a multiple of the work-group's side in that dimension when there is one.
+[[nodiscard]] std::uint64_t gridSide(std::uint64_t items, int rank, std::uint64_t localSide);
 
 /// Fills `r`'s NDRange, scalar values, buffer counts and index ranges for
 /// about `items` work-items (and r.globalSize with the work-items it gets).
