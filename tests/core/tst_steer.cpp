@@ -934,6 +934,18 @@ private Q_SLOTS:
       s.directedHoles = share;
       QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError);
     }
+    // An unknown clean-compile rule, or no time for a contender's check, is named.
+    s = spec(greweOf(kTarget), 2);
+    s.cleanRules = {"unused-value", "no-such-rule"};
+    try {
+      (void)search.run(s);
+      QFAIL("an unknown rule was accepted");
+    } catch (const InputError& e) {
+      QVERIFY2(std::string(e.what()).find("'no-such-rule' (the rules: unused-value, comma,") != std::string::npos, e.what());
+    }
+    s = spec(greweOf(kTarget), 2);
+    s.checkTimeout = 0;
+    QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError);
     s = spec(greweOf(kTarget), 2);
     s.escalateAfter = -1;
     QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError);
