@@ -83,7 +83,8 @@ int main(int argc, char** argv) {
       if (!d.dead.empty()) {
         const std::string why = d.dead.find("writes no global") != std::string::npos ? "writes no global memory"
                                 : d.dead.find("memory accesses") != std::string::npos ? "dead memory accesses"
-                                                                                       : "dead operations";
+                                : d.dead.find("depends on its input") != std::string::npos ? "output ignores the input"
+                                                                                           : "dead operations";
         ++dead[why];
         if (shown < show) {
           std::printf("  kernel #%s: DEAD_CODE: %s\n", row[0].c_str(), d.dead.c_str());

@@ -36,6 +36,7 @@
 //                    [--keep-bests DIR] (each run's best kernel as DIR/VARIANT-NN.cl, to drive them)
 //                    [--only 1,5,...] (run only these of the chosen targets, by their place in the list)
 //                    [--allow RULE,...|all] (clean-compile rules not enforced) [--no-drive-check] [--check-timeout 10]
+//                    [--confirm-sizes 4096,65536|none] (after the quick check, every device at these sizes)
 #include "common/Paths.h"
 #include "common/TextFormat.h"
 #include "engine/FeatureTable.h"
@@ -173,6 +174,15 @@ int main(int argc, char** argv) {
     }
     else if (!std::strcmp(argv[i], "--no-drive-check")) base.driveCheck = false;
     else if (arg("--check-timeout")) base.checkTimeout = std::atof(argv[++i]);
+    else if (arg("--confirm-sizes")) {
+      const std::string list = argv[++i];
+      base.confirmSizes.clear();
+      for (std::size_t at = 0; list != "none" && at < list.size();) {
+        const auto comma = std::min(list.find(',', at), list.size());
+        base.confirmSizes.push_back(std::strtoull(list.substr(at, comma - at).c_str(), nullptr, 10));
+        at = comma + 1;
+      }
+    }
     else if (!std::strcmp(argv[i], "--ablation")) ablation = true;
     else {
       std::fprintf(stderr, "usage: see the comment at the top of bench/steer_bench.cpp\n");
@@ -211,7 +221,13 @@ int main(int argc, char** argv) {
                     r += (r.empty() ? "" : ",") + n;
                   return (r.empty() ? std::string("none") : r) + (base.deadCode ? ", dead-code" : "");
                 }().c_str(),
-                base.driveCheck ? ("driven (PASS at 4096 work-items on one device, " + formatNumber(base.checkTimeout) + " s per request) before they can be the best").c_str()
+                base.driveCheck ? ("driven (PASS at 4096 work-items on one device, " + formatNumber(base.checkTimeout) +
+                                   " s per request, then on every device at " + [&] {
+                                     std::string r;
+                                     for (const auto n : base.confirmSizes)
+                                       r += (r.empty() ? "" : ",") + std::to_string(n);
+                                     return r.empty() ? std::string("no more sizes") : r;
+                                   }() + ") before they can be the best").c_str()
                                 : "not checked: the nearest is the best");
 
     // Targets: distinct DevMap kernels, round-robin over the suites.

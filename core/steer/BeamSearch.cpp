@@ -157,6 +157,8 @@ BeamSearch::Run::Run(BeamSearch& s, std::int64_t run, const SteerSpec& sp, const
   if (sp.driveCheck) {
     ContenderCheckOptions o;
     o.timeoutSeconds = sp.checkTimeout;
+    o.confirmSizes = sp.confirmSizes;
+    o.confirmTimeoutSeconds = 2 * sp.checkTimeout;
     o.cacheDir = drive::poclCacheFor(s.ws_.path());
     checks = std::make_unique<ContenderChecks>(o);
   }
@@ -696,6 +698,12 @@ bool BeamSearch::Run::exactPending() const {
   return false;
 }
 
+/// The longest wait for the contenders' checks: six requests of the quick
+/// check and six of each confirmation size (a cap; checks take seconds).
+static double checkWait(const SteerSpec& spec) {
+  return 6 * spec.checkTimeout * (1 + 2 * double(spec.confirmSizes.size()));
+}
+
 // --- the search ----------------------------------------------------------------
 
 BeamSearch::BeamSearch(store::Workspace& workspace, model::Sampler& sampler) : ws_(workspace), sampler_(sampler) {}
@@ -752,7 +760,7 @@ SteerResult BeamSearch::go(std::int64_t id, const SteerSpec& spec, const CancelT
   for (;; ++run.generation) {
     const double lastGeneration = lastStart ? std::chrono::duration<double>(Clock::now() - *lastStart).count() : 0;
     // An exact match being checked may end the run: its check is waited for.
-    if (run.exactPending()) run.checks->wait(6 * spec.checkTimeout);
+    if (run.exactPending()) run.checks->wait(checkWait(spec));
     run.collectChecks();
     run.stopReason = run.stopBefore(lastGeneration);
     if (!run.stopReason.empty()) break;
@@ -778,7 +786,7 @@ SteerResult BeamSearch::go(std::int64_t id, const SteerSpec& spec, const CancelT
     run.keep(g, rng);
   }
   if (run.checks && run.stopReason != "cancelled") { // the contenders still in the checks: a last wait
-    run.checks->wait(6 * spec.checkTimeout);
+    run.checks->wait(checkWait(spec));
     run.collectChecks();
   }
   return run.result();

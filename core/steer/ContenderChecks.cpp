@@ -24,15 +24,31 @@ drive::DriveOptions driveOptions(const ContenderCheckOptions& o) {
   return d;
 }
 
-/// A driver on the device with the most compute units (the checks need one).
+/// A driver on the device with the most compute units (the quick check needs one).
 std::unique_ptr<drive::Driver> checkDriver(const ContenderCheckOptions& o) {
   auto d = driveOptions(o);
   d.mostComputeUnitsOnly = true;
   return std::make_unique<drive::Driver>(d);
 }
 
-ContenderCheck runCheck(drive::Driver& driver, std::int64_t candidate, const std::string& text,
-                        const std::string& kernel, const CancelToken* cancel) {
+/// A driver on every device at the confirmation sizes: what `drive` runs,
+/// without the timed runs (the checks are the same).
+std::unique_ptr<drive::Driver> confirmDriver(const ContenderCheckOptions& o) {
+  auto d = driveOptions(o);
+  d.globalSizes = o.confirmSizes;
+  d.timeoutSeconds = o.confirmTimeoutSeconds;
+  return std::make_unique<drive::Driver>(d);
+}
+
+/// The first case that did not pass, or nullptr.
+const drive::CaseResult* firstFailure(const std::vector<drive::CaseResult>& cases) {
+  for (const auto& c : cases)
+    if (c.outcome != "PASS") return &c;
+  return nullptr;
+}
+
+ContenderCheck runCheck(drive::Driver& driver, drive::Driver* confirm, std::int64_t candidate,
+                        const std::string& text, const std::string& kernel, const CancelToken* cancel) {
   ContenderCheck c{candidate, text, kernel, "", ""};
   const auto dead = features::checkDeadCode(text, kernel);
   if (!dead.measured) {
@@ -62,6 +78,21 @@ ContenderCheck runCheck(drive::Driver& driver, std::int64_t candidate, const std
   }
   c.outcome = cases.front().outcome;
   c.detail = cases.front().detail;
+  if (c.outcome != "PASS" || !confirm) return c;
+  // Confirmed as `drive` would label it: every size on every device.
+  const auto all = confirm->drive(text, *signature, {}, cancel);
+  if (all.empty()) {
+    c.outcome = "NOT_CHECKED";
+    c.detail = "the checks were stopped first";
+    return c;
+  }
+  if (const auto* f = firstFailure(all)) {
+    c.outcome = f->outcome;
+    std::string where;
+    for (const auto& d : f->devices)
+      if (where.empty() && d.reply.outcome != "PASS") where = " on " + d.device.name;
+    c.detail = "at " + std::to_string(f->globalSize) + " work-items" + where + ": " + f->detail;
+  }
   return c;
 }
 
@@ -126,7 +157,7 @@ std::string ContenderChecks::device() const {
 }
 
 void ContenderChecks::loop() {
-  std::unique_ptr<drive::Driver> driver;
+  std::unique_ptr<drive::Driver> driver, confirm;
   std::string failure; // the driver could not start: every check says why
   for (;;) {
     ContenderCheck next;
@@ -148,7 +179,8 @@ void ContenderChecks::loop() {
           std::lock_guard lock(m_);
           device_ = driver->devices().empty() ? "" : driver->devices().front().name;
         }
-        done = runCheck(*driver, next.candidate, next.text, next.kernel, &cancel_);
+        if (!confirm && !options_.confirmSizes.empty()) confirm = confirmDriver(options_);
+        done = runCheck(*driver, confirm.get(), next.candidate, next.text, next.kernel, &cancel_);
       } catch (const std::exception& e) {
         if (!driver) failure = e.what();
         done.detail = (driver ? "the check failed: " : "the drive worker did not start: ") + std::string(e.what());

@@ -2,7 +2,8 @@
 // that would become a run's best is checked before it may: its -O1 IR must
 // not show its counts to be dead (features::checkDeadCode), and the drive
 // worker must PASS it at one small size on one device (built, run twice on
-// two inputs, outputs compared, writes past its buffers caught). Checks run
+// two inputs, outputs compared, writes past its buffers caught), and then,
+// as `drive` would, at every confirmation size on every device. Checks run
 // on a thread of their own while the search samples on, one at a time, each
 // text once (a cache by content hash).
 #pragma once
@@ -32,7 +33,11 @@ struct ContenderCheck {
 
 struct ContenderCheckOptions {
   double timeoutSeconds = 10;     ///< per request to the worker
-  std::uint64_t globalSize = 4096; ///< work-items of the one size checked
+  std::uint64_t globalSize = 4096; ///< work-items of the quick check (one device)
+  /// After the quick check passes: the global sizes driven on every device
+  /// (empty: none). A contender passes only when every case does.
+  std::vector<std::uint64_t> confirmSizes;
+  double confirmTimeoutSeconds = 20; ///< per request of the confirmation
   std::string cacheDir;           ///< PoCL's kernel cache (empty: PoCL's default)
   std::string workerPath;         ///< empty: the installed steerbench-drive
 };
@@ -55,7 +60,7 @@ public:
   [[nodiscard]] std::size_t pending() const;
   /// Waits until nothing is pending, or `seconds` have passed.
   void wait(double seconds);
-  /// The device checks run on, once the first has started ("" before).
+  /// The device quick checks run on, once the first has started ("" before).
   [[nodiscard]] std::string device() const;
 
 private:

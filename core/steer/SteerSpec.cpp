@@ -26,6 +26,10 @@ std::string SteerSpec::toJson() const {
   for (std::size_t i = 0; i < cleanRules.size(); ++i)
     rules += (i ? "," : "") + jsonString(cleanRules[i]);
   rules += "]";
+  std::string sizes = "[";
+  for (std::size_t i = 0; i < confirmSizes.size(); ++i)
+    sizes += (i ? "," : "") + std::to_string(confirmSizes[i]);
+  sizes += "]";
   std::string roles = "[";
   for (std::size_t i = 0; i < seedRoles.size(); ++i)
     roles += (i ? "," : "") + jsonString(seedRoles[i]);
@@ -54,7 +58,7 @@ std::string SteerSpec::toJson() const {
          ",\"patience\":" + std::to_string(patience) + ",\"seed\":" + std::to_string(seed) +
          ",\"batch\":" + std::to_string(batchSize) + ",\"streams\":" + std::to_string(streams) +
          ",\"clean_rules\":" + rules + ",\"drive_check\":" + (driveCheck ? "true" : "false") + ",\"dead_code\":" + (deadCode ? "true" : "false") +
-         ",\"check_timeout\":" + formatNumber(checkTimeout) + "}";
+         ",\"check_timeout\":" + formatNumber(checkTimeout) + ",\"confirm_sizes\":" + sizes + "}";
 }
 
 SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) {
@@ -122,6 +126,10 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   s.driveCheck = o->getBoolean("drive_check").value_or(false); // and took the nearest, runnable or not
   s.deadCode = o->getBoolean("dead_code").value_or(false);     // and kept candidates whose counts were dead
   real("check_timeout", s.checkTimeout);
+  s.confirmSizes.clear(); // a run stored before confirmation checked at one size on one device
+  if (const auto* a = o->getArray("confirm_sizes"))
+    for (const auto& v : *a)
+      if (auto x = v.getAsUINT64(); x && *x > 0) s.confirmSizes.push_back(*x);
   if (const auto* v = o->get("seed"))
     if (auto x = v->getAsUINT64()) s.seed = *x;
   if (const auto* a = o->getArray("scale"))
@@ -167,6 +175,8 @@ void SteerSpec::validate() const {
   for (const auto& r : cleanRules)
     if (!cleanRule(r)) throw InputError("no clean-compile rule is called '" + r + "' (the rules: " + cleanRuleList() + ")");
   if (!(checkTimeout > 0)) throw InputError("the contenders' check timeout must be more than 0 seconds");
+  for (const auto n : confirmSizes)
+    if (n == 0) throw InputError("a confirmation size of 0 work-items");
 }
 
 } // namespace steerbench::steer

@@ -126,7 +126,13 @@ struct SteerSpec {
   /// dead code (features::checkDeadCode): the search then builds on code
   /// that does work. Runs stored without it kept such candidates.
   bool deadCode = true;
-  double checkTimeout = 10; ///< seconds per request of a contender's check
+  double checkTimeout = 10; ///< seconds per request of a contender's quick check
+  /// A contender that passes the quick check (one small size, one device) is
+  /// then driven as `drive` labels: on every device at these global sizes
+  /// (requests limited to twice checkTimeout), and can be the best only when
+  /// every case passes. Empty: the quick check alone. Runs stored without it
+  /// had the quick check alone.
+  std::vector<std::uint64_t> confirmSizes{4096, 65536};
   int patience = 0;            ///< stop after this many generations without a better best of the run (0: never)
   std::uint64_t seed = 1;
   int batchSize = 64;          ///< rows the model infills together (per stream)

@@ -115,11 +115,11 @@ private Q_SLOTS:
     QVERIFY2(live.dead.empty(), live.dead.c_str());
     QVERIFY(live.irMem >= 13);
     // Arithmetic no one uses.
-    const auto ops = features::checkDeadCode("kernel void A(global int* a) {\n  int i = get_global_id(0);\n"
-                                             "  int x = i * 3 + i * 5 - i * 7 + i * 9 - i * 11 + i * 13 - i * 15;\n"
-                                             "  a[i] = i;\n}\n",
+    const auto ops = features::checkDeadCode("kernel void A(global int* a, const int n) {\n  int i = get_global_id(0);\n"
+                                             "  int x = i * 3 + i * 5 - i * 7 + i * 9 - i * 11 + i * 13 - i * 15 + i * 17;\n"
+                                             "  a[i] = n;\n}\n",
                                              "A");
-    QVERIFY2(ops.dead.find("operations") != std::string::npos, ops.dead.c_str());
+    QVERIFY2(ops.dead.find("operations") != std::string::npos, (ops.dead + " comp " + std::to_string(ops.astComp) + " const " + std::to_string(ops.constantOps) + " ir " + std::to_string(ops.irComp)).c_str());
     // A kernel whose work stays in local memory writes nothing one can read back.
     const auto local = features::checkDeadCode("kernel void A(global const float* a) {\n  local float l[64];\n"
                                                "  l[get_local_id(0)] = a[get_global_id(0)] * 2.0f;\n}\n",
@@ -164,6 +164,28 @@ private Q_SLOTS:
     QVERIFY(!checks.device().empty());
   }
 
+  void writesThatIgnoreTheInputAreFound_data() {
+    QTest::addColumn<QString>("body");
+    QTest::addColumn<bool>("dependent");
+    QTest::newRow("ids only") << QStringLiteral("a[i] = i * 2.0f + 1.0f;") << false;
+    QTest::newRow("a size bounds a constant") << QStringLiteral("if (i < n) a[i] = 1.0f;") << false;
+    QTest::newRow("reads a buffer") << QStringLiteral("if (i < n) a[i] = b[i] * 2.0f;") << true;
+    QTest::newRow("a branch on data") << QStringLiteral("if (b[i] > 0.0f) a[i] = 1.0f;") << true;
+    QTest::newRow("a scalar's value") << QStringLiteral("a[i] = m * 2.0f;") << true;
+    QTest::newRow("a loop a scalar bounds")
+        << QStringLiteral("float s = 0.0f;\n  for (int j = 0; j < m; ++j) s += 1.5f;\n  a[i] = s;") << true;
+    QTest::newRow("an address from data") << QStringLiteral("a[(int)b[i] & 63] = 1.0f;") << true;
+  }
+
+  void writesThatIgnoreTheInputAreFound() {
+    QFETCH(QString, body);
+    QFETCH(bool, dependent);
+    const auto r = features::checkDeadCode(kernelWith(body.toStdString()), "A");
+    QVERIFY2(r.measured, r.error.c_str());
+    QCOMPARE(r.inputDependent, dependent);
+    QCOMPARE(r.dead.find("depends on its input") != std::string::npos, !dependent);
+  }
+
   void aCheckThatHangsIsATimeoutAndTheNextRuns() {
     steer::ContenderCheckOptions o;
     o.timeoutSeconds = 2;
@@ -176,6 +198,38 @@ private Q_SLOTS:
     QCOMPARE(done.size(), std::size_t(2));
     QCOMPARE(done[0].outcome, std::string("TIMEOUT"));
     QCOMPARE(done[1].outcome, std::string("PASS"));
+  }
+
+  void aContenderIsConfirmedAtDrivesSizesOnEveryDevice() {
+    // Runs clean at the quick check's 4096 work-items and hangs past 10000:
+    // only the confirmation at drive's sizes finds it out.
+    const char* hangsWhenLarge = "kernel void A(global float* a, global const float* b, const int n) {\n"
+                                 "  int i = get_global_id(0);\n"
+                                 "  if (i < n) a[i] = b[i] * 2.0f + 1.0f;\n"
+                                 "  while (get_global_size(0) > 10000) a[i] = a[i] + 1.0f;\n"
+                                 "}\n";
+    steer::ContenderCheckOptions quick;
+    quick.timeoutSeconds = 3;
+    {
+      steer::ContenderChecks checks(quick);
+      QVERIFY(checks.submit(1, hangsWhenLarge, "A"));
+      checks.wait(300);
+      const auto done = checks.takeFinished();
+      QCOMPARE(done.size(), std::size_t(1));
+      QVERIFY2(done[0].outcome == "PASS", (done[0].outcome + " " + done[0].detail).c_str());
+    }
+    auto confirmed = quick;
+    confirmed.confirmSizes = {4096, 65536};
+    confirmed.confirmTimeoutSeconds = 3;
+    steer::ContenderChecks checks(confirmed);
+    QVERIFY(checks.submit(1, hangsWhenLarge, "A"));
+    QVERIFY(checks.submit(2, kPasses, "A"));
+    checks.wait(300);
+    const auto done = checks.takeFinished();
+    QCOMPARE(done.size(), std::size_t(2));
+    QVERIFY2(done[0].outcome == "TIMEOUT", (done[0].outcome + " " + done[0].detail).c_str());
+    QVERIFY2(done[0].detail.rfind("at 65536 work-items", 0) == 0, done[0].detail.c_str());
+    QVERIFY2(done[1].outcome == "PASS", (done[1].outcome + " " + done[1].detail).c_str());
   }
 };
 
