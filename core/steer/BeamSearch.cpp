@@ -159,6 +159,7 @@ BeamSearch::Run::Run(BeamSearch& s, std::int64_t run, const SteerSpec& sp, const
     o.timeoutSeconds = sp.checkTimeout;
     o.confirmSizes = sp.confirmSizes;
     o.confirmTimeoutSeconds = 2 * sp.checkTimeout;
+    o.maxQueued = 2;
     o.cacheDir = drive::poclCacheFor(s.ws_.path());
     checks = std::make_unique<ContenderChecks>(o);
   }
@@ -209,7 +210,7 @@ void BeamSearch::Run::restore() {
     best = Member{};
     for (const auto& c : ws.steerCandidates(id)) {
       if (c.checkOutcome.empty()) continue;
-      checks->remember({c.id, c.text, c.kernelName, c.checkOutcome, c.checkDetail});
+      checks->remember({c.id, c.text, c.kernelName, c.distance, c.checkOutcome, c.checkDetail});
       if (c.checkOutcome == "PASS" && (best.id == 0 || c.distance < best.distance)) best = toMember(c);
     }
   }
@@ -663,8 +664,9 @@ void BeamSearch::Run::collectChecks() {
 
 void BeamSearch::Run::submitContenders(const Generation& g) {
   // The generation's clean candidates nearer than the best, nearest first; at
-  // most two a generation are sent, and none while four wait: the checks
-  // must keep up with the search, not trail it.
+  // most two a generation are offered. The checks keep two waiting at most,
+  // nearest first (a nearer one takes the farthest's place), so they work on
+  // what could become the best, not on a backlog.
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < g.cands.size(); ++i) {
     const auto& c = g.cands[i];
@@ -674,14 +676,14 @@ void BeamSearch::Run::submitContenders(const Generation& g) {
                    [&](std::size_t a, std::size_t b) { return g.cands[a].distance < g.cands[b].distance; });
   int sent = 0;
   for (const auto i : order) {
-    if (sent >= 2 || checks->pending() >= 4) break;
+    if (sent >= 2) break;
     const auto& c = g.cands[i];
     if (const auto* k = checks->known(c.text)) { // the same text, checked before under another id
       if (k->outcome == "PASS" && (best.id == 0 || c.distance < best.distance)) best = toMember(c);
       ws.setSteerCandidateCheck(c.id, k->outcome, k->detail);
       continue;
     }
-    if (checks->submit(c.id, c.text, c.kernelName)) {
+    if (checks->submit(c.id, c.text, c.kernelName, c.distance)) {
       contenders[c.id] = toMember(c);
       ++sent;
     }

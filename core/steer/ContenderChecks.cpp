@@ -5,8 +5,13 @@
 #include "drive/host/KernelSignatures.h"
 #include "features/DeadCode.h"
 
+#include <algorithm>
 #include <chrono>
 #include <utility>
+
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 namespace steerbench::steer {
 
@@ -49,7 +54,7 @@ const drive::CaseResult* firstFailure(const std::vector<drive::CaseResult>& case
 
 ContenderCheck runCheck(drive::Driver& driver, drive::Driver* confirm, std::int64_t candidate,
                         const std::string& text, const std::string& kernel, const CancelToken* cancel) {
-  ContenderCheck c{candidate, text, kernel, "", ""};
+  ContenderCheck c{candidate, text, kernel, 0, "", ""};
   const auto dead = features::checkDeadCode(text, kernel);
   if (!dead.measured) {
     c.outcome = "BUILD_FAILURE";
@@ -112,12 +117,21 @@ ContenderChecks::~ContenderChecks() {
   if (thread_.joinable()) thread_.join();
 }
 
-bool ContenderChecks::submit(std::int64_t candidate, const std::string& text, const std::string& kernel) {
+bool ContenderChecks::submit(std::int64_t candidate, const std::string& text, const std::string& kernel,
+                             double distance) {
   const std::string hash = sha256Hex(text);
   {
     std::lock_guard lock(m_);
     if (byHash_.count(hash)) return false;
-    ContenderCheck c{candidate, text, kernel, "", ""};
+    if (options_.maxQueued && queue_.size() >= options_.maxQueued) {
+      const auto farthest = std::max_element(queue_.begin(), queue_.end(), [](const auto& a, const auto& b) {
+        return a.distance < b.distance;
+      });
+      if (!(distance < farthest->distance)) return false;
+      byHash_.erase(sha256Hex(farthest->text));
+      queue_.erase(farthest);
+    }
+    ContenderCheck c{candidate, text, kernel, distance, "", ""};
     byHash_[hash] = c;
     queue_.push_back(std::move(c));
   }
@@ -146,6 +160,11 @@ std::size_t ContenderChecks::pending() const {
   return queue_.size() + (busy_ ? 1 : 0);
 }
 
+std::size_t ContenderChecks::waiting() const {
+  std::lock_guard lock(m_);
+  return queue_.size();
+}
+
 void ContenderChecks::wait(double seconds) {
   std::unique_lock lock(m_);
   idle_.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return queue_.empty() && !busy_; });
@@ -157,6 +176,8 @@ std::string ContenderChecks::device() const {
 }
 
 void ContenderChecks::loop() {
+  // Linux's nice values are per thread: this one's, and its workers' (forked from it).
+  if (options_.niceness > 0) (void)::setpriority(PRIO_PROCESS, pid_t(::syscall(SYS_gettid)), options_.niceness);
   std::unique_ptr<drive::Driver> driver, confirm;
   std::string failure; // the driver could not start: every check says why
   for (;;) {
@@ -165,11 +186,14 @@ void ContenderChecks::loop() {
       std::unique_lock lock(m_);
       cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
       if (stop_) return;
-      next = std::move(queue_.front());
-      queue_.pop_front();
+      const auto nearest = std::min_element(queue_.begin(), queue_.end(), [](const auto& a, const auto& b) {
+        return a.distance < b.distance;
+      });
+      next = std::move(*nearest);
+      queue_.erase(nearest);
       busy_ = true;
     }
-    ContenderCheck done{next.candidate, next.text, next.kernel, "NOT_CHECKED", ""};
+    ContenderCheck done{next.candidate, next.text, next.kernel, next.distance, "NOT_CHECKED", ""};
     if (!driver && !failure.empty()) {
       done.detail = "the drive worker did not start: " + failure;
     } else {
@@ -181,6 +205,7 @@ void ContenderChecks::loop() {
         }
         if (!confirm && !options_.confirmSizes.empty()) confirm = confirmDriver(options_);
         done = runCheck(*driver, confirm.get(), next.candidate, next.text, next.kernel, &cancel_);
+        done.distance = next.distance;
       } catch (const std::exception& e) {
         if (!driver) failure = e.what();
         done.detail = (driver ? "the check failed: " : "the drive worker did not start: ") + std::string(e.what());

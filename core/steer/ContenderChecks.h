@@ -24,6 +24,7 @@ namespace steerbench::steer {
 struct ContenderCheck {
   std::int64_t candidate = 0; ///< the steering candidate's id
   std::string text, kernel;
+  double distance = 0; ///< to the target: the nearest queued is checked first
   /// PASS, DEAD_CODE, or the drive outcome that stopped it (CRASH,
   /// NO_OUTPUT, OUT_OF_BOUNDS, TIMEOUT, ...); NOT_CHECKED when the checks
   /// were stopped first.
@@ -38,6 +39,14 @@ struct ContenderCheckOptions {
   /// (empty: none). A contender passes only when every case does.
   std::vector<std::uint64_t> confirmSizes;
   double confirmTimeoutSeconds = 20; ///< per request of the confirmation
+  /// Checks waiting at most (0: any number). A nearer contender then takes
+  /// the place of the farthest waiting one, which is forgotten (it may be
+  /// submitted again).
+  std::size_t maxQueued = 0;
+  /// The checks' thread and the workers it starts (fork keeps a thread's
+  /// nice value) run at this nice value: they take the CPU the search
+  /// leaves idle, so they do not slow the sampling down.
+  int niceness = 19;
   std::string cacheDir;           ///< PoCL's kernel cache (empty: PoCL's default)
   std::string workerPath;         ///< empty: the installed steerbench-drive
 };
@@ -47,9 +56,10 @@ public:
   explicit ContenderChecks(ContenderCheckOptions options);
   ~ContenderChecks(); ///< stops the thread; a check under way is cancelled
 
-  /// Queues a check unless this text was checked or queued already. Returns
-  /// true when it was queued.
-  bool submit(std::int64_t candidate, const std::string& text, const std::string& kernel);
+  /// Queues a check unless this text was checked or queued already, or the
+  /// queue is full of nearer ones. Returns true when it was queued. The
+  /// nearest waiting check runs next (equal distances: in order).
+  bool submit(std::int64_t candidate, const std::string& text, const std::string& kernel, double distance = 0);
   /// A text checked earlier (by content hash): its outcome, or nullptr.
   [[nodiscard]] const ContenderCheck* known(const std::string& text) const;
   /// Records an earlier outcome (a resumed run's), so that text is not checked again.
@@ -58,6 +68,8 @@ public:
   [[nodiscard]] std::vector<ContenderCheck> takeFinished();
   /// Checks queued or under way.
   [[nodiscard]] std::size_t pending() const;
+  /// Checks queued, not yet started.
+  [[nodiscard]] std::size_t waiting() const;
   /// Waits until nothing is pending, or `seconds` have passed.
   void wait(double seconds);
   /// The device quick checks run on, once the first has started ("" before).

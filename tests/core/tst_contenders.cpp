@@ -200,6 +200,34 @@ private Q_SLOTS:
     QCOMPARE(done[1].outcome, std::string("PASS"));
   }
 
+  void theNearestWaitingContenderIsCheckedAndTheQueueIsBounded() {
+    steer::ContenderCheckOptions o;
+    o.timeoutSeconds = 2;
+    o.maxQueued = 1;
+    steer::ContenderChecks checks(o);
+    // A check that hangs holds the thread while the others queue.
+    QVERIFY(checks.submit(1, "kernel void A(global int* a, const int n) {\n  int i = get_global_id(0);\n"
+                             "  while (n > 0) a[i] = a[i] + 1;\n}\n", "A", 50));
+    QTRY_COMPARE_WITH_TIMEOUT(checks.waiting(), std::size_t(0), 10000);
+    const std::string far = kPasses, nearer = std::string(kPasses) + "\n", farther = std::string(kPasses) + "\n\n";
+    QVERIFY(checks.submit(2, far, "A", 5));
+    QVERIFY(checks.submit(3, nearer, "A", 3));     // takes the place of 2
+    QVERIFY(!checks.submit(4, farther, "A", 9));   // the queue holds a nearer one
+    QVERIFY(!checks.submit(2, far, "A", 5));       // forgotten, and still farther
+    QCOMPARE(checks.waiting(), std::size_t(1));
+    checks.wait(300);
+    const auto done = checks.takeFinished();
+    QCOMPARE(done.size(), std::size_t(2));
+    QCOMPARE(done[0].candidate, std::int64_t(1));
+    QCOMPARE(done[0].outcome, std::string("TIMEOUT"));
+    QCOMPARE(done[1].candidate, std::int64_t(3));
+    QCOMPARE(done[1].outcome, std::string("PASS"));
+    QVERIFY(!checks.known(far));
+    QVERIFY(checks.submit(2, far, "A", 5)); // room again: it can be checked now
+    checks.wait(300);
+    QCOMPARE(checks.known(far)->outcome, std::string("PASS"));
+  }
+
   void aContenderIsConfirmedAtDrivesSizesOnEveryDevice() {
     // Runs clean at the quick check's 4096 work-items and hangs past 10000:
     // only the confirmation at drive's sizes finds it out.
