@@ -179,11 +179,13 @@ void SteeringPanel::buildForm(QGridLayout* form) {
   add(tr("Infills:"), nullptr, infills);
   add(tr("Beam:"), flagField(&S::deadCode, tr("No dead code"),
                              tr("A candidate that could enter the beam is compiled at -O1 too, and not kept when the "
-                                "IR shows its counts to be dead (folded away, or no global memory written)")));
+                                "IR shows its counts to be dead (folded away, no global memory written, or nothing "
+                                "written that depends on the input)")));
   add(tr("Best:"), flagField(&S::driveCheck, tr("Must run"),
                              tr("A candidate becomes the run's best only once its -O1 IR shows no dead counts and the "
-                                "drive worker PASSes it at 4096 work-items on one device (checked while the search "
-                                "goes on). Off: the nearest clean candidate is the best, runnable or not.")));
+                                "drive worker PASSes it at 4096 work-items on one device, then at drive's sizes on "
+                                "every device (checked at low priority while the search goes on). Off: the nearest "
+                                "clean candidate is the best, runnable or not.")));
   add(tr("Combined pairs:"), intField(&S::combine, 0, 1024,
                                       tr("Each generation, also try up to this many pairs of one member's infills "
                                          "applied together, where their summed feature changes predict a nearer "

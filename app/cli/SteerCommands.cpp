@@ -219,6 +219,16 @@ void addSearchOptions(CommandLine& cl) {
              false, "4096,65536"});
 }
 
+/// Where a runnable best passed: the quick check's device, and the
+/// confirmation's sizes on every device.
+std::string checkedWhere(const steer::SteerResult& r) {
+  if (r.confirmSizes.empty()) return "on " + r.checkDevice;
+  std::string sizes;
+  for (const auto n : r.confirmSizes)
+    sizes += (sizes.empty() ? "" : " and ") + std::to_string(n);
+  return "on every device at " + sizes + " work-items";
+}
+
 void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.width = int(cl.unsignedValue("width", 1, 4096));
     spec.candidatesPerMember = int(cl.unsignedValue("candidates", 1, 4096));
@@ -375,7 +385,7 @@ int runSteer(const CommandLine& cl) {
   if (r.bestId)
     std::cout << "; best" << (r.runnable ? " runnable" : "") << " candidate " << r.bestId << ": distance "
               << shortNumber(r.bestDistance) << ", relative proximity " << percent(r.bestProximity)
-              << (r.runnable ? ", PASSes the drive checks on " + r.checkDevice : std::string())
+              << (r.runnable ? ", PASSes the drive checks " + checkedWhere(r) : std::string())
               << (r.bestKernelId ? ", kernel #" + std::to_string(r.bestKernelId) : std::string()) << "\n";
   else
     std::cout << "; no candidate passed the drive checks\n";

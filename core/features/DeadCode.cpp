@@ -77,14 +77,18 @@ struct Both : clangfe::AstObserver {
 
 /// Whether some global write of `kernel` (at -O1, helpers inlined) depends
 /// on its input (DeadCodeReport::inputDependent). A forward taint over SSA
-/// values: loads and calls given a pointer carry the buffers' data, scalar
-/// arguments their values. A branch on data makes every write depend on it;
-/// a branch on a scalar taints every phi (a loop's count may carry it into
-/// what is written). Atomics read what they change, so they depend. Loads
-/// from local or private memory count as data too, so the test errs towards
-/// "depends".
+/// values: loads and builtins given a pointer carry the buffers' data,
+/// scalar arguments their values, work-item functions the ids. A write
+/// depends when its value or address carries data or a scalar; the kernel
+/// depends when a branch does. An integer comparison of an id with a scalar
+/// (`i < n`) is a bound and does not carry the scalar (drive keeps sizes
+/// fixed), in a branch or a select. Atomics read what
+/// they change, and a builtin given a global and another pointer copies
+/// memory (async_work_group_copy): both depend, as does a helper that was
+/// not inlined. Loads from local or private memory count as data too, so
+/// the test errs towards "depends".
 bool writesDependOnInput(const llvm::Function& kernel) {
-  enum : unsigned { kData = 1, kScalar = 2 };
+  enum : unsigned { kData = 1, kScalar = 2, kId = 4 };
   std::map<const llvm::Value*, unsigned> taint;
   for (const auto& a : kernel.args())
     if (!a.getType()->isPointerTy()) taint[&a] = kScalar;
@@ -92,25 +96,28 @@ bool writesDependOnInput(const llvm::Function& kernel) {
     const auto it = taint.find(v);
     return it == taint.end() ? 0u : it->second;
   };
-  auto pointerArgument = [](const llvm::CallBase& c) {
-    for (const auto& a : c.args())
-      if (a->getType()->isPointerTy()) return true;
-    return false;
-  };
   for (const auto& block : kernel)
     for (const auto& i : block) {
       if (llvm::isa<llvm::AtomicRMWInst>(&i) || llvm::isa<llvm::AtomicCmpXchgInst>(&i)) return true;
       if (const auto* c = llvm::dyn_cast<llvm::CallBase>(&i)) {
         const auto* callee = c->getCalledFunction();
         if (!callee || !callee->isDeclaration()) return true; // a helper kept, or an indirect call
-        if (callee->getName().contains("atom") || callee->getName().contains("memcpy") ||
-            callee->getName().contains("memmove"))
-          return true;
-        if (pointerArgument(*c)) taint[&i] = kData;
+        const auto name = callee->getName();
+        if (name.contains("atom") || name.contains("memcpy") || name.contains("memmove")) return true;
+        unsigned pointers = 0;
+        bool global = false;
+        for (const auto& a : c->args())
+          if (a->getType()->isPointerTy()) {
+            ++pointers;
+            global = global || spaceOf(a.get()) == kGlobal;
+          }
+        if (global && pointers >= 2) return true; // a copy between memories
+        if (pointers) taint[&i] = kData;
+        else if (name.contains("get_global_id") || name.contains("get_local_id") || name.contains("get_group_id"))
+          taint[&i] = kId;
       }
       if (llvm::isa<llvm::LoadInst>(&i)) taint[&i] = kData;
     }
-  bool scalarBranch = false;
   for (bool changed = true; changed;) {
     changed = false;
     for (const auto& block : kernel)
@@ -119,31 +126,32 @@ bool writesDependOnInput(const llvm::Function& kernel) {
         unsigned t = of(&i);
         for (const auto& op : i.operands())
           t |= of(op.get());
-        if (scalarBranch && llvm::isa<llvm::PHINode>(&i)) t |= kScalar;
+        // An id compared with a scalar is a bound (`i < n`): drive keeps
+        // sizes fixed, so what it decides does not carry the scalar.
+        if (const auto* cmp = llvm::dyn_cast<llvm::ICmpInst>(&i);
+            cmp && ((of(cmp->getOperand(0)) | of(cmp->getOperand(1))) & kId))
+          t &= ~unsigned(kScalar);
         if (t != of(&i)) {
           taint[&i] = t;
-          changed = true;
-        }
-        const llvm::Value* condition = nullptr;
-        if (const auto* b = llvm::dyn_cast<llvm::BranchInst>(&i); b && b->isConditional()) condition = b->getCondition();
-        if (const auto* sw = llvm::dyn_cast<llvm::SwitchInst>(&i)) condition = sw->getCondition();
-        if (condition && (of(condition) & kData)) return true;
-        if (condition && (of(condition) & kScalar) && !scalarBranch) {
-          scalarBranch = true;
           changed = true;
         }
       }
   }
   for (const auto& block : kernel)
     for (const auto& i : block) {
+      const llvm::Value* condition = nullptr;
+      if (const auto* b = llvm::dyn_cast<llvm::BranchInst>(&i); b && b->isConditional()) condition = b->getCondition();
+      if (const auto* sw = llvm::dyn_cast<llvm::SwitchInst>(&i)) condition = sw->getCondition();
+      if (condition && (of(condition) & (kData | kScalar))) return true;
       if (const auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
-        if (spaceOf(st->getPointerOperand()) == kGlobal && (of(st->getValueOperand()) || of(st->getPointerOperand())))
+        if (spaceOf(st->getPointerOperand()) == kGlobal &&
+            ((of(st->getValueOperand()) | of(st->getPointerOperand())) & (kData | kScalar)))
           return true;
       } else if (const auto* c = llvm::dyn_cast<llvm::CallBase>(&i)) {
         bool global = false, tainted = false;
         for (const auto& a : c->args()) {
           global = global || spaceOf(a.get()) == kGlobal;
-          tainted = tainted || of(a.get());
+          tainted = tainted || (of(a.get()) & (kData | kScalar));
         }
         if (global && tainted) return true;
       }

@@ -25,12 +25,13 @@ struct DeadCodeReport {
   double irMem = 0, irComp = 0;
   bool writesGlobal = false; ///< a store, an atomic or a call given a global pointer survives
   /// Some global write depends on the kernel's input: its value or address
-  /// derives from a load, from a call given a pointer (a read), or from a
-  /// scalar argument; or a branch depends on a load; or the kernel has an
-  /// atomic or a call to a helper that was not inlined (assumed to). When
-  /// false, the kernel writes the same output for any input buffers (only
-  /// its NDRange and sizes shape it): the drive worker would find it
-  /// INPUT_INSENSITIVE, without running it.
+  /// derives from a load, from a builtin given a pointer (a read), or from a
+  /// scalar argument; or a branch depends on a load or on a scalar (other
+  /// than a work-item id compared with it, a bound); or the kernel has an
+  /// atomic, a copy between memories, or a helper that was not inlined.
+  /// When false, the kernel writes the same output for any input buffers
+  /// and value scalars (only its NDRange and sizes shape it): the drive
+  /// worker would find it INPUT_INSENSITIVE, without running it.
   bool inputDependent = false;
   /// Why the counts stand on dead code (empty: they do not): no global
   /// write, no write depending on the input, or Grewe's mem or comp above

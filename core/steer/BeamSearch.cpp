@@ -567,6 +567,7 @@ SteerResult BeamSearch::Run::result() {
   res.passed = passed;
   res.runnable = checks && best.id != 0;
   if (checks) res.checkDevice = checks->device();
+  if (checks) res.confirmSizes = spec.confirmSizes;
   if (nearest.id && nearest.id != best.id) {
     res.nearestId = nearest.id;
     res.nearestText = nearest.text;

@@ -74,7 +74,8 @@ struct SteerResult {
   std::string nearestText, nearestOutcome, nearestDetail;
   double nearestDistance = -1, nearestProximity = 0;
   std::size_t checked = 0, passed = 0; ///< contenders checked in this part of the run, and of them passed
-  std::string checkDevice;              ///< where contenders ran
+  std::string checkDevice;              ///< where contenders ran their quick check
+  std::vector<std::uint64_t> confirmSizes; ///< and were then confirmed, on every device (SteerSpec::confirmSizes)
 };
 
 class BeamSearch {

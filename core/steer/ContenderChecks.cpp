@@ -25,6 +25,7 @@ drive::DriveOptions driveOptions(const ContenderCheckOptions& o) {
   d.timedRuns = 1;
   d.timeoutSeconds = o.timeoutSeconds;
   d.cacheDir = o.cacheDir;
+  d.cpuTimeouts = o.niceness > 0; // a niced worker waits for the CPU: its kernels' time is what counts
   d.workerPath = o.workerPath;
   return d;
 }
@@ -52,8 +53,9 @@ const drive::CaseResult* firstFailure(const std::vector<drive::CaseResult>& case
   return nullptr;
 }
 
-ContenderCheck runCheck(drive::Driver& driver, drive::Driver* confirm, std::int64_t candidate,
-                        const std::string& text, const std::string& kernel, const CancelToken* cancel) {
+ContenderCheck runCheck(drive::Driver& driver, std::unique_ptr<drive::Driver>& confirm,
+                        const ContenderCheckOptions& o, std::int64_t candidate, const std::string& text,
+                        const std::string& kernel, const CancelToken* cancel) {
   ContenderCheck c{candidate, text, kernel, 0, "", ""};
   const auto dead = features::checkDeadCode(text, kernel);
   if (!dead.measured) {
@@ -83,19 +85,22 @@ ContenderCheck runCheck(drive::Driver& driver, drive::Driver* confirm, std::int6
   }
   c.outcome = cases.front().outcome;
   c.detail = cases.front().detail;
-  if (c.outcome != "PASS" || !confirm) return c;
+  if (c.outcome != "PASS" || o.confirmSizes.empty()) return c;
   // Confirmed as `drive` would label it: every size on every device.
+  if (!confirm) confirm = confirmDriver(o);
   const auto all = confirm->drive(text, *signature, {}, cancel);
   if (all.empty()) {
     c.outcome = "NOT_CHECKED";
-    c.detail = "the checks were stopped first";
+    c.detail = cancel && cancel->cancelled() ? "the checks were stopped first"
+                                             : "no confirmation size could be launched with work-groups of 64";
     return c;
   }
   if (const auto* f = firstFailure(all)) {
     c.outcome = f->outcome;
     std::string where;
     for (const auto& d : f->devices)
-      if (where.empty() && d.reply.outcome != "PASS") where = " on " + d.device.name;
+      if (where.empty() && d.reply.outcome != "PASS" && f->detail.rfind(d.device.name, 0) != 0)
+        where = " on " + d.device.name;
     c.detail = "at " + std::to_string(f->globalSize) + " work-items" + where + ": " + f->detail;
   }
   return c;
@@ -203,8 +208,7 @@ void ContenderChecks::loop() {
           std::lock_guard lock(m_);
           device_ = driver->devices().empty() ? "" : driver->devices().front().name;
         }
-        if (!confirm && !options_.confirmSizes.empty()) confirm = confirmDriver(options_);
-        done = runCheck(*driver, confirm.get(), next.candidate, next.text, next.kernel, &cancel_);
+        done = runCheck(*driver, confirm, options_, next.candidate, next.text, next.kernel, &cancel_);
         done.distance = next.distance;
       } catch (const std::exception& e) {
         if (!driver) failure = e.what();

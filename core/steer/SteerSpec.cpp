@@ -175,8 +175,10 @@ void SteerSpec::validate() const {
   for (const auto& r : cleanRules)
     if (!cleanRule(r)) throw InputError("no clean-compile rule is called '" + r + "' (the rules: " + cleanRuleList() + ")");
   if (!(checkTimeout > 0)) throw InputError("the contenders' check timeout must be more than 0 seconds");
-  for (const auto n : confirmSizes)
-    if (n == 0) throw InputError("a confirmation size of 0 work-items");
+  for (const auto n : confirmSizes) // checks use work-groups of 64
+    if (n == 0 || n % 64)
+      throw InputError("a confirmation size of " + std::to_string(n) +
+                       " work-items: the checks need a multiple of their work-group size, 64");
 }
 
 } // namespace steerbench::steer

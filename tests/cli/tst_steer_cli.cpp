@@ -65,8 +65,13 @@ private slots:
     // The spec is stored with the run: the target's origin, the seed and the options given.
     const QString spec = scalar(ws_, "SELECT s.json FROM specs s JOIN steer_runs r ON r.spec_hash = s.hash WHERE r.id = 1");
     QVERIFY2(spec.contains(QLatin1String("\"seed\":2")) && spec.contains(QLatin1String("\"directed_holes\":0.25")) &&
-                 spec.contains(QLatin1String("\"rename_holes\":false")),
+                 spec.contains(QLatin1String("\"rename_holes\":false")) &&
+                 spec.contains(QLatin1String("\"confirm_sizes\":[4096,65536]")),
              qPrintable(spec));
+    // The best is runnable (confirmed as drive labels) or the run says none was.
+    QVERIFY2(r.out.contains(QLatin1String("PASSes the drive checks on every device at 4096 and 65536 work-items")) ||
+                 r.out.contains(QLatin1String("no candidate passed the drive checks")),
+             qPrintable(r.out));
 
     const Run runs = cli({QStringLiteral("runs"), QStringLiteral("-w"), ws_});
     QCOMPARE(runs.exitCode, 0);
@@ -146,6 +151,9 @@ private slots:
     r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--guide"), QStringLiteral("strong")}));
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QLatin1String("--guide: expected a number")), qPrintable(r.err));
+    r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--confirm-sizes"), QStringLiteral("4096,0")}));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QLatin1String("--confirm-sizes takes a comma list of sizes")), qPrintable(r.err));
     r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--time-budget"), QStringLiteral("-5")}));
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QLatin1String("--time-budget: expected a number in [0,")), qPrintable(r.err));

@@ -175,6 +175,14 @@ private Q_SLOTS:
     QTest::newRow("a loop a scalar bounds")
         << QStringLiteral("float s = 0.0f;\n  for (int j = 0; j < m; ++j) s += 1.5f;\n  a[i] = s;") << true;
     QTest::newRow("an address from data") << QStringLiteral("a[(int)b[i] & 63] = 1.0f;") << true;
+    QTest::newRow("a branch on a value") << QStringLiteral("if (m > 3) a[i] = 1.0f;") << true;
+    QTest::newRow("an id's bound, then a phi") << QStringLiteral("float x = 2.0f;\n  if (i < n) x = 1.0f;\n  a[i] = x;")
+                                               << false;
+    QTest::newRow("a copy through local memory")
+        << QStringLiteral("local float l[64];\n  l[get_local_id(0)] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                          "  event_t e = async_work_group_copy(a + get_group_id(0) * 64, l, 64, 0);\n"
+                          "  wait_group_events(1, &e);")
+        << true;
   }
 
   void writesThatIgnoreTheInputAreFound() {
@@ -187,28 +195,44 @@ private Q_SLOTS:
   }
 
   void aCheckThatHangsIsATimeoutAndTheNextRuns() {
+    const char* hangs = "kernel void A(global int* a, const int n) {\n  int i = get_global_id(0);\n"
+                        "  while (n > 0) a[i] = a[i] + 1;\n}\n";
     steer::ContenderCheckOptions o;
     o.timeoutSeconds = 2;
+    o.niceness = 0; // short timeouts on the clock: at normal priority
+    {
+      steer::ContenderChecks checks(o);
+      QVERIFY(checks.submit(1, hangs, "A"));
+      QVERIFY(checks.submit(2, kPasses, "A"));
+      checks.wait(300);
+      const auto done = checks.takeFinished();
+      QCOMPARE(done.size(), std::size_t(2));
+      QCOMPARE(done[0].outcome, std::string("TIMEOUT"));
+      QVERIFY2(done[0].detail.find("within 2 s;") != std::string::npos, done[0].detail.c_str());
+      QCOMPARE(done[1].outcome, std::string("PASS"));
+    }
+    // At low priority the worker may wait for the CPU: its timeout counts
+    // the CPU time it used, so a hang is still found, as such.
+    o.niceness = 19;
     steer::ContenderChecks checks(o);
-    QVERIFY(checks.submit(1, "kernel void A(global int* a, const int n) {\n  int i = get_global_id(0);\n"
-                             "  while (n > 0) a[i] = a[i] + 1;\n}\n", "A"));
-    QVERIFY(checks.submit(2, kPasses, "A"));
+    QVERIFY(checks.submit(1, hangs, "A"));
     checks.wait(300);
     const auto done = checks.takeFinished();
-    QCOMPARE(done.size(), std::size_t(2));
+    QCOMPARE(done.size(), std::size_t(1));
     QCOMPARE(done[0].outcome, std::string("TIMEOUT"));
-    QCOMPARE(done[1].outcome, std::string("PASS"));
+    QVERIFY2(done[0].detail.find("within 2 s of CPU time") != std::string::npos, done[0].detail.c_str());
   }
 
   void theNearestWaitingContenderIsCheckedAndTheQueueIsBounded() {
     steer::ContenderCheckOptions o;
     o.timeoutSeconds = 2;
+    o.niceness = 0;
     o.maxQueued = 1;
     steer::ContenderChecks checks(o);
     // A check that hangs holds the thread while the others queue.
     QVERIFY(checks.submit(1, "kernel void A(global int* a, const int n) {\n  int i = get_global_id(0);\n"
                              "  while (n > 0) a[i] = a[i] + 1;\n}\n", "A", 50));
-    QTRY_COMPARE_WITH_TIMEOUT(checks.waiting(), std::size_t(0), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(checks.waiting() == 0 && checks.pending() == 1, 10000); // under way, not done
     const std::string far = kPasses, nearer = std::string(kPasses) + "\n", farther = std::string(kPasses) + "\n\n";
     QVERIFY(checks.submit(2, far, "A", 5));
     QVERIFY(checks.submit(3, nearer, "A", 3));     // takes the place of 2
@@ -225,6 +249,7 @@ private Q_SLOTS:
     QVERIFY(!checks.known(far));
     QVERIFY(checks.submit(2, far, "A", 5)); // room again: it can be checked now
     checks.wait(300);
+    QVERIFY(checks.known(far));
     QCOMPARE(checks.known(far)->outcome, std::string("PASS"));
   }
 
@@ -238,6 +263,7 @@ private Q_SLOTS:
                                  "}\n";
     steer::ContenderCheckOptions quick;
     quick.timeoutSeconds = 3;
+    quick.niceness = 0;
     {
       steer::ContenderChecks checks(quick);
       QVERIFY(checks.submit(1, hangsWhenLarge, "A"));

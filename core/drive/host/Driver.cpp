@@ -39,7 +39,8 @@ std::string specJson(const DriveOptions& o) {
          std::to_string(o.memoryLimitMB) + ",\"fresh_worker_per_kernel\":" +
          (o.freshWorkerPerKernel ? "true" : "false") + ",\"build_options\":" + jsonString(o.buildOptions) +
          ",\"oclgrind\":" + (o.oclgrind ? "true" : "false") +
-         ",\"most_compute_units_only\":" + (o.mostComputeUnitsOnly ? "true" : "false") + ",\"payload_sets\":" + payloadSets +
+         ",\"most_compute_units_only\":" + (o.mostComputeUnitsOnly ? "true" : "false") +
+         ",\"cpu_timeouts\":" + (o.cpuTimeouts ? "true" : "false") + ",\"payload_sets\":" + payloadSets +
          ",\"nice\":" + std::to_string(::getpriority(PRIO_PROCESS, 0)) + "}";
 }
 
@@ -119,6 +120,7 @@ WorkerOptions Driver::workerOptions(bool oclgrind) const {
   w.executable = options_.workerPath;
   w.cacheDir = options_.cacheDir;
   w.memoryLimitBytes = options_.memoryLimitMB << 20;
+  w.cpuTimeouts = options_.cpuTimeouts && !oclgrind;
   if (oclgrind) w.oclgrind = oclgrindPath();
   return w;
 }
@@ -168,7 +170,8 @@ bool Driver::exchange(const RunRequest& r, RunReply& reply, const CancelToken* c
   if (x.status == S::Timeout) {
     reply.outcome = "TIMEOUT";
     reply.detail = "no result within " + formatNumber(options_.timeoutSeconds) +
-                   " s; the worker was killed (raise --timeout for long kernels)";
+                   (options_.cpuTimeouts ? " s of CPU time" : " s") +
+                   "; the worker was killed (raise --timeout for long kernels)";
   } else {
     reply.outcome = "CRASH";
     reply.detail = "the drive worker died: " + x.death;

@@ -54,6 +54,10 @@ struct DriveOptions {
   /// Of the devices selected, drive only the one with the most compute units
   /// (a check that needs one device, not a label).
   bool mostComputeUnitsOnly = false;
+  /// Timeouts count the worker's CPU time, up to kCpuTimeoutWallFactor times
+  /// as long on the clock (WorkerOptions::cpuTimeouts): for a driver whose
+  /// worker runs at low priority beside busy work.
+  bool cpuTimeouts = false;
 };
 
 /// The options as JSON, for the spec stored with every result.

@@ -11,6 +11,9 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -201,10 +204,34 @@ std::string WorkerProcess::reap() {
   return "ended";
 }
 
+namespace {
+
+/// The CPU seconds (user and system, all threads) process `pid` has used;
+/// negative when /proc cannot tell.
+double cpuSeconds(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto close = stat.rfind(')');
+  if (close == std::string::npos) return -1;
+  std::istringstream fields(stat.substr(close + 1));
+  std::string field;
+  unsigned long long utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i) { // fields 14 and 15 of proc(5): utime, stime
+    if (i == 14) utime = std::strtoull(field.c_str(), nullptr, 10);
+    if (i == 15) stime = std::strtoull(field.c_str(), nullptr, 10);
+  }
+  return double(utime + stime) / double(::sysconf(_SC_CLK_TCK));
+}
+
+} // namespace
+
 WorkerProcess::Read WorkerProcess::readLine(std::string& line, double timeoutSeconds,
                                             const CancelToken* cancel) {
   using Clock = std::chrono::steady_clock;
-  const auto deadline = Clock::now() + std::chrono::duration<double>(timeoutSeconds);
+  const bool cpu = options_.cpuTimeouts && pid_ > 0;
+  const double cpuStart = cpu ? cpuSeconds(pid_) : 0;
+  const auto deadline =
+      Clock::now() + std::chrono::duration<double>(timeoutSeconds * (cpu ? kCpuTimeoutWallFactor : 1));
   for (;;) {
     if (const auto nl = buffer_.find('\n'); nl != std::string::npos) {
       line = buffer_.substr(0, nl);
@@ -214,6 +241,7 @@ WorkerProcess::Read WorkerProcess::readLine(std::string& line, double timeoutSec
     if (cancel && cancel->cancelled()) return Read::Cancelled;
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) return Read::Timeout;
+    if (cpu && cpuStart >= 0 && cpuSeconds(pid_) - cpuStart >= timeoutSeconds) return Read::Timeout;
     pollfd p{fd_, POLLIN, 0};
     const int rc = ::poll(&p, 1, int(std::min<long long>(left, 100)));
     if (rc < 0 && errno != EINTR) return Read::Closed;

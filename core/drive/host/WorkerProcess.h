@@ -26,7 +26,14 @@ struct WorkerOptions {
   /// oclgrindLog (the worker reads it: docs/driving.md, "Out of bounds").
   std::string oclgrind;
   std::string oclgrindLog; ///< empty: worker-oclgrind.log in cacheDir, or /tmp
+  /// A request's timeout counts the CPU time the worker uses (all its
+  /// threads), not the clock, up to kCpuTimeoutWallFactor times as long on
+  /// the clock: for a worker at low priority, which may wait for the CPU
+  /// while a kernel that hangs still spins.
+  bool cpuTimeouts = false;
 };
+
+inline constexpr double kCpuTimeoutWallFactor = 10;
 
 /// Where steerbench-drive is: $STEERBENCH_DRIVE, else beside the running
 /// binary, else in the build tree. Empty when none exists.
