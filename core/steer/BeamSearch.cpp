@@ -684,7 +684,10 @@ void BeamSearch::Run::submitContenders(const Generation& g) {
       ws.setSteerCandidateCheck(c.id, k->outcome, k->detail);
       continue;
     }
-    if (checks->submit(c.id, c.text, c.kernelName, c.distance)) {
+    // Generation 0's nearest seed goes first, whatever its distance: a real
+    // kernel, it most likely runs, and gives the run a runnable best to beat.
+    const double order = g.number == 0 && sent == 0 ? -1.0 : c.distance;
+    if (checks->submit(c.id, c.text, c.kernelName, order)) {
       contenders[c.id] = toMember(c);
       ++sent;
     }

@@ -24,7 +24,9 @@ namespace steerbench::steer {
 struct ContenderCheck {
   std::int64_t candidate = 0; ///< the steering candidate's id
   std::string text, kernel;
-  double distance = 0; ///< to the target: the nearest queued is checked first
+  /// The order of checks: the lowest waiting is checked first (the distance
+  /// to the target; BeamSearch gives a run's nearest seed -1).
+  double distance = 0;
   /// PASS, DEAD_CODE, or the drive outcome that stopped it (CRASH,
   /// NO_OUTPUT, OUT_OF_BOUNDS, TIMEOUT, ...); NOT_CHECKED when the checks
   /// were stopped first.
