@@ -63,4 +63,11 @@ std::string jsonNumbers(const std::vector<double>& values) {
   return s + "]";
 }
 
+std::string jsonSizes(const std::vector<std::uint64_t>& values) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < values.size(); ++i)
+    s += (i ? "," : "") + std::to_string(values[i]);
+  return s + "]";
+}
+
 } // namespace steerbench

@@ -1,6 +1,7 @@
 // Small text encoders shared by the CLI and exports: CSV fields, JSON strings, numbers.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 #include <string_view>
@@ -17,5 +18,7 @@ namespace steerbench {
 [[nodiscard]] std::string formatNumber(double v);
 /// A JSON array of numbers, each as formatNumber writes it.
 [[nodiscard]] std::string jsonNumbers(const std::vector<double>& values);
+/// Sizes as a JSON array: [4096,65536].
+[[nodiscard]] std::string jsonSizes(const std::vector<std::uint64_t>& values);
 
 } // namespace steerbench

@@ -26,10 +26,6 @@ std::string SteerSpec::toJson() const {
   for (std::size_t i = 0; i < cleanRules.size(); ++i)
     rules += (i ? "," : "") + jsonString(cleanRules[i]);
   rules += "]";
-  std::string sizes = "[";
-  for (std::size_t i = 0; i < confirmSizes.size(); ++i)
-    sizes += (i ? "," : "") + std::to_string(confirmSizes[i]);
-  sizes += "]";
   std::string roles = "[";
   for (std::size_t i = 0; i < seedRoles.size(); ++i)
     roles += (i ? "," : "") + jsonString(seedRoles[i]);
@@ -58,7 +54,7 @@ std::string SteerSpec::toJson() const {
          ",\"patience\":" + std::to_string(patience) + ",\"seed\":" + std::to_string(seed) +
          ",\"batch\":" + std::to_string(batchSize) + ",\"streams\":" + std::to_string(streams) +
          ",\"clean_rules\":" + rules + ",\"drive_check\":" + (driveCheck ? "true" : "false") + ",\"dead_code\":" + (deadCode ? "true" : "false") +
-         ",\"check_timeout\":" + formatNumber(checkTimeout) + ",\"confirm_sizes\":" + sizes + "}";
+         ",\"check_timeout\":" + formatNumber(checkTimeout) + ",\"confirm_sizes\":" + jsonSizes(confirmSizes) + "}";
 }
 
 SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) {

@@ -46,6 +46,24 @@ const char* kDeadReads = "kernel void A(global float* a, global const float* b) 
                          "  a[i] = 1.0f;\n"
                          "}\n";
 
+// Never ends while n > 0 (the driver gives n a size).
+const char* kHangs = "kernel void A(global int* a, const int n) {\n  int i = get_global_id(0);\n"
+                     "  while (n > 0) a[i] = a[i] + 1;\n}\n";
+
+/// Checks at normal priority, with timeouts on the clock (short ones in these tests).
+steer::ContenderCheckOptions onTheClock(double timeoutSeconds) {
+  steer::ContenderCheckOptions o;
+  o.timeoutSeconds = timeoutSeconds;
+  o.niceness = 0;
+  return o;
+}
+
+/// Waits for every check submitted, and returns them in the order they finished.
+std::vector<steer::ContenderCheck> allFinished(steer::ContenderChecks& checks) {
+  checks.wait(300);
+  return checks.takeFinished();
+}
+
 } // namespace
 
 class TestContenders : public QObject {
@@ -195,17 +213,12 @@ private Q_SLOTS:
   }
 
   void aCheckThatHangsIsATimeoutAndTheNextRuns() {
-    const char* hangs = "kernel void A(global int* a, const int n) {\n  int i = get_global_id(0);\n"
-                        "  while (n > 0) a[i] = a[i] + 1;\n}\n";
-    steer::ContenderCheckOptions o;
-    o.timeoutSeconds = 2;
-    o.niceness = 0; // short timeouts on the clock: at normal priority
+    auto o = onTheClock(2);
     {
       steer::ContenderChecks checks(o);
-      QVERIFY(checks.submit(1, hangs, "A"));
+      QVERIFY(checks.submit(1, kHangs, "A"));
       QVERIFY(checks.submit(2, kPasses, "A"));
-      checks.wait(300);
-      const auto done = checks.takeFinished();
+      const auto done = allFinished(checks);
       QCOMPARE(done.size(), std::size_t(2));
       QCOMPARE(done[0].outcome, std::string("TIMEOUT"));
       QVERIFY2(done[0].detail.find("within 2 s;") != std::string::npos, done[0].detail.c_str());
@@ -215,23 +228,19 @@ private Q_SLOTS:
     // the CPU time it used, so a hang is still found, as such.
     o.niceness = 19;
     steer::ContenderChecks checks(o);
-    QVERIFY(checks.submit(1, hangs, "A"));
-    checks.wait(300);
-    const auto done = checks.takeFinished();
+    QVERIFY(checks.submit(1, kHangs, "A"));
+    const auto done = allFinished(checks);
     QCOMPARE(done.size(), std::size_t(1));
     QCOMPARE(done[0].outcome, std::string("TIMEOUT"));
     QVERIFY2(done[0].detail.find("within 2 s of CPU time") != std::string::npos, done[0].detail.c_str());
   }
 
   void theNearestWaitingContenderIsCheckedAndTheQueueIsBounded() {
-    steer::ContenderCheckOptions o;
-    o.timeoutSeconds = 2;
-    o.niceness = 0;
+    auto o = onTheClock(2);
     o.maxQueued = 1;
     steer::ContenderChecks checks(o);
     // A check that hangs holds the thread while the others queue.
-    QVERIFY(checks.submit(1, "kernel void A(global int* a, const int n) {\n  int i = get_global_id(0);\n"
-                             "  while (n > 0) a[i] = a[i] + 1;\n}\n", "A", 50));
+    QVERIFY(checks.submit(1, kHangs, "A", 50));
     QTRY_VERIFY_WITH_TIMEOUT(checks.waiting() == 0 && checks.pending() == 1, 10000); // under way, not done
     const std::string far = kPasses, nearer = std::string(kPasses) + "\n", farther = std::string(kPasses) + "\n\n";
     QVERIFY(checks.submit(2, far, "A", 5));
@@ -239,8 +248,7 @@ private Q_SLOTS:
     QVERIFY(!checks.submit(4, farther, "A", 9));   // the queue holds a nearer one
     QVERIFY(!checks.submit(2, far, "A", 5));       // forgotten, and still farther
     QCOMPARE(checks.waiting(), std::size_t(1));
-    checks.wait(300);
-    const auto done = checks.takeFinished();
+    const auto done = allFinished(checks);
     QCOMPARE(done.size(), std::size_t(2));
     QCOMPARE(done[0].candidate, std::int64_t(1));
     QCOMPARE(done[0].outcome, std::string("TIMEOUT"));
@@ -261,14 +269,11 @@ private Q_SLOTS:
                                  "  if (i < n) a[i] = b[i] * 2.0f + 1.0f;\n"
                                  "  while (get_global_size(0) > 10000) a[i] = a[i] + 1.0f;\n"
                                  "}\n";
-    steer::ContenderCheckOptions quick;
-    quick.timeoutSeconds = 3;
-    quick.niceness = 0;
+    const auto quick = onTheClock(3);
     {
       steer::ContenderChecks checks(quick);
       QVERIFY(checks.submit(1, hangsWhenLarge, "A"));
-      checks.wait(300);
-      const auto done = checks.takeFinished();
+      const auto done = allFinished(checks);
       QCOMPARE(done.size(), std::size_t(1));
       QVERIFY2(done[0].outcome == "PASS", (done[0].outcome + " " + done[0].detail).c_str());
     }
@@ -278,8 +283,7 @@ private Q_SLOTS:
     steer::ContenderChecks checks(confirmed);
     QVERIFY(checks.submit(1, hangsWhenLarge, "A"));
     QVERIFY(checks.submit(2, kPasses, "A"));
-    checks.wait(300);
-    const auto done = checks.takeFinished();
+    const auto done = allFinished(checks);
     QCOMPARE(done.size(), std::size_t(2));
     QVERIFY2(done[0].outcome == "TIMEOUT", (done[0].outcome + " " + done[0].detail).c_str());
     QVERIFY2(done[0].detail.rfind("at 65536 work-items", 0) == 0, done[0].detail.c_str());

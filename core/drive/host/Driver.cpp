@@ -11,17 +11,6 @@
 #include <sys/resource.h>
 
 namespace steerbench::drive {
-namespace {
-
-std::string joinSizes(const std::vector<std::uint64_t>& v) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < v.size(); ++i)
-    s += (i ? "," : "") + std::to_string(v[i]);
-  return s + "]";
-}
-
-} // namespace
-
 std::string specJson(const DriveOptions& o) {
   std::string devices = "[";
   for (std::size_t i = 0; i < o.devices.size(); ++i)
@@ -32,7 +21,7 @@ std::string specJson(const DriveOptions& o) {
     payloadSets += (i ? "," : "") + jsonString(o.payloadSets[i]);
   payloadSets += "]";
   return std::string("{\"what\":\"drive\",\"app_version\":") + jsonString(kAppVersion) + ",\"devices\":" + devices +
-         ",\"global_sizes\":" + joinSizes(o.globalSizes) + ",\"local_sizes\":" + joinSizes(o.localSizes) +
+         ",\"global_sizes\":" + jsonSizes(o.globalSizes) + ",\"local_sizes\":" + jsonSizes(o.localSizes) +
          ",\"warmup_runs\":" + std::to_string(o.warmupRuns) + ",\"timed_runs\":" + std::to_string(o.timedRuns) +
          ",\"seed\":" + std::to_string(o.seed) + ",\"check\":" + (o.check ? "true" : "false") +
          ",\"timeout_s\":" + formatNumber(o.timeoutSeconds) + ",\"memory_limit_mb\":" +
