@@ -34,9 +34,11 @@
 //                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--unchecked] [--context 64] [--nearest 32] [--seed 1] [--ablation]
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
 //                    [--keep-bests DIR] (each run's best kernel as DIR/VARIANT-NN.cl, to drive them)
+//                    [--keep-workspace FILE] (the scratch copy, every run and its checks, kept as FILE)
 //                    [--only 1,5,...] (run only these of the chosen targets, by their place in the list)
 //                    [--allow RULE,...|all] (clean-compile rules not enforced) [--no-drive-check] [--check-timeout 10]
 //                    [--confirm-sizes 4096,65536|none] (after the quick check, every device at these sizes)
+//                    [--failing-members 8] (beam members from lineages that failed the checks, at most; -1: any)
 #include "common/Paths.h"
 #include "common/TextFormat.h"
 #include "engine/FeatureTable.h"
@@ -106,7 +108,7 @@ struct Outcome {
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0); // each line as it is printed, also into a file
   std::string spaceName = "grewe", wsPath = defaultWorkspacePath(), ckpt,
-              csv = std::string(STEERBENCH_DEVMAP_DIR) + "/cgo17-amd.csv", csvOut, keepBests;
+              csv = std::string(STEERBENCH_DEVMAP_DIR) + "/cgo17-amd.csv", csvOut, keepBests, keepWorkspace;
   int targets = 40, threads = 0;
   bool ablation = false;
   std::set<int> only; // --only: the chosen targets to run, by their 1-based place in the list
@@ -136,6 +138,7 @@ int main(int argc, char** argv) {
     else if (arg("--combine")) base.combine = std::atoi(argv[++i]);
     else if (arg("--combine-greedy")) base.combineGreedy = std::atoi(argv[++i]);
     else if (arg("--max-per-vector")) base.maxPerVector = std::atoi(argv[++i]);
+    else if (arg("--failing-members")) base.failingMembers = std::atoi(argv[++i]);
     else if (arg("--reseed-after")) base.reseedAfter = std::atoi(argv[++i]);
     else if (arg("--reseed-draw")) base.reseedDraw = std::atoi(argv[++i]) != 0;
     else if (arg("--fill-insertions")) base.fillInsertions = std::atoi(argv[++i]) != 0;
@@ -161,6 +164,7 @@ int main(int argc, char** argv) {
     else if (arg("--threads")) threads = std::atoi(argv[++i]);
     else if (arg("--csv")) csvOut = argv[++i];
     else if (arg("--keep-bests")) keepBests = argv[++i];
+    else if (arg("--keep-workspace")) keepWorkspace = argv[++i];
     else if (arg("--allow")) {
       const std::string list = argv[++i];
       if (list == "all") base.cleanRules.clear(), base.deadCode = false;
@@ -193,16 +197,20 @@ int main(int argc, char** argv) {
     if (ckpt.empty()) ckpt = modelForWorkspace(wsPath);
     const auto& space = features::featureSpace(spaceName);
     // A scratch copy: steered kernels must not seed later targets.
-    const auto scratch = std::filesystem::temp_directory_path() / ("bench-steer-" + std::to_string(::getpid()) + ".sbw");
+    // With --keep-workspace it is that file, left in place to read the runs' records.
+    const auto scratch = keepWorkspace.empty() ? std::filesystem::temp_directory_path() /
+                                                     ("bench-steer-" + std::to_string(::getpid()) + ".sbw")
+                                               : std::filesystem::path(keepWorkspace);
     std::filesystem::copy_file(wsPath, scratch, std::filesystem::copy_options::overwrite_existing);
     struct Cleanup {
       std::filesystem::path p;
+      bool keep;
       ~Cleanup() {
         std::error_code ec;
         for (const char* s : {"", "-wal", "-shm"})
-          std::filesystem::remove(p.string() + s, ec);
+          if (!keep) std::filesystem::remove(p.string() + s, ec);
       }
-    } cleanup{scratch};
+    } cleanup{scratch, !keepWorkspace.empty()};
     auto ws = store::Workspace::open(scratch.string());
     model::Sampler sampler(ckpt, threads);
     base.jobs = unsigned(threads);
@@ -227,7 +235,10 @@ int main(int argc, char** argv) {
                                      for (const auto n : base.confirmSizes)
                                        r += (r.empty() ? "" : ",") + std::to_string(n);
                                      return r.empty() ? std::string("no more sizes") : r;
-                                   }() + ") before they can be the best").c_str()
+                                   }() + ") before they can be the best; seeds checked first until one passes; " +
+                                   (base.failingMembers < 0 ? std::string("any number")
+                                                            : std::to_string(base.failingMembers)) +
+                                   " beam members from failing lineages").c_str()
                                 : "not checked: the nearest is the best");
 
     // Targets: distinct DevMap kernels, round-robin over the suites.

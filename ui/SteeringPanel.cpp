@@ -193,6 +193,10 @@ void SteeringPanel::buildForm(QGridLayout* form) {
   add(tr("Members per vector:"), intField(&S::maxPerVector, 0, 4096,
                                           tr("At most this many beam members share one feature vector, so the beam "
                                              "keeps other directions besides rewordings of the best (0: no cap)")));
+  add(tr("Failing members:"), intField(&S::failingMembers, -1, 4096,
+                                       tr("With drive checks, at most this many beam members come from a lineage "
+                                          "that failed them (the member or its nearest checked ancestor); the rest "
+                                          "of the beam goes to lineages that passed or were not checked yet (-1: any)")));
   add(tr("Reseed after:"), intField(&S::reseedAfter, 0, 100000,
                                     tr("After this many generations without a better best in the beam, the beam "
                                        "starts again from the seeds with new random draws; the run keeps its best "

@@ -217,6 +217,9 @@ void addSearchOptions(CommandLine& cl) {
   cl.option({"confirm-sizes", 0, "N,...|none", "global sizes a contender that passed the quick check is then driven "
                                                "at on every device, as drive labels it ('none': the quick check alone)",
              false, "4096,65536"});
+  cl.option({"failing-members", 0, "N|any", "with drive checks, at most N beam members come from a lineage that failed "
+                                            "them (the member or its nearest checked ancestor); the rest of the beam "
+                                            "goes to lineages that passed or were not checked yet", false, "8"});
 }
 
 /// Where a runnable best passed: the quick check's device, and the
@@ -244,6 +247,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.restarts = int(cl.unsignedValue("restarts", 0, 1000));
     spec.combine = int(cl.unsignedValue("combine", 0, 100000));
     spec.maxPerVector = int(cl.unsignedValue("max-per-vector", 0, 100000));
+    spec.failingMembers = cl.value("failing-members") == "any" ? -1 : int(cl.unsignedValue("failing-members", 0, 100000));
     spec.reseedAfter = int(cl.unsignedValue("reseed-after", 0, 100000));
     spec.guideLogits = parseDouble(cl.value("guide"), "--guide", -100, 100);
     spec.endHoleBias = parseDouble(cl.value("endhole-bias"), "--endhole-bias", -100, 100);

@@ -99,6 +99,15 @@ struct BeamSearch::Run {
   std::unique_ptr<ContenderChecks> checks;
   std::map<std::int64_t, Member> contenders;
   std::size_t checked = 0, passed = 0;
+  /// With checks: every stored candidate's parent (0: a seed), and the
+  /// checked ones' verdicts (true: passed), what failing() reads.
+  std::map<std::int64_t, std::int64_t> parents;
+  std::map<std::int64_t, bool> verdicts;
+  /// With checks, until one passes: generation 0's clean seeds, nearest
+  /// first, checked ahead of every other candidate, so that the run soon has
+  /// a real kernel that runs, and lineages from it.
+  std::vector<CandidateRecord> seedChecks;
+  std::size_t nextSeedCheck = 0;
   std::map<std::string, std::string> deadByText; ///< SteerSpec::deadCode's verdicts, by text (empty: live)
   std::vector<Member> seedBeam; ///< where a reseed starts again: generation 0's beam, or the seeds it draws from
   std::size_t since = 0;        ///< the generation where the beam's current search began (SteerSpec::reseedAfter)
@@ -140,6 +149,10 @@ struct BeamSearch::Run {
   void refuseDeadCode(Generation& g);
   /// Records the checks that finished; a passed one nearer than the best becomes it.
   void collectChecks();
+  /// A candidate's lineage fails the checks: it failed them, or (not
+  /// checked) its nearest checked ancestor did.
+  [[nodiscard]] bool failing(std::int64_t candidate) const;
+  void noteVerdict(std::int64_t candidate, const std::string& outcome);
   /// Sends this generation's nearest clean candidates that would beat the best to the checks.
   void submitContenders(const Generation& g);
   /// True when a contender as near as an exact match is still being checked.
@@ -209,10 +222,15 @@ void BeamSearch::Run::restore() {
   if (checks) { // the checks as stored: the best is the nearest that passed, and no text is checked twice
     best = Member{};
     for (const auto& c : ws.steerCandidates(id)) {
+      parents[c.id] = c.parent;
+      if (c.generation == 0 && c.compiled && c.unclean.empty()) seedChecks.push_back(c);
       if (c.checkOutcome.empty()) continue;
+      noteVerdict(c.id, c.checkOutcome);
       checks->remember({c.id, c.text, c.kernelName, c.distance, c.checkOutcome, c.checkDetail});
       if (c.checkOutcome == "PASS" && (best.id == 0 || c.distance < best.distance)) best = toMember(c);
     }
+    std::stable_sort(seedChecks.begin(), seedChecks.end(),
+                     [](const CandidateRecord& a, const CandidateRecord& b) { return a.distance < b.distance; });
   }
   since = lastReseed(bests, spec.reseedAfter);
   if (spec.combine > 0 || spec.combineGreedy > 0) { // the edits as a straight run would hold them now
@@ -438,7 +456,7 @@ void BeamSearch::Run::keep(Generation& gen, std::mt19937_64& rng) {
   std::vector<std::int64_t> origin; ///< per pool entry: >= 0 a new candidate's index; < 0 ~old member index
   std::set<std::string> keys;
   for (std::size_t m = 0; m < beam.size(); ++m) {
-    pool.push_back({beam[m].distance, &beam[m].values});
+    pool.push_back({beam[m].distance, &beam[m].values, checks && failing(beam[m].id)});
     origin.push_back(~std::int64_t(m));
     keys.insert(beam[m].key);
   }
@@ -458,11 +476,17 @@ void BeamSearch::Run::keep(Generation& gen, std::mt19937_64& rng) {
     if (!c.unclean.empty()) continue; // measured and stored, never kept
     candKeys[i] = model::tokenKey(c.text);
     if (keys.insert(candKeys[i]).second) {
-      pool.push_back({c.distance, &c.values});
+      bool fails = false;
+      if (checks) {
+        const auto* k = checks->known(c.text);
+        fails = k && k->outcome != "NOT_CHECKED" ? k->outcome != "PASS" : failing(c.parent);
+      }
+      pool.push_back({c.distance, &c.values, fails});
       origin.push_back(std::int64_t(i));
     }
   }
-  const auto kept = selectBeam(pool, {spec.width, spec.maxPerVector, spec.swapProbability}, rng);
+  const auto kept =
+      selectBeam(pool, {spec.width, spec.maxPerVector, spec.swapProbability, checks ? spec.failingMembers : -1}, rng);
 
   store::Workspace::SteerGenerationRecord g;
   g.run = id;
@@ -491,6 +515,14 @@ void BeamSearch::Run::keep(Generation& gen, std::mt19937_64& rng) {
     ws.addSteerGeneration(g, cands);
     ws.setSteerRunStatus(id, "running", "", g.elapsed);
   });
+  if (checks)
+    for (const auto& c : cands) {
+      if (c.compiled && c.unclean.empty()) parents[c.id] = c.parent;
+      if (generation == 0 && c.compiled && c.unclean.empty()) seedChecks.push_back(c);
+    }
+  if (generation == 0)
+    std::stable_sort(seedChecks.begin(), seedChecks.end(),
+                     [](const CandidateRecord& a, const CandidateRecord& b) { return a.distance < b.distance; });
   // The new beam, as stored.
   std::vector<Member> next;
   for (auto k : kept) {
@@ -651,6 +683,7 @@ void BeamSearch::Run::collectChecks() {
   });
   for (const auto& c : done) {
     if (c.outcome == "NOT_CHECKED") continue;
+    noteVerdict(c.candidate, c.outcome);
     ++checked;
     const auto it = contenders.find(c.candidate);
     if (c.outcome != "PASS" || it == contenders.end()) continue;
@@ -663,18 +696,49 @@ void BeamSearch::Run::collectChecks() {
   }
 }
 
+bool BeamSearch::Run::failing(std::int64_t candidate) const {
+  for (std::int64_t c = candidate; c != 0;) {
+    if (const auto v = verdicts.find(c); v != verdicts.end()) return !v->second;
+    const auto p = parents.find(c);
+    if (p == parents.end()) return false;
+    c = p->second;
+  }
+  return false;
+}
+
+void BeamSearch::Run::noteVerdict(std::int64_t candidate, const std::string& outcome) {
+  if (outcome != "NOT_CHECKED") verdicts[candidate] = outcome == "PASS";
+}
+
 void BeamSearch::Run::submitContenders(const Generation& g) {
-  // The generation's clean candidates nearer than the best, nearest first; at
-  // most two a generation are offered. The checks keep two waiting at most,
-  // nearest first (a nearer one takes the farthest's place), so they work on
-  // what could become the best, not on a backlog.
+  // Until one passes, generation 0's seeds are checked nearest first, ahead
+  // of everything else (the waiting places filled with them): real kernels,
+  // they most likely run, and give the run a runnable best to beat and
+  // runnable lineages to keep.
+  constexpr double kFirst = 1e12; // taken from a seed's place in the queue, added to a failing lineage's
+  for (; best.id == 0 && nextSeedCheck < seedChecks.size(); ++nextSeedCheck) {
+    const auto& c = seedChecks[nextSeedCheck];
+    if (checks->known(c.text)) continue;
+    if (!checks->submit(c.id, c.text, c.kernelName, c.distance - kFirst)) break; // the queue is full of seeds
+    contenders[c.id] = toMember(c);
+  }
+  // Then the generation's clean candidates nearer than the best, those of
+  // lineages not known to fail first, each part nearest first; at most two
+  // a generation are offered. The checks keep two waiting at most, in that
+  // order (a nearer one takes the farthest's place), so they work on what
+  // could become the best, not on a backlog.
   std::vector<std::size_t> order;
+  std::vector<char> fails(g.cands.size(), 0);
   for (std::size_t i = 0; i < g.cands.size(); ++i) {
     const auto& c = g.cands[i];
-    if (c.compiled && c.unclean.empty() && c.id && (best.id == 0 || c.distance < best.distance)) order.push_back(i);
+    if (c.compiled && c.unclean.empty() && c.id && (best.id == 0 || c.distance < best.distance)) {
+      order.push_back(i);
+      fails[i] = failing(c.parent) ? 1 : 0;
+    }
   }
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return g.cands[a].distance < g.cands[b].distance; });
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return std::pair(fails[a], g.cands[a].distance) < std::pair(fails[b], g.cands[b].distance);
+  });
   int sent = 0;
   for (const auto i : order) {
     if (sent >= 2) break;
@@ -682,12 +746,10 @@ void BeamSearch::Run::submitContenders(const Generation& g) {
     if (const auto* k = checks->known(c.text)) { // the same text, checked before under another id
       if (k->outcome == "PASS" && (best.id == 0 || c.distance < best.distance)) best = toMember(c);
       ws.setSteerCandidateCheck(c.id, k->outcome, k->detail);
+      noteVerdict(c.id, k->outcome);
       continue;
     }
-    // Generation 0's nearest seed goes first, whatever its distance: a real
-    // kernel, it most likely runs, and gives the run a runnable best to beat.
-    const double order = g.number == 0 && sent == 0 ? -1.0 : c.distance;
-    if (checks->submit(c.id, c.text, c.kernelName, order)) {
+    if (checks->submit(c.id, c.text, c.kernelName, c.distance + (fails[i] ? kFirst : 0))) {
       contenders[c.id] = toMember(c);
       ++sent;
     }

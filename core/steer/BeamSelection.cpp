@@ -21,6 +21,14 @@ std::vector<std::size_t> selectBeam(const std::vector<BeamEntry>& entries, const
     within.insert(within.end(), over.begin(), over.end());
     pool = std::move(within);
   }
+  if (rules.maxFailing >= 0) { // likewise the failing entries beyond their bound
+    int failing = 0;
+    std::vector<std::size_t> within, over;
+    for (auto i : pool)
+      (entries[i].failing && ++failing > rules.maxFailing ? over : within).push_back(i);
+    within.insert(within.end(), over.begin(), over.end());
+    pool = std::move(within);
+  }
   const std::size_t k = std::min(pool.size(), std::size_t(std::max(0, rules.width)));
   if (pool.size() > k) {
     std::uniform_real_distribution<double> u(0, 1);

@@ -23,17 +23,20 @@ struct Member {
 struct BeamEntry {
   double distance = 0;
   const std::vector<double>* values = nullptr;
+  bool failing = false; ///< its lineage failed the drive checks (SteerSpec::failingMembers)
 };
 
 struct BeamRules {
   int width = 16;               ///< members kept
   int maxPerVector = 0;         ///< members that may share one feature vector (0: any number)
   double swapProbability = 0;   ///< each kept slot but the best is swapped for a lower-ranked entry with this probability
+  int maxFailing = -1;          ///< failing entries that may be kept (-1: any number)
 };
 
 /// The indices into `pool` of the next beam, nearest first. The pool is
 /// ranked by distance (ties keep their order); with a cap, entries beyond
-/// the cap's count for their vector go after all the others; the first
+/// the cap's count for their vector go after all the others, and then
+/// failing entries beyond maxFailing after all the others; the first
 /// `width` are kept, each slot but the first swapped with probability
 /// swapProbability for a random entry beyond the width (draws from `rng`,
 /// only when there are more entries than the width).

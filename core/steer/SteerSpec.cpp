@@ -54,7 +54,8 @@ std::string SteerSpec::toJson() const {
          ",\"patience\":" + std::to_string(patience) + ",\"seed\":" + std::to_string(seed) +
          ",\"batch\":" + std::to_string(batchSize) + ",\"streams\":" + std::to_string(streams) +
          ",\"clean_rules\":" + rules + ",\"drive_check\":" + (driveCheck ? "true" : "false") + ",\"dead_code\":" + (deadCode ? "true" : "false") +
-         ",\"check_timeout\":" + formatNumber(checkTimeout) + ",\"confirm_sizes\":" + jsonSizes(confirmSizes) + "}";
+         ",\"check_timeout\":" + formatNumber(checkTimeout) + ",\"confirm_sizes\":" + jsonSizes(confirmSizes) +
+         ",\"failing_members\":" + std::to_string(failingMembers) + "}";
 }
 
 SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) {
@@ -126,6 +127,8 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   if (const auto* a = o->getArray("confirm_sizes"))
     for (const auto& v : *a)
       if (auto x = v.getAsUINT64(); x && *x > 0) s.confirmSizes.push_back(*x);
+  s.failingMembers = -1; // and kept any number of members of failing lineages
+  integer("failing_members", s.failingMembers);
   if (const auto* v = o->get("seed"))
     if (auto x = v->getAsUINT64()) s.seed = *x;
   if (const auto* a = o->getArray("scale"))
@@ -163,10 +166,11 @@ void SteerSpec::validate() const {
   if (width < 1 || candidatesPerMember < 1 || depth < 0 || holeMin < 0 ||
       holeMax < holeMin || swapProbability < 0 || swapProbability > 1 ||
       !(directedHoles >= 0 && directedHoles <= 1) || escalateAfter < 0 || restarts < 0 ||
-      combine < 0 || combineGreedy < 0 || maxPerVector < 0 || reseedAfter < 0)
+      combine < 0 || combineGreedy < 0 || maxPerVector < 0 || reseedAfter < 0 || failingMembers < -1)
     throw InputError("bad steering parameters: width and candidates must be at least 1, 0 <= hole min <= hole max, "
                      "the swap probability and the share of directed holes within [0, 1], and escalation, "
-                     "restarts, combined candidates, members per vector and reseeding at least 0");
+                     "restarts, combined candidates, members per vector and reseeding at least 0, failing members at least "
+                     "-1 (any)");
   if (seeding == Seeding::Given && seeds.empty()) throw InputError("no seed kernels given");
   for (const auto& r : cleanRules)
     if (!cleanRule(r)) throw InputError("no clean-compile rule is called '" + r + "' (the rules: " + cleanRuleList() + ")");

@@ -133,6 +133,15 @@ struct SteerSpec {
   /// every case passes. Empty: the quick check alone. Runs stored without it
   /// had the quick check alone.
   std::vector<std::uint64_t> confirmSizes{4096, 65536};
+  /// With drive checks: at most this many beam members come from a failing
+  /// lineage (the member, or its nearest checked ancestor, failed the
+  /// checks); the rest of the beam goes to lineages that passed or were not
+  /// checked yet (filled with failing ones only when there are too few).
+  /// Descendants inherit most failures (an index one below its buffer,
+  /// output that ignores the input), so without a bound the beam fills with
+  /// one failing lineage while the runnable ones die out. -1: any number.
+  /// Runs stored without it had no bound.
+  int failingMembers = 8;
   int patience = 0;            ///< stop after this many generations without a better best of the run (0: never)
   std::uint64_t seed = 1;
   int batchSize = 64;          ///< rows the model infills together (per stream)

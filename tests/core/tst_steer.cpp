@@ -236,7 +236,9 @@ private Q_SLOTS:
     s.reseedDraw = true;
     s.fillInsertions = true;
     s.guideLogits = 1.5;
+    s.failingMembers = 3;
     const auto kept = steer::SteerSpec::fromJson(s.toJson(), "spec");
+    QCOMPARE(kept.failingMembers, 3);
     QCOMPARE(kept.guideLogits, 1.5);
     QCOMPARE(kept.maxPerVector, 4);
     QCOMPARE(kept.reseedAfter, 100);
@@ -249,7 +251,7 @@ private Q_SLOTS:
     std::string plain = s.toJson();
     for (const char* key : {",\"escalate_after\":30", ",\"restarts\":2", ",\"combine\":16", ",\"combine_greedy\":3", ",\"max_per_vector\":4",
                             ",\"reseed_after\":100", ",\"reseed_draw\":true",
-                            ",\"fill_insertions\":true", ",\"guide_logits\":1.5"}) {
+                            ",\"fill_insertions\":true", ",\"guide_logits\":1.5", ",\"failing_members\":3"}) {
       const auto at = plain.find(key);
       QVERIFY(at != std::string::npos);
       plain.erase(at, std::strlen(key));
@@ -264,6 +266,9 @@ private Q_SLOTS:
     QVERIFY(!older.reseedDraw);
     QVERIFY(!older.fillInsertions);
     QCOMPARE(older.guideLogits, 0.0);
+    QCOMPARE(older.failingMembers, -1);
+    s.failingMembers = -2;
+    QVERIFY_EXCEPTION_THROWN(s.validate(), InputError);
   }
 
   void stalledGenerationsCountSinceTheBestLastFell() {
@@ -762,6 +767,37 @@ private Q_SLOTS:
     QCOMPARE(r.nearestId, seed.id);
     QCOMPARE(r.nearestOutcome, std::string("NO_OUTPUT"));
     if (r.bestId) QCOMPARE(ws.steerCandidate(r.bestId)->checkOutcome, std::string("PASS"));
+  }
+
+  void seedsAreCheckedFirstUntilOneRuns() {
+    // Three seeds at the target return before their work (NO_OUTPUT), and
+    // no deletion of one token mends them cleanly; a fourth, farther, runs.
+    // Until one passes, the seeds are checked nearest first, ahead of the
+    // nearer candidates offered all along: the fourth becomes the best.
+    auto exits = [](const char* bound) {
+      return std::string("kernel void A(global float* a, global const float* b, const int n) {\n"
+                         "  int i = get_global_id(0);\n  if (n > ") + bound + ") return;\n  a[i] = b[i] * 2.0f;\n}\n";
+    };
+    const std::string e1 = exits("0"), e2 = exits("1"), e3 = exits("2");
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("seedchecks.sbw")).toStdString());
+    auto sampler = deletingSampler({e1, e2, e3, kSeed});
+    steer::BeamSearch search(ws, sampler);
+    auto s = spec(greweOf(e1.c_str()), 100000);
+    s.seeds = {{"e1.cl", e1}, {"e2.cl", e2}, {"e3.cl", e3}, {"seed.cl", kSeed}};
+    s.holeMin = s.holeMax = 1;
+    s.timeBudget = 6; // the seeds wait in the checks' queue by then, and the end of a run waits for them
+    benchmarksOnly(s, true, false);
+    const auto r = search.run(s);
+    const auto seeds = ws.steerCandidates(r.run, 0);
+    QCOMPARE(seeds.size(), std::size_t(4));
+    for (int i = 0; i < 3; ++i) {
+      QCOMPARE(seeds[std::size_t(i)].distance, 0.0);
+      QCOMPARE(seeds[std::size_t(i)].checkOutcome, std::string("NO_OUTPUT"));
+    }
+    QVERIFY(seeds[3].distance > 0);
+    QCOMPARE(seeds[3].checkOutcome, std::string("PASS"));
+    QVERIFY(r.runnable);
+    QCOMPARE(ws.steerCandidate(r.bestId)->checkOutcome, std::string("PASS"));
   }
 
   void uncleanCandidatesAreStoredButNeverKept() {
@@ -1412,6 +1448,15 @@ private Q_SLOTS:
     std::mt19937_64 r1(9), r2(9);
     QCOMPARE(steer::selectBeam(pool, {3, 0, 0.5}, r1), steer::selectBeam(pool, {3, 0, 0.5}, r2));
     QVERIFY(steer::selectBeam({}, {3, 0, 0.5}, r1).empty());
+    // Failing lineages: beyond maxFailing they go after every other entry.
+    auto failing = pool;
+    failing[1].failing = failing[3].failing = failing[4].failing = true; // the three nearest
+    QCOMPARE(steer::selectBeam(failing, {3, 0, 0.0, 1}, rng), (Picks{1, 2, 5}));
+    QCOMPARE(steer::selectBeam(failing, {3, 0, 0.0, 0}, rng), (Picks{2, 5, 0}));
+    QCOMPARE(steer::selectBeam(failing, {3, 0, 0.0, -1}, rng), (Picks{1, 3, 4}));
+    QCOMPARE(steer::selectBeam(failing, {5, 0, 0.0, 1}, rng), (Picks{1, 3, 2, 5, 0})); // filled with them when too few
+    // With the per-vector cap too: capped entries go back first, then failing ones.
+    QCOMPARE(steer::selectBeam(failing, {4, 1, 0.0, 1}, rng), (Picks{1, 2, 5, 0}));
   }
 
   void aFixedSeedGivesTheCandidatesRecordedInTheGoldenFile() {
