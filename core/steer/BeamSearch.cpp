@@ -105,9 +105,10 @@ struct BeamSearch::Run {
   std::map<std::int64_t, bool> verdicts;
   /// With checks, until one passes: generation 0's clean seeds, nearest
   /// first, checked ahead of every other candidate, so that the run soon has
-  /// a real kernel that runs, and lineages from it.
+  /// a real kernel that runs, and lineages from it; one waits at a time.
   std::vector<CandidateRecord> seedChecks;
   std::size_t nextSeedCheck = 0;
+  std::int64_t seedSubmitted = 0;
   std::map<std::string, std::string> deadByText; ///< SteerSpec::deadCode's verdicts, by text (empty: live)
   std::vector<Member> seedBeam; ///< where a reseed starts again: generation 0's beam, or the seeds it draws from
   std::size_t since = 0;        ///< the generation where the beam's current search began (SteerSpec::reseedAfter)
@@ -712,16 +713,19 @@ void BeamSearch::Run::noteVerdict(std::int64_t candidate, const std::string& out
 
 void BeamSearch::Run::submitContenders(const Generation& g) {
   // Until one passes, generation 0's seeds are checked nearest first, ahead
-  // of everything else (the waiting places filled with them): real kernels,
-  // they most likely run, and give the run a runnable best to beat and
-  // runnable lineages to keep.
+  // of everything else, one waiting at a time (the other waiting place stays
+  // for candidates): real kernels, they most likely run, and give the run a
+  // runnable best to beat and runnable lineages to keep.
   constexpr double kFirst = 1e12; // taken from a seed's place in the queue, added to a failing lineage's
-  for (; best.id == 0 && nextSeedCheck < seedChecks.size(); ++nextSeedCheck) {
-    const auto& c = seedChecks[nextSeedCheck];
-    if (checks->known(c.text)) continue;
-    if (!checks->submit(c.id, c.text, c.kernelName, c.distance - kFirst)) break; // the queue is full of seeds
-    contenders[c.id] = toMember(c);
-  }
+  if (!(seedSubmitted && checks->waiting(seedSubmitted)))
+    for (; best.id == 0 && nextSeedCheck < seedChecks.size(); ++nextSeedCheck) {
+      const auto& c = seedChecks[nextSeedCheck];
+      if (checks->known(c.text) || !checks->submit(c.id, c.text, c.kernelName, c.distance - kFirst)) continue;
+      contenders[c.id] = toMember(c);
+      seedSubmitted = c.id;
+      ++nextSeedCheck;
+      break;
+    }
   // Then the generation's clean candidates nearer than the best, those of
   // lineages not known to fail first, each part nearest first; at most two
   // a generation are offered. The checks keep two waiting at most, in that

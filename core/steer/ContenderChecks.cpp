@@ -170,6 +170,11 @@ std::size_t ContenderChecks::waiting() const {
   return queue_.size();
 }
 
+bool ContenderChecks::waiting(std::int64_t candidate) const {
+  std::lock_guard lock(m_);
+  return std::any_of(queue_.begin(), queue_.end(), [&](const auto& c) { return c.candidate == candidate; });
+}
+
 void ContenderChecks::wait(double seconds) {
   std::unique_lock lock(m_);
   idle_.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return queue_.empty() && !busy_; });

@@ -72,6 +72,8 @@ public:
   [[nodiscard]] std::size_t pending() const;
   /// Checks queued, not yet started.
   [[nodiscard]] std::size_t waiting() const;
+  /// This candidate's check is queued, not yet started.
+  [[nodiscard]] bool waiting(std::int64_t candidate) const;
   /// Waits until nothing is pending, or `seconds` have passed.
   void wait(double seconds);
   /// The device quick checks run on, once the first has started ("" before).
