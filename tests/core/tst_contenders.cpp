@@ -248,6 +248,7 @@ private Q_SLOTS:
     QVERIFY(!checks.submit(4, farther, "A", 9));   // the queue holds a nearer one
     QVERIFY(!checks.submit(2, far, "A", 5));       // forgotten, and still farther
     QCOMPARE(checks.waiting(), std::size_t(1));
+    QVERIFY(checks.waiting(3) && !checks.waiting(2) && !checks.waiting(1)); // 1 is under way, not waiting
     const auto done = allFinished(checks);
     QCOMPARE(done.size(), std::size_t(2));
     QCOMPARE(done[0].candidate, std::int64_t(1));
