@@ -58,7 +58,6 @@ bool nearestFirst(const Member& a, const Member& b) { return a.distance < b.dist
 
 /// One generation's candidates as they are made: records, and what measuring gave.
 struct Generation {
-  int number = 0;
   Clock::time_point started;
   bool reseeded = false;
   std::vector<CandidateRecord> cands;
@@ -837,7 +836,6 @@ SteerResult BeamSearch::go(std::int64_t id, const SteerSpec& spec, const CancelT
     run.stopReason = run.stopBefore(lastGeneration);
     if (!run.stopReason.empty()) break;
     Generation g;
-    g.number = run.generation;
     g.started = Clock::now();
     lastStart = g.started;
     std::mt19937_64 rng(generationSeed(spec.seed, run.generation));
