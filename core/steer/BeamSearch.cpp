@@ -153,6 +153,9 @@ struct BeamSearch::Run {
   /// checked) its nearest checked ancestor did.
   [[nodiscard]] bool failing(std::int64_t candidate) const;
   void noteVerdict(std::int64_t candidate, const std::string& outcome);
+  /// With checks: records stored clean candidates' parents, and those of
+  /// generation 0 (`seeds`) as seedChecks, nearest first.
+  void trackLineage(const std::vector<CandidateRecord>& cands, bool seeds);
   /// Sends this generation's nearest clean candidates that would beat the best to the checks.
   void submitContenders(const Generation& g);
   /// True when a contender as near as an exact match is still being checked.
@@ -221,16 +224,14 @@ void BeamSearch::Run::restore() {
   if (const auto b = runBest(stored)) best = nearest = loadMember(b);
   if (checks) { // the checks as stored: the best is the nearest that passed, and no text is checked twice
     best = Member{};
+    trackLineage(ws.steerCandidates(id, 0), true);
     for (const auto& c : ws.steerCandidates(id)) {
       parents[c.id] = c.parent;
-      if (c.generation == 0 && c.compiled && c.unclean.empty()) seedChecks.push_back(c);
       if (c.checkOutcome.empty()) continue;
       noteVerdict(c.id, c.checkOutcome);
       checks->remember({c.id, c.text, c.kernelName, c.distance, c.checkOutcome, c.checkDetail});
       if (c.checkOutcome == "PASS" && (best.id == 0 || c.distance < best.distance)) best = toMember(c);
     }
-    std::stable_sort(seedChecks.begin(), seedChecks.end(),
-                     [](const CandidateRecord& a, const CandidateRecord& b) { return a.distance < b.distance; });
   }
   since = lastReseed(bests, spec.reseedAfter);
   if (spec.combine > 0 || spec.combineGreedy > 0) { // the edits as a straight run would hold them now
@@ -515,14 +516,7 @@ void BeamSearch::Run::keep(Generation& gen, std::mt19937_64& rng) {
     ws.addSteerGeneration(g, cands);
     ws.setSteerRunStatus(id, "running", "", g.elapsed);
   });
-  if (checks)
-    for (const auto& c : cands) {
-      if (c.compiled && c.unclean.empty()) parents[c.id] = c.parent;
-      if (generation == 0 && c.compiled && c.unclean.empty()) seedChecks.push_back(c);
-    }
-  if (generation == 0)
-    std::stable_sort(seedChecks.begin(), seedChecks.end(),
-                     [](const CandidateRecord& a, const CandidateRecord& b) { return a.distance < b.distance; });
+  if (checks) trackLineage(cands, generation == 0);
   // The new beam, as stored.
   std::vector<Member> next;
   for (auto k : kept) {
@@ -704,6 +698,17 @@ bool BeamSearch::Run::failing(std::int64_t candidate) const {
     c = p->second;
   }
   return false;
+}
+
+void BeamSearch::Run::trackLineage(const std::vector<CandidateRecord>& cands, bool seeds) {
+  for (const auto& c : cands)
+    if (c.compiled && c.unclean.empty()) {
+      parents[c.id] = c.parent;
+      if (seeds) seedChecks.push_back(c);
+    }
+  if (seeds)
+    std::stable_sort(seedChecks.begin(), seedChecks.end(),
+                     [](const CandidateRecord& a, const CandidateRecord& b) { return a.distance < b.distance; });
 }
 
 void BeamSearch::Run::noteVerdict(std::int64_t candidate, const std::string& outcome) {
