@@ -7,7 +7,14 @@
 // prints how many each rule refuses (alone, and as the first rule broken),
 // how many the dead-code check flags and why, and the time both take.
 //
+// With --candidates FILE (a workspace bench-steer kept, --keep-workspace) it
+// judges instead the steering candidates the drive checks ran, under the
+// rules of this build, and prints per check outcome how many the rules now
+// refuse and by which rule first: a rule worth having refuses many that
+// failed the checks and few that passed.
+//
 // Usage: bench-clean [--workspace FILE] [--sample 500] [--seed 1] [--show N] (print N refused kernels' reasons)
+//                    [--candidates FILE]
 #include "common/Paths.h"
 #include "features/DeadCode.h"
 #include "features/FeatureSpace.h"
@@ -27,23 +34,72 @@
 
 using namespace steerbench;
 
+namespace {
+
+/// --candidates: the checked candidates of a kept steering workspace, per outcome.
+int judgeCheckedCandidates(const std::string& path, std::size_t show) {
+  auto ws = store::Workspace::open(path, store::Workspace::Mode::OpenExisting);
+  const auto rows = ws.rows("SELECT id, check_outcome, text, distance FROM steer_candidates "
+                            "WHERE compiled = 1 AND check_outcome NOT IN ('', 'NOT_CHECKED') ORDER BY id");
+  std::printf("bench-clean: %zu checked steering candidates of %s, judged by this build's rules\n", rows.size(),
+              path.c_str());
+  const auto& space = features::featureSpace("grewe");
+  const std::vector<double> origin(space.dimensions.size(), 0.0);
+  const auto rules = steer::cleanRuleNames();
+  struct Tally {
+    std::size_t all = 0, exact = 0, refused = 0, refusedExact = 0;
+    std::map<std::string, std::size_t> first;
+  };
+  std::map<std::string, Tally> byOutcome;
+  std::size_t shown = 0;
+  for (const auto& row : rows) {
+    auto& t = byOutcome[row[1]];
+    const bool exact = std::strtod(row[3].c_str(), nullptr) == 0;
+    ++t.all;
+    t.exact += exact;
+    const auto m = steer::measureCandidate(row[2], space, origin, {}, rules);
+    if (m.unclean.empty()) continue;
+    ++t.refused;
+    t.refusedExact += exact;
+    ++t.first[m.unclean.substr(0, m.unclean.find(':'))];
+    if (shown < show) {
+      std::printf("  candidate #%s (%s): %s\n", row[0].c_str(), row[1].c_str(), m.unclean.c_str());
+      ++shown;
+    }
+  }
+  std::printf("%-18s %8s %8s %14s  refused by (first rule broken)\n", "check outcome", "checked", "exact",
+              "refused (exact)");
+  for (const auto& [outcome, t] : byOutcome) {
+    std::printf("%-18s %8zu %8zu %8zu (%zu)  ", outcome.c_str(), t.all, t.exact, t.refused, t.refusedExact);
+    for (const auto& [rule, n] : t.first)
+      std::printf(" %s %zu;", rule.c_str(), n);
+    std::printf("\n");
+  }
+  return 0;
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::string wsPath = defaultWorkspacePath();
   std::size_t sample = 500, show = 0;
   std::uint64_t seed = 1;
+  std::string candidates;
   for (int i = 1; i < argc; ++i) {
     auto arg = [&](const char* name) { return !std::strcmp(argv[i], name) && i + 1 < argc; };
     if (arg("--workspace")) wsPath = argv[++i];
     else if (arg("--sample")) sample = std::strtoull(argv[++i], nullptr, 10);
     else if (arg("--seed")) seed = std::strtoull(argv[++i], nullptr, 10);
     else if (arg("--show")) show = std::strtoull(argv[++i], nullptr, 10);
+    else if (arg("--candidates")) candidates = argv[++i];
     else {
       std::fprintf(stderr, "usage: see the comment at the top of bench/clean_bench.cpp\n");
       return 2;
     }
   }
   try {
+    if (!candidates.empty()) return judgeCheckedCandidates(candidates, show);
     auto ws = store::Workspace::open(wsPath, store::Workspace::Mode::OpenExisting);
     auto rows = ws.rows("SELECT id, source FROM kernels WHERE role IN ('train', 'capped') ORDER BY id");
     std::mt19937_64 rng(seed);
@@ -67,13 +123,17 @@ int main(int argc, char** argv) {
       if (m.unclean.empty()) ++clean;
       else {
         ++first[m.unclean.substr(0, m.unclean.find(':'))];
+        // Each rule alone: does the kernel break it?
+        std::string also;
+        for (const auto& r : rules)
+          if (!steer::measureCandidate(row[1], space, origin, {}, {r}).unclean.empty()) {
+            ++alone[r];
+            also += " " + r;
+          }
         if (shown < show) {
-          std::printf("  kernel #%s: %s\n", row[0].c_str(), m.unclean.c_str());
+          std::printf("  kernel #%s: %s (breaks:%s)\n", row[0].c_str(), m.unclean.c_str(), also.c_str());
           ++shown;
         }
-        // Each rule alone: does the kernel break it?
-        for (const auto& r : rules)
-          if (!steer::measureCandidate(row[1], space, origin, {}, {r}).unclean.empty()) ++alone[r];
       }
       t0 = Clock::now();
       const auto d = features::checkDeadCode(m.text, m.kernel);

@@ -38,6 +38,7 @@ FileMeasurement measureSource(std::string source, const std::string& name, const
   } fanOut;
   for (auto& e : extractors)
     if (auto* o = e->astObserver()) fanOut.targets.push_back(o);
+  fanOut.targets.insert(fanOut.targets.end(), options.observers.begin(), options.observers.end());
 
   clangfe::CompileRequest req;
   req.source = m.source;

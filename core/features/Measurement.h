@@ -14,6 +14,8 @@ struct MeasureOptions {
   clangfe::CompileOptions compile;
   source::ReadLimits limits;
   std::vector<const FeatureSpace*> spaces; ///< at least one
+  /// More observers of the compile's AST (borrowed for the call), beside the spaces'.
+  std::vector<clangfe::AstObserver*> observers;
 
   /// Every feature space of this build, with default compile options and limits.
   [[nodiscard]] static MeasureOptions everySpace();

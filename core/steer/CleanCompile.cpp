@@ -1,5 +1,7 @@
 #include "steer/CleanCompile.h"
 
+#include "steer/CleanAst.h"
+
 #include <algorithm>
 
 namespace steerbench::steer {
@@ -56,6 +58,15 @@ const std::vector<CleanRule>& cleanRules() {
        {"parentheses"},
        {"parentheses"},
        "an assignment used as a condition: `if (k = n)`"},
+      // The two below are found by walking the AST (steer/CleanAst.h): Clang 15 has no warning for them.
+      {kChainedComparison,
+       {},
+       {kChainedComparison},
+       "a comparison of a comparison's 0 or 1: `j < 2 >= c`, `(f >= e) < d`"},
+      {kPointerCondition,
+       {},
+       {kPointerCondition},
+       "a pointer tested as a truth value, constant when the kernel runs: `if (b || i >= n) return;`"},
   };
   return rules;
 }
@@ -97,7 +108,7 @@ std::string cleanCompileViolation(const std::vector<clangfe::Diagnostic>& diagno
       const auto* r = cleanRule(name);
       if (!r) continue;
       for (const char* option : r->reported)
-        if (d.option == option) return name + ": " + d.message + " [-W" + d.option + "]";
+        if (d.option == option) return name + ": " + d.message + (r->flags.empty() ? "" : " [-W" + d.option + "]");
       if (d.option.empty())
         for (const char* m : r->messages)
           if (d.message.find(m) != std::string::npos) return name + ": " + d.message;

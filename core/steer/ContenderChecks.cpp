@@ -6,6 +6,7 @@
 #include "features/DeadCode.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <utility>
 
@@ -25,7 +26,7 @@ drive::DriveOptions driveOptions(const ContenderCheckOptions& o) {
   d.timedRuns = 1;
   d.timeoutSeconds = o.timeoutSeconds;
   d.cacheDir = o.cacheDir;
-  d.cpuTimeouts = o.niceness > 0; // a niced worker waits for the CPU: its kernels' time is what counts
+  d.cpuTimeouts = o.niceIncrement > 0; // a niced worker waits for the CPU: its kernels' time is what counts
   d.workerPath = o.workerPath;
   return d;
 }
@@ -186,8 +187,14 @@ std::string ContenderChecks::device() const {
 }
 
 void ContenderChecks::loop() {
-  // Linux's nice values are per thread: this one's, and its workers' (forked from it).
-  if (options_.niceness > 0) (void)::setpriority(PRIO_PROCESS, pid_t(::syscall(SYS_gettid)), options_.niceness);
+  // Linux's nice values are per thread: this one's (inherited from the thread
+  // that made it), and its workers' (forked from it).
+  if (options_.niceIncrement > 0) {
+    const auto self = id_t(::syscall(SYS_gettid));
+    errno = 0;
+    const int base = ::getpriority(PRIO_PROCESS, self);
+    if (errno == 0) (void)::setpriority(PRIO_PROCESS, self, std::min(19, base + options_.niceIncrement));
+  }
   std::unique_ptr<drive::Driver> driver, confirm;
   std::string failure; // the driver could not start: every check says why
   for (;;) {

@@ -46,9 +46,12 @@ struct ContenderCheckOptions {
   /// submitted again).
   std::size_t maxQueued = 0;
   /// The checks' thread and the workers it starts (fork keeps a thread's
-  /// nice value) run at this nice value: they take the CPU the search
-  /// leaves idle, so they do not slow the sampling down.
-  int niceness = 19;
+  /// nice value) run this much below the priority of the thread that made
+  /// them (at most nice 19): they take mostly the CPU the search leaves
+  /// idle, yet keep a share when the machine is busy (at nice 10 beside a
+  /// busy thread at 0, about a tenth of a core; at 19, about 1.5%, which
+  /// starved them under other work). 0: the same priority.
+  int niceIncrement = 10;
   std::string cacheDir;           ///< PoCL's kernel cache (empty: PoCL's default)
   std::string workerPath;         ///< empty: the installed steerbench-drive
 };

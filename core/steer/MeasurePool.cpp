@@ -1,6 +1,7 @@
 #include "steer/MeasurePool.h"
 
 #include "corpus/SourceFormatting.h"
+#include "steer/CleanAst.h"
 #include "steer/CleanCompile.h"
 #include "features/Distance.h"
 #include "features/Measurement.h"
@@ -21,7 +22,9 @@ Measured measureCandidate(const std::string& text, const features::FeatureSpace&
   features::MeasureOptions mo;
   mo.spaces = {&space};
   mo.compile.warnings = cleanCompileWarnings(cleanRules);
-  const auto m = features::measureSource(text, "candidate.cl", mo);
+  CleanAstChecks ast(cleanRules);
+  if (ast.active()) mo.observers.push_back(&ast);
+  auto m = features::measureSource(text, "candidate.cl", mo);
   out.text = text;
   if (!m.ok()) {
     out.error = firstLine(m.error);
@@ -41,6 +44,7 @@ Measured measureCandidate(const std::string& text, const features::FeatureSpace&
     }
   }
   out.compiled = true;
+  m.diagnostics.insert(m.diagnostics.end(), ast.findings().begin(), ast.findings().end());
   out.unclean = cleanCompileViolation(m.diagnostics, cleanRules);
   out.text = corpus::formatSource(text);
   return out;

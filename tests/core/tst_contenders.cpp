@@ -54,7 +54,7 @@ const char* kHangs = "kernel void A(global int* a, const int n) {\n  int i = get
 steer::ContenderCheckOptions onTheClock(double timeoutSeconds) {
   steer::ContenderCheckOptions o;
   o.timeoutSeconds = timeoutSeconds;
-  o.niceness = 0;
+  o.niceIncrement = 0;
   return o;
 }
 
@@ -91,6 +91,9 @@ private Q_SLOTS:
     row("empty-body", "  if (n > 0);\n  a[i] = 1.0f;", "  if (n > 0)\n    a[i] = 1.0f;");
     row("pointer-integer", "  a[i] = (float)(b < n);", "  a[i] = (float)(i < n);");
     row("assignment-condition", "  int k = 0;\n  if (k = n) a[i] = 1.0f;", "  int k = 0;\n  if (k == n) a[i] = 1.0f;");
+    // Two signs compared, in parentheses, are real code; a chain is not.
+    row("chained-comparison", "  if (i < n >= m) a[i] = 1.0f;", "  if ((i < n) == (m < n)) a[i] = 1.0f;");
+    row("pointer-condition", "  if (b || i >= n) return;\n  a[i] = b[i];", "  if (i >= n) return;\n  a[i] = b[i];");
     QTest::newRow("implicit-int") << QStringLiteral("implicit-int")
                                   << QStringLiteral("kernel void A(global float* a, const n) {\n  a[get_global_id(0)] = n;\n}\n")
                                   << QStringLiteral("kernel void A(global float* a, const int n) {\n  a[get_global_id(0)] = n;\n}\n");
@@ -115,7 +118,7 @@ private Q_SLOTS:
   }
 
   void everyRuleHasATestRow() {
-    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(13)); // the rows above
+    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(15)); // the rows above
     QVERIFY(steer::cleanCompileWarnings({}).empty());
     QVERIFY(!steer::cleanRule("no-such-rule"));
   }
@@ -226,7 +229,7 @@ private Q_SLOTS:
     }
     // At low priority the worker may wait for the CPU: its timeout counts
     // the CPU time it used, so a hang is still found, as such.
-    o.niceness = 19;
+    o.niceIncrement = 19;
     steer::ContenderChecks checks(o);
     QVERIFY(checks.submit(1, kHangs, "A"));
     const auto done = allFinished(checks);

@@ -769,6 +769,41 @@ private Q_SLOTS:
     if (r.bestId) QCOMPARE(ws.steerCandidate(r.bestId)->checkOutcome, std::string("PASS"));
   }
 
+  void seedsAreCheckedFirstUntilOneRuns() {
+    // Three seeds at the target return before their work (NO_OUTPUT), and
+    // no deletion of one token mends them cleanly; a fourth, farther, runs.
+    // Until one passes, the seeds are checked nearest first, ahead of the
+    // nearer candidates offered all along: the fourth becomes the best.
+    auto exits = [](const char* bound) {
+      return std::string("kernel void A(global float* a, global const float* b, const int n) {\n"
+                         "  int i = get_global_id(0);\n  if (n > ") + bound + ") return;\n  a[i] = b[i] * 2.0f;\n}\n";
+    };
+    const std::string e1 = exits("0"), e2 = exits("1"), e3 = exits("2");
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("seedchecks.sbw")).toStdString());
+    auto sampler = deletingSampler({e1, e2, e3, kSeed});
+    steer::BeamSearch search(ws, sampler);
+    // Counted in generations, not seconds, so a loaded machine gives the same
+    // run: a seed at distance 0 (an exact match) is waited for before the
+    // next generation, the three each in turn, so the fourth is offered by
+    // generation 3, and the end of a run waits for what is being checked.
+    auto s = spec(greweOf(e1.c_str()), 8);
+    s.seeds = {{"e1.cl", e1}, {"e2.cl", e2}, {"e3.cl", e3}, {"seed.cl", kSeed}};
+    s.holeMin = s.holeMax = 1;
+    benchmarksOnly(s, true, false);
+    s.confirmSizes = {}; // the quick check alone: the order is what is tested
+    const auto r = search.run(s);
+    const auto seeds = ws.steerCandidates(r.run, 0);
+    QCOMPARE(seeds.size(), std::size_t(4));
+    for (int i = 0; i < 3; ++i) {
+      QCOMPARE(seeds[std::size_t(i)].distance, 0.0);
+      QCOMPARE(seeds[std::size_t(i)].checkOutcome, std::string("NO_OUTPUT"));
+    }
+    QVERIFY(seeds[3].distance > 0);
+    QCOMPARE(seeds[3].checkOutcome, std::string("PASS"));
+    QVERIFY(r.runnable);
+    QCOMPARE(ws.steerCandidate(r.bestId)->checkOutcome, std::string("PASS"));
+  }
+
   void uncleanCandidatesAreStoredButNeverKept() {
     const std::string unclean = std::string(kSeed).insert(std::string(kSeed).rfind('}'), "  a[i] + 1.0f;\n");
     auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("unclean.sbw")).toStdString());

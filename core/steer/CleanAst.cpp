@@ -1,0 +1,119 @@
+#include "steer/CleanAst.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
+
+#include <algorithm>
+
+namespace steerbench::steer {
+
+namespace {
+
+using clangfe::Diagnostic;
+
+/// A comparison or a logical operator: its value is 0 or 1.
+bool isTruthValue(const clang::Expr* e) {
+  if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e)) return b->isComparisonOp() || b->isLogicalOp();
+  return false;
+}
+
+class Walk : public clang::RecursiveASTVisitor<Walk> {
+public:
+  Walk(clang::ASTContext& ast, bool chained, bool pointers, std::vector<Diagnostic>& out)
+      : sm_(ast.getSourceManager()), chained_(chained), pointers_(pointers), out_(out) {}
+
+  bool VisitBinaryOperator(clang::BinaryOperator* b) {
+    if (chained_ && b->isComparisonOp())
+      for (const clang::Expr* side : {b->getLHS(), b->getRHS()}) {
+        // `a < b >= c` and `(a < b) >= c` order a 0 or 1 against a value:
+        // never what a kernel means. `(a < 0) == (b < 0)` (two signs alike)
+        // is real code; only an equality written without the parentheses is
+        // taken for a chain.
+        const clang::Expr* inner = b->isRelationalOp() ? side->IgnoreParenImpCasts() : side->IgnoreImpCasts();
+        if (isTruthValue(inner)) {
+          report(b->getOperatorLoc(), kChainedComparison,
+                 "'" + b->getOpcodeStr().str() + "' compares the 0 or 1 of another comparison (`a < b >= c` is "
+                 "`(a < b) >= c`)");
+          break;
+        }
+      }
+    if (b->isLogicalOp()) {
+      truth(b->getLHS());
+      truth(b->getRHS());
+    }
+    return true;
+  }
+  bool VisitUnaryOperator(clang::UnaryOperator* u) {
+    if (u->getOpcode() == clang::UO_LNot) truth(u->getSubExpr());
+    return true;
+  }
+  bool VisitIfStmt(clang::IfStmt* s) {
+    truth(s->getCond());
+    return true;
+  }
+  bool VisitWhileStmt(clang::WhileStmt* s) {
+    truth(s->getCond());
+    return true;
+  }
+  bool VisitDoStmt(clang::DoStmt* s) {
+    truth(s->getCond());
+    return true;
+  }
+  bool VisitForStmt(clang::ForStmt* s) {
+    truth(s->getCond());
+    return true;
+  }
+  bool VisitConditionalOperator(clang::ConditionalOperator* c) {
+    truth(c->getCond());
+    return true;
+  }
+
+private:
+  /// A pointer used as a truth value: a kernel's buffers are never null
+  /// when it runs, so the test is constant, and a search uses it to add
+  /// counts or to return before the work.
+  void truth(const clang::Expr* e) {
+    if (!pointers_ || !e) return;
+    const clang::Expr* x = e->IgnoreParenImpCasts();
+    if (!x->getType()->isPointerType()) return;
+    std::string what = "a pointer";
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(x)) what = "pointer '" + ref->getDecl()->getNameAsString() + "'";
+    report(x->getBeginLoc(), kPointerCondition,
+           what + " tested as a truth value: a buffer is never null when the kernel runs");
+  }
+
+  void report(clang::SourceLocation at, const char* option, std::string message) {
+    const auto loc = sm_.getExpansionLoc(at);
+    if (loc.isInvalid() || !sm_.isInMainFile(loc)) return;
+    const auto p = sm_.getPresumedLoc(loc);
+    Diagnostic d;
+    d.file = p.isValid() ? p.getFilename() : "";
+    d.line = p.isValid() ? p.getLine() : 0;
+    d.column = p.isValid() ? p.getColumn() : 0;
+    d.severity = clangfe::Severity::Warning;
+    d.message = std::move(message);
+    d.option = option;
+    out_.push_back(std::move(d));
+  }
+
+  clang::SourceManager& sm_;
+  bool chained_, pointers_;
+  std::vector<Diagnostic>& out_;
+};
+
+} // namespace
+
+CleanAstChecks::CleanAstChecks(const std::vector<std::string>& rules)
+    : chained_(std::find(rules.begin(), rules.end(), kChainedComparison) != rules.end()),
+      pointers_(std::find(rules.begin(), rules.end(), kPointerCondition) != rules.end()) {}
+
+void CleanAstChecks::onTranslationUnit(clang::ASTContext& ast, bool hasErrors) {
+  if (hasErrors || !active()) return;
+  Walk(ast, chained_, pointers_, findings_).TraverseDecl(ast.getTranslationUnitDecl());
+  std::stable_sort(findings_.begin(), findings_.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return std::pair(a.line, a.column) < std::pair(b.line, b.column);
+  });
+}
+
+} // namespace steerbench::steer

@@ -1,0 +1,37 @@
+// Clean-compile rules Clang has no warning for (docs/steering.md, "Clean
+// compiles"): written as a walk over the candidate's AST, reported as
+// warnings of their own option name so the rules judge them as they judge
+// Clang's. Steering found counts in both: `j < 2 >= c >= d` adds comparisons
+// that compare a comparison's 0 or 1, and `if (p || ...) return;` on a
+// buffer argument p exits before any work, since the driver, like any host,
+// passes every buffer.
+#pragma once
+#include "clang/OpenCLFrontend.h"
+
+#include <string>
+#include <vector>
+
+namespace steerbench::steer {
+
+/// The rules this walk judges, by name (CleanRule::reported holds the same).
+inline constexpr const char* kChainedComparison = "chained-comparison";
+inline constexpr const char* kPointerCondition = "pointer-condition";
+
+/// Observes one compile (clangfe::CompileRequest::observer, through
+/// features::MeasureOptions::observers) and collects what breaks the AST
+/// rules among `rules`, in the main file only.
+class CleanAstChecks : public clangfe::AstObserver {
+public:
+  explicit CleanAstChecks(const std::vector<std::string>& rules);
+  /// True when `rules` holds a rule of this walk (else it need not observe).
+  [[nodiscard]] bool active() const { return chained_ || pointers_; }
+  void onTranslationUnit(clang::ASTContext& ast, bool hasErrors) override;
+  /// Warnings with option kChainedComparison or kPointerCondition, in source order.
+  [[nodiscard]] const std::vector<clangfe::Diagnostic>& findings() const { return findings_; }
+
+private:
+  bool chained_ = false, pointers_ = false;
+  std::vector<clangfe::Diagnostic> findings_;
+};
+
+} // namespace steerbench::steer
