@@ -531,7 +531,9 @@ CommandLine exploreCommandLine() {
   cl.option({"checkpoint", 'o', "FILE", "the model (default: the workspace's, else the shipped default)"});
   addSearchOptions(cl);
   cl.option({"time-budget", 0, "SECONDS", "steering time per epoch", false, "120"});
-  cl.option({"global-sizes", 'g', "N,...", "global sizes the steered kernel is driven at", false, "4096,65536"});
+  cl.option({"global-sizes", 'g', "N,...", "global sizes the steered kernel is driven at (and, unless "
+                                           "--confirm-sizes is given, where its contenders are confirmed)",
+             false, "4096,65536"});
   cl.option({"local-sizes", 'l', "N,...", "local sizes (0: the runtime chooses)", false, "64"});
   cl.option({"runs", 0, "N", "timed runs per device and size", false, "10"});
   cl.option({"seed", 0, "N", "random seed", false, "1"});
@@ -562,6 +564,9 @@ int runExplore(const CommandLine& cl) {
   spec.drive.timedRuns = cl.unsignedValue("runs", 2, 100000);
   spec.drive.seed = spec.seed;
   spec.drive.cacheDir = drive::poclCacheFor(wsPath);
+  // A contender is confirmed where the epoch's kernel will be driven, unless
+  // told otherwise: a best that passed at other sizes may give no label.
+  if (spec.steer.driveCheck && !cl.has("confirm-sizes")) spec.steer.confirmSizes = spec.drive.globalSizes;
 
   auto ws = store::Workspace::open(wsPath);
   auto sampler = loadSampler(ckpt, threads);

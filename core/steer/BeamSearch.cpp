@@ -99,9 +99,13 @@ struct BeamSearch::Run {
   std::map<std::int64_t, Member> contenders;
   std::size_t checked = 0, passed = 0;
   /// With checks: every stored candidate's parent (0: a seed), and the
-  /// checked ones' verdicts (true: passed), what failing() reads.
+  /// checked ones' verdicts, what failing() and failedAncestor() read.
+  struct Verdict {
+    bool passed = false;
+    double distance = 0;
+  };
   std::map<std::int64_t, std::int64_t> parents;
-  std::map<std::int64_t, bool> verdicts;
+  std::map<std::int64_t, Verdict> verdicts;
   /// With checks, until one passes: generation 0's clean seeds, nearest
   /// first, checked ahead of every other candidate, so that the run soon has
   /// a real kernel that runs, and lineages from it; one waits at a time.
@@ -151,8 +155,11 @@ struct BeamSearch::Run {
   void collectChecks();
   /// A candidate's lineage fails the checks: it failed them, or (not
   /// checked) its nearest checked ancestor did.
-  [[nodiscard]] bool failing(std::int64_t candidate) const;
-  void noteVerdict(std::int64_t candidate, const std::string& outcome);
+  [[nodiscard]] bool failing(std::int64_t candidate) const { return failedAncestor(candidate) != nullptr; }
+  /// The verdict of `candidate`'s nearest checked ancestor (itself
+  /// included) when it failed; nullptr when it passed or none was checked.
+  [[nodiscard]] const Verdict* failedAncestor(std::int64_t candidate) const;
+  void noteVerdict(std::int64_t candidate, const std::string& outcome, double distance);
   /// With checks: records stored clean candidates' parents, and those of
   /// generation 0 (`seeds`) as seedChecks, nearest first.
   void trackLineage(const std::vector<CandidateRecord>& cands, bool seeds);
@@ -228,7 +235,7 @@ void BeamSearch::Run::restore() {
     for (const auto& c : ws.steerCandidates(id)) {
       parents[c.id] = c.parent;
       if (c.checkOutcome.empty()) continue;
-      noteVerdict(c.id, c.checkOutcome);
+      noteVerdict(c.id, c.checkOutcome, c.distance);
       checks->remember({c.id, c.text, c.kernelName, c.distance, c.checkOutcome, c.checkDetail});
       if (c.checkOutcome == "PASS" && (best.id == 0 || c.distance < best.distance)) best = toMember(c);
     }
@@ -677,7 +684,7 @@ void BeamSearch::Run::collectChecks() {
   });
   for (const auto& c : done) {
     if (c.outcome == "NOT_CHECKED") continue;
-    noteVerdict(c.candidate, c.outcome);
+    noteVerdict(c.candidate, c.outcome, c.distance);
     ++checked;
     const auto it = contenders.find(c.candidate);
     if (c.outcome != "PASS" || it == contenders.end()) continue;
@@ -690,14 +697,14 @@ void BeamSearch::Run::collectChecks() {
   }
 }
 
-bool BeamSearch::Run::failing(std::int64_t candidate) const {
+const BeamSearch::Run::Verdict* BeamSearch::Run::failedAncestor(std::int64_t candidate) const {
   for (std::int64_t c = candidate; c != 0;) {
-    if (const auto v = verdicts.find(c); v != verdicts.end()) return !v->second;
+    if (const auto v = verdicts.find(c); v != verdicts.end()) return v->second.passed ? nullptr : &v->second;
     const auto p = parents.find(c);
-    if (p == parents.end()) return false;
+    if (p == parents.end()) return nullptr;
     c = p->second;
   }
-  return false;
+  return nullptr;
 }
 
 void BeamSearch::Run::trackLineage(const std::vector<CandidateRecord>& cands, bool seeds) {
@@ -711,8 +718,8 @@ void BeamSearch::Run::trackLineage(const std::vector<CandidateRecord>& cands, bo
                      [](const CandidateRecord& a, const CandidateRecord& b) { return a.distance < b.distance; });
 }
 
-void BeamSearch::Run::noteVerdict(std::int64_t candidate, const std::string& outcome) {
-  if (outcome != "NOT_CHECKED") verdicts[candidate] = outcome == "PASS";
+void BeamSearch::Run::noteVerdict(std::int64_t candidate, const std::string& outcome, double distance) {
+  if (outcome != "NOT_CHECKED") verdicts[candidate] = {outcome == "PASS", distance};
 }
 
 void BeamSearch::Run::submitContenders(const Generation& g) {
@@ -732,7 +739,10 @@ void BeamSearch::Run::submitContenders(const Generation& g) {
     }
   // Then the generation's clean candidates nearer than the best, those of
   // lineages not known to fail first, each part nearest first; at most two
-  // a generation are offered. The checks keep two waiting at most, in that
+  // a generation are offered. A failing lineage's candidate is offered only
+  // when it is nearer than the ancestor that failed: an edit that changed
+  // nothing the target sees most likely kept the fault too (one run checked
+  // 18 such descendants of one kernel, all reading out of bounds as it did). The checks keep two waiting at most, in that
   // order (a nearer one takes the farthest's place), so they work on what
   // could become the best, not on a backlog.
   std::vector<std::size_t> order;
@@ -740,8 +750,10 @@ void BeamSearch::Run::submitContenders(const Generation& g) {
   for (std::size_t i = 0; i < g.cands.size(); ++i) {
     const auto& c = g.cands[i];
     if (c.compiled && c.unclean.empty() && c.id && (best.id == 0 || c.distance < best.distance)) {
+      const auto* failed = failedAncestor(c.parent);
+      if (failed && !(c.distance < failed->distance) && !checks->known(c.text)) continue;
       order.push_back(i);
-      fails[i] = failing(c.parent) ? 1 : 0;
+      fails[i] = failed ? 1 : 0;
     }
   }
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -754,7 +766,7 @@ void BeamSearch::Run::submitContenders(const Generation& g) {
     if (const auto* k = checks->known(c.text)) { // the same text, checked before under another id
       if (k->outcome == "PASS" && (best.id == 0 || c.distance < best.distance)) best = toMember(c);
       ws.setSteerCandidateCheck(c.id, k->outcome, k->detail);
-      noteVerdict(c.id, k->outcome);
+      noteVerdict(c.id, k->outcome, c.distance);
       continue;
     }
     if (checks->submit(c.id, c.text, c.kernelName, c.distance + (fails[i] ? kFirst : 0))) {

@@ -107,12 +107,23 @@ WorkerProcess::WorkerProcess(WorkerOptions options) : options_(std::move(options
     throw InputError(std::string("cannot start the drive worker: socketpair: ") + std::strerror(errno));
   const int log = ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   const pid_t parent = ::getpid();
-  pid_ = ::fork();
+  // vfork, not fork: fork runs the libraries' atfork handlers, and
+  // OpenBLAS's joins its threads there; one that missed the wake-up sleeps
+  // on and the fork never returns (a steering run's checks hung so while
+  // the sampler's BLAS threads idled). The child borrows this thread's
+  // memory until execve, so it only makes system calls on values made
+  // above, with every signal blocked until just before execve.
+  sigset_t all, before;
+  ::sigfillset(&all);
+  ::pthread_sigmask(SIG_SETMASK, &all, &before);
+  pid_ = ::vfork();
   if (pid_ < 0) {
+    const int err = errno;
+    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
     ::close(sv[0]);
     ::close(sv[1]);
     if (log >= 0) ::close(log);
-    throw InputError(std::string("cannot start the drive worker: fork: ") + std::strerror(errno));
+    throw InputError(std::string("cannot start the drive worker: vfork: ") + std::strerror(err));
   }
   if (pid_ == 0) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL); // never outlive the parent
@@ -129,9 +140,11 @@ WorkerProcess::WorkerProcess(WorkerOptions options) : options_(std::move(options
     ::dup2(sv[1], 0);
     ::dup2(sv[1], 1);
     if (log >= 0) ::dup2(log, 2);
+    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
     ::execve(exe.c_str(), argv.data(), envp.data());
     ::_exit(127);
   }
+  ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
   ::close(sv[1]);
   if (log >= 0) ::close(log);
   fd_ = sv[0];
