@@ -19,8 +19,10 @@
 //       --write-suite-kernels), its training folds augmented with the rows
 //       each other workspace added (kernels whose text no drive case of
 //       --suites has), in BenchPress's Table 2 layout (speedups averaged and
-//       confusion counts pooled over --seeds fold splits); then the speedup
-//       against the active-learning epoch (Figure 10).
+//       confusion counts pooled over --seeds fold splits); the arms paired
+//       split by split (Wilcoxon's signed-rank test and the sign test: does
+//       active learning lead passive steering on most splits?); then the
+//       speedup against the active-learning epoch (Figure 10).
 #include "common/AtomicFile.h"
 #include "common/Error.h"
 #include "common/Paths.h"
@@ -30,6 +32,7 @@
 #include "drive/host/DevMapExport.h"
 #include "drive/host/KernelSignatures.h"
 #include "heuristic/DeviceMapping.h"
+#include "heuristic/PairedTest.h"
 #include "store/Workspace.h"
 
 #include <algorithm>
@@ -382,9 +385,10 @@ int augmentation(const Args& args) {
   std::FILE* csv = args.has("csv") ? std::fopen(args.get("csv").c_str(), "w") : nullptr;
   if (args.has("csv") && !csv) throw InputError("cannot write " + args.get("csv") + ": " + std::strerror(errno));
   if (csv) std::fprintf(csv, "arm,epoch,added_rows,kernels,speedup_mean,speedup_geomean,precision,recall,specificity\n");
+  std::map<std::string, std::vector<double>> armSplits; // per arm: each split's mean speedup
   for (const auto& arm : arms) {
     const int index = arm.name == "corpus" ? 0 : arm.name == "passive" ? 1 : 2;
-    std::vector<double> splits;
+    auto& splits = armSplits[arm.name];
     const Metrics m = meanOver(suites, arm.added, seeds, minLeaf, &splits);
     line(labels[index], arm.added.size(),
          std::set<std::int64_t>(arm.addedKernels.begin(), arm.addedKernels.end()).size(), m, splits);
@@ -394,6 +398,24 @@ int augmentation(const Args& args) {
   }
   std::printf("%-32s %5s %7s %9s %17s %9s\n", "oracle", "", "", times(base.oracleMean).c_str(), "",
               times(base.oracleGeomean).c_str());
+
+  // Split by split: every arm trains on the same folds of each split, so the
+  // arms pair up. The splits share their data, so a small p says the lead
+  // holds across ways of cutting these rows, not that it holds beyond them.
+  armSplits["suites"] = baseSplits;
+  auto paired = [&](const char* a, const char* b) {
+    if (!armSplits.count(a) || !armSplits.count(b)) return;
+    const auto r = heuristic::comparePaired(armSplits[a], armSplits[b]);
+    std::printf("%s against %s over %zu splits: ahead on %zu, behind on %zu; mean difference %+.2f points, median "
+                "%+.2f; Wilcoxon signed-rank z = %.2f, p = %.3g; sign test p = %.3g\n",
+                a, b, r.n, r.wins, r.losses, 100 * r.meanDifference, 100 * r.medianDifference, r.z, r.pWilcoxon,
+                r.pSign);
+  };
+  std::printf("\npaired across the fold splits (speedup over static, per split):\n");
+  paired("active", "passive");
+  paired("active", "suites");
+  paired("passive", "suites");
+  paired("corpus", "suites");
 
   // Figure 10: speedup against the epoch, for the explore arms (rows added up to each epoch).
   for (const auto& arm : arms) {

@@ -99,7 +99,7 @@ struct BeamSearch::Run {
   std::map<std::int64_t, Member> contenders;
   std::size_t checked = 0, passed = 0;
   /// With checks: every stored candidate's parent (0: a seed), and the
-  /// checked ones' verdicts, what failing() and failedAncestor() read.
+  /// checked ones' verdicts, what failing() and heldBack() read.
   struct Verdict {
     bool passed = false;
     double distance = 0;
@@ -155,10 +155,12 @@ struct BeamSearch::Run {
   void collectChecks();
   /// A candidate's lineage fails the checks: it failed them, or (not
   /// checked) its nearest checked ancestor did.
-  [[nodiscard]] bool failing(std::int64_t candidate) const { return failedAncestor(candidate) != nullptr; }
-  /// The verdict of `candidate`'s nearest checked ancestor (itself
-  /// included) when it failed; nullptr when it passed or none was checked.
-  [[nodiscard]] const Verdict* failedAncestor(std::int64_t candidate) const;
+  [[nodiscard]] bool failing(std::int64_t candidate) const;
+  /// Not worth a check now: the nearest ancestor of `c` that was checked or
+  /// is being checked (`pending`) is as near as `c`, and failed or has no
+  /// verdict yet (one that passed is as near as the best, so `c` is not
+  /// offered anyway).
+  [[nodiscard]] bool heldBack(const CandidateRecord& c, const std::vector<std::int64_t>& pending) const;
   void noteVerdict(std::int64_t candidate, const std::string& outcome, double distance);
   /// With checks: records stored clean candidates' parents, and those of
   /// generation 0 (`seeds`) as seedChecks, nearest first.
@@ -684,9 +686,11 @@ void BeamSearch::Run::collectChecks() {
   });
   for (const auto& c : done) {
     if (c.outcome == "NOT_CHECKED") continue;
-    noteVerdict(c.candidate, c.outcome, c.distance);
-    ++checked;
     const auto it = contenders.find(c.candidate);
+    // The candidate's own distance: the check's is its place in the queue
+    // (a seed's less 1e12, a failing lineage's plus 1e12).
+    noteVerdict(c.candidate, c.outcome, it != contenders.end() ? it->second.distance : c.distance);
+    ++checked;
     if (c.outcome != "PASS" || it == contenders.end()) continue;
     ++passed;
     if (best.id == 0 || it->second.distance < best.distance) {
@@ -697,14 +701,29 @@ void BeamSearch::Run::collectChecks() {
   }
 }
 
-const BeamSearch::Run::Verdict* BeamSearch::Run::failedAncestor(std::int64_t candidate) const {
+bool BeamSearch::Run::failing(std::int64_t candidate) const {
   for (std::int64_t c = candidate; c != 0;) {
-    if (const auto v = verdicts.find(c); v != verdicts.end()) return v->second.passed ? nullptr : &v->second;
+    if (const auto v = verdicts.find(c); v != verdicts.end()) return !v->second.passed;
     const auto p = parents.find(c);
-    if (p == parents.end()) return nullptr;
+    if (p == parents.end()) return false;
     c = p->second;
   }
-  return nullptr;
+  return false;
+}
+
+bool BeamSearch::Run::heldBack(const CandidateRecord& c, const std::vector<std::int64_t>& pending) const {
+  for (std::int64_t a = c.parent; a != 0;) {
+    if (const auto v = verdicts.find(a); v != verdicts.end())
+      return !v->second.passed && !(c.distance < v->second.distance);
+    if (std::find(pending.begin(), pending.end(), a) != pending.end()) { // no verdict yet: held when as near
+      const auto m = contenders.find(a);
+      if (m != contenders.end() && !(c.distance < m->second.distance)) return true;
+    }
+    const auto p = parents.find(a);
+    if (p == parents.end()) return false;
+    a = p->second;
+  }
+  return false;
 }
 
 void BeamSearch::Run::trackLineage(const std::vector<CandidateRecord>& cands, bool seeds) {
@@ -739,21 +758,23 @@ void BeamSearch::Run::submitContenders(const Generation& g) {
     }
   // Then the generation's clean candidates nearer than the best, those of
   // lineages not known to fail first, each part nearest first; at most two
-  // a generation are offered. A failing lineage's candidate is offered only
-  // when it is nearer than the ancestor that failed: an edit that changed
-  // nothing the target sees most likely kept the fault too (one run checked
-  // 18 such descendants of one kernel, all reading out of bounds as it did). The checks keep two waiting at most, in that
+  // a generation are offered. The checks keep two waiting at most, in that
   // order (a nearer one takes the farthest's place), so they work on what
-  // could become the best, not on a backlog.
+  // could become the best, not on a backlog. A candidate is held back when
+  // its nearest ancestor that was checked failed, or is still being
+  // checked, and is as near: an edit that changed nothing the target sees
+  // most likely kept the fault too (one run checked 18 such descendants of
+  // one kernel, all reading out of bounds as it did; another, 6 of a kernel
+  // whose check was under way, all writing nothing as it did).
   std::vector<std::size_t> order;
   std::vector<char> fails(g.cands.size(), 0);
+  const auto pending = checks->pendingCandidates();
   for (std::size_t i = 0; i < g.cands.size(); ++i) {
     const auto& c = g.cands[i];
     if (c.compiled && c.unclean.empty() && c.id && (best.id == 0 || c.distance < best.distance)) {
-      const auto* failed = failedAncestor(c.parent);
-      if (failed && !(c.distance < failed->distance) && !checks->known(c.text)) continue;
+      if (heldBack(c, pending) && !checks->known(c.text)) continue;
       order.push_back(i);
-      fails[i] = failed ? 1 : 0;
+      fails[i] = failing(c.parent) ? 1 : 0;
     }
   }
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {

@@ -21,7 +21,7 @@ bool isTruthValue(const clang::Expr* e) {
 class Walk : public clang::RecursiveASTVisitor<Walk> {
 public:
   Walk(clang::ASTContext& ast, bool chained, bool pointers, std::vector<Diagnostic>& out)
-      : sm_(ast.getSourceManager()), chained_(chained), pointers_(pointers), out_(out) {}
+      : ast_(&ast), sm_(ast.getSourceManager()), chained_(chained), pointers_(pointers), out_(out) {}
 
   bool VisitBinaryOperator(clang::BinaryOperator* b) {
     if (chained_ && b->isComparisonOp())
@@ -42,6 +42,14 @@ public:
       truth(b->getLHS());
       truth(b->getRHS());
     }
+    // `p != 0`, `p == NULL`: the same test spelled out.
+    if (pointers_ && b->isEqualityOp())
+      for (auto [p, other] : {std::pair(b->getLHS(), b->getRHS()), std::pair(b->getRHS(), b->getLHS())})
+        if (other->isNullPointerConstant(*ast_, clang::Expr::NPC_ValueDependentIsNotNull) &&
+            !p->isNullPointerConstant(*ast_, clang::Expr::NPC_ValueDependentIsNotNull)) {
+          truth(p);
+          break;
+        }
     return true;
   }
   bool VisitUnaryOperator(clang::UnaryOperator* u) {
@@ -64,7 +72,7 @@ public:
     truth(s->getCond());
     return true;
   }
-  bool VisitConditionalOperator(clang::ConditionalOperator* c) {
+  bool VisitAbstractConditionalOperator(clang::AbstractConditionalOperator* c) { // `c ? a : b` and `c ?: b`
     truth(c->getCond());
     return true;
   }
@@ -76,11 +84,11 @@ private:
   void truth(const clang::Expr* e) {
     if (!pointers_ || !e) return;
     const clang::Expr* x = e->IgnoreParenImpCasts();
-    if (!x->getType()->isPointerType()) return;
+    if (!x->getType()->isPointerType() && !x->getType()->isArrayType()) return; // an array decays to its address
     std::string what = "a pointer";
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(x)) what = "pointer '" + ref->getDecl()->getNameAsString() + "'";
     report(x->getBeginLoc(), kPointerCondition,
-           what + " tested as a truth value: a buffer is never null when the kernel runs");
+           what + " tested as a truth value: never null when the kernel runs (the driver passes every buffer)");
   }
 
   void report(clang::SourceLocation at, const char* option, std::string message) {
@@ -97,6 +105,7 @@ private:
     out_.push_back(std::move(d));
   }
 
+  clang::ASTContext* ast_;
   clang::SourceManager& sm_;
   bool chained_, pointers_;
   std::vector<Diagnostic>& out_;
@@ -110,7 +119,12 @@ CleanAstChecks::CleanAstChecks(const std::vector<std::string>& rules)
 
 void CleanAstChecks::onTranslationUnit(clang::ASTContext& ast, bool hasErrors) {
   if (hasErrors || !active()) return;
-  Walk(ast, chained_, pointers_, findings_).TraverseDecl(ast.getTranslationUnitDecl());
+  // The main file's declarations only: the whole translation unit would load
+  // every declaration of the precompiled OpenCL header, for each candidate.
+  Walk walk(ast, chained_, pointers_, findings_);
+  const auto& sm = ast.getSourceManager();
+  for (clang::Decl* d : ast.getTranslationUnitDecl()->noload_decls())
+    if (sm.isInMainFile(sm.getExpansionLoc(d->getLocation()))) walk.TraverseDecl(d);
   std::stable_sort(findings_.begin(), findings_.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return std::pair(a.line, a.column) < std::pair(b.line, b.column);
   });

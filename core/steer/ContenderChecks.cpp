@@ -176,6 +176,15 @@ bool ContenderChecks::waiting(std::int64_t candidate) const {
   return std::any_of(queue_.begin(), queue_.end(), [&](const auto& c) { return c.candidate == candidate; });
 }
 
+std::vector<std::int64_t> ContenderChecks::pendingCandidates() const {
+  std::lock_guard lock(m_);
+  std::vector<std::int64_t> out;
+  for (const auto& c : queue_)
+    out.push_back(c.candidate);
+  if (busy_) out.push_back(busyCandidate_);
+  return out;
+}
+
 void ContenderChecks::wait(double seconds) {
   std::unique_lock lock(m_);
   idle_.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return queue_.empty() && !busy_; });
@@ -209,6 +218,7 @@ void ContenderChecks::loop() {
       next = std::move(*nearest);
       queue_.erase(nearest);
       busy_ = true;
+      busyCandidate_ = next.candidate;
     }
     ContenderCheck done{next.candidate, next.text, next.kernel, next.distance, "NOT_CHECKED", ""};
     if (!driver && !failure.empty()) {

@@ -25,7 +25,8 @@ struct ContenderCheck {
   std::int64_t candidate = 0; ///< the steering candidate's id
   std::string text, kernel;
   /// The order of checks: the lowest waiting is checked first (the distance
-  /// to the target; BeamSearch gives a run's nearest seed -1).
+  /// to the target; BeamSearch puts seeds 1e12 ahead and failing lineages
+  /// 1e12 behind, so it is not always the candidate's distance).
   double distance = 0;
   /// PASS, DEAD_CODE, or the drive outcome that stopped it (CRASH,
   /// NO_OUTPUT, OUT_OF_BOUNDS, TIMEOUT, ...); NOT_CHECKED when the checks
@@ -77,6 +78,8 @@ public:
   [[nodiscard]] std::size_t waiting() const;
   /// This candidate's check is queued, not yet started.
   [[nodiscard]] bool waiting(std::int64_t candidate) const;
+  /// The candidates whose checks are queued or under way.
+  [[nodiscard]] std::vector<std::int64_t> pendingCandidates() const;
   /// Waits until nothing is pending, or `seconds` have passed.
   void wait(double seconds);
   /// The device quick checks run on, once the first has started ("" before).
@@ -91,6 +94,7 @@ private:
   std::vector<ContenderCheck> finished_;
   std::map<std::string, ContenderCheck> byHash_; ///< content hash -> outcome (or queued)
   bool busy_ = false, stop_ = false;
+  std::int64_t busyCandidate_ = 0; ///< the check under way (busy_)
   std::string device_;
   CancelToken cancel_;
   std::thread thread_;

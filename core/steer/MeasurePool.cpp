@@ -44,7 +44,12 @@ Measured measureCandidate(const std::string& text, const features::FeatureSpace&
     }
   }
   out.compiled = true;
-  m.diagnostics.insert(m.diagnostics.end(), ast.findings().begin(), ast.findings().end());
+  if (!ast.findings().empty()) { // in source order with Clang's, so the first rule broken is the first in the text
+    m.diagnostics.insert(m.diagnostics.end(), ast.findings().begin(), ast.findings().end());
+    std::stable_sort(m.diagnostics.begin(), m.diagnostics.end(), [](const auto& a, const auto& b) {
+      return std::pair(a.line, a.column) < std::pair(b.line, b.column);
+    });
+  }
   out.unclean = cleanCompileViolation(m.diagnostics, cleanRules);
   out.text = corpus::formatSource(text);
   return out;

@@ -11,6 +11,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <string>
 
 using namespace steerbench;
@@ -252,6 +253,9 @@ private Q_SLOTS:
     QVERIFY(!checks.submit(2, far, "A", 5));       // forgotten, and still farther
     QCOMPARE(checks.waiting(), std::size_t(1));
     QVERIFY(checks.waiting(3) && !checks.waiting(2) && !checks.waiting(1)); // 1 is under way, not waiting
+    auto pending = checks.pendingCandidates(); // what a search holds descendants back for
+    std::sort(pending.begin(), pending.end());
+    QCOMPARE(pending, (std::vector<std::int64_t>{1, 3}));
     const auto done = allFinished(checks);
     QCOMPARE(done.size(), std::size_t(2));
     QCOMPARE(done[0].candidate, std::int64_t(1));
@@ -263,6 +267,7 @@ private Q_SLOTS:
     checks.wait(300);
     QVERIFY(checks.known(far));
     QCOMPARE(checks.known(far)->outcome, std::string("PASS"));
+    QVERIFY(checks.pendingCandidates().empty());
   }
 
   void aContenderIsConfirmedAtDrivesSizesOnEveryDevice() {

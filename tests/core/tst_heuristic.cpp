@@ -5,6 +5,7 @@
 #include "dataset/DevMap.h"
 #include "heuristic/DecisionTree.h"
 #include "heuristic/DeviceMapping.h"
+#include "heuristic/PairedTest.h"
 
 #include <QtTest>
 
@@ -130,6 +131,45 @@ private slots:
     const double a = 1000.0, b = 1000.0 + 1e-5;
     const auto tree = DecisionTree::fit({{a}, {b}, {2000.0}}, {0, 1, 1}, 2, {5, 1});
     QCOMPARE(tree.nodes()[0].threshold, 1500.0); // between 1000 and 2000, not between a and b
+  }
+
+  void pairedComparisonsByHand() {
+    // Ten splits, a ahead on every one by 1 to 10: W+ = 55 of 55; the
+    // normal approximation with continuity correction gives z = 27 / sqrt(96.25).
+    std::vector<double> a, b;
+    for (int i = 1; i <= 10; ++i) {
+      a.push_back(1.0 + i);
+      b.push_back(1.0);
+    }
+    auto r = heuristic::comparePaired(a, b);
+    QCOMPARE(r.n, std::size_t(10));
+    QCOMPARE(r.wins, std::size_t(10));
+    QCOMPARE(r.wPlus, 55.0);
+    QVERIFY(std::fabs(r.z - 2.752094833763178) < 1e-9);
+    QVERIFY(std::fabs(r.pWilcoxon - 0.005921537024148713) < 1e-9);
+    QCOMPARE(r.pSign, 2.0 / 1024);
+    QCOMPARE(r.meanDifference, 5.5);
+    // Ties in |d| take their mean rank (1.5, 3.5, 6.5), and a zero is dropped.
+    a = {1, 1, 2, -3, 4, 4, 5, -6, 7, 8, 9, -2, 0};
+    b.assign(a.size(), 0.0);
+    r = heuristic::comparePaired(a, b);
+    QCOMPARE(r.wins, std::size_t(9));
+    QCOMPARE(r.losses, std::size_t(3));
+    QCOMPARE(r.wPlus, 60.5);
+    QVERIFY(std::fabs(r.z - 1.649279649302598) < 1e-9);
+    QVERIFY(std::fabs(r.pWilcoxon - 0.09909035686726166) < 1e-9);
+    QVERIFY(std::fabs(r.pSign - 0.14599609375) < 1e-12);
+    QCOMPARE(r.medianDifference, 2.0); // of all 13, the zero included
+    // Swapping the arms mirrors the test.
+    const auto back = heuristic::comparePaired(b, a);
+    QCOMPARE(back.losses, std::size_t(9));
+    QVERIFY(std::fabs(back.z + r.z) < 1e-12 && std::fabs(back.pWilcoxon - r.pWilcoxon) < 1e-12);
+    // Nothing to tell apart, and arms of different sizes.
+    r = heuristic::comparePaired({1, 2}, {1, 2});
+    QCOMPARE(r.pWilcoxon, 1.0);
+    QCOMPARE(r.pSign, 1.0);
+    QVERIFY_THROWS_EXCEPTION(InputError, (void)heuristic::comparePaired({1, 2}, {1}));
+    QVERIFY_THROWS_EXCEPTION(InputError, (void)heuristic::comparePaired({1, std::nan("")}, {1, 2}));
   }
 
   // Four cases by hand, static mapping CPU:

@@ -112,20 +112,13 @@ WorkerProcess::WorkerProcess(WorkerOptions options) : options_(std::move(options
   // on and the fork never returns (a steering run's checks hung so while
   // the sampler's BLAS threads idled). The child borrows this thread's
   // memory until execve, so it only makes system calls on values made
-  // above, with every signal blocked until just before execve.
+  // above, with signals blocked until just before execve and the parent's
+  // handlers reset first (the child has its own table), as posix_spawn does.
   sigset_t all, before;
   ::sigfillset(&all);
   ::pthread_sigmask(SIG_SETMASK, &all, &before);
-  pid_ = ::vfork();
-  if (pid_ < 0) {
-    const int err = errno;
-    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
-    ::close(sv[0]);
-    ::close(sv[1]);
-    if (log >= 0) ::close(log);
-    throw InputError(std::string("cannot start the drive worker: vfork: ") + std::strerror(err));
-  }
-  if (pid_ == 0) {
+  const pid_t pid = ::vfork();
+  if (pid == 0) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL); // never outlive the parent
     if (::getppid() != parent) ::_exit(127);
     ::setpgid(0, 0); // its own group, so a kill reaches PoCL's threads and any child
@@ -140,11 +133,27 @@ WorkerProcess::WorkerProcess(WorkerOptions options) : options_(std::move(options
     ::dup2(sv[1], 0);
     ::dup2(sv[1], 1);
     if (log >= 0) ::dup2(log, 2);
+    for (int sig = 1; sig < NSIG; ++sig) {
+      struct sigaction now {};
+      if (::sigaction(sig, nullptr, &now) == 0 && now.sa_handler != SIG_IGN && now.sa_handler != SIG_DFL) {
+        struct sigaction dfl {};
+        dfl.sa_handler = SIG_DFL;
+        (void)::sigaction(sig, &dfl, nullptr);
+      }
+    }
     ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
     ::execve(exe.c_str(), argv.data(), envp.data());
     ::_exit(127);
   }
+  const int forkError = errno;
   ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  if (pid < 0) {
+    ::close(sv[0]);
+    ::close(sv[1]);
+    if (log >= 0) ::close(log);
+    throw InputError(std::string("cannot start the drive worker: vfork: ") + std::strerror(forkError));
+  }
+  pid_ = pid;
   ::close(sv[1]);
   if (log >= 0) ::close(log);
   fd_ = sv[0];
