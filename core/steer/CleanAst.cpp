@@ -12,6 +12,58 @@ namespace {
 
 using clangfe::Diagnostic;
 
+/// The scalar variables a while loop's condition reads, and whether it reads
+/// anything else that could change under it (memory, a call, a global).
+class ConditionReads : public clang::RecursiveASTVisitor<ConditionReads> {
+public:
+  bool VisitDeclRefExpr(clang::DeclRefExpr* r) {
+    const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl());
+    if (!v) {
+      if (!llvm::isa<clang::EnumConstantDecl>(r->getDecl())) opaque = true;
+      return true;
+    }
+    if (!v->hasLocalStorage() || v->getType().isVolatileQualified() || !v->getType()->isScalarType()) opaque = true;
+    else vars.push_back(v);
+    return true;
+  }
+  bool VisitCallExpr(clang::CallExpr*) { return !(opaque = true); }
+  bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr*) { return !(opaque = true); }
+  bool VisitMemberExpr(clang::MemberExpr*) { return !(opaque = true); }
+  bool VisitUnaryOperator(clang::UnaryOperator* u) {
+    if (u->getOpcode() == clang::UO_Deref) opaque = true;
+    return true;
+  }
+  std::vector<const clang::VarDecl*> vars;
+  bool opaque = false;
+};
+
+/// Whether a loop's body (or its condition) may change one of `vars` or
+/// leave the loop: an assignment, ++ or --, its address taken, a break,
+/// return or goto anywhere inside.
+class ChangesOrLeaves : public clang::RecursiveASTVisitor<ChangesOrLeaves> {
+public:
+  explicit ChangesOrLeaves(const std::vector<const clang::VarDecl*>& vars) : vars_(vars) {}
+  bool VisitBinaryOperator(clang::BinaryOperator* b) {
+    if (b->isAssignmentOp()) mark(b->getLHS());
+    return !found;
+  }
+  bool VisitUnaryOperator(clang::UnaryOperator* u) {
+    if (u->isIncrementDecrementOp() || u->getOpcode() == clang::UO_AddrOf) mark(u->getSubExpr());
+    return !found;
+  }
+  bool VisitBreakStmt(clang::BreakStmt*) { return !(found = true); }
+  bool VisitReturnStmt(clang::ReturnStmt*) { return !(found = true); }
+  bool VisitGotoStmt(clang::GotoStmt*) { return !(found = true); }
+  bool found = false;
+
+private:
+  void mark(const clang::Expr* e) {
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts()))
+      if (std::find(vars_.begin(), vars_.end(), r->getDecl()) != vars_.end()) found = true;
+  }
+  const std::vector<const clang::VarDecl*>& vars_;
+};
+
 /// A comparison or a logical operator: its value is 0 or 1.
 bool isTruthValue(const clang::Expr* e) {
   if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e)) return b->isComparisonOp() || b->isLogicalOp();
@@ -20,8 +72,8 @@ bool isTruthValue(const clang::Expr* e) {
 
 class Walk : public clang::RecursiveASTVisitor<Walk> {
 public:
-  Walk(clang::ASTContext& ast, bool chained, bool pointers, std::vector<Diagnostic>& out)
-      : ast_(&ast), sm_(ast.getSourceManager()), chained_(chained), pointers_(pointers), out_(out) {}
+  Walk(clang::ASTContext& ast, bool chained, bool pointers, bool loops, std::vector<Diagnostic>& out)
+      : ast_(&ast), sm_(ast.getSourceManager()), chained_(chained), pointers_(pointers), loops_(loops), out_(out) {}
 
   bool VisitBinaryOperator(clang::BinaryOperator* b) {
     if (chained_ && b->isComparisonOp())
@@ -62,10 +114,12 @@ public:
   }
   bool VisitWhileStmt(clang::WhileStmt* s) {
     truth(s->getCond());
+    endless(s->getCond(), s->getBody(), s->getWhileLoc());
     return true;
   }
   bool VisitDoStmt(clang::DoStmt* s) {
     truth(s->getCond());
+    endless(s->getCond(), s->getBody(), s->getWhileLoc());
     return true;
   }
   bool VisitForStmt(clang::ForStmt* s) {
@@ -78,6 +132,28 @@ public:
   }
 
 private:
+  /// Clang's -Wfor-loop-analysis for while and do loops: a condition on
+  /// local scalars alone that nothing in the loop changes, with no way out
+  /// of the body, never ends once entered (`while (e < c) { ... }` with e
+  /// never written: one run's 185 exact candidates all hung so).
+  void endless(const clang::Expr* cond, const clang::Stmt* body, clang::SourceLocation at) {
+    if (!loops_ || !cond || !body) return;
+    ConditionReads reads;
+    reads.TraverseStmt(const_cast<clang::Expr*>(cond));
+    if (reads.opaque || reads.vars.empty()) return;
+    ChangesOrLeaves inside(reads.vars);
+    inside.TraverseStmt(const_cast<clang::Stmt*>(body));
+    if (!inside.found) inside.TraverseStmt(const_cast<clang::Expr*>(cond));
+    if (inside.found) return;
+    std::string names;
+    for (const auto* v : reads.vars)
+      if (names.find("'" + v->getNameAsString() + "'") == std::string::npos)
+        names += (names.empty() ? "'" : ", '") + v->getNameAsString() + "'";
+    report(at, kWhileLoopAnalysis,
+           "variable(s) " + names + " used in the loop condition are not modified in the loop body, "
+           "and nothing leaves it: once entered, it never ends");
+  }
+
   /// A pointer used as a truth value: a kernel's buffers are never null
   /// when it runs, so the test is constant, and a search uses it to add
   /// counts or to return before the work.
@@ -107,7 +183,7 @@ private:
 
   clang::ASTContext* ast_;
   clang::SourceManager& sm_;
-  bool chained_, pointers_;
+  bool chained_, pointers_, loops_;
   std::vector<Diagnostic>& out_;
 };
 
@@ -115,13 +191,14 @@ private:
 
 CleanAstChecks::CleanAstChecks(const std::vector<std::string>& rules)
     : chained_(std::find(rules.begin(), rules.end(), kChainedComparison) != rules.end()),
-      pointers_(std::find(rules.begin(), rules.end(), kPointerCondition) != rules.end()) {}
+      pointers_(std::find(rules.begin(), rules.end(), kPointerCondition) != rules.end()),
+      loops_(std::find(rules.begin(), rules.end(), "loop-analysis") != rules.end()) {}
 
 void CleanAstChecks::onTranslationUnit(clang::ASTContext& ast, bool hasErrors) {
   if (hasErrors || !active()) return;
   // The main file's declarations only: the whole translation unit would load
   // every declaration of the precompiled OpenCL header, for each candidate.
-  Walk walk(ast, chained_, pointers_, findings_);
+  Walk walk(ast, chained_, pointers_, loops_, findings_);
   const auto& sm = ast.getSourceManager();
   for (clang::Decl* d : ast.getTranslationUnitDecl()->noload_decls())
     if (sm.isInMainFile(sm.getExpansionLoc(d->getLocation()))) walk.TraverseDecl(d);

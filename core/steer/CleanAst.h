@@ -1,4 +1,4 @@
-// Clean-compile rules Clang has no warning for (docs/steering.md, "Clean
+// Clean-compile rules, or parts of them, Clang has no warning for (docs/steering.md, "Clean
 // compiles"): written as a walk over the candidate's AST, reported as
 // warnings of their own option name so the rules judge them as they judge
 // Clang's. Steering found counts in both: `j < 2 >= c >= d` adds comparisons
@@ -16,6 +16,9 @@ namespace steerbench::steer {
 /// The rules this walk judges, by name (CleanRule::reported holds the same).
 inline constexpr const char* kChainedComparison = "chained-comparison";
 inline constexpr const char* kPointerCondition = "pointer-condition";
+/// Reported for the loop-analysis rule (beside Clang's for-loop-analysis):
+/// a while or do loop whose condition nothing in it can change.
+inline constexpr const char* kWhileLoopAnalysis = "while-loop-analysis";
 
 /// Observes one compile (clangfe::CompileRequest::observer, through
 /// features::MeasureOptions::observers) and collects what breaks the AST
@@ -24,13 +27,13 @@ class CleanAstChecks : public clangfe::AstObserver {
 public:
   explicit CleanAstChecks(const std::vector<std::string>& rules);
   /// True when `rules` holds a rule of this walk (else it need not observe).
-  [[nodiscard]] bool active() const { return chained_ || pointers_; }
+  [[nodiscard]] bool active() const { return chained_ || pointers_ || loops_; }
   void onTranslationUnit(clang::ASTContext& ast, bool hasErrors) override;
-  /// Warnings with option kChainedComparison or kPointerCondition, in source order.
+  /// Warnings with option kChainedComparison, kPointerCondition or kWhileLoopAnalysis, in source order.
   [[nodiscard]] const std::vector<clangfe::Diagnostic>& findings() const { return findings_; }
 
 private:
-  bool chained_ = false, pointers_ = false;
+  bool chained_ = false, pointers_ = false, loops_ = false;
   std::vector<clangfe::Diagnostic> findings_;
 };
 

@@ -24,8 +24,9 @@ const std::vector<CleanRule>& cleanRules() {
        "code that can never run: the body of `if (0)` or `while (0)`, statements after a return"},
       {"loop-analysis",
        {"loop-analysis"},
-       {"for-loop-analysis", "range-loop-analysis"},
-       "a for loop whose condition's variables the loop never changes: `for (s = n; s > 0; s)`"},
+       {"for-loop-analysis", "range-loop-analysis", kWhileLoopAnalysis},
+       "a loop whose condition's variables the loop never changes: `for (s = n; s > 0; s)`, `while (e < c)` "
+       "with e never written and no break (the while part is a walk of the AST, steer/CleanAst.h)"},
       {"tautology",
        {"tautological-compare", "tautological-constant-in-range-compare", "self-assign", "constant-logical-operand"},
        {"tautological-compare", "tautological-constant-compare", "tautological-constant-out-of-range-compare",
@@ -108,7 +109,8 @@ std::string cleanCompileViolation(const std::vector<clangfe::Diagnostic>& diagno
       const auto* r = cleanRule(name);
       if (!r) continue;
       for (const char* option : r->reported)
-        if (d.option == option) return name + ": " + d.message + (r->flags.empty() ? "" : " [-W" + d.option + "]");
+        if (d.option == option)
+          return name + ": " + d.message + (d.option == kWhileLoopAnalysis || r->flags.empty() ? "" : " [-W" + d.option + "]");
       if (d.option.empty())
         for (const char* m : r->messages)
           if (d.message.find(m) != std::string::npos) return name + ": " + d.message;

@@ -95,6 +95,10 @@ private Q_SLOTS:
     // Two signs compared, in parentheses, are real code; a chain is not.
     row("chained-comparison", "  if (i < n >= m) a[i] = 1.0f;", "  if ((i < n) == (m < n)) a[i] = 1.0f;");
     row("pointer-condition", "  if (b || i >= n) return;\n  a[i] = b[i];", "  if (i >= n) return;\n  a[i] = b[i];");
+    // Clang warns for the for loop above; the while loop is the AST walk's.
+    QTest::newRow("loop-analysis, while") << QStringLiteral("loop-analysis")
+                                          << QString::fromStdString(kernelWith("  int k = 0;\n  while (k < n) a[i] += 1.0f;"))
+                                          << QString::fromStdString(kernelWith("  int k = 0;\n  while (k < n) {\n    a[i] += 1.0f;\n    k++;\n  }"));
     QTest::newRow("implicit-int") << QStringLiteral("implicit-int")
                                   << QStringLiteral("kernel void A(global float* a, const n) {\n  a[get_global_id(0)] = n;\n}\n")
                                   << QStringLiteral("kernel void A(global float* a, const int n) {\n  a[get_global_id(0)] = n;\n}\n");
