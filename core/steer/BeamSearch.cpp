@@ -238,7 +238,7 @@ void BeamSearch::Run::restore() {
       parents[c.id] = c.parent;
       if (c.checkOutcome.empty()) continue;
       noteVerdict(c.id, c.checkOutcome, c.distance);
-      checks->remember({c.id, c.text, c.kernelName, c.distance, c.checkOutcome, c.checkDetail});
+      checks->remember({c.id, c.text, c.kernelName, c.distance, c.distance, c.checkOutcome, c.checkDetail});
       if (c.checkOutcome == "PASS" && (best.id == 0 || c.distance < best.distance)) best = toMember(c);
     }
   }
@@ -687,9 +687,7 @@ void BeamSearch::Run::collectChecks() {
   for (const auto& c : done) {
     if (c.outcome == "NOT_CHECKED") continue;
     const auto it = contenders.find(c.candidate);
-    // The candidate's own distance: the check's is its place in the queue
-    // (a seed's less 1e12, a failing lineage's plus 1e12).
-    noteVerdict(c.candidate, c.outcome, it != contenders.end() ? it->second.distance : c.distance);
+    noteVerdict(c.candidate, c.outcome, c.distance);
     ++checked;
     if (c.outcome != "PASS" || it == contenders.end()) continue;
     ++passed;
@@ -750,7 +748,7 @@ void BeamSearch::Run::submitContenders(const Generation& g) {
   if (!(seedSubmitted && checks->waiting(seedSubmitted)))
     for (; best.id == 0 && nextSeedCheck < seedChecks.size(); ++nextSeedCheck) {
       const auto& c = seedChecks[nextSeedCheck];
-      if (checks->known(c.text) || !checks->submit(c.id, c.text, c.kernelName, c.distance - kFirst)) continue;
+      if (checks->known(c.text) || !checks->submit(c.id, c.text, c.kernelName, c.distance, c.distance - kFirst)) continue;
       contenders[c.id] = toMember(c);
       seedSubmitted = c.id;
       ++nextSeedCheck;
@@ -790,7 +788,7 @@ void BeamSearch::Run::submitContenders(const Generation& g) {
       noteVerdict(c.id, k->outcome, c.distance);
       continue;
     }
-    if (checks->submit(c.id, c.text, c.kernelName, c.distance + (fails[i] ? kFirst : 0))) {
+    if (checks->submit(c.id, c.text, c.kernelName, c.distance, c.distance + (fails[i] ? kFirst : 0))) {
       contenders[c.id] = toMember(c);
       ++sent;
     }

@@ -1,6 +1,7 @@
 #include "steer/CleanAst.h"
 
 #include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 
@@ -70,12 +71,77 @@ bool isTruthValue(const clang::Expr* e) {
   return false;
 }
 
+/// Whether a truth value (isTruthValue) appears anywhere in `e`.
+bool holdsTruthValue(const clang::Stmt* s) {
+  if (!s) return false;
+  if (const auto* e = llvm::dyn_cast<clang::Expr>(s); e && isTruthValue(e)) return true;
+  for (const clang::Stmt* child : s->children())
+    if (holdsTruthValue(child)) return true;
+  return false;
+}
+
+/// The functions whose argument is a work-item dimension (0, 1 or 2).
+bool takesDimension(const clang::FunctionDecl* f) {
+  if (!f || !f->getIdentifier()) return false;
+  static const char* const names[] = {"get_global_id",  "get_local_id",          "get_group_id",
+                                      "get_global_size", "get_local_size",       "get_num_groups",
+                                      "get_global_offset", "get_enqueued_local_size"};
+  const auto name = f->getName();
+  return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return name == n; });
+}
+
+/// A kernel's buffer argument named in `e` (a global or constant pointer
+/// parameter of a kernel function), else null.
+const clang::ParmVarDecl* kernelBuffer(const clang::Expr* e) {
+  const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
+  const auto* p = r ? llvm::dyn_cast<clang::ParmVarDecl>(r->getDecl()) : nullptr;
+  if (!p || !p->getType()->isPointerType()) return nullptr;
+  const auto space = p->getType()->getPointeeType().getAddressSpace();
+  if (space != clang::LangAS::opencl_global && space != clang::LangAS::opencl_constant) return nullptr;
+  const auto* f = llvm::dyn_cast<clang::FunctionDecl>(p->getDeclContext());
+  return f && f->hasAttr<clang::OpenCLKernelAttr>() ? p : nullptr;
+}
+
+struct Enabled {
+  bool chained, pointers, loops, indices, rewinds;
+};
+
 class Walk : public clang::RecursiveASTVisitor<Walk> {
 public:
-  Walk(clang::ASTContext& ast, bool chained, bool pointers, bool loops, std::vector<Diagnostic>& out)
-      : ast_(&ast), sm_(ast.getSourceManager()), chained_(chained), pointers_(pointers), loops_(loops), out_(out) {}
+  Walk(clang::ASTContext& ast, Enabled on, std::vector<Diagnostic>& out)
+      : ast_(&ast), sm_(ast.getSourceManager()), chained_(on.chained), pointers_(on.pointers), loops_(on.loops),
+        indices_(on.indices), rewinds_(on.rewinds), out_(out) {}
+
+  /// `b[x < g]`: a subscript that is a comparison's 0 or 1 reads one of two
+  /// fixed elements; no kernel of the corpus indexes so, the search does to
+  /// add a comparison's count.
+  bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr* a) {
+    if (indices_ && isTruthValue(a->getIdx()->IgnoreParenImpCasts()))
+      report(a->getIdx()->getBeginLoc(), kTruthIndex,
+             "a subscript that is a comparison's 0 or 1: it reads one of two fixed elements");
+    return true;
+  }
+  /// `get_global_size(j >= g)`: a dimension computed from a comparison.
+  bool VisitCallExpr(clang::CallExpr* c) {
+    if (indices_ && c->getNumArgs() == 1 && takesDimension(c->getDirectCallee()) && holdsTruthValue(c->getArg(0)))
+      report(c->getArg(0)->getBeginLoc(), kTruthIndex,
+             "the work-item dimension of '" + c->getDirectCallee()->getName().str() + "' is computed from a comparison");
+    return true;
+  }
 
   bool VisitBinaryOperator(clang::BinaryOperator* b) {
+    // `b -= 2 * e`, `b = b - e`: the buffer's start moved before its first
+    // element, so the kernel's reads of b fall outside what the host passed.
+    if (rewinds_) {
+      const auto* p = kernelBuffer(b->getLHS());
+      bool back = p && b->getOpcode() == clang::BO_SubAssign;
+      if (p && b->getOpcode() == clang::BO_Assign)
+        if (const auto* r = llvm::dyn_cast<clang::BinaryOperator>(b->getRHS()->IgnoreParenImpCasts()))
+          back = r->getOpcode() == clang::BO_Sub && kernelBuffer(r->getLHS()) == p;
+      if (back)
+        report(b->getOperatorLoc(), kBufferRewind,
+               "buffer '" + p->getNameAsString() + "' moved back before the start the host passed");
+    }
     if (chained_ && b->isComparisonOp())
       for (const clang::Expr* side : {b->getLHS(), b->getRHS()}) {
         // `a < b >= c` and `(a < b) >= c` order a 0 or 1 against a value:
@@ -106,6 +172,10 @@ public:
   }
   bool VisitUnaryOperator(clang::UnaryOperator* u) {
     if (u->getOpcode() == clang::UO_LNot) truth(u->getSubExpr());
+    if (rewinds_ && u->isDecrementOp())
+      if (const auto* p = kernelBuffer(u->getSubExpr()))
+        report(u->getOperatorLoc(), kBufferRewind,
+               "buffer '" + p->getNameAsString() + "' moved back before the start the host passed");
     return true;
   }
   bool VisitIfStmt(clang::IfStmt* s) {
@@ -183,7 +253,7 @@ private:
 
   clang::ASTContext* ast_;
   clang::SourceManager& sm_;
-  bool chained_, pointers_, loops_;
+  bool chained_, pointers_, loops_, indices_, rewinds_;
   std::vector<Diagnostic>& out_;
 };
 
@@ -192,13 +262,15 @@ private:
 CleanAstChecks::CleanAstChecks(const std::vector<std::string>& rules)
     : chained_(std::find(rules.begin(), rules.end(), kChainedComparison) != rules.end()),
       pointers_(std::find(rules.begin(), rules.end(), kPointerCondition) != rules.end()),
-      loops_(std::find(rules.begin(), rules.end(), "loop-analysis") != rules.end()) {}
+      loops_(std::find(rules.begin(), rules.end(), "loop-analysis") != rules.end()),
+      indices_(std::find(rules.begin(), rules.end(), kTruthIndex) != rules.end()),
+      rewinds_(std::find(rules.begin(), rules.end(), kBufferRewind) != rules.end()) {}
 
 void CleanAstChecks::onTranslationUnit(clang::ASTContext& ast, bool hasErrors) {
   if (hasErrors || !active()) return;
   // The main file's declarations only: the whole translation unit would load
   // every declaration of the precompiled OpenCL header, for each candidate.
-  Walk walk(ast, chained_, pointers_, loops_, findings_);
+  Walk walk(ast, {chained_, pointers_, loops_, indices_, rewinds_}, findings_);
   const auto& sm = ast.getSourceManager();
   for (clang::Decl* d : ast.getTranslationUnitDecl()->noload_decls())
     if (sm.isInMainFile(sm.getExpansionLoc(d->getLocation()))) walk.TraverseDecl(d);

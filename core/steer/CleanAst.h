@@ -16,6 +16,10 @@ namespace steerbench::steer {
 /// The rules this walk judges, by name (CleanRule::reported holds the same).
 inline constexpr const char* kChainedComparison = "chained-comparison";
 inline constexpr const char* kPointerCondition = "pointer-condition";
+/// A comparison's 0 or 1 used as a subscript or a work-item dimension.
+inline constexpr const char* kTruthIndex = "truth-index";
+/// A kernel's buffer argument moved backwards (`b -= 2 * e`) before it is read.
+inline constexpr const char* kBufferRewind = "buffer-rewind";
 /// Reported for the loop-analysis rule (beside Clang's for-loop-analysis):
 /// a while or do loop whose condition nothing in it can change.
 inline constexpr const char* kWhileLoopAnalysis = "while-loop-analysis";
@@ -27,13 +31,13 @@ class CleanAstChecks : public clangfe::AstObserver {
 public:
   explicit CleanAstChecks(const std::vector<std::string>& rules);
   /// True when `rules` holds a rule of this walk (else it need not observe).
-  [[nodiscard]] bool active() const { return chained_ || pointers_ || loops_; }
+  [[nodiscard]] bool active() const { return chained_ || pointers_ || loops_ || indices_ || rewinds_; }
   void onTranslationUnit(clang::ASTContext& ast, bool hasErrors) override;
-  /// Warnings with option kChainedComparison, kPointerCondition or kWhileLoopAnalysis, in source order.
+  /// Warnings with the option of one of the rules above, in source order.
   [[nodiscard]] const std::vector<clangfe::Diagnostic>& findings() const { return findings_; }
 
 private:
-  bool chained_ = false, pointers_ = false, loops_ = false;
+  bool chained_ = false, pointers_ = false, loops_ = false, indices_ = false, rewinds_ = false;
   std::vector<clangfe::Diagnostic> findings_;
 };
 

@@ -59,7 +59,7 @@ const std::vector<CleanRule>& cleanRules() {
        {"parentheses"},
        {"parentheses"},
        "an assignment used as a condition: `if (k = n)`"},
-      // The two below are found by walking the AST (steer/CleanAst.h): Clang 15 has no warning for them.
+      // The rules below are found by walking the AST (steer/CleanAst.h): Clang 15 has no warning for them.
       {kChainedComparison,
        {},
        {kChainedComparison},
@@ -68,6 +68,14 @@ const std::vector<CleanRule>& cleanRules() {
        {},
        {kPointerCondition},
        "a pointer tested as a truth value, constant when the kernel runs: `if (b || i >= n) return;`"},
+      {kTruthIndex,
+       {},
+       {kTruthIndex},
+       "a comparison's 0 or 1 as a subscript or a work-item dimension: `b[x < g]`, `get_global_size(j >= g)`"},
+      {kBufferRewind,
+       {},
+       {kBufferRewind},
+       "a kernel's buffer argument moved back before its start: `b -= 2 * e;`, `b = b - e;`, `b--`"},
   };
   return rules;
 }

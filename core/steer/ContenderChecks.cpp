@@ -57,7 +57,7 @@ const drive::CaseResult* firstFailure(const std::vector<drive::CaseResult>& case
 ContenderCheck runCheck(drive::Driver& driver, std::unique_ptr<drive::Driver>& confirm,
                         const ContenderCheckOptions& o, std::int64_t candidate, const std::string& text,
                         const std::string& kernel, const CancelToken* cancel) {
-  ContenderCheck c{candidate, text, kernel, 0, "", ""};
+  ContenderCheck c{candidate, text, kernel, 0, 0, "", ""};
   const auto dead = features::checkDeadCode(text, kernel);
   if (!dead.measured) {
     c.outcome = "BUILD_FAILURE";
@@ -124,20 +124,20 @@ ContenderChecks::~ContenderChecks() {
 }
 
 bool ContenderChecks::submit(std::int64_t candidate, const std::string& text, const std::string& kernel,
-                             double distance) {
+                             double distance, double priority) {
   const std::string hash = sha256Hex(text);
   {
     std::lock_guard lock(m_);
     if (byHash_.count(hash)) return false;
     if (options_.maxQueued && queue_.size() >= options_.maxQueued) {
       const auto farthest = std::max_element(queue_.begin(), queue_.end(), [](const auto& a, const auto& b) {
-        return a.distance < b.distance;
+        return a.priority < b.priority;
       });
-      if (!(distance < farthest->distance)) return false;
+      if (!(priority < farthest->priority)) return false;
       byHash_.erase(sha256Hex(farthest->text));
       queue_.erase(farthest);
     }
-    ContenderCheck c{candidate, text, kernel, distance, "", ""};
+    ContenderCheck c{candidate, text, kernel, distance, priority, "", ""};
     byHash_[hash] = c;
     queue_.push_back(std::move(c));
   }
@@ -213,14 +213,14 @@ void ContenderChecks::loop() {
       cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
       if (stop_) return;
       const auto nearest = std::min_element(queue_.begin(), queue_.end(), [](const auto& a, const auto& b) {
-        return a.distance < b.distance;
+        return a.priority < b.priority;
       });
       next = std::move(*nearest);
       queue_.erase(nearest);
       busy_ = true;
       busyCandidate_ = next.candidate;
     }
-    ContenderCheck done{next.candidate, next.text, next.kernel, next.distance, "NOT_CHECKED", ""};
+    ContenderCheck done{next.candidate, next.text, next.kernel, next.distance, next.priority, "NOT_CHECKED", ""};
     if (!driver && !failure.empty()) {
       done.detail = "the drive worker did not start: " + failure;
     } else {
@@ -232,6 +232,7 @@ void ContenderChecks::loop() {
         }
         done = runCheck(*driver, confirm, options_, next.candidate, next.text, next.kernel, &cancel_);
         done.distance = next.distance;
+        done.priority = next.priority;
       } catch (const std::exception& e) {
         if (!driver) failure = e.what();
         done.detail = (driver ? "the check failed: " : "the drive worker did not start: ") + std::string(e.what());

@@ -24,10 +24,10 @@ namespace steerbench::steer {
 struct ContenderCheck {
   std::int64_t candidate = 0; ///< the steering candidate's id
   std::string text, kernel;
-  /// The order of checks: the lowest waiting is checked first (the distance
-  /// to the target; BeamSearch puts seeds 1e12 ahead and failing lineages
-  /// 1e12 behind, so it is not always the candidate's distance).
-  double distance = 0;
+  double distance = 0; ///< the candidate's distance to the target
+  /// The order of checks: the lowest waiting is checked first (BeamSearch
+  /// gives the distance, less 1e12 for a seed, plus 1e12 for a failing lineage).
+  double priority = 0;
   /// PASS, DEAD_CODE, or the drive outcome that stopped it (CRASH,
   /// NO_OUTPUT, OUT_OF_BOUNDS, TIMEOUT, ...); NOT_CHECKED when the checks
   /// were stopped first.
@@ -64,8 +64,13 @@ public:
 
   /// Queues a check unless this text was checked or queued already, or the
   /// queue is full of nearer ones. Returns true when it was queued. The
-  /// nearest waiting check runs next (equal distances: in order).
-  bool submit(std::int64_t candidate, const std::string& text, const std::string& kernel, double distance = 0);
+  /// waiting check of lowest priority runs next (equal: in order); the
+  /// distance is the candidate's, kept with its verdict.
+  bool submit(std::int64_t candidate, const std::string& text, const std::string& kernel, double distance,
+              double priority);
+  bool submit(std::int64_t candidate, const std::string& text, const std::string& kernel, double distance = 0) {
+    return submit(candidate, text, kernel, distance, distance);
+  }
   /// A text checked earlier (by content hash): its outcome, or nullptr.
   [[nodiscard]] const ContenderCheck* known(const std::string& text) const;
   /// Records an earlier outcome (a resumed run's), so that text is not checked again.

@@ -95,6 +95,15 @@ private Q_SLOTS:
     // Two signs compared, in parentheses, are real code; a chain is not.
     row("chained-comparison", "  if (i < n >= m) a[i] = 1.0f;", "  if ((i < n) == (m < n)) a[i] = 1.0f;");
     row("pointer-condition", "  if (b || i >= n) return;\n  a[i] = b[i];", "  if (i >= n) return;\n  a[i] = b[i];");
+    row("truth-index", "  a[i] = b[i < n];", "  a[i] = b[i + n];");
+    QTest::newRow("truth-index, dimension") << QStringLiteral("truth-index")
+                                            << QString::fromStdString(kernelWith("  a[i] = get_global_size(n >= m);"))
+                                            << QString::fromStdString(kernelWith("  a[i] = get_global_size(0);"));
+    // Moving a buffer forward is how kernels take a slice; backward is not.
+    row("buffer-rewind", "  b -= 2 * n;\n  a[i] = b[i];", "  b += 2 * n;\n  a[i] = b[i];");
+    QTest::newRow("buffer-rewind, spelled out") << QStringLiteral("buffer-rewind")
+                                                << QString::fromStdString(kernelWith("  b = b - n;\n  a[i] = b[i];"))
+                                                << QString::fromStdString(kernelWith("  b = b + n;\n  a[i] = b[i];"));
     // Clang warns for the for loop above; the while loop is the AST walk's.
     QTest::newRow("loop-analysis, while") << QStringLiteral("loop-analysis")
                                           << QString::fromStdString(kernelWith("  int k = 0;\n  while (k < n) a[i] += 1.0f;"))
@@ -123,7 +132,7 @@ private Q_SLOTS:
   }
 
   void everyRuleHasATestRow() {
-    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(15)); // the rows above
+    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(17)); // the rows above
     QVERIFY(steer::cleanCompileWarnings({}).empty());
     QVERIFY(!steer::cleanRule("no-such-rule"));
   }
@@ -243,7 +252,7 @@ private Q_SLOTS:
     QVERIFY2(done[0].detail.find("within 2 s of CPU time") != std::string::npos, done[0].detail.c_str());
   }
 
-  void theNearestWaitingContenderIsCheckedAndTheQueueIsBounded() {
+  void theFirstWaitingContenderIsCheckedAndTheQueueIsBounded() {
     auto o = onTheClock(2);
     o.maxQueued = 1;
     steer::ContenderChecks checks(o);
@@ -252,8 +261,9 @@ private Q_SLOTS:
     QTRY_VERIFY_WITH_TIMEOUT(checks.waiting() == 0 && checks.pending() == 1, 10000); // under way, not done
     const std::string far = kPasses, nearer = std::string(kPasses) + "\n", farther = std::string(kPasses) + "\n\n";
     QVERIFY(checks.submit(2, far, "A", 5));
-    QVERIFY(checks.submit(3, nearer, "A", 3));     // takes the place of 2
-    QVERIFY(!checks.submit(4, farther, "A", 9));   // the queue holds a nearer one
+    // The priority orders the queue; the distance is only the candidate's.
+    QVERIFY(checks.submit(3, nearer, "A", 30, 3));  // takes the place of 2
+    QVERIFY(!checks.submit(4, farther, "A", 1, 9)); // the queue holds one of lower priority
     QVERIFY(!checks.submit(2, far, "A", 5));       // forgotten, and still farther
     QCOMPARE(checks.waiting(), std::size_t(1));
     QVERIFY(checks.waiting(3) && !checks.waiting(2) && !checks.waiting(1)); // 1 is under way, not waiting
@@ -266,6 +276,8 @@ private Q_SLOTS:
     QCOMPARE(done[0].outcome, std::string("TIMEOUT"));
     QCOMPARE(done[1].candidate, std::int64_t(3));
     QCOMPARE(done[1].outcome, std::string("PASS"));
+    QCOMPARE(done[1].distance, 30.0);
+    QCOMPARE(done[1].priority, 3.0);
     QVERIFY(!checks.known(far));
     QVERIFY(checks.submit(2, far, "A", 5)); // room again: it can be checked now
     checks.wait(300);
