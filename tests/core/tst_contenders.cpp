@@ -89,6 +89,7 @@ private Q_SLOTS:
     row("float-to-integer", "  int k = b[i];\n  a[k] = 1.0f;", "  int k = (int)b[i];\n  a[k] = 1.0f;");
     row("uninitialized", "  float x;\n  a[i] = x;", "  float x = 0.0f;\n  a[i] = x;");
     row("undefined-arithmetic", "  a[i] = n / 0;", "  a[i] = n / 2;");
+    row("unsequenced", "  int k = i;\n  k = k++;\n  a[i] = k;", "  int k = i;\n  k++;\n  a[i] = k;");
     row("empty-body", "  if (n > 0);\n  a[i] = 1.0f;", "  if (n > 0)\n    a[i] = 1.0f;");
     row("pointer-integer", "  a[i] = (float)(b < n);", "  a[i] = (float)(i < n);");
     row("assignment-condition", "  int k = 0;\n  if (k = n) a[i] = 1.0f;", "  int k = 0;\n  if (k == n) a[i] = 1.0f;");
@@ -132,7 +133,7 @@ private Q_SLOTS:
   }
 
   void everyRuleHasATestRow() {
-    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(17)); // the rows above
+    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(18)); // the rows above
     QVERIFY(steer::cleanCompileWarnings({}).empty());
     QVERIFY(!steer::cleanRule("no-such-rule"));
   }
