@@ -5,6 +5,9 @@
 // that compare a comparison's 0 or 1, and `if (p || ...) return;` on a
 // buffer argument p exits before any work, since the driver passes every
 // buffer (a host may pass none, but a benchmark kernel seldom asks).
+// Later runs found exact matches that read out of bounds through `b[x < g]`
+// (a comparison as the subscript) and `b -= 2 * e` (a buffer moved back
+// before its start), and hung in `while (e < c)` with e never written.
 #pragma once
 #include "clang/OpenCLFrontend.h"
 
