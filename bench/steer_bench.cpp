@@ -337,8 +337,11 @@ int main(int argc, char** argv) {
         o.passed = res.passed;
         {
           bool cleanExact = false, uncleanExact = false;
+          // A text is checked once; later candidates with the same text get
+          // its outcome copied, and are not counted again.
+          std::set<std::string> checkedTexts;
           for (const auto& c : ws.steerCandidates(res.run)) {
-            if (!c.checkOutcome.empty()) ++o.checkOutcomes[c.checkOutcome];
+            if (!c.checkOutcome.empty() && checkedTexts.insert(c.text).second) ++o.checkOutcomes[c.checkOutcome];
             if (!c.compiled || c.distance > 1e-9) continue;
             if (c.unclean.empty()) cleanExact = true;
             else {
@@ -446,7 +449,7 @@ int main(int argc, char** argv) {
       for (const auto& [rule, n] : refused)
         std::printf(" %s %zu;", rule.c_str(), n);
       std::printf("\n%s: targets whose only exact candidates were refused: %d\n", variants[v].name.c_str(), lost);
-      std::printf("%s: contenders' checks:", variants[v].name.c_str());
+      std::printf("%s: contenders' checks (distinct texts):", variants[v].name.c_str());
       if (outcomes.empty()) std::printf(" none");
       for (const auto& [outcome, n] : outcomes)
         std::printf(" %s %zu;", outcome.c_str(), n);
