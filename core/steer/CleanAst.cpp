@@ -138,9 +138,7 @@ public:
       if (p && b->getOpcode() == clang::BO_Assign)
         if (const auto* r = llvm::dyn_cast<clang::BinaryOperator>(b->getRHS()->IgnoreParenImpCasts()))
           back = r->getOpcode() == clang::BO_Sub && kernelBuffer(r->getLHS()) == p;
-      if (back)
-        report(b->getOperatorLoc(), kBufferRewind,
-               "buffer '" + p->getNameAsString() + "' moved back before the start the host passed");
+      if (back) rewound(*p, b->getOperatorLoc());
     }
     if (chained_ && b->isComparisonOp())
       for (const clang::Expr* side : {b->getLHS(), b->getRHS()}) {
@@ -173,9 +171,7 @@ public:
   bool VisitUnaryOperator(clang::UnaryOperator* u) {
     if (u->getOpcode() == clang::UO_LNot) truth(u->getSubExpr());
     if (rewinds_ && u->isDecrementOp())
-      if (const auto* p = kernelBuffer(u->getSubExpr()))
-        report(u->getOperatorLoc(), kBufferRewind,
-               "buffer '" + p->getNameAsString() + "' moved back before the start the host passed");
+      if (const auto* p = kernelBuffer(u->getSubExpr())) rewound(*p, u->getOperatorLoc());
     return true;
   }
   bool VisitIfStmt(clang::IfStmt* s) {
@@ -235,6 +231,10 @@ private:
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(x)) what = "pointer '" + ref->getDecl()->getNameAsString() + "'";
     report(x->getBeginLoc(), kPointerCondition,
            what + " tested as a truth value: never null when the kernel runs (the driver passes every buffer)");
+  }
+
+  void rewound(const clang::ParmVarDecl& buffer, clang::SourceLocation at) {
+    report(at, kBufferRewind, "buffer '" + buffer.getNameAsString() + "' moved back before the start the host passed");
   }
 
   void report(clang::SourceLocation at, const char* option, std::string message) {
