@@ -75,7 +75,9 @@ CommandLine trainCommandLine() {
   cl.option({"checkpoint", 'o', "FILE", "checkpoint to write and resume from (default: WORKSPACE.model.ckpt)"});
   cl.option({"steps", 0, "N", "optimizer steps in all", false, "2000"});
   cl.option({"batch", 0, "N", "sequences per step", false, "16"});
-  cl.option({"layers", 0, "N", "encoder layers", false, "3"});
+  cl.option({"arch", 0, "KIND", "encoder (reads the hole both ways, re-run per token) or decoder (fill-in-the-middle, "
+                              "left to right, with a key/value cache: one step per token)", false, "encoder"});
+  cl.option({"layers", 0, "N", "Transformer layers", false, "3"});
   cl.option({"hidden", 0, "N", "hidden size", false, "192"});
   cl.option({"heads", 0, "N", "attention heads", false, "4"});
   cl.option({"ffn", 0, "N", "feed-forward size", false, "768"});
@@ -104,6 +106,11 @@ int runTrain(const CommandLine& cl) {
   model::TrainOptions o;
   o.steps = int(cl.unsignedValue("steps", 1, 100000000));
   o.batchSize = int(cl.unsignedValue("batch", 1, 4096));
+  try {
+    o.model.arch = model::ModelConfig::parseArch(cl.value("arch"), "--arch");
+  } catch (const InputError& e) {
+    throw UsageError(e.what());
+  }
   o.model.layers = int(cl.unsignedValue("layers", 1, 48));
   o.model.hidden = int(cl.unsignedValue("hidden", 8, 4096));
   o.model.heads = int(cl.unsignedValue("heads", 1, 64));

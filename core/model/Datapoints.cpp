@@ -10,32 +10,46 @@ int Datapoint::labelCount() const {
   return int(std::count_if(labels.begin(), labels.end(), [](int l) { return l != kIgnore; }));
 }
 
-Datapoint makeDatapoint(const std::vector<int>& kernel, const DatapointOptions& o, std::mt19937_64& rng) {
-  // Room for [START], [END] and one [HOLE] per hole.
+namespace {
+
+struct Span {
+  std::size_t start, length;
+};
+
+/// A kernel's window and its holes, as both objectives draw them (the
+/// encoder's draws are as they always were: a trained model's data stream
+/// does not change).
+struct Drawn {
+  std::size_t from = 0, to = 0;
+  std::vector<int> body;
+  std::vector<Span> spans; ///< sorted by start, not overlapping
+};
+
+Drawn drawHoles(const std::vector<int>& kernel, const DatapointOptions& o, std::size_t extraTokens,
+                std::mt19937_64& rng) {
+  // Room for [START], [END], one [HOLE] per hole and what the objective adds.
   const unsigned maxHoles = std::max(o.minHoles, o.maxHoles);
-  const std::size_t room = o.maxLength > 2 + maxHoles ? o.maxLength - 2 - maxHoles : 1;
+  const std::size_t reserved = 2 + maxHoles + extraTokens;
+  const std::size_t room = o.maxLength > reserved ? o.maxLength - reserved : 1;
   // A kernel longer than that is seen through a random window of it. [START]
   // and [END] mark only the kernel's true ends: a window cut inside the kernel
   // has none at that side, so the model never learns that a kernel may stop
   // in the middle of a statement (sampling feeds [START] ... [END]).
-  std::size_t from = 0;
-  if (kernel.size() > room) from = std::uniform_int_distribution<std::size_t>(0, kernel.size() - room)(rng);
-  const std::size_t to = std::min(kernel.size(), from + room);
-  std::vector<int> body(kernel.begin() + std::ptrdiff_t(from), kernel.begin() + std::ptrdiff_t(to));
-  const std::size_t n = body.size();
+  Drawn d;
+  if (kernel.size() > room) d.from = std::uniform_int_distribution<std::size_t>(0, kernel.size() - room)(rng);
+  d.to = std::min(kernel.size(), d.from + room);
+  d.body.assign(kernel.begin() + std::ptrdiff_t(d.from), kernel.begin() + std::ptrdiff_t(d.to));
+  const std::size_t n = d.body.size();
 
   // Draw the holes: start positions in [0, n], lengths up to the fraction,
   // kept apart (a later hole that would overlap an earlier one is dropped).
   const unsigned holes = std::uniform_int_distribution<unsigned>(std::min(o.minHoles, o.maxHoles), maxHoles)(rng);
   const std::size_t maxSpan = std::size_t(double(n) * o.maxSpanFraction);
-  struct Span {
-    std::size_t start, length;
-  };
-  std::vector<Span> spans;
+  auto& spans = d.spans;
   auto whole = [&](std::size_t start, std::size_t length) {
     if (!o.wholeLexemes) return Span{start, length};
-    const std::size_t from = o.wholeLexemes->lexemeStart(body, start);
-    return Span{from, o.wholeLexemes->lexemeEnd(body, start + length) - from};
+    const std::size_t from = o.wholeLexemes->lexemeStart(d.body, start);
+    return Span{from, o.wholeLexemes->lexemeEnd(d.body, start + length) - from};
   };
   const bool continuation =
       o.continuationProbability > 0 && std::bernoulli_distribution(o.continuationProbability)(rng);
@@ -55,6 +69,16 @@ Datapoint makeDatapoint(const std::vector<int>& kernel, const DatapointOptions& 
     if (!overlaps) spans.push_back(hole);
   }
   std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.start < b.start; });
+  return d;
+}
+
+} // namespace
+
+Datapoint makeDatapoint(const std::vector<int>& kernel, const DatapointOptions& o, std::mt19937_64& rng) {
+  const Drawn drawn = drawHoles(kernel, o, 0, rng);
+  const std::size_t from = drawn.from, to = drawn.to, n = drawn.body.size();
+  const auto& body = drawn.body;
+  const auto& spans = drawn.spans;
 
   Datapoint d;
   if (from == 0) {
@@ -84,6 +108,47 @@ Datapoint makeDatapoint(const std::vector<int>& kernel, const DatapointOptions& 
   if (to == kernel.size()) {
     d.inputs.push_back(Tokenizer::kEnd);
     d.labels.push_back(Datapoint::kIgnore);
+  }
+  return d;
+}
+
+} // namespace steerbench::model
+
+namespace steerbench::model {
+
+Datapoint makeFimDatapoint(const std::vector<int>& kernel, const DatapointOptions& o, std::mt19937_64& rng,
+                           bool labelContext) {
+  // Two more tokens than the encoder's sequence: [MASK] and [ENDHOLE].
+  const Drawn drawn = drawHoles(kernel, o, 2, rng);
+  const auto& body = drawn.body;
+  Datapoint d;
+  if (drawn.from == 0) d.inputs.push_back(Tokenizer::kStart);
+  // The context: the window with every span replaced by [HOLE] (a later
+  // hole's text is nowhere, as when sampling fills the first hole of several).
+  std::size_t i = 0;
+  for (const auto& s : drawn.spans) {
+    d.inputs.insert(d.inputs.end(), body.begin() + std::ptrdiff_t(i), body.begin() + std::ptrdiff_t(s.start));
+    d.inputs.push_back(Tokenizer::kHole);
+    i = s.start + s.length;
+  }
+  d.inputs.insert(d.inputs.end(), body.begin() + std::ptrdiff_t(i), body.end());
+  if (drawn.to == kernel.size()) d.inputs.push_back(Tokenizer::kEnd);
+  d.inputs.push_back(Tokenizer::kMask);
+  const std::size_t middleAt = d.inputs.size();
+  if (!drawn.spans.empty()) {
+    const Span& first = drawn.spans.front();
+    d.inputs.insert(d.inputs.end(), body.begin() + std::ptrdiff_t(first.start),
+                    body.begin() + std::ptrdiff_t(first.start + first.length));
+  }
+  d.inputs.push_back(Tokenizer::kEndHole);
+  // Next-token labels. Where a hole goes is the draw's, not the kernel's:
+  // [HOLE] and the [MASK] that ends the context are never labels.
+  d.labels.assign(d.inputs.size(), Datapoint::kIgnore);
+  for (std::size_t t = 0; t + 1 < d.inputs.size(); ++t) {
+    const int next = d.inputs[t + 1];
+    if (next == Tokenizer::kHole || next == Tokenizer::kMask) continue;
+    if (!labelContext && t + 1 < middleAt) continue;
+    d.labels[t] = next;
   }
   return d;
 }

@@ -52,4 +52,15 @@ struct Datapoint {
 [[nodiscard]] Datapoint makeDatapoint(const std::vector<int>& kernel, const DatapointOptions& options,
                                       std::mt19937_64& rng);
 
+/// The decoder's datapoint (fill-in-the-middle): the holes drawn as for
+/// makeDatapoint (window, starts and lengths; maskProbability is not used),
+/// then the sequence `[START] context [END] [MASK] middle [ENDHOLE]`, where
+/// the context is the window with each span replaced by [HOLE] and the
+/// middle is what the first hole hid. Labels are next tokens: every position
+/// with `labelContext` (training: the decoder learns the kernels as well as
+/// the infill), else the middle and [ENDHOLE] alone (validation: the
+/// sampling task). [HOLE] and [MASK] are never labels.
+[[nodiscard]] Datapoint makeFimDatapoint(const std::vector<int>& kernel, const DatapointOptions& options,
+                                         std::mt19937_64& rng, bool labelContext);
+
 } // namespace steerbench::model

@@ -38,8 +38,20 @@ torch::Tensor InfillModelImpl::embed(const torch::Tensor& ids) {
   return norm_(tokens_(ids) + positions_(positions)); // [B, T, H]
 }
 
+torch::Tensor InfillModelImpl::embedAt(const torch::Tensor& ids, const torch::Tensor& positions) {
+  return norm_(tokens_(ids) + positions_(positions));
+}
+
 torch::Tensor InfillModelImpl::encode(const torch::Tensor& ids, const torch::Tensor& padding) {
   auto x = embed(ids);
+  if (config_.decoder()) {
+    // Position t attends to 0..t. No key padding: padding ends a row, after
+    // every position that matters, and masking it would leave the padded
+    // positions' own rows with nothing to attend to.
+    const auto T = ids.size(1);
+    auto causal = torch::full({T, T}, -std::numeric_limits<float>::infinity(), x.options()).triu(1);
+    return encoder_->forward(x.transpose(0, 1), causal, torch::Tensor()).transpose(0, 1);
+  }
   if (!torch::GradMode::is_enabled()) return encodeFused(x, padding, encoder_->layers->size());
   x = x.transpose(0, 1);                                // [T, B, H]: this libtorch has no batch_first
   x = encoder_->forward(x, /*src_mask=*/torch::Tensor(), padding.defined() ? padding : torch::Tensor());
@@ -49,6 +61,7 @@ torch::Tensor InfillModelImpl::encode(const torch::Tensor& ids, const torch::Ten
 torch::Tensor InfillModelImpl::encodeAt(const torch::Tensor& ids, const torch::Tensor& padding,
                                         const torch::Tensor& at) {
   TORCH_CHECK(!torch::GradMode::is_enabled(), "encodeAt is for inference");
+  TORCH_CHECK(!config_.decoder(), "encodeAt is for an encoder");
   const std::size_t layers = encoder_->layers->size();
   auto x = encodeFused(embed(ids), padding, layers - 1); // [B, T, H]
   // The last layer, as torch::nn::TransformerEncoderLayer computes it
@@ -70,6 +83,49 @@ torch::Tensor InfillModelImpl::encodeAt(const torch::Tensor& ids, const torch::T
   auto attended = torch::matmul(torch::softmax(scores, -1), v).view({B, H});                  // [B, H]
   auto y = l.norm1(xh + l.self_attn->out_proj(attended));
   return l.norm2(y + l.linear2(torch::relu(l.linear1(y))));
+}
+
+KeyValueCache InfillModelImpl::makeCache(std::int64_t slots) const {
+  KeyValueCache c;
+  const std::int64_t heads = config_.heads, d = config_.hidden / config_.heads;
+  for (std::size_t i = 0; i < encoder_->layers->size(); ++i) {
+    c.keys.push_back(torch::zeros({slots, config_.maxLength, heads, d}));
+    c.values.push_back(torch::zeros({slots, config_.maxLength, heads, d}));
+  }
+  return c;
+}
+
+torch::Tensor InfillModelImpl::decode(const torch::Tensor& ids, const torch::Tensor& slots, const torch::Tensor& from,
+                                      KeyValueCache& cache) {
+  TORCH_CHECK(config_.decoder(), "decode is for a decoder");
+  TORCH_CHECK(!torch::GradMode::is_enabled(), "decode is for inference");
+  const std::int64_t B = ids.size(0), n = ids.size(1), H = config_.hidden, heads = config_.heads, d = H / heads;
+  const auto positions = from.view({B, 1}) + torch::arange(n, from.options()).view({1, n}); // [B, n]
+  const std::int64_t visible = positions.max().item<std::int64_t>() + 1;
+  TORCH_CHECK(visible <= config_.maxLength, "position ", visible - 1, " is past the model's ", config_.maxLength);
+  const auto slotOf = slots.view({B, 1}).expand({B, n});
+  // Key position j is hidden from the query at position p when j > p.
+  const auto hidden = torch::arange(visible, from.options()).view({1, 1, 1, visible}) > positions.view({B, 1, n, 1});
+  auto x = embedAt(ids, positions); // [B, n, H]
+  for (std::size_t i = 0; i < encoder_->layers->size(); ++i) {
+    // As torch::nn::TransformerEncoderLayer computes it (post-norm, ReLU),
+    // with the keys and values of earlier positions read from the cache.
+    auto& l = *encoder_->layers[i]->as<torch::nn::TransformerEncoderLayerImpl>();
+    auto qkv = torch::nn::functional::linear(x, l.self_attn->in_proj_weight, l.self_attn->in_proj_bias)
+                   .view({B, n, 3, heads, d});
+    cache.keys[i].index_put_({slotOf, positions}, qkv.select(2, 1));
+    cache.values[i].index_put_({slotOf, positions}, qkv.select(2, 2));
+    using torch::indexing::Slice;
+    auto k = cache.keys[i].index_select(0, slots).narrow(1, 0, visible).permute({0, 2, 3, 1});   // [B, heads, d, V]
+    auto v = cache.values[i].index_select(0, slots).narrow(1, 0, visible).transpose(1, 2);       // [B, heads, V, d]
+    auto q = qkv.select(2, 0).transpose(1, 2);                                                    // [B, heads, n, d]
+    auto scores = torch::matmul(q, k) / std::sqrt(double(d));                                   // [B, heads, n, V]
+    scores = scores.masked_fill(hidden, -std::numeric_limits<float>::infinity());
+    auto attended = torch::matmul(torch::softmax(scores, -1), v).transpose(1, 2).reshape({B, n, H});
+    auto y = l.norm1(x + l.self_attn->out_proj(attended));
+    x = l.norm2(y + l.linear2(torch::relu(l.linear1(y))));
+  }
+  return x;
 }
 
 torch::Tensor InfillModelImpl::encodeFused(torch::Tensor x, const torch::Tensor& padding, std::size_t layers) {

@@ -10,20 +10,31 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace steerbench::model {
 
-/// Token and position embeddings, a stack of post-norm Transformer encoder
-/// layers (ReLU, no dropout: both measured to cost much on this CPU build),
-/// and a head over the vocabulary.
+/// A decoder's keys and values, per layer [slots, positions, heads, head
+/// size]: a slot holds one sequence (a sampling row), written up to where
+/// `InfillModelImpl::decode` last wrote it.
+struct KeyValueCache {
+  std::vector<torch::Tensor> keys, values;
+};
+
+/// Token and position embeddings, a stack of post-norm Transformer layers
+/// (ReLU, no dropout: both measured to cost much on this CPU build), and a
+/// head over the vocabulary. An encoder's layers attend both ways; a
+/// decoder's (ModelConfig::Arch::Decoder) attend to earlier positions only.
 class InfillModelImpl : public torch::nn::Module {
 public:
   explicit InfillModelImpl(const ModelConfig& config);
   /// ids: [batch, length] int64; padding: [batch, length] bool, true at
   /// [PAD] positions (may be undefined). Returns logits [batch, length, vocab].
   torch::Tensor forward(const torch::Tensor& ids, const torch::Tensor& padding = {});
-  /// The encoder's output [batch, length, hidden], before the head. Without
-  /// grad mode (sampling, validation) it runs ATen's fused encoder layers.
+  /// The last layer's output [batch, length, hidden], before the head.
+  /// Without grad mode (sampling, validation) an encoder runs ATen's fused
+  /// encoder layers. A decoder's padding goes at the end of a row, which no
+  /// earlier position reads.
   torch::Tensor encode(const torch::Tensor& ids, const torch::Tensor& padding = {});
   /// The encoder's output at one position per row, [batch, hidden]: what
   /// encode(ids, padding) holds at [b, at[b]] (at: [batch] int64), for less
@@ -31,6 +42,17 @@ public:
   /// its query, feed-forward and norms for `at` alone (sampling needs the
   /// hole's state only; that is 10/12 of the last layer's products saved).
   torch::Tensor encodeAt(const torch::Tensor& ids, const torch::Tensor& padding, const torch::Tensor& at);
+  /// A decoder's cache for `slots` sequences of up to maxLength tokens.
+  [[nodiscard]] KeyValueCache makeCache(std::int64_t slots) const;
+  /// Decoder inference with a cache: for each row b, the tokens ids[b]
+  /// ([batch, n] int64) at positions from[b] .. from[b] + n - 1 of the
+  /// sequence in cache slot slots[b] ([batch] int64 each). Their keys and
+  /// values are written to the cache, and each attends to the slot's
+  /// positions up to its own (what was written there before from[b] is the
+  /// sequence's start). Returns [batch, n, hidden]: what encode() gives at
+  /// those positions for the whole sequence (tst_infillmodel checks it).
+  torch::Tensor decode(const torch::Tensor& ids, const torch::Tensor& slots, const torch::Tensor& from,
+                       KeyValueCache& cache);
   /// The head over hidden states [..., hidden] -> logits [..., vocab]. Sampling
   /// applies it at the hole positions only (a fifth of the work at this size).
   torch::Tensor logits(const torch::Tensor& hidden) { return head_(hidden); }
@@ -39,6 +61,7 @@ public:
 
 private:
   torch::Tensor embed(const torch::Tensor& ids);
+  torch::Tensor embedAt(const torch::Tensor& ids, const torch::Tensor& positions);
   torch::Tensor encodeFused(torch::Tensor x, const torch::Tensor& padding, std::size_t layers);
   ModelConfig config_;
   torch::nn::Embedding tokens_{nullptr}, positions_{nullptr};

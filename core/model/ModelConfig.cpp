@@ -21,7 +21,7 @@ void ModelConfig::validate() const {
 }
 
 std::string ModelConfig::toJson() const {
-  llvm::json::Object o{{"vocab", vocab}, {"layers", layers}, {"hidden", hidden},
+  llvm::json::Object o{{"arch", archName(arch)}, {"vocab", vocab}, {"layers", layers}, {"hidden", hidden},
                        {"heads", heads}, {"ffn", ffn},       {"max_length", maxLength}};
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -36,6 +36,8 @@ ModelConfig ModelConfig::fromJson(const std::string& json, const std::string& na
   const auto* o = parsed->getAsObject();
   if (!o) throw InputError(name + ": the model config is not a JSON object");
   ModelConfig c;
+  // Checkpoints written before the decoder existed hold an encoder and no "arch".
+  if (const auto a = o->getString("arch")) c.arch = parseArch(a->str(), name);
   auto get = [&](const char* key, int& field) {
     const auto v = o->getInteger(key);
     if (!v) throw InputError(name + ": the model config has no \"" + key + "\"");
@@ -50,8 +52,14 @@ ModelConfig ModelConfig::fromJson(const std::string& json, const std::string& na
   return c;
 }
 
+ModelConfig::Arch ModelConfig::parseArch(const std::string& text, const std::string& name) {
+  if (text == "encoder") return Arch::Encoder;
+  if (text == "decoder") return Arch::Decoder;
+  throw InputError(name + ": the architecture must be encoder or decoder, not \"" + text + "\"");
+}
+
 std::string ModelConfig::describe() const {
-  return std::to_string(layers) + " layers, hidden " + std::to_string(hidden) + ", " + std::to_string(heads) +
+  return std::string(decoder() ? "decoder, " : "") + std::to_string(layers) + " layers, hidden " + std::to_string(hidden) + ", " + std::to_string(heads) +
          " heads, FFN " + std::to_string(ffn) + ", " + std::to_string(maxLength) + " positions, vocabulary " +
          std::to_string(vocab);
 }

@@ -6,6 +6,13 @@
 namespace steerbench::model {
 
 struct ModelConfig {
+  /// How the model reads a [HOLE] (docs/model.md): an encoder reads the
+  /// whole sequence both ways and is run again for every token it writes; a
+  /// decoder reads the sequence in fill-in-the-middle order (prefix, [HOLE],
+  /// suffix, [MASK], the infill so far), left to right, and keeps its keys
+  /// and values, so that a written token costs one step.
+  enum class Arch { Encoder, Decoder };
+  Arch arch = Arch::Encoder;
   int vocab = 0;          ///< tokenizer size
   int layers = 3;
   int hidden = 192;
@@ -17,10 +24,15 @@ struct ModelConfig {
   [[nodiscard]] std::string toJson() const;
   [[nodiscard]] static ModelConfig fromJson(const std::string& json, const std::string& name);
   [[nodiscard]] bool operator==(const ModelConfig& o) const {
-    return vocab == o.vocab && layers == o.layers && hidden == o.hidden && heads == o.heads && ffn == o.ffn &&
+    return arch == o.arch && vocab == o.vocab && layers == o.layers && hidden == o.hidden && heads == o.heads && ffn == o.ffn &&
            maxLength == o.maxLength;
   }
-  /// A one-line description: "4 layers, hidden 256, 4 heads, FFN 1024, 256 positions, vocabulary 4596".
+  [[nodiscard]] bool decoder() const { return arch == Arch::Decoder; }
+  /// "encoder" or "decoder".
+  [[nodiscard]] static const char* archName(Arch a) { return a == Arch::Decoder ? "decoder" : "encoder"; }
+  /// Reads "encoder" or "decoder"; throws InputError naming `name` otherwise.
+  [[nodiscard]] static Arch parseArch(const std::string& text, const std::string& name);
+  /// A one-line description: "decoder, 4 layers, hidden 256, 4 heads, FFN 1024, 256 positions, vocabulary 4596".
   [[nodiscard]] std::string describe() const;
 };
 

@@ -2,6 +2,7 @@
 
 #include "common/ContentHash.h"
 #include "common/Error.h"
+#include "model/CachedDecoding.h"
 #include "model/InfillModel.h"
 #include "model/LogitShaping.h"
 #include "model/SampleRow.h"
@@ -87,6 +88,26 @@ std::vector<std::int64_t> drawTokens(const torch::Tensor& logits, double tempera
     chosen[b] = pick;
   }
   return chosen;
+}
+
+/// The encoder's logits [rows, vocab] at each row's first hole. Rows, sorted
+/// by length, go through the encoder in groups of similar length, each padded
+/// only to its own longest: one long row does not make every short row of
+/// the batch pay for its padding.
+torch::Tensor encoderLogits(InfillModelImpl& model, std::vector<SampleRow>& rows, const std::vector<std::int64_t>& holeAt,
+                            int maxLength) {
+  std::vector<torch::Tensor> parts;
+  for (const auto& [first, last] : lengthGroups(rows.size(), [&](std::size_t b) { return rows[b].seq.size(); }, maxLength)) {
+    const std::size_t longest = rows[last - 1].seq.size();
+    auto ids = torch::full({std::int64_t(last - first), std::int64_t(longest)}, Tokenizer::kPad, torch::kLong);
+    auto ia = ids.accessor<std::int64_t, 2>();
+    for (std::size_t b = first; b < last; ++b)
+      for (std::size_t t = 0; t < rows[b].seq.size(); ++t)
+        ia[std::int64_t(b - first)][std::int64_t(t)] = rows[b].seq[t];
+    auto holes = torch::tensor(std::vector<std::int64_t>(holeAt.begin() + std::ptrdiff_t(first), holeAt.begin() + std::ptrdiff_t(last)));
+    parts.push_back(model.logits(model.encodeAt(ids, ids.eq(Tokenizer::kPad), holes))); // [b, V]
+  }
+  return (parts.size() == 1 ? parts.front() : torch::cat(parts, 0)).contiguous(); // [B, V]
 }
 
 } // namespace
@@ -289,28 +310,18 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
     out.push_back(s);
     if (done) done(out.back());
   };
+  // A decoder keeps each row's keys and values; an encoder reads every row whole at every step.
+  std::optional<CachedDecoding> decoding;
+  if (model->config().decoder()) decoding.emplace(model, o.batchSize);
   const unsigned checkJobs =
       std::max(1u, (o.checkJobs > 0 ? o.checkJobs : engine::hardwareJobs()) / unsigned(streams));
   while (!rows.empty() && !(cancel && cancel->cancelled()) && !(stop && stop->cancelled())) {
-    // Rows go through the encoder in groups of similar length, each padded
-    // only to its own longest: one long row no longer makes every short row
-    // of the batch pay for its padding.
     std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.seq.size() < b.seq.size(); });
     std::vector<std::int64_t> holeAt(rows.size());
     for (std::size_t b = 0; b < rows.size(); ++b)
       holeAt[b] = std::int64_t(std::find(rows[b].seq.begin(), rows[b].seq.end(), Tokenizer::kHole) - rows[b].seq.begin());
-    std::vector<torch::Tensor> parts;
-    for (const auto& [first, last] : lengthGroups(rows.size(), [&](std::size_t b) { return rows[b].seq.size(); }, maxLength)) {
-      const std::size_t longest = rows[last - 1].seq.size();
-      auto ids = torch::full({std::int64_t(last - first), std::int64_t(longest)}, Tokenizer::kPad, torch::kLong);
-      auto ia = ids.accessor<std::int64_t, 2>();
-      for (std::size_t b = first; b < last; ++b)
-        for (std::size_t t = 0; t < rows[b].seq.size(); ++t)
-          ia[std::int64_t(b - first)][std::int64_t(t)] = rows[b].seq[t];
-      auto holes = torch::tensor(std::vector<std::int64_t>(holeAt.begin() + std::ptrdiff_t(first), holeAt.begin() + std::ptrdiff_t(last)));
-      parts.push_back(model->logits(model->encodeAt(ids, ids.eq(Tokenizer::kPad), holes))); // [b, V]
-    }
-    auto at = (parts.size() == 1 ? parts.front() : torch::cat(parts, 0)).contiguous(); // [B, V]
+    const torch::Tensor at = decoding ? decoding->logits(rows, holeAt).contiguous()
+                                      : encoderLogits(*model, rows, holeAt, maxLength);
     shapeLogits(at.data_ptr<float>(), vocab, rows, holeAt, o, guard ? &*guard : nullptr, banned);
     const auto chosen = drawTokens(at, o.temperature, rng);
     // Insert the chosen tokens; check the statements rows just ended.

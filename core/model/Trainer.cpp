@@ -255,7 +255,9 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
     task.shortHoleProbability = 0; // validation losses stay comparable across objectives
     std::mt19937_64 vrng(o.seed ^ 0x5eedull);
     for (int i = 0; i < o.validationSequences && !validationSet.empty(); ++i)
-      validation.push_back(makeDatapoint(validationSet[std::size_t(i) % validationSet.size()], task, vrng));
+      validation.push_back(o.model.decoder()
+                               ? makeFimDatapoint(validationSet[std::size_t(i) % validationSet.size()], task, vrng, false)
+                               : makeDatapoint(validationSet[std::size_t(i) % validationSet.size()], task, vrng));
   }
   auto validate = [&]() {
     if (validation.empty()) return -1.0;
@@ -295,7 +297,8 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
     const auto t0 = Clock::now();
     std::vector<Datapoint> points;
     for (int i = 0; i < o.batchSize; ++i)
-      points.push_back(makeDatapoint(trainSet[pick(rng)], o.data, rng));
+      points.push_back(o.model.decoder() ? makeFimDatapoint(trainSet[pick(rng)], o.data, rng, true)
+                                         : makeDatapoint(trainSet[pick(rng)], o.data, rng));
     const Batch batch = collate(points);
     for (auto& group : optimizer.param_groups())
       static_cast<torch::optim::AdamWOptions&>(group.options()).lr(learningRateAt(o, step));

@@ -22,7 +22,8 @@ class Tokenizer;
 
 struct TrainOptions {
   ModelConfig model;             ///< vocab is taken from the tokenizer
-  DatapointOptions data;         ///< the objective: holes per sequence, masked tokens
+  DatapointOptions data;         ///< the objective: holes per sequence, masked tokens (an encoder's only);
+                                 ///< a decoder gets makeFimDatapoint's sequences of the same holes
   int batchSize = 16;
   int steps = 2000;              ///< total optimizer steps
   double learningRate = 5e-4;    ///< peak

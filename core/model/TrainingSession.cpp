@@ -61,6 +61,7 @@ TrainOptions TrainingSession::optionsFromRecipe(const std::string& recipe, Train
   take("heads", o.model.heads);
   take("ffn", o.model.ffn);
   take("max_length", o.model.maxLength);
+  if (recipe.find("\"arch\":\"decoder\"") != std::string::npos) o.model.arch = ModelConfig::Arch::Decoder;
   const std::string holes = "\"holes\":\"";
   if (const auto at = recipe.find(holes); at != std::string::npos) {
     unsigned lo = 0, hi = 0;
@@ -74,7 +75,7 @@ TrainOptions TrainingSession::optionsFromRecipe(const std::string& recipe, Train
 
 std::string TrainingSession::command(const TrainOptions& o, unsigned maxWords) {
   return "steerbench-cli train --steps " + std::to_string(o.steps) + " --batch " + std::to_string(o.batchSize) +
-         " --layers " + std::to_string(o.model.layers) + " --hidden " + std::to_string(o.model.hidden) + " --heads " +
+         (o.model.decoder() ? " --arch decoder" : "") + " --layers " + std::to_string(o.model.layers) + " --hidden " + std::to_string(o.model.hidden) + " --heads " +
          std::to_string(o.model.heads) + " --ffn " + std::to_string(o.model.ffn) + " --max-length " +
          std::to_string(o.model.maxLength) + " --lr " + formatNumber(o.learningRate) + " --warmup " +
          std::to_string(o.warmupSteps) + " --holes " + std::to_string(o.data.minHoles) + "-" +

@@ -198,6 +198,55 @@ private slots:
     QCOMPARE(d.inputs.front(), Tokenizer::kStart);
     QCOMPARE(d.inputs.back(), Tokenizer::kEnd);
   }
+
+  void fillInTheMiddleMovesTheFirstHoleToTheEnd() {
+    // [START] context [END] [MASK] middle [ENDHOLE]: the context with the
+    // middle put back at its first [HOLE] is the kernel, less later holes.
+    const auto kernel = kernelOf(40);
+    DatapointOptions o;
+    o.maxHoles = 3;
+    o.maxLength = 64;
+    int emptyMiddles = 0;
+    for (std::uint64_t seed = 0; seed < 300; ++seed) {
+      std::mt19937_64 rng(seed), again(seed);
+      const Datapoint d = makeFimDatapoint(kernel, o, rng, true);
+      QCOMPARE(d.inputs.size(), d.labels.size());
+      QVERIFY(d.inputs.size() <= 64);
+      QCOMPARE(d.inputs.front(), Tokenizer::kStart);
+      QCOMPARE(d.inputs.back(), Tokenizer::kEndHole);
+      const auto mask = std::size_t(std::find(d.inputs.begin(), d.inputs.end(), Tokenizer::kMask) - d.inputs.begin());
+      QVERIFY(mask < d.inputs.size());
+      QCOMPARE(d.inputs[mask - 1], Tokenizer::kEnd);
+      const std::vector<int> middle(d.inputs.begin() + std::ptrdiff_t(mask) + 1, d.inputs.end() - 1);
+      emptyMiddles += middle.empty();
+      std::vector<int> text;
+      bool first = true;
+      for (std::size_t t = 1; t + 1 < mask; ++t) {
+        if (d.inputs[t] != Tokenizer::kHole) {
+          text.push_back(d.inputs[t]);
+        } else if (first) {
+          text.insert(text.end(), middle.begin(), middle.end());
+          first = false;
+        }
+      }
+      QVERIFY(!first); // there was a hole
+      // In order, no token twice: a subsequence of the kernel's 100, 101, ...
+      for (std::size_t k = 1; k < text.size(); ++k)
+        QVERIFY(text[k] > text[k - 1]);
+      if (std::count(d.inputs.begin(), d.inputs.end(), Tokenizer::kHole) == 1) QCOMPARE(text, kernel);
+      // Next-token labels, never a [HOLE] or the [MASK]; without the context's
+      // labels, only the middle and [ENDHOLE] are predicted.
+      for (std::size_t t = 0; t + 1 < d.inputs.size(); ++t) {
+        const int next = d.inputs[t + 1];
+        QCOMPARE(d.labels[t], next == Tokenizer::kHole || next == Tokenizer::kMask ? Datapoint::kIgnore : next);
+      }
+      QCOMPARE(d.labels.back(), Datapoint::kIgnore);
+      const Datapoint v = makeFimDatapoint(kernel, o, again, false);
+      QCOMPARE(v.inputs, d.inputs);
+      QCOMPARE(v.labelCount(), int(middle.size()) + 1);
+    }
+    QVERIFY(emptyMiddles > 0 && emptyMiddles < 300);
+  }
 };
 
 QTEST_APPLESS_MAIN(TestDatapoints)

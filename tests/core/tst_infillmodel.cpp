@@ -109,6 +109,99 @@ private Q_SLOTS:
     QVERIFY(torch::allclose(one[0], whole[1][3], 1e-4, 1e-5));
   }
 
+  void decoderIsCausal() {
+    // A decoder's position t reads positions 0..t only: changing a later
+    // token changes nothing before it; and padding at the end changes nothing.
+    ModelConfig c = tiny();
+    c.arch = ModelConfig::Arch::Decoder;
+    c.layers = 2;
+    InfillModel m(c);
+    m->eval();
+    auto a = torch::tensor({1, 10, 11, 12, 13, 2}, torch::kLong).unsqueeze(0);
+    auto b = torch::tensor({1, 10, 11, 19, 18, 2}, torch::kLong).unsqueeze(0);
+    const auto ea = m->encode(a), eb = m->encode(b);
+    using torch::indexing::Slice;
+    QVERIFY(torch::allclose(ea.index({0, Slice(0, 3)}), eb.index({0, Slice(0, 3)}), 1e-5, 1e-6));
+    QVERIFY(!torch::allclose(ea.index({0, 3}), eb.index({0, 3}), 1e-3, 1e-4));
+    auto padded = torch::tensor({1, 10, 11, 12, 13, 2, 0, 0}, torch::kLong).unsqueeze(0);
+    QVERIFY(torch::allclose(m->encode(padded, padded.eq(Tokenizer::kPad)).index({0, Slice(0, 6)}), ea[0], 1e-5, 1e-6));
+  }
+
+  void cachedDecodingMatchesTheWholeForward() {
+    // Sampling runs a decoder a few tokens at a time on a key/value cache:
+    // a prefill, one-token steps of several rows at once in other slots, a
+    // take-back (writing again from an earlier position): at every position
+    // the same hidden state as the whole sequence in one forward pass.
+    ModelConfig c = tiny();
+    c.arch = ModelConfig::Arch::Decoder;
+    c.layers = 2;
+    InfillModel m(c);
+    m->eval();
+    const std::vector<std::int64_t> x = {1, 10, 11, 3, 12, 2, 5, 13, 14, 15}, y = {1, 20, 21, 22, 3, 2, 5, 23};
+    torch::Tensor wholeX, wholeY;
+    {
+      torch::AutoGradMode on(true); // the training path (the module, a causal mask)
+      wholeX = m->encode(torch::tensor(x).unsqueeze(0))[0].detach();
+      wholeY = m->encode(torch::tensor(y).unsqueeze(0))[0].detach();
+    }
+    c10::InferenceMode inference;
+    auto cache = m->makeCache(3);
+    auto slot = [](std::int64_t s) { return torch::tensor(std::vector<std::int64_t>{s}); };
+    using torch::indexing::Slice;
+    // x in slot 2: its first 6 tokens at once.
+    auto h = m->decode(torch::tensor(x).index({Slice(0, 6)}).unsqueeze(0), slot(2), slot(0), cache);
+    QVERIFY(torch::allclose(h[0], wholeX.index({Slice(0, 6)}), 1e-4, 1e-5));
+    // y in slot 0: its first 5.
+    h = m->decode(torch::tensor(y).index({Slice(0, 5)}).unsqueeze(0), slot(0), slot(0), cache);
+    QVERIFY(torch::allclose(h[0], wholeY.index({Slice(0, 5)}), 1e-4, 1e-5));
+    // Both rows a token at a time, in one batch, at different positions.
+    for (std::int64_t step = 0; step < 3; ++step) {
+      const std::int64_t px = 6 + step, py = 5 + step;
+      h = m->decode(torch::tensor(std::vector<std::int64_t>{x[std::size_t(px)], y[std::size_t(py)]}).view({2, 1}),
+                    torch::tensor(std::vector<std::int64_t>{2, 0}), torch::tensor(std::vector<std::int64_t>{px, py}),
+                    cache);
+      QVERIFY(torch::allclose(h[0][0], wholeX[px], 1e-4, 1e-5));
+      QVERIFY(torch::allclose(h[1][0], wholeY[py], 1e-4, 1e-5));
+    }
+    // Take x back to 4 tokens and write another continuation: it must match
+    // that sequence's whole forward, not read the old tokens' keys.
+    const std::vector<std::int64_t> z = {1, 10, 11, 3, 30, 31};
+    h = m->decode(torch::tensor(std::vector<std::int64_t>{30, 31}).unsqueeze(0), slot(2), slot(4), cache);
+    torch::Tensor wholeZ;
+    {
+      torch::AutoGradMode on(true);
+      wholeZ = m->encode(torch::tensor(z).unsqueeze(0))[0].detach();
+    }
+    QVERIFY(torch::allclose(h[0], wholeZ.index({Slice(4, 6)}), 1e-4, 1e-5));
+    // The logits too, since sampling reads them.
+    QVERIFY(torch::allclose(m->logits(h[0][1]), m->logits(wholeZ[5]), 1e-4, 1e-5));
+  }
+
+  void decoderLearnsFillInTheMiddle() {
+    // One fill-in-the-middle datapoint repeated: the loss must fall.
+    ModelConfig c = tiny();
+    c.arch = ModelConfig::Arch::Decoder;
+    InfillModel m(c);
+    torch::optim::AdamW opt(m->parameters(), torch::optim::AdamWOptions(1e-2));
+    std::mt19937_64 rng(3);
+    DatapointOptions o;
+    o.maxLength = 32;
+    const Datapoint d = makeFimDatapoint({10, 11, 12, 13, 14, 15, 16, 17}, o, rng, true);
+    auto ids = torch::tensor(std::vector<std::int64_t>(d.inputs.begin(), d.inputs.end())).unsqueeze(0);
+    auto labels = torch::tensor(std::vector<std::int64_t>(d.labels.begin(), d.labels.end())).unsqueeze(0);
+    double first = 0, last = 0;
+    for (int step = 0; step < 60; ++step) {
+      opt.zero_grad();
+      auto loss = torch::nn::functional::cross_entropy(
+          m->forward(ids).view({-1, 40}), labels.view({-1}),
+          torch::nn::functional::CrossEntropyFuncOptions().ignore_index(-100));
+      loss.backward();
+      opt.step();
+      (step == 0 ? first : last) = loss.item<double>();
+    }
+    QVERIFY2(last < first * 0.2, qPrintable(QString("%1 -> %2").arg(first).arg(last)));
+  }
+
   void learnsATinyTask() {
     // One datapoint repeated: the loss must fall well below its start.
     InfillModel m(tiny());
@@ -199,6 +292,39 @@ private Q_SLOTS:
     QVERIFY_THROWS_EXCEPTION(InputError, c.validate());
     QVERIFY(ModelConfig::fromJson(tiny().toJson(), "x") == tiny());
     QVERIFY_THROWS_EXCEPTION(InputError, (void)ModelConfig::fromJson("{\"vocab\": 3}", "x"));
+    // The architecture round-trips; a config without one (written before
+    // decoders) is an encoder; an unknown one is refused.
+    auto d = tiny();
+    d.arch = ModelConfig::Arch::Decoder;
+    QVERIFY(ModelConfig::fromJson(d.toJson(), "x") == d);
+    QVERIFY(!(d == tiny()));
+    QVERIFY(ModelConfig::fromJson(
+                "{\"vocab\":40,\"layers\":1,\"hidden\":16,\"heads\":2,\"ffn\":32,\"max_length\":32}", "x") ==
+            tiny());
+    QVERIFY_THROWS_EXCEPTION(
+        InputError,
+        (void)ModelConfig::fromJson("{\"arch\":\"rnn\",\"vocab\":40,\"layers\":1,\"hidden\":16,\"heads\":2,"
+                                    "\"ffn\":32,\"max_length\":32}",
+                                    "x"));
+    QVERIFY(d.describe().rfind("decoder, ", 0) == 0);
+  }
+
+  void decoderCheckpointsKeepTheirArchitecture() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("d.ckpt")).toStdString();
+    auto c = tiny();
+    c.arch = ModelConfig::Arch::Decoder;
+    InfillModel m(c);
+    saveCheckpoint(path, m, nullptr, infoFor(c));
+    QVERIFY(readCheckpointInfo(path).config.decoder());
+    // An encoder of the same shape does not take a decoder's weights.
+    InfillModel e(tiny());
+    try {
+      (void)loadCheckpoint(path, e, nullptr);
+      QFAIL("an encoder loaded a decoder's checkpoint");
+    } catch (const InputError& err) {
+      QVERIFY2(std::string(err.what()).find("decoder") != std::string::npos, err.what());
+    }
   }
 };
 

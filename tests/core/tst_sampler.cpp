@@ -3,6 +3,8 @@
 // refilling the batch from the queue, determinism, bad feeds.
 #include "model/SamplerImpl.h"
 
+#include "model/CachedDecoding.h"
+
 #include "common/Error.h"
 
 #include <QtTest>
@@ -49,6 +51,18 @@ Sampler randomSampler(std::uint64_t seed) {
   auto tok = fixtureTokenizer();
   torch::manual_seed(seed);
   InfillModel m(tiny(tok.size()));
+  m->eval();
+  return Sampler(std::make_unique<Sampler::Impl>(Sampler::Impl{std::move(tok), m}));
+}
+
+/// A sampler over an untrained decoder with weights from torch seed `seed`.
+Sampler randomDecoderSampler(std::uint64_t seed) {
+  auto tok = fixtureTokenizer();
+  torch::manual_seed(seed);
+  auto c = tiny(tok.size());
+  c.arch = ModelConfig::Arch::Decoder;
+  c.layers = 2;
+  InfillModel m(c);
   m->eval();
   return Sampler(std::make_unique<Sampler::Impl>(Sampler::Impl{std::move(tok), m}));
 }
@@ -127,6 +141,111 @@ private Q_SLOTS:
       QCOMPARE(x.newTokens, 5);
       QCOMPARE(x.text, std::string("kernel void ( ( ( ( ( [HOLE] { }"));
     }
+  }
+
+  void theDecoderCacheFollowsTheRows() {
+    // The sampler inserts tokens before a row's [HOLE], takes statements
+    // back, closes holes, retires rows and starts new ones. After each, the
+    // cached logits must be those of a whole forward pass over the row's
+    // fill-in-the-middle sequence, whose layout is checked too.
+    auto s = randomDecoderSampler(3);
+    auto model = s.impl().model;
+    const auto& tok = s.tokenizer();
+    c10::InferenceMode inference;
+    CachedDecoding cached(model, 3);
+    auto row = [&](std::size_t index, const std::string& text) {
+      SampleRow r;
+      r.index = index;
+      r.seq.push_back(Tokenizer::kStart);
+      const auto ids = tok.encode(text);
+      r.seq.insert(r.seq.end(), ids.begin(), ids.end());
+      r.seq.push_back(Tokenizer::kEnd);
+      return r;
+    };
+    auto holeOf = [](const SampleRow& r) {
+      return std::int64_t(std::find(r.seq.begin(), r.seq.end(), Tokenizer::kHole) - r.seq.begin());
+    };
+    std::vector<SampleRow> rows = {row(0, "kernel void A ( ) { [HOLE] } [HOLE]"), row(1, "kernel void [HOLE]")};
+    int compared = 0;
+    auto compare = [&] {
+      std::vector<std::int64_t> holeAt;
+      for (const auto& r : rows)
+        holeAt.push_back(holeOf(r));
+      const auto got = cached.logits(rows, holeAt);
+      for (std::size_t b = 0; b < rows.size(); ++b) {
+        SampleRow copy = rows[b];
+        const auto fim = fillInTheMiddle(copy, holeAt[b]);
+        QCOMPARE(std::count(fim.begin(), fim.end(), Tokenizer::kMask), 1l);
+        const auto ids = torch::tensor(std::vector<std::int64_t>(fim.begin(), fim.end())).unsqueeze(0);
+        const auto want = model->logits(model->encode(ids)[0][std::int64_t(fim.size()) - 1]);
+        QVERIFY2(torch::allclose(got[std::int64_t(b)], want, 1e-4, 1e-5), qPrintable(QString("row %1").arg(b)));
+        ++compared;
+      }
+    };
+    auto write = [&](SampleRow& r, const char* text) {
+      for (int t : tok.encode(text))
+        r.seq.insert(r.seq.begin() + holeOf(r), t);
+    };
+    compare();
+    write(rows[0], "int");
+    write(rows[1], "void");
+    compare();
+    write(rows[0], "x =");
+    compare();
+    // The row's middle, behind the prefix and the suffix.
+    {
+      SampleRow copy = rows[0];
+      const auto fim = fillInTheMiddle(copy, holeOf(copy));
+      const auto tail = tok.encode("int x =");
+      QVERIFY(std::equal(tail.rbegin(), tail.rend(), fim.rbegin()));
+    }
+    // A statement taken back: the row's last two tokens go.
+    rows[0].seq.erase(rows[0].seq.begin() + holeOf(rows[0]) - 2, rows[0].seq.begin() + holeOf(rows[0]));
+    compare();
+    // The first hole closes: the second begins.
+    write(rows[0], "; x = 1 ;");
+    rows[0].seq.erase(rows[0].seq.begin() + holeOf(rows[0]));
+    compare();
+    write(rows[0], "int");
+    compare();
+    // Row 1 is done; a new row takes a slot.
+    rows.erase(rows.begin() + 1);
+    rows.push_back(row(7, "kernel void B ( global int * a ) { [HOLE] }"));
+    rows.push_back(row(8, "[HOLE] }"));
+    compare();
+    write(rows[1], "a [");
+    compare();
+    // A row starts again from its feed (SampleRow is made anew).
+    rows[1] = row(7, "kernel void B ( global int * a ) { [HOLE] }");
+    compare();
+    QCOMPARE(compared, 21);
+    QVERIFY2(cached.tokensRun() < 150, qPrintable(QString::number(cached.tokensRun()))); // not whole rows again: feeds once, then a token a step
+  }
+
+  void aDecoderSamplesThroughTheSameInterface() {
+    auto s = randomDecoderSampler(5);
+    SampleOptions o;
+    o.temperature = 1.0;
+    o.maxNewTokens = 20;
+    o.seed = 9;
+    o.batchSize = 4;
+    const auto a = s.sample({"kernel void [HOLE]", "kernel void A ( ) { [HOLE] }"}, 9, o);
+    const auto b = s.sample({"kernel void [HOLE]", "kernel void A ( ) { [HOLE] }"}, 9, o);
+    QCOMPARE(a.size(), std::size_t(9));
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      QCOMPARE(a[i].ids, b[i].ids);
+      QVERIFY(a[i].newTokens > 0);
+      QVERIFY(a[i].text.rfind(a[i].feed == 0 ? "kernel void" : "kernel void A", 0) == 0);
+    }
+    // Biased to [ENDHOLE], every hole closes at once.
+    auto closer = randomDecoderSampler(5);
+    {
+      torch::NoGradGuard ng;
+      auto params = closer.impl().model->named_parameters();
+      params["head.bias"][Tokenizer::kEndHole] = 50.0;
+    }
+    for (const auto& x : closer.sample({"a [HOLE] b", "c [HOLE] d [HOLE]"}, 4, SampleOptions{}))
+      QVERIFY2(sameTokens(x.text, x.feed == 0 ? "a b" : "c d"), x.text.c_str());
   }
 
   void refillsTheBatchFromTheQueue() {
