@@ -1,10 +1,15 @@
 // bench-generate: what a checkpoint generates: undirected samples and infill.
 //   1. Undirected generation from "kernel void [HOLE]": unique count, compile
 //      rate, token lengths, the largest compiling sample, ms per sample.
-//   2. Novelty: compiling samples that equal a training kernel (same tokens)
+//   2. Coverage (BenchPress's Figure 7 measure): the compiling samples'
+//      distinct Grewe vectors, and how near they come to DevMap's 256
+//      benchmark kernels (median distance from each to its nearest sample,
+//      within 1 and 5, exact), beside CLgen's and CLSmith's published samples
+//      subsampled to the same n (--devmap DIR, --clgen DIR: read at run time).
+//   3. Novelty: compiling samples that equal a training kernel (same tokens)
 //      are copies; novel ones equal no corpus kernel at all (count, median
 //      length, per minute).
-//   3. Infilling: held-out kernels (the trainer's validation split, then the
+//   4. Infilling: held-out kernels (the trainer's validation split, then the
 //      corpus kernels training never saw), one random hole each, filled in
 //      one batched run: compile rate, and how many merely rebuild the original.
 //      Twice: holes as training makes them (up to 90% of a kernel), and as
@@ -21,9 +26,11 @@
 //                        [--min-tokens 0]   (a length floor for the undirected samples only)
 //                        [--close-bias 0]   (a soft length prior for them: added to the logit of closing the kernel)
 //                        [--cut-lexemes] [--restarts 0] [--dump-failed-infills DIR]
+//                        [--devmap DIR] [--clgen DIR]   (coverage; skipped when DevMap is not there)
 #include "clang/OpenCLFrontend.h"
 #include "common/Paths.h"
 #include "common/TextFormat.h"
+#include "dataset/DevMap.h"
 #include "engine/ParallelFor.h"
 #include "features/Measurement.h"
 #include "model/Datapoints.h"
@@ -33,6 +40,8 @@
 #include "store/Workspace.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -40,7 +49,9 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <random>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -49,15 +60,23 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
+/// comp, rational, mem, localmem, coalesced, atomic: the Grewe counts DevMap's
+/// and CLgen's files hold (the ratios F2 and F4 follow from them).
+using Counts = std::array<double, 6>;
+
 std::vector<bool> compileAll(const std::vector<std::string>& texts, unsigned jobs,
-                             std::vector<std::string>* errors = nullptr) {
+                             std::vector<std::string>* errors = nullptr, std::vector<Counts>* grewe = nullptr) {
   features::MeasureOptions mo;
   mo.spaces = {&features::featureSpace("grewe")};
   std::vector<char> ok(texts.size(), 0);
   if (errors) errors->assign(texts.size(), {});
+  if (grewe) grewe->assign(texts.size(), Counts{});
   engine::parallelFor(texts.size(), jobs, [&](std::size_t i) {
     const auto m = features::measureSource(texts[i], "sample.cl", mo);
     ok[i] = m.ok();
+    if (grewe && m.ok() && !m.spaces.empty() && !m.spaces[0].kernels.empty())
+      for (std::size_t d = 0; d < 6 && d < m.spaces[0].kernels[0].values.size(); ++d)
+        (*grewe)[i][d] = m.spaces[0].kernels[0].values[d];
     if (errors && !m.ok()) {
       (*errors)[i] = m.error;
       for (const auto& d : m.diagnostics)
@@ -100,11 +119,72 @@ std::vector<std::pair<std::size_t, std::string>> mostFrequentFirst(const std::ma
   return byCount;
 }
 
+double distance(const Counts& a, const Counts& b) {
+  double s = 0;
+  for (std::size_t d = 0; d < a.size(); ++d)
+    s += (a[d] - b[d]) * (a[d] - b[d]);
+  return std::sqrt(s);
+}
+
+/// The Grewe counts of a CLgen-layout CSV (file, kernel, comp, ..., atomic, ...).
+/// Empty when the file is not there.
+std::vector<Counts> readCounts(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<Counts> out;
+  std::string line;
+  if (!std::getline(in, line)) return out;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');)
+      f.push_back(x);
+    if (f.size() < 8) continue;
+    Counts c{};
+    for (std::size_t d = 0; d < 6; ++d)
+      c[d] = std::atof(f[d + 2].c_str());
+    out.push_back(c);
+  }
+  return out;
+}
+
+/// BenchPress's coverage of a reference set by a collection: the median
+/// distance from each reference vector to its nearest member, the shares
+/// within 1 and 5, and the exact matches.
+void printCoverage(const char* name, const std::vector<Counts>& members, const std::vector<Counts>& reference) {
+  const std::set<Counts> distinct(members.begin(), members.end());
+  std::vector<double> nearest;
+  std::size_t within1 = 0, within5 = 0, exact = 0;
+  for (const auto& r : reference) {
+    double best = 1e300;
+    for (const auto& m : distinct)
+      best = std::min(best, distance(r, m));
+    nearest.push_back(best);
+    within1 += best <= 1;
+    within5 += best <= 5;
+    exact += best == 0;
+  }
+  std::sort(nearest.begin(), nearest.end());
+  const double n = double(std::max<std::size_t>(1, reference.size()));
+  std::printf("  %-22s %6zu %8zu %15.1f %9.1f%% %9.1f%% %7.1f%%\n", name, members.size(), distinct.size(),
+              nearest.empty() ? 0.0 : nearest[nearest.size() / 2], 100.0 * double(within1) / n,
+              100.0 * double(within5) / n, 100.0 * double(exact) / n);
+}
+
+/// `n` members of `all` drawn without replacement with a fixed seed (all of them when n is larger).
+std::vector<Counts> subsample(std::vector<Counts> all, std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::shuffle(all.begin(), all.end(), rng);
+  if (all.size() > n) all.resize(n);
+  return all;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0); // each line as it is printed, also into a file
-  std::string ckpt, wsPath = defaultWorkspacePath(), dumpDir;
+  std::string ckpt, wsPath = defaultWorkspacePath(), dumpDir, devmapDir = STEERBENCH_DEVMAP_DIR,
+                    clgenDir = STEERBENCH_DEVMAP_DIR "/../clgen";
+  if (const char* e = std::getenv("STEERBENCH_DEVMAP_DIR"); e && *e) devmapDir = e, clgenDir = std::string(e) + "/../clgen";
   int n = 1000, infill = 500, threads = 0;
   bool checked = true;
   int minTokens = 0;
@@ -133,11 +213,13 @@ int main(int argc, char** argv) {
     else if (arg("--dump-failed-infills")) dumpDir = argv[++i];
     else if (arg("--restarts")) o.restarts = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--cut-lexemes")) cutLexemes = true;
+    else if (arg("--devmap")) devmapDir = argv[++i];
+    else if (arg("--clgen")) clgenDir = argv[++i];
     else {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 32] [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0] "
                            "[--unguarded] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
-                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--restarts 0] [--cut-lexemes]\n");
+                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--restarts 0] [--cut-lexemes] [--devmap DIR] [--clgen DIR]\n");
       return 2;
     }
   }
@@ -200,7 +282,8 @@ int main(int argc, char** argv) {
     std::vector<std::string> texts;
     for (const auto& s : samples)
       texts.push_back(s.text);
-    const auto ok = compileAll(texts, jobs);
+    std::vector<Counts> grewe;
+    const auto ok = compileAll(texts, jobs, nullptr, &grewe);
     std::set<std::string> unique;
     std::size_t compiled = 0, copies = 0, corpusCopies = 0, largest = 0, largestAt = 0;
     std::vector<std::size_t> lengths, novelLengths;
@@ -231,17 +314,56 @@ int main(int argc, char** argv) {
     if (checked)
       std::printf("  compiler checks: %ld (statements and whole kernels), %ld taken back, %.1f s of Clang (all threads)\n", checks.load(),
                   failedChecks.load(), double(checkMicros.load()) / 1e6);
-    std::printf("  unique %zu (%.1f%%; goal >= 80%%), compile %zu (%.1f%%; goal >= 40%%)\n", unique.size(),
+    std::printf("  unique %zu (%.1f%%; goal >= 80%%), compile %zu (%.1f%%; goal >= 90%%)\n", unique.size(),
                 100.0 * double(unique.size()) / total, compiled, 100.0 * double(compiled) / total);
-    std::printf("  tokens per sample: median %zu, p90 %zu, max %zu; largest compiling sample %zu tokens\n",
+    std::vector<std::size_t> compilingLengths;
+    for (std::size_t i = 0; i < samples.size(); ++i)
+      if (ok[i]) compilingLengths.push_back(samples[i].ids.size());
+    std::printf("  tokens per sample: median %zu, p90 %zu, max %zu; compiling samples: median %zu (goal >= 60), "
+                "largest %zu\n",
                 median(lengths), sorted.empty() ? 0 : sorted[sorted.size() * 9 / 10], sorted.empty() ? 0 : sorted.back(),
-                largest);
-    std::printf("  %.1f ms per sample (wall time / samples, %d stream(s) of batch %d; goal <= 150)\n",
+                median(compilingLengths), largest);
+    std::printf("  %.1f ms per sample (wall time / samples, %d stream(s) of batch %d; goal <= 20)\n",
                 1000.0 * seconds / total, o.streams, o.batchSize);
+    // 2. Coverage of DevMap's benchmark kernels.
+    std::vector<Counts> ours;
+    for (std::size_t i = 0; i < samples.size(); ++i)
+      if (ok[i]) ours.push_back(grewe[i]);
+    std::printf("  distinct Grewe vectors: %zu of the %zu compiling samples (%.1f%%; goal >= 50%%)\n",
+                std::set<Counts>(ours.begin(), ours.end()).size(), ours.size(),
+                100.0 * double(std::set<Counts>(ours.begin(), ours.end()).size()) / double(std::max<std::size_t>(1, ours.size())));
+    const std::string devmapCsv = devmapDir + "/cgo17-amd.csv";
+    if (std::ifstream(devmapCsv).good()) {
+      std::map<std::string, Counts> byKernel; // 680 runs of 256 kernels: one vector a kernel
+      for (const auto& r : dataset::readDevMap(devmapCsv))
+        byKernel[r.benchmark] = Counts{r.comp, r.rational, r.mem, r.localmem, r.coalesced, r.atomic};
+      std::vector<Counts> reference;
+      for (const auto& [name, c] : byKernel)
+        reference.push_back(c);
+      std::printf("\nCoverage of DevMap's %zu benchmark kernels (Euclidean distance over comp, rational, mem, "
+                  "localmem, coalesced, atomic; the baselines subsampled to the same n, seed 204):\n",
+                  reference.size());
+      std::printf("  %-22s %6s %8s %15s %10s %10s %8s\n", "collection", "n", "distinct", "median nearest", "within 1",
+                  "within 5", "exact");
+      printCoverage("these samples", ours, reference);
+      for (const auto& [name, file] : {std::pair<const char*, const char*>{"CLgen samples", "clgen-features.csv"},
+                                       {"CLSmith", "clsmith-features.csv"}}) {
+        const auto all = readCounts(clgenDir + "/" + file);
+        if (all.empty())
+          std::printf("  %-22s (no %s/%s)\n", name, clgenDir.c_str(), file);
+        else
+          printCoverage(name, subsample(all, ours.size(), 204), reference);
+      }
+      std::printf("  (goal: these samples nearer than CLgen's in median, and more within 5 and exact)\n");
+    } else {
+      std::printf("\nCoverage: skipped (no %s; give --devmap DIR)\n", devmapCsv.c_str());
+    }
+
     std::printf("\nNovelty: %zu of the compiling samples are copies of training kernels, %zu of any corpus kernel "
-                "(training, validation or capped); %zu novel, in none of them (%.1f%% of all samples; goal >= 25%%), "
-                "median %zu tokens (goal >= 40), %.1f novel per minute\n",
+                "(training, validation or capped); %zu novel, in none of them (%.1f%% of all samples, %.1f%% of the compiling "
+                "ones; goal >= 60%%), median %zu tokens, %.1f novel per minute\n",
                 copies, corpusCopies, novelLengths.size(), 100.0 * double(novelLengths.size()) / total,
+                100.0 * double(novelLengths.size()) / double(std::max<std::size_t>(1, compiled)),
                 median(novelLengths), double(novelLengths.size()) / (seconds / 60.0));
     if (!copyCounts.empty()) {
       const auto byCount = mostFrequentFirst(copyCounts);
@@ -254,7 +376,7 @@ int main(int argc, char** argv) {
                   corpus.count(model::tokenKey(samples[largestAt].text)) ? ", a copy" : ", novel",
                   samples[largestAt].text.c_str());
 
-    // 3. Infill of held-out kernels: one random hole each, first as training
+    // 4. Infill of held-out kernels: one random hole each, first as training
     // makes them (up to 90% of a kernel), then as steering makes them (0 to 8 tokens).
     const auto& tok = sampler.tokenizer();
     std::vector<bool> okOriginal; // the control: do the held-out kernels compile as they stand
