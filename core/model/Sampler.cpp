@@ -2,6 +2,7 @@
 
 #include "common/ContentHash.h"
 #include "common/Error.h"
+#include "model/BuiltinSignatures.h"
 #include "model/CachedDecoding.h"
 #include "model/InfillModel.h"
 #include "model/LogitShaping.h"
@@ -254,7 +255,10 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
   std::mt19937_64 rng(o.seed + std::uint64_t(stream) * 0x9E3779B97F4A7C15ull);
   const bool checking = bool(o.check);
   const std::optional<SyntaxGuard> guard = o.guard || checking || hasLengthFloors(o) || o.closeBias != 0.0
-                                               ? std::optional<SyntaxGuard>(std::in_place, tok)
+                                               ? std::optional<SyntaxGuard>(std::in_place, tok,
+                                                                            o.guard && o.typedArguments
+                                                                                ? &BuiltinSignatures::opencl()
+                                                                                : nullptr)
                                                : std::nullopt;
   const auto vocab = std::int64_t(tok.size());
   std::vector<std::uint8_t> banned;

@@ -47,6 +47,10 @@ struct SampleOptions {
   /// kernel that compiles (a mismatched bracket, closing a hole that leaves
   /// brackets open, using a name never declared) are never sampled.
   bool guard = true;
+  /// With the guard: a builtin call's `,` and `)` only where an overload of
+  /// the builtin takes that many arguments of those shapes (SyntaxGuard rule
+  /// 4, from Clang's declarations of the builtins). false: rules 1 to 3 only.
+  bool typedArguments = true;
   /// A row whose most likely token the guard has banned this many times has
   /// left what the model knows: it is given up (an incomplete sample) rather
   /// than run on to the token limit. 0: never.

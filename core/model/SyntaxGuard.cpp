@@ -1,9 +1,12 @@
 #include "model/SyntaxGuard.h"
 
+#include "model/BuiltinSignatures.h"
 #include "model/Tokenizer.h"
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
+#include <cstring>
 #include <set>
 #include <string>
 
@@ -37,8 +40,11 @@ const std::set<std::string>& scalarTypes() {
   return s;
 }
 
-SyntaxGuard::SyntaxGuard(const Tokenizer& tok) : vocab_(tok.size()) {
+SyntaxGuard::SyntaxGuard(const Tokenizer& tok, const BuiltinSignatures* builtins) : vocab_(tok.size()) {
   kind_.assign(std::size_t(vocab_), Other);
+  vectorWidth_.assign(std::size_t(vocab_), 0);
+  number_.assign(std::size_t(vocab_), 0);
+  builtin_.assign(std::size_t(vocab_), -1);
   lowerName_.assign(std::size_t(vocab_), 0);
   scalarType_.assign(std::size_t(vocab_), 0);
   partner_.assign(std::size_t(vocab_), -1);
@@ -54,6 +60,33 @@ SyntaxGuard::SyntaxGuard(const Tokenizer& tok) : vocab_(tok.size()) {
       continue;
     }
     if (t == ";") semi_ = v;
+    if (t == ",") comma_ = v;
+    if (std::isdigit(static_cast<unsigned char>(t[0])) ||
+        (t.size() > 1 && t[0] == '.' && std::isdigit(static_cast<unsigned char>(t[1])))) {
+      // An integer 0 (0, 0u, 0x0) is a null pointer constant as well as a number.
+      const bool zero = t.find_first_not_of("0xXuUlL.fF") == std::string::npos;
+      number_[std::size_t(v)] = zero ? 2 : 1;
+    }
+    for (const char* w : {"16", "2", "3", "4", "8"}) {
+      const std::size_t n = std::strlen(w);
+      if (t.size() > n && t.compare(t.size() - n, n, w) == 0 && scalarTypes().count(t.substr(0, t.size() - n)) &&
+          t.substr(0, t.size() - n) != "size_t") {
+        vectorWidth_[std::size_t(v)] = std::uint8_t(std::atoi(w));
+        break;
+      }
+    }
+    if (builtins) {
+      const auto it = builtins->overloads.find(t);
+      if (it != builtins->overloads.end()) {
+        builtin_[std::size_t(v)] = int(calls_.size());
+        auto& lists = calls_.emplace_back();
+        for (const auto& o : it->second) {
+          auto& codes = lists.emplace_back();
+          for (const auto& a : o)
+            codes.push_back(ArgShapeCode(unsigned(a.kind) << 8 | a.width));
+        }
+      }
+    }
     if (t == "do") do_ = v;
     if (t == "else") else_ = v;
     if (t.size() == 1 && opens.find(t[0]) != std::string::npos) {
@@ -169,6 +202,10 @@ int SyntaxGuard::ban(const std::vector<int>& seq, bool hasStart, bool hasEnd, st
     }
   }
 
+  // Rule 4: a builtin call's arguments.
+  if (!calls_.empty() && comma_ >= 0 && closeParen_ >= 0 && paren_ >= 0)
+    banArguments(seq, std::size_t(hole - seq.begin()), hasStart, banned);
+
   // Rule 3: what may follow a variable.
   if (hole != seq.begin() && kindOf(*(hole - 1)) == Name && lowerName_[std::size_t(*(hole - 1))] &&
       !(hole - 1 != seq.begin() && kindOf(*(hole - 2)) == Member)) {
@@ -206,6 +243,87 @@ int SyntaxGuard::ban(const std::vector<int>& seq, bool hasStart, bool hasEnd, st
   for (int v : seq)
     if (kindOf(v) == Name) banned[v] = 0;
   return redirect;
+}
+
+void SyntaxGuard::banArguments(const std::vector<int>& seq, std::size_t hole, bool hasStart,
+                               std::uint8_t* banned) const {
+  auto kindOf = [&](int v) { return v >= 0 && v < vocab_ ? int(kind_[std::size_t(v)]) : int(Other); };
+  // The innermost bracket open at the hole: a `(` right after a builtin's name.
+  std::size_t open = hole;
+  for (int depth = 0; open > 0;) {
+    const int v = seq[--open];
+    if (kindOf(v) == Close) {
+      ++depth;
+    } else if (kindOf(v) == Open) {
+      if (depth == 0) break;
+      --depth;
+    } else if (v == semi_ && depth == 0) {
+      return;
+    }
+  }
+  if (open == 0 || open >= hole || seq[open] != paren_) return;
+  const int fn = seq[open - 1];
+  if (fn < 0 || fn >= vocab_ || builtin_[std::size_t(fn)] < 0) return;
+  if (open >= 2 && kindOf(seq[open - 2]) == Member) return; // a field that has a builtin's name
+  // The arguments written so far: split at the commas outside brackets.
+  std::vector<std::pair<std::size_t, std::size_t>> args;
+  std::size_t start = open + 1;
+  for (std::size_t p = open + 1, depth = 0; p < hole; ++p) {
+    const int k = kindOf(seq[p]);
+    if (k == Open) ++depth;
+    else if (k == Close && depth > 0) --depth;
+    else if (seq[p] == comma_ && depth == 0) {
+      args.emplace_back(start, p);
+      start = p + 1;
+    }
+  }
+  // An argument's shape, when it is one token whose shape is known.
+  auto shape = [&](std::size_t from, std::size_t to) -> ArgShape {
+    if (to != from + 1) return {};
+    const int v = seq[from];
+    if (v < 0 || v >= vocab_) return {};
+    if (number_[std::size_t(v)] == 1) return {ArgShape::Scalar, 1};
+    if (!hasStart || kindOf(v) != Name || !lowerName_[std::size_t(v)]) return {};
+    // Its declaration: the first time it follows a type word or a `*`.
+    for (std::size_t p = 1; p < from; ++p) {
+      if (seq[p] != v) continue;
+      const int before = seq[p - 1];
+      if (kindOf(before) == Star) return {ArgShape::Pointer, 1};
+      if (kindOf(before) != Declarer) continue;
+      if (p + 1 < seq.size() && seq[p + 1] == bracket_) return {ArgShape::Pointer, 1};
+      if (scalarType_[std::size_t(before)]) return {ArgShape::Scalar, 1};
+      if (vectorWidth_[std::size_t(before)]) return {ArgShape::Vector, vectorWidth_[std::size_t(before)]};
+      return {};
+    }
+    return {};
+  };
+  auto decode = [](ArgShapeCode c) { return ArgShape{ArgShape::Kind(c >> 8), std::uint8_t(c & 0xff)}; };
+  std::vector<ArgShape> given;
+  for (const auto& [from, to] : args)
+    given.push_back(shape(from, to));
+  const bool writing = start < hole; // the argument at the hole has tokens
+  const ArgShape current = writing ? shape(start, hole) : ArgShape{};
+  const std::size_t n = args.size();
+  bool anyFits = false, comma = false, close = false;
+  for (const auto& o : calls_[std::size_t(builtin_[std::size_t(fn)])]) {
+    if (o.size() < n) continue;
+    bool ok = true;
+    for (std::size_t i = 0; i < n && ok; ++i)
+      ok = fits(given[i], decode(o[i]));
+    if (!ok) continue;
+    anyFits = true;
+    if (!writing) {
+      close = close || (n == 0 && o.empty());
+    } else if (o.size() > n && fits(current, decode(o[n]))) {
+      comma = comma || o.size() > n + 1;
+      close = close || o.size() == n + 1;
+    }
+  }
+  // No overload takes what is already written: the text is beyond what this
+  // rule knows (a macro, an extension); leave it alone.
+  if (!anyFits) return;
+  if (!comma) banned[comma_] = 1;
+  if (!close) banned[closeParen_] = 1;
 }
 
 bool SyntaxGuard::unbalanced(const std::vector<int>& seq) const {

@@ -14,6 +14,13 @@
 //   3. Variables: a lowercase rewritten name is a variable, never called, so
 //      `(` may not follow it; one declared as a plain scalar (`int c`, no
 //      `*` or `[`) is not subscripted or a struct either: no `[`, `.`, `->`.
+//   4. Builtin calls (given the builtins' overloads): inside the arguments of
+//      a call to an OpenCL builtin, `,` and `)` may only end an argument
+//      where some overload takes that many and more (`,`) or exactly that
+//      many (`)`), and whose parameters fit the arguments whose shape is
+//      known: a single variable (its declaration: scalar, vector of N lanes,
+//      pointer or array) or a nonzero number. So `vload4(a, b)` with `b` an
+//      int closes only as the model writes a pointer for `b`.
 // Rows whose fixed text already breaks a rule are left unconstrained.
 // Thread-safety: immutable after construction.
 #pragma once
@@ -26,14 +33,17 @@
 namespace steerbench::model {
 
 class Tokenizer;
+struct BuiltinSignatures;
 
 /// OpenCL C's scalar type names and the sign words (`int`, `uchar`, `size_t`,
 /// `unsigned`, ...), without vector widths.
 [[nodiscard]] const std::set<std::string>& scalarTypes();
 
 class SyntaxGuard {
+  using ArgShapeCode = std::uint16_t; ///< an ArgShape as kind << 8 | width
 public:
-  explicit SyntaxGuard(const Tokenizer& tokenizer);
+  /// `builtins`: the overloads for rule 4 (borrowed; null: no rule 4).
+  explicit SyntaxGuard(const Tokenizer& tokenizer, const BuiltinSignatures* builtins = nullptr);
 
   /// Sets banned[v] = 1 for every token v that may not come next at the first
   /// [HOLE] of `seq` (the row's tokens, [START]/[END] included when present);
@@ -62,9 +72,16 @@ public:
   [[nodiscard]] int closeBrace() const { return closeBrace_; }
 
 private:
+  /// Rule 4 at the hole (`hole` indexes `seq`).
+  void banArguments(const std::vector<int>& seq, std::size_t hole, bool hasStart, std::uint8_t* banned) const;
   enum Kind : std::uint8_t { Other, Open, Close, Name, Declarer, Star, Member, Hole };
   std::vector<Kind> kind_;
   std::vector<std::uint8_t> lowerName_, scalarType_; ///< per token id
+  std::vector<std::uint8_t> vectorWidth_;            ///< per token id: N of a vector type word (float4: 4), else 0
+  std::vector<std::uint8_t> number_;                 ///< per token id: 1 a nonzero number, 2 a zero (a null pointer too)
+  std::vector<int> builtin_;                         ///< per token id: its overloads in calls_, or -1
+  std::vector<std::vector<std::vector<ArgShapeCode>>> calls_;
+  int comma_ = -1;
   int paren_ = -1, bracket_ = -1, dot_ = -1, arrow_ = -1;
   int semi_ = -1, brace_ = -1, closeBrace_ = -1, closeParen_ = -1, do_ = -1, else_ = -1;
   std::vector<int> partner_; ///< for brackets: the matching bracket's id

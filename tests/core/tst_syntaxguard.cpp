@@ -1,6 +1,7 @@
 // The grammar guard (model::SyntaxGuard) on sequences written by hand: which
 // tokens it bans at the hole, and which closing bracket it asks for.
 #include "model/SyntaxGuard.h"
+#include "model/BuiltinSignatures.h"
 #include "model/Tokenizer.h"
 
 #include <QtTest>
@@ -48,6 +49,36 @@ Verdict judge(const std::string& text, bool hasStart = true, bool hasEnd = true)
   for (int t = 0; t < tokenizer().size(); ++t)
     if (banned[std::size_t(t)]) v.banned.insert(t);
   return v;
+}
+
+/// A tokenizer whose words include the builtins rule 4 is tested on.
+const Tokenizer& callTokenizer() {
+  static const Tokenizer t = [] {
+    Tokenizer::Options o;
+    o.minCount = 1;
+    return Tokenizer::build({"kernel void A(global float* a, int b, float4 c, float e[4]) {\n"
+                             "  float4 d = vload4(b, a) + clamp(c, 0.0f, 1.0f) + mad(c, c, c);\n"
+                             "  a[get_global_id(0)] = 2 + e[0] + (float)get_local_id(1);\n"
+                             "}\n"},
+                            o);
+  }();
+  return t;
+}
+
+/// Rule 4's verdict on `,` and `)` at the first [HOLE] of a kernel that
+/// starts `kernel void A(global float* a, int b, float4 c, float e[4]) {`.
+struct CallVerdict {
+  bool comma = false, close = false; ///< banned
+};
+CallVerdict judgeCall(const std::string& body, bool withBuiltins = true) {
+  const auto& tok = callTokenizer();
+  std::vector<int> seq{Tokenizer::kStart};
+  const auto ids = tok.encode("kernel void A(global float* a, int b, float4 c, float e[4]) { " + body + " }");
+  seq.insert(seq.end(), ids.begin(), ids.end());
+  seq.push_back(Tokenizer::kEnd);
+  std::vector<std::uint8_t> banned(std::size_t(tok.size()), 0);
+  SyntaxGuard(tok, withBuiltins ? &BuiltinSignatures::opencl() : nullptr).ban(seq, true, true, banned.data());
+  return {banned[std::size_t(tok.encode(",")[0])] != 0, banned[std::size_t(tok.encode(")")[0])] != 0};
 }
 
 } // namespace
@@ -186,6 +217,67 @@ private Q_SLOTS:
     QVERIFY(ends("kernel void A ( global int * a ) { int b [ 2 ] = { 1 , 2 } ;"));
     // Mismatched brackets: nothing to check.
     QVERIFY(!ends("kernel void A ( global int * a ) { a [ 0 ) ;"));
+  }
+
+  void theBuiltinsComeFromClang() {
+    const auto& b = BuiltinSignatures::opencl().overloads;
+    QVERIFY(b.size() > 500);
+    QVERIFY(!b.count("printf")); // variadic
+    const auto& gid = b.at("get_global_id");
+    QCOMPARE(gid.size(), std::size_t(1));
+    QCOMPARE(gid[0].size(), std::size_t(1));
+    QCOMPARE(int(gid[0][0].kind), int(ArgShape::Scalar));
+    for (const auto& o : b.at("vload4")) { // vload4(size_t offset, const T* p), in every address space
+      QCOMPARE(o.size(), std::size_t(2));
+      QCOMPARE(int(o[0].kind), int(ArgShape::Scalar));
+      QCOMPARE(int(o[1].kind), int(ArgShape::Pointer));
+    }
+    bool vector3 = false; // clamp(float4, float4, float4) among them
+    for (const auto& o : b.at("clamp"))
+      vector3 = vector3 || (o.size() == 3 && o[0] == ArgShape{ArgShape::Vector, 4} && o[2] == ArgShape{ArgShape::Vector, 4});
+    QVERIFY(vector3);
+    // What may be passed where, by shape.
+    QVERIFY(fits({ArgShape::Scalar, 1}, {ArgShape::Vector, 4})); // Clang splats a scalar
+    QVERIFY(!fits({ArgShape::Vector, 4}, {ArgShape::Scalar, 1}));
+    QVERIFY(!fits({ArgShape::Vector, 4}, {ArgShape::Vector, 2}));
+    QVERIFY(!fits({ArgShape::Pointer, 1}, {ArgShape::Scalar, 1}));
+    QVERIFY(!fits({ArgShape::Scalar, 1}, {ArgShape::Pointer, 1}));
+    QVERIFY(fits({}, {ArgShape::Pointer, 1}));
+  }
+
+  void builtinCallsEndWhereAnOverloadFits() {
+    // vload4 takes (size_t, pointer): nothing can end its empty first argument.
+    auto v = judgeCall("float4 d = vload4( [HOLE]");
+    QVERIFY(v.comma && v.close);
+    // b (an int) is a fine offset; the call needs one more argument.
+    v = judgeCall("float4 d = vload4( b [HOLE]");
+    QVERIFY(!v.comma && v.close);
+    // b is no pointer: the second argument may not end as b...
+    v = judgeCall("float4 d = vload4( b , b [HOLE]");
+    QVERIFY(v.comma && v.close);
+    // ...but a, a pointer, or e, an array, may, and close the call.
+    v = judgeCall("float4 d = vload4( b , a [HOLE]");
+    QVERIFY(v.comma && !v.close);
+    v = judgeCall("float4 d = vload4( b , e [HOLE]");
+    QVERIFY(v.comma && !v.close);
+    // An argument of more than one token has no known shape: only counts apply.
+    v = judgeCall("float4 d = vload4( b , a + b [HOLE]");
+    QVERIFY(v.comma && !v.close);
+    // clamp(float4, float4 or float, float4 or float): b fits the middle.
+    v = judgeCall("float4 d = clamp( c , b [HOLE]");
+    QVERIFY(!v.comma && v.close);
+    // mad takes no pointer anywhere.
+    v = judgeCall("float x = mad( a [HOLE]");
+    QVERIFY(v.comma && v.close);
+    // A zero may be a null pointer as well as a number; get_global_id takes one argument.
+    v = judgeCall("int i = get_global_id( 0 [HOLE]");
+    QVERIFY(v.comma && !v.close);
+    // Inside a nested bracket the call's rule waits: a[ ... ] is the argument's own.
+    v = judgeCall("float x = mad( a [ [HOLE]");
+    QVERIFY(!v.comma);
+    // Without the builtins' table the rule is off.
+    v = judgeCall("float4 d = vload4( b , b [HOLE]", false);
+    QVERIFY(!v.comma && !v.close);
   }
 };
 
