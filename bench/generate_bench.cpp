@@ -286,7 +286,14 @@ int main(int argc, char** argv) {
     for (const auto& s : samples)
       texts.push_back(s.text);
     std::vector<Counts> grewe;
-    const auto ok = compileAll(texts, jobs, nullptr, &grewe);
+    std::vector<std::string> sampleErrors;
+    const auto ok = compileAll(texts, jobs, &sampleErrors, &grewe);
+    if (!dumpDir.empty())
+      for (std::size_t i = 0; i < samples.size(); ++i)
+        if (!ok[i])
+          std::ofstream(dumpDir + "/sample-" + std::to_string(i) + ".cl")
+              << "// error: " << sampleErrors[i] << (samples[i].complete ? "" : " (incomplete: given up or cut)") << "\n"
+              << samples[i].text << "\n";
     std::set<std::string> unique;
     std::size_t compiled = 0, copies = 0, corpusCopies = 0, largest = 0, largestAt = 0;
     std::vector<std::size_t> lengths, novelLengths;

@@ -61,6 +61,7 @@ SyntaxGuard::SyntaxGuard(const Tokenizer& tok, const BuiltinSignatures* builtins
     }
     if (t == ";") semi_ = v;
     if (t == ",") comma_ = v;
+    if (t == "for") for_ = v;
     if (std::isdigit(static_cast<unsigned char>(t[0])) ||
         (t.size() > 1 && t[0] == '.' && std::isdigit(static_cast<unsigned char>(t[1])))) {
       // An integer 0 (0, 0u, 0x0) is a null pointer constant as well as a number.
@@ -167,6 +168,17 @@ int SyntaxGuard::ban(const std::vector<int>& seq, bool hasStart, bool hasEnd, st
   const bool prefixOk = scan(seq.begin(), hole, stack, underflow, kindOf, partnerOf, Open, Close) &&
                         !(hasStart && underflow > 0);
   if (prefixOk) {
+    // A statement cannot end inside brackets but for a for loop's header.
+    if (semi_ >= 0 && !stack.empty() && stack.back() != brace_) {
+      std::size_t open = std::size_t(hole - seq.begin());
+      for (int depth = 0; open > 0;) { // where the innermost open bracket is
+        const int k = kindOf(seq[--open]);
+        if (k == Close) ++depth;
+        else if (k == Open && depth-- == 0) break;
+      }
+      const bool forHeader = seq[open] == paren_ && open > 0 && seq[open - 1] == for_;
+      if (!forHeader) banned[semi_] = 1;
+    }
     for (int v : closes_)
       if (stack.empty() ? hasStart : partner_[std::size_t(stack.back())] != v) banned[v] = 1;
     if (!moreHoles) {
@@ -322,8 +334,10 @@ void SyntaxGuard::banArguments(const std::vector<int>& seq, std::size_t hole, bo
   // No overload takes what is already written: the text is beyond what this
   // rule knows (a macro, an extension); leave it alone.
   if (!anyFits) return;
-  if (!comma) banned[comma_] = 1;
-  if (!close) banned[closeParen_] = 1;
+  // Marked 2, not 1: a call the model would get wrong is no sign it is lost
+  // (the sampler's patience counts rules 1 to 3 only).
+  if (!comma && !banned[comma_]) banned[comma_] = 2;
+  if (!close && !banned[closeParen_]) banned[closeParen_] = 2;
 }
 
 bool SyntaxGuard::unbalanced(const std::vector<int>& seq) const {

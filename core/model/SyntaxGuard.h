@@ -6,7 +6,8 @@
 // named a, b, ..., z, aa, ... and functions A, B, ... in order of first
 // declaration, each declaration its own name):
 //   1. Brackets: a closing bracket must match the innermost open one, and the
-//      hole may close ([ENDHOLE]) only when the whole sequence is balanced.
+//      hole may close ([ENDHOLE]) only when the whole sequence is balanced;
+//      no `;` inside a `(` or `[` but a for loop's header.
 //      Sides a window cut off (no [START] or [END]) are not checked.
 //   2. Names: a rewritten name that appears nowhere in the sequence may only
 //      be declared, i.e. follow a type or qualifier word (or `*`s after one),
@@ -45,7 +46,8 @@ public:
   /// `builtins`: the overloads for rule 4 (borrowed; null: no rule 4).
   explicit SyntaxGuard(const Tokenizer& tokenizer, const BuiltinSignatures* builtins = nullptr);
 
-  /// Sets banned[v] = 1 for every token v that may not come next at the first
+  /// Sets banned[v] to 1 (rules 1 to 3) or 2 (rule 4 only) for every token
+  /// v that may not come next at the first
   /// [HOLE] of `seq` (the row's tokens, [START]/[END] included when present);
   /// `banned` must hold the vocabulary's size and is left as it is elsewhere.
   /// `hasStart`/`hasEnd`: the sequence reaches the kernel's true start/end.
@@ -83,6 +85,7 @@ private:
   std::vector<std::vector<std::vector<ArgShapeCode>>> calls_;
   int comma_ = -1;
   int paren_ = -1, bracket_ = -1, dot_ = -1, arrow_ = -1;
+  int for_ = -1;
   int semi_ = -1, brace_ = -1, closeBrace_ = -1, closeParen_ = -1, do_ = -1, else_ = -1;
   std::vector<int> partner_; ///< for brackets: the matching bracket's id
   std::vector<int> names_;   ///< ids of the rewritten names

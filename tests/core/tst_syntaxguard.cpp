@@ -219,6 +219,14 @@ private Q_SLOTS:
     QVERIFY(!ends("kernel void A ( global int * a ) { a [ 0 ) ;"));
   }
 
+  void noStatementEndsInsideBrackets() {
+    QVERIFY(judge("kernel void A ( global int * a ) { a [ [HOLE]").bans(";"));
+    QVERIFY(judge("kernel void A ( global int * a ) { a [ 0 ] = ( a [ 1 ] [HOLE]").bans(";"));
+    QVERIFY(!judge("kernel void A ( global int * a ) { a [ 0 ] = 1 [HOLE]").bans(";"));
+    QVERIFY(!judge("kernel void B ( global int * a ) { for ( int b = 0 [HOLE]").bans(";"));
+    QVERIFY(judge("kernel void B ( global int * a ) { for ( int b = ( 0 [HOLE]").bans(";"));
+  }
+
   void theBuiltinsComeFromClang() {
     const auto& b = BuiltinSignatures::opencl().overloads;
     QVERIFY(b.size() > 500);
