@@ -17,6 +17,7 @@
 #include <QEventLoop>
 #include <QTimer>
 #include <QChartView>
+#include <QComboBox>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -77,6 +78,13 @@ TrainingPanel::TrainingPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   shape_ = new QWidget(this);
   auto* shapeRow = new QHBoxLayout(shape_);
   shapeRow->setContentsMargins(0, 0, 0, 0);
+  arch_ = new QComboBox(shape_);
+  arch_->addItem(tr("Encoder"));
+  arch_->addItem(tr("Decoder"));
+  arch_->setToolTip(tr("Encoder: reads a hole both ways, run again for every token it writes. Decoder: reads the "
+                       "kernel before and after the hole, then writes the hole left to right with a key/value cache, "
+                       "one step a token."));
+  shapeRow->addWidget(arch_);
   layers_ = spin(1, 48, 3, shape_);
   hidden_ = spin(8, 4096, 192, shape_);
   heads_ = spin(1, 64, 4, shape_);
@@ -179,6 +187,7 @@ void TrainingPanel::setSettings(const Settings& s) {
   steps_->setValue(s.steps);
   batch_->setValue(s.batch);
   seed_->setValue(s.seed);
+  arch_->setCurrentIndex(s.decoder ? 1 : 0);
   layers_->setValue(s.layers);
   hidden_->setValue(s.hidden);
   heads_->setValue(s.heads);
@@ -191,6 +200,7 @@ TrainingPanel::Settings TrainingPanel::settings() const {
   s.steps = steps_->value();
   s.batch = batch_->value();
   s.seed = seed_->value();
+  s.decoder = arch_->currentIndex() == 1;
   s.layers = layers_->value();
   s.hidden = hidden_->value();
   s.heads = heads_->value();
@@ -282,6 +292,7 @@ void TrainingPanel::loadHistory() {
       base.steps = st.steps;
       base.batchSize = st.batch;
       base.seed = std::uint64_t(st.seed);
+      base.model.arch = st.decoder ? model::ModelConfig::Arch::Decoder : model::ModelConfig::Arch::Encoder;
       base.model.layers = st.layers;
       base.model.hidden = st.hidden;
       base.model.heads = st.heads;
@@ -289,6 +300,7 @@ void TrainingPanel::loadHistory() {
       const auto o = model::TrainingSession::optionsFromRecipe(spec, base);
       st.batch = o.batchSize;
       st.seed = int(o.seed);
+      st.decoder = o.model.decoder();
       st.layers = o.model.layers;
       st.hidden = o.model.hidden;
       st.heads = o.model.heads;
@@ -365,6 +377,7 @@ void TrainingPanel::start() {
   o.steps = st.steps;
   o.batchSize = st.batch;
   o.seed = std::uint64_t(st.seed);
+  o.model.arch = st.decoder ? model::ModelConfig::Arch::Decoder : model::ModelConfig::Arch::Encoder;
   o.model.layers = st.layers;
   o.model.hidden = st.hidden;
   o.model.heads = st.heads;

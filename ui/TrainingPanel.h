@@ -23,6 +23,7 @@ class QLineSeries;
 class QPlainTextEdit;
 class QPushButton;
 class QScatterSeries;
+class QComboBox;
 class QSpinBox;
 class QValueAxis;
 
@@ -56,6 +57,7 @@ public:
   /// Options of a new run (for tests and scripts; the spin boxes show them).
   struct Settings {
     int steps = 4000, batch = 16, seed = 1, layers = 3, hidden = 192, heads = 4, ffn = 768, maxLength = 256;
+    bool decoder = false; ///< the model's architecture: a fill-in-the-middle decoder, else an encoder
     int validateEvery = 100, checkpointEvery = 100, threads = 0;
   };
   void setSettings(const Settings& s);
@@ -106,6 +108,7 @@ private:
   QPlainTextEdit* recipe_ = nullptr;
   QPushButton* startButton_ = nullptr;
   QPushButton* pauseButton_ = nullptr;
+  QComboBox* arch_ = nullptr;
   QSpinBox *steps_ = nullptr, *batch_ = nullptr, *seed_ = nullptr, *layers_ = nullptr, *hidden_ = nullptr,
            *heads_ = nullptr, *ffn_ = nullptr;
   QWidget* shape_ = nullptr; ///< the model-shape boxes: only for a new model

@@ -61,7 +61,9 @@ TrainOptions TrainingSession::optionsFromRecipe(const std::string& recipe, Train
   take("heads", o.model.heads);
   take("ffn", o.model.ffn);
   take("max_length", o.model.maxLength);
-  if (recipe.find("\"arch\":\"decoder\"") != std::string::npos) o.model.arch = ModelConfig::Arch::Decoder;
+  if (recipe.find("\"model\":") != std::string::npos) // a recipe without "arch" made an encoder
+    o.model.arch = recipe.find("\"arch\":\"decoder\"") != std::string::npos ? ModelConfig::Arch::Decoder
+                                                                             : ModelConfig::Arch::Encoder;
   const std::string holes = "\"holes\":\"";
   if (const auto at = recipe.find(holes); at != std::string::npos) {
     unsigned lo = 0, hi = 0;

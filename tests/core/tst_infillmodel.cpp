@@ -5,6 +5,7 @@
 #include "common/Error.h"
 #include "model/Datapoints.h"
 #include "model/Tokenizer.h"
+#include "model/TrainingSession.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -307,6 +308,21 @@ private Q_SLOTS:
                                     "\"ffn\":32,\"max_length\":32}",
                                     "x"));
     QVERIFY(d.describe().rfind("decoder, ", 0) == 0);
+  }
+
+  void recipesKeepTheArchitecture() {
+    // Resuming reads the options from the checkpoint's recipe: a decoder's
+    // says so; one without "arch" (written before decoders) made an encoder.
+    TrainOptions base;
+    base.model.arch = ModelConfig::Arch::Decoder;
+    auto d = tiny();
+    d.arch = ModelConfig::Arch::Decoder;
+    QVERIFY(TrainingSession::optionsFromRecipe("{\"model\":" + d.toJson() + "}", TrainOptions{}).model.decoder());
+    QVERIFY(!TrainingSession::optionsFromRecipe(
+                 "{\"model\":{\"vocab\":40,\"layers\":1,\"hidden\":16,\"heads\":2,\"ffn\":32,\"max_length\":32}}",
+                 base)
+                 .model.decoder());
+    QVERIFY(TrainingSession::optionsFromRecipe("", base).model.decoder()); // nothing to read: as given
   }
 
   void decoderCheckpointsKeepTheirArchitecture() {

@@ -152,6 +152,26 @@ private slots:
     screenshot(QStringLiteral("training-panel"));
   }
 
+  void trainsADecoderAndShowsItAsOne() {
+    // The architecture box makes a decoder; reopened, the panel reads it from the checkpoint's recipe.
+    const QString ws = dir_.filePath(QStringLiteral("decoder.sbw"));
+    makeWorkspace(ws, true);
+    open(ws);
+    auto st = tiny(10);
+    st.decoder = true;
+    panel_->setSettings(st);
+    QSignalSpy ended(panel_, &TrainingPanel::trainingEnded);
+    panel_->start();
+    QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 120000);
+    QVERIFY2(ended.at(0).at(1).toString().isEmpty(), qPrintable(ended.at(0).at(1).toString()));
+    QTRY_VERIFY_WITH_TIMEOUT(engine_->idle(), 30000);
+    QVERIFY(model::readCheckpointInfo(workspaceModelPath(ws.toStdString())).config.decoder());
+    QTRY_VERIFY(panel_->modelText().contains(QLatin1String("--arch decoder")));
+    panel_->setSettings(tiny(10)); // an encoder's settings, until the workspace is read again
+    open(ws);
+    QTRY_VERIFY(panel_->settings().decoder);
+  }
+
   void pauseWritesTheCheckpointAndResumeGoesOn() {
     const QString ws = dir_.filePath(QStringLiteral("b.sbw"));
     makeWorkspace(ws, true);
