@@ -88,6 +88,8 @@ CommandLine trainCommandLine() {
   cl.option({"mask", 0, "P", "share of other tokens masked and predicted", false, "0.1"});
   cl.option({"short-holes", 0, "P", "share of holes that hide at most 8 tokens (the holes steering makes)", false,
              "0"});
+  cl.option({"balance", 0, "POWER", "draw packages in proportion to their kernel counts to this power (1: every kernel "
+                                    "alike; 0.5: a package with 4 times the kernels is drawn twice as often)", false, "1"});
   cl.option({"continuation", 0, "P", "share of datapoints with one hole from a random start to the end", false,
              "0.3"});
   cl.option({"seed", 0, "N", "seed of initialisation and data", false, "1"});
@@ -133,6 +135,8 @@ int runTrain(const CommandLine& cl) {
   if (!(o.data.continuationProbability >= 0 && o.data.continuationProbability <= 1))
     throw UsageError("--continuation must be in [0, 1]");
   o.seed = std::stoull(cl.value("seed"));
+  o.packageBalance = std::atof(cl.value("balance").c_str());
+  if (!(o.packageBalance >= 0 && o.packageBalance <= 1)) throw UsageError("--balance must be in [0, 1]");
   o.threads = int(cl.unsignedValue("threads", 0, 256));
   o.validateEvery = int(cl.unsignedValue("validate-every", 1, 100000000));
   o.checkpointEvery = int(cl.unsignedValue("checkpoint-every", 1, 100000000));

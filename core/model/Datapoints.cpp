@@ -3,6 +3,8 @@
 #include "model/Tokenizer.h"
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 
 namespace steerbench::model {
 
@@ -151,6 +153,21 @@ Datapoint makeFimDatapoint(const std::vector<int>& kernel, const DatapointOption
     d.labels[t] = next;
   }
   return d;
+}
+
+} // namespace steerbench::model
+
+namespace steerbench::model {
+
+std::vector<double> packageWeights(const std::vector<std::string>& packages, double power) {
+  std::map<std::string, std::size_t> count;
+  for (const auto& p : packages)
+    ++count[p];
+  std::vector<double> w;
+  w.reserve(packages.size());
+  for (const auto& p : packages)
+    w.push_back(std::pow(double(count[p]), power - 1.0));
+  return w;
 }
 
 } // namespace steerbench::model

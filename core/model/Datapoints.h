@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace steerbench::model {
@@ -51,6 +52,13 @@ struct Datapoint {
 /// length / holes]; holes do not overlap. Deterministic for a given rng state.
 [[nodiscard]] Datapoint makeDatapoint(const std::vector<int>& kernel, const DatapointOptions& options,
                                       std::mt19937_64& rng);
+
+/// Sampling weights that balance a training set by package: each kernel of
+/// a package with n kernels weighs n^(power - 1), so the packages' shares go
+/// as n^power (power 1: every kernel alike, as without weights; 0.5: a
+/// package with 4 times the kernels gets twice the share; 0: every package
+/// alike). An empty package name is a package of its own.
+[[nodiscard]] std::vector<double> packageWeights(const std::vector<std::string>& packages, double power);
 
 /// The decoder's datapoint (fill-in-the-middle): the holes drawn as for
 /// makeDatapoint (window, starts and lengths; maskProbability is not used),

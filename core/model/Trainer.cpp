@@ -183,11 +183,15 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
   (void)applyThreads(o.threads);
 
   // Split by kernel, by content hash: stable however the corpus is ordered.
+  if (!o.kernelWeights.empty() && o.kernelWeights.size() != kernels.size())
+    throw std::invalid_argument("TrainOptions::kernelWeights must have one weight per kernel");
   std::vector<std::vector<int>> trainSet, validationSet;
+  std::vector<double> trainWeights;
   std::string corpusText;
   std::string lowestHash;
   std::size_t lowest = 0;
-  for (const auto& k : kernels) {
+  for (std::size_t ki = 0; ki < kernels.size(); ++ki) {
+    const std::string& k = kernels[ki];
     const std::string hash = sha256Hex(k);
     corpusText += hash;
     auto ids = tokenizer.encode(k);
@@ -197,6 +201,7 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
       lowestHash = hash;
       lowest = trainSet.size();
     }
+    if (!held) trainWeights.push_back(o.kernelWeights.empty() ? 1.0 : o.kernelWeights[ki]);
     (held ? validationSet : trainSet).push_back(std::move(ids));
   }
   // A corpus too small for the fraction to hold out anything still gets a
@@ -204,6 +209,7 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
   if (validationSet.empty() && o.validationFraction > 0 && trainSet.size() >= 2) {
     validationSet.push_back(std::move(trainSet[lowest]));
     trainSet.erase(trainSet.begin() + std::ptrdiff_t(lowest));
+    trainWeights.erase(trainWeights.begin() + std::ptrdiff_t(lowest));
   }
   if (trainSet.empty()) throw InputError("no training kernels: the corpus is empty (build it first)");
   const std::string corpusHash = sha256Hex(corpusText);
@@ -287,7 +293,10 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
   const auto start = Clock::now();
   const double cpuStart = processCpuSeconds();
   model->train();
-  std::uniform_int_distribution<std::size_t> pick(0, trainSet.size() - 1);
+  // Without weights, the uniform draw training always made (the same data stream as before weights existed).
+  std::uniform_int_distribution<std::size_t> pickUniform(0, trainSet.size() - 1);
+  std::discrete_distribution<std::size_t> pickWeighted(trainWeights.begin(), trainWeights.end());
+  auto pick = [&](std::mt19937_64& r) { return o.kernelWeights.empty() ? pickUniform(r) : pickWeighted(r); };
   while (step < o.steps) {
     if (cancel && cancel->cancelled()) {
       save();

@@ -43,6 +43,14 @@ struct TrainOptions {
   /// warmup and decay over `steps`. Ignored when resuming.
   std::string initFrom;
   std::string recipe;            ///< JSON stored in the checkpoint: the command and corpus that made it
+  /// Balance by package (TrainingSession): packages are drawn in proportion
+  /// to their kernel counts to this power (1: every kernel alike; 0.5: the
+  /// square root, so the largest package no longer dominates).
+  double packageBalance = 1.0;
+  /// One weight per kernel given to train() (empty: every kernel alike): a
+  /// training kernel is drawn with probability proportional to its weight
+  /// (packageWeights). Validation kernels are held out as without weights.
+  std::vector<double> kernelWeights;
 };
 
 struct TrainProgress {

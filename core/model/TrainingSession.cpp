@@ -4,6 +4,7 @@
 #include "common/Error.h"
 #include "common/TextFormat.h"
 #include "common/Version.h"
+#include "model/Datapoints.h"
 #include "model/InfillModelInfo.h"
 #include "store/Workspace.h"
 
@@ -52,6 +53,7 @@ TrainOptions TrainingSession::optionsFromRecipe(const std::string& recipe, Train
   take("mask", o.data.maskProbability);
   take("continuation", o.data.continuationProbability);
   take("short_holes", o.data.shortHoleProbability);
+  take("package_balance", o.packageBalance);
   take("seed", o.seed);
   take("threads", o.threads);
   take("validate_every", o.validateEvery);
@@ -84,6 +86,7 @@ std::string TrainingSession::command(const TrainOptions& o, unsigned maxWords) {
          std::to_string(o.data.maxHoles) + " --mask " + formatNumber(o.data.maskProbability) + " --continuation " +
          formatNumber(o.data.continuationProbability) +
          (o.data.shortHoleProbability > 0 ? " --short-holes " + formatNumber(o.data.shortHoleProbability) : "") +
+         (o.packageBalance != 1.0 ? " --balance " + formatNumber(o.packageBalance) : "") +
          " --seed " +
          std::to_string(o.seed) + " --threads " + std::to_string(o.threads) + " --validate-every " +
          std::to_string(o.validateEvery) + " --checkpoint-every " + std::to_string(o.checkpointEvery) +
@@ -93,8 +96,12 @@ std::string TrainingSession::command(const TrainOptions& o, unsigned maxWords) {
 TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, unsigned maxWords)
     : options_(std::move(options)) {
   if (options_.checkpoint.empty()) throw InputError("training needs a checkpoint path");
-  for (const auto& row : ws.rows("SELECT source FROM kernels WHERE role = 'train' ORDER BY id"))
+  std::vector<std::string> packages;
+  for (const auto& row : ws.rows("SELECT source, package FROM kernels WHERE role = 'train' ORDER BY id")) {
     kernels_.push_back(row[0]);
+    packages.push_back(row[1]);
+  }
+  if (options_.packageBalance != 1.0) options_.kernelWeights = packageWeights(packages, options_.packageBalance);
   if (kernels_.empty())
     throw InputError(ws.path() + " holds no training kernels; build the corpus first (steerbench-cli corpus ingest)");
 
@@ -131,7 +138,9 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
           jsonString(std::to_string(o.data.minHoles) + "-" + std::to_string(o.data.maxHoles)) +
           ",\"mask\":" + formatNumber(o.data.maskProbability) + ",\"continuation\":" +
           formatNumber(o.data.continuationProbability) + ",\"short_holes\":" +
-          formatNumber(o.data.shortHoleProbability) + ",\"seed\":" + std::to_string(o.seed) +
+          formatNumber(o.data.shortHoleProbability) +
+          (o.packageBalance != 1.0 ? ",\"package_balance\":" + formatNumber(o.packageBalance) : std::string()) +
+          ",\"seed\":" + std::to_string(o.seed) +
           ",\"threads\":" + std::to_string(o.threads) + ",\"validate_every\":" + std::to_string(o.validateEvery) +
           ",\"checkpoint_every\":" + std::to_string(o.checkpointEvery) + ",\"max_words\":" + std::to_string(maxWords) +
           (o.initFrom.empty() ? std::string()

@@ -114,6 +114,65 @@ private slots:
     QCOMPARE(finalLoss(again.out), finalLoss(straight.out));
   }
 
+  void aBalancedDecoderResumesExactlyAndSamples() {
+    // The decoder, drawing packages by the square root of their counts: a
+    // kill -9 and a rerun end where a straight run does; the recipe says how
+    // it was made; `model info` names it; `sample` fills holes with it.
+    auto decoder = [&](const QString& ckpt) {
+      return tiny(ckpt, 120) << QStringLiteral("--arch") << QStringLiteral("decoder") << QStringLiteral("--balance")
+                             << QStringLiteral("0.5");
+    };
+    const Run straight = cli(decoder(dir_.filePath(QStringLiteral("dec.ckpt"))));
+    QVERIFY2(straight.exitCode == 0, qPrintable(straight.err));
+    QVERIFY2(straight.err.contains(QLatin1String("model: decoder, 1 layers")), qPrintable(straight.err));
+    const QString killed = dir_.filePath(QStringLiteral("dec-killed.ckpt"));
+    QProcess p;
+    p.start(STEERBENCH_CLI, decoder(killed));
+    QVERIFY(p.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(killed), 60000);
+    QTest::qWait(100);
+    p.kill();
+    p.waitForFinished();
+    const Run resumed = cli(decoder(killed));
+    QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+    QCOMPARE(finalLoss(resumed.out), finalLoss(straight.out));
+    // In a corpus of two packages, balanced and unbalanced runs of one seed
+    // draw other kernels: other runs. (In one package, balancing changes nothing.)
+    QCOMPARE(scalar(ws_, "SELECT count(DISTINCT package) FROM kernels WHERE role = 'train'"), QStringLiteral("1"));
+    const QString two = dir_.filePath(QStringLiteral("two.sbw"));
+    QVERIFY(QFile::copy(ws_, two));
+    {
+      sqlite3* db = nullptr;
+      QCOMPARE(sqlite3_open_v2(two.toUtf8().constData(), &db, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
+      QCOMPARE(sqlite3_exec(db, "UPDATE kernels SET package = CASE WHEN id % 4 = 0 THEN 'small' ELSE 'big' END",
+                            nullptr, nullptr, nullptr),
+               SQLITE_OK);
+      sqlite3_close(db);
+    }
+    auto inTwo = [&](QStringList args) {
+      args[args.indexOf(QStringLiteral("-w")) + 1] = two;
+      return args;
+    };
+    const Run balanced = cli(inTwo(decoder(dir_.filePath(QStringLiteral("two-balanced.ckpt")))));
+    const Run plain = cli(inTwo(tiny(dir_.filePath(QStringLiteral("two-plain.ckpt")), 120)
+                                << QStringLiteral("--arch") << QStringLiteral("decoder")));
+    QVERIFY2(balanced.exitCode == 0 && plain.exitCode == 0, qPrintable(balanced.err + plain.err));
+    QVERIFY(finalLoss(plain.out) != finalLoss(balanced.out));
+    const QString spec = scalar(ws_, "SELECT spec FROM training_runs WHERE checkpoint LIKE '%dec.ckpt'");
+    QVERIFY2(spec.contains(QLatin1String("\"arch\":\"decoder\"")) &&
+                 spec.contains(QLatin1String("\"package_balance\":0.5")) &&
+                 spec.contains(QLatin1String("--arch decoder")) && spec.contains(QLatin1String("--balance 0.5")),
+             qPrintable(spec));
+    const Run info = cli({QStringLiteral("model"), QStringLiteral("info"), dir_.filePath(QStringLiteral("dec.ckpt"))});
+    QVERIFY2(info.exitCode == 0 && info.out.contains(QLatin1String("decoder, 1 layers")), qPrintable(info.out + info.err));
+    const Run sampled = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"),
+                             dir_.filePath(QStringLiteral("dec.ckpt")), QStringLiteral("-n"), QStringLiteral("4"),
+                             QStringLiteral("--max-new-tokens"), QStringLiteral("20"), QStringLiteral("--seed"),
+                             QStringLiteral("21"), QStringLiteral("--threads"), QStringLiteral("1")});
+    QVERIFY2(sampled.exitCode == 0, qPrintable(sampled.err));
+    QCOMPARE(scalar(ws_, "SELECT count(*) FROM samples WHERE seed = 21 AND text LIKE 'kernel void%'"), QStringLiteral("4"));
+  }
+
   void samplesAreStoredWithTheirModelAndSeed() {
     const QString ckpt = dir_.filePath(QStringLiteral("a.ckpt")); // trained by the first test
     QVERIFY(QFile::exists(ckpt));

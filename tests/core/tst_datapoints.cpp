@@ -199,6 +199,26 @@ private slots:
     QCOMPARE(d.inputs.back(), Tokenizer::kEnd);
   }
 
+  void packagesCanBeBalanced() {
+    // 9 kernels of one package, 1 of another: at power 0.5 the shares go as 3 : 1.
+    std::vector<std::string> packages(9, "big");
+    packages.push_back("small");
+    auto share = [&](double power) {
+      const auto w = packageWeights(packages, power);
+      double big = 0, all = 0;
+      for (std::size_t i = 0; i < w.size(); ++i) {
+        all += w[i];
+        big += packages[i] == "big" ? w[i] : 0;
+      }
+      return big / all;
+    };
+    QCOMPARE(share(1.0), 0.9);
+    QCOMPARE(share(0.5), 0.75);
+    QCOMPARE(share(0.0), 0.5);
+    const auto w = packageWeights({"a", "", "", "a"}, 0.0);
+    QCOMPARE(w, (std::vector<double>{0.5, 0.5, 0.5, 0.5}));
+  }
+
   void fillInTheMiddleMovesTheFirstHoleToTheEnd() {
     // [START] context [END] [MASK] middle [ENDHOLE]: the context with the
     // middle put back at its first [HOLE] is the kernel, less later holes.
