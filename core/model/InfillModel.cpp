@@ -116,8 +116,9 @@ torch::Tensor InfillModelImpl::decode(const torch::Tensor& ids, const torch::Ten
     cache.keys[i].index_put_({slotOf, positions}, qkv.select(2, 1));
     cache.values[i].index_put_({slotOf, positions}, qkv.select(2, 2));
     using torch::indexing::Slice;
-    auto k = cache.keys[i].index_select(0, slots).narrow(1, 0, visible).permute({0, 2, 3, 1});   // [B, heads, d, V]
-    auto v = cache.values[i].index_select(0, slots).narrow(1, 0, visible).transpose(1, 2);       // [B, heads, V, d]
+    // The visible positions first (a view), then the rows: only they are copied.
+    auto k = cache.keys[i].narrow(1, 0, visible).index_select(0, slots).permute({0, 2, 3, 1});   // [B, heads, d, V]
+    auto v = cache.values[i].narrow(1, 0, visible).index_select(0, slots).transpose(1, 2);       // [B, heads, V, d]
     auto q = qkv.select(2, 0).transpose(1, 2);                                                    // [B, heads, n, d]
     auto scores = torch::matmul(q, k) / std::sqrt(double(d));                                   // [B, heads, n, V]
     scores = scores.masked_fill(hidden, -std::numeric_limits<float>::infinity());
