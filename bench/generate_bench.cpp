@@ -21,7 +21,7 @@
 // Usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] [--batch 32]
 //                       (the checkpoint defaults to the workspace's model, else the shipped one)
 //                        [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0]
-//                        [--unguarded] [--untyped] [--patience 6]   (the grammar guard, model::SyntaxGuard; its builtin-call rule)
+//                        [--unguarded] [--typed] [--patience 6]   (the grammar guard, model::SyntaxGuard; --typed: its builtin-call rule)
 //                        [--unchecked] [--check-patience 8]   (compiler-checked statements, SampleOptions::check)
 //                        [--min-tokens 0]   (a length floor for the undirected samples only)
 //                        [--close-bias 0]   (a soft length prior for them: added to the logit of closing the kernel)
@@ -204,7 +204,7 @@ int main(int argc, char** argv) {
     else if (arg("--threads")) threads = std::atoi(argv[++i]);
     else if (arg("--patience")) o.guardPatience = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--unguarded")) o.guard = false;
-    else if (!std::strcmp(argv[i], "--untyped")) o.typedArguments = false;
+    else if (!std::strcmp(argv[i], "--typed")) o.typedArguments = true;
     else if (arg("--check-patience")) o.checkPatience = std::atoi(argv[++i]);
     else if (arg("--min-tokens")) minTokens = std::atoi(argv[++i]);
     else if (arg("--close-bias")) closeBias = std::atof(argv[++i]);
@@ -219,7 +219,7 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 32] [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0] "
-                           "[--unguarded] [--untyped] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
+                           "[--unguarded] [--typed] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
                            "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--restarts 0] [--cut-lexemes] [--devmap DIR] [--clgen DIR]\n");
       return 2;
     }

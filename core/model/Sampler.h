@@ -49,8 +49,11 @@ struct SampleOptions {
   bool guard = true;
   /// With the guard: a builtin call's `,` and `)` only where an overload of
   /// the builtin takes that many arguments of those shapes (SyntaxGuard rule
-  /// 4, from Clang's declarations of the builtins). false: rules 1 to 3 only.
-  bool typedArguments = true;
+  /// 4, from Clang's declarations of the builtins). Off by default: it halves
+  /// the "no matching function" errors of filled holes but, measured, does
+  /// not raise the compile rate of undirected samples or of steering's
+  /// short holes (bench-generate --typed; bench/results/bench-generate.md).
+  bool typedArguments = false;
   /// A row whose most likely token the guard has banned this many times has
   /// left what the model knows: it is given up (an incomplete sample) rather
   /// than run on to the token limit. 0: never.
