@@ -339,9 +339,9 @@ int main(int argc, char** argv) {
     std::vector<Counts> ours;
     for (std::size_t i = 0; i < samples.size(); ++i)
       if (ok[i]) ours.push_back(grewe[i]);
-    std::printf("  distinct Grewe vectors: %zu of the %zu compiling samples (%.1f%%; goal >= 50%%)\n",
-                std::set<Counts>(ours.begin(), ours.end()).size(), ours.size(),
-                100.0 * double(std::set<Counts>(ours.begin(), ours.end()).size()) / double(std::max<std::size_t>(1, ours.size())));
+    const std::size_t distinctOurs = std::set<Counts>(ours.begin(), ours.end()).size();
+    std::printf("  distinct Grewe vectors: %zu of the %zu compiling samples (%.1f%%; goal >= 50%%)\n", distinctOurs,
+                ours.size(), 100.0 * double(distinctOurs) / double(std::max<std::size_t>(1, ours.size())));
     const std::string devmapCsv = devmapDir + "/cgo17-amd.csv";
     if (std::ifstream(devmapCsv).good()) {
       std::map<std::string, Counts> byKernel; // 680 runs of 256 kernels: one vector a kernel

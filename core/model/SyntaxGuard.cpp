@@ -62,13 +62,14 @@ SyntaxGuard::SyntaxGuard(const Tokenizer& tok, const BuiltinSignatures* builtins
     if (t == ";") semi_ = v;
     if (t == ",") comma_ = v;
     if (t == "for") for_ = v;
-    if (std::isdigit(static_cast<unsigned char>(t[0])) ||
-        (t.size() > 1 && t[0] == '.' && std::isdigit(static_cast<unsigned char>(t[1])))) {
+    if (builtins && (std::isdigit(static_cast<unsigned char>(t[0])) ||
+        (t.size() > 1 && t[0] == '.' && std::isdigit(static_cast<unsigned char>(t[1]))))) {
       // An integer 0 (0, 0u, 0x0) is a null pointer constant as well as a number.
       const bool zero = t.find_first_not_of("0xXuUlL.fF") == std::string::npos;
       number_[std::size_t(v)] = zero ? 2 : 1;
     }
     for (const char* w : {"16", "2", "3", "4", "8"}) {
+      if (!builtins) break; // only rule 4 reads vector widths
       const std::size_t n = std::strlen(w);
       if (t.size() > n && t.compare(t.size() - n, n, w) == 0 && scalarTypes().count(t.substr(0, t.size() - n)) &&
           t.substr(0, t.size() - n) != "size_t") {
@@ -170,12 +171,7 @@ int SyntaxGuard::ban(const std::vector<int>& seq, bool hasStart, bool hasEnd, st
   if (prefixOk) {
     // A statement cannot end inside brackets but for a for loop's header.
     if (semi_ >= 0 && !stack.empty() && stack.back() != brace_) {
-      std::size_t open = std::size_t(hole - seq.begin());
-      for (int depth = 0; open > 0;) { // where the innermost open bracket is
-        const int k = kindOf(seq[--open]);
-        if (k == Close) ++depth;
-        else if (k == Open && depth-- == 0) break;
-      }
+      const std::size_t open = innermostOpen(seq, std::size_t(hole - seq.begin()));
       const bool forHeader = seq[open] == paren_ && open > 0 && seq[open - 1] == for_;
       if (!forHeader) banned[semi_] = 1;
     }
@@ -257,23 +253,22 @@ int SyntaxGuard::ban(const std::vector<int>& seq, bool hasStart, bool hasEnd, st
   return redirect;
 }
 
+std::size_t SyntaxGuard::innermostOpen(const std::vector<int>& seq, std::size_t end) const {
+  for (std::size_t at = end, depth = 0; at > 0;) {
+    const int v = seq[--at];
+    const Kind k = v >= 0 && v < vocab_ ? kind_[std::size_t(v)] : Other;
+    if (k == Close) ++depth;
+    else if (k == Open && depth-- == 0) return at;
+  }
+  return std::string::npos;
+}
+
 void SyntaxGuard::banArguments(const std::vector<int>& seq, std::size_t hole, bool hasStart,
                                std::uint8_t* banned) const {
   auto kindOf = [&](int v) { return v >= 0 && v < vocab_ ? int(kind_[std::size_t(v)]) : int(Other); };
   // The innermost bracket open at the hole: a `(` right after a builtin's name.
-  std::size_t open = hole;
-  for (int depth = 0; open > 0;) {
-    const int v = seq[--open];
-    if (kindOf(v) == Close) {
-      ++depth;
-    } else if (kindOf(v) == Open) {
-      if (depth == 0) break;
-      --depth;
-    } else if (v == semi_ && depth == 0) {
-      return;
-    }
-  }
-  if (open == 0 || open >= hole || seq[open] != paren_) return;
+  const std::size_t open = innermostOpen(seq, hole);
+  if (open == std::string::npos || open == 0 || seq[open] != paren_) return;
   const int fn = seq[open - 1];
   if (fn < 0 || fn >= vocab_ || builtin_[std::size_t(fn)] < 0) return;
   if (open >= 2 && kindOf(seq[open - 2]) == Member) return; // a field that has a builtin's name
@@ -284,6 +279,7 @@ void SyntaxGuard::banArguments(const std::vector<int>& seq, std::size_t hole, bo
     const int k = kindOf(seq[p]);
     if (k == Open) ++depth;
     else if (k == Close && depth > 0) --depth;
+    else if (seq[p] == semi_ && depth == 0) return; // broken text: not an argument list
     else if (seq[p] == comma_ && depth == 0) {
       args.emplace_back(start, p);
       start = p + 1;

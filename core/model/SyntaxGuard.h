@@ -74,6 +74,8 @@ public:
   [[nodiscard]] int closeBrace() const { return closeBrace_; }
 
 private:
+  /// Where the innermost bracket still open before seq[end] is, or npos.
+  [[nodiscard]] std::size_t innermostOpen(const std::vector<int>& seq, std::size_t end) const;
   /// Rule 4 at the hole (`hole` indexes `seq`).
   void banArguments(const std::vector<int>& seq, std::size_t hole, bool hasStart, std::uint8_t* banned) const;
   enum Kind : std::uint8_t { Other, Open, Close, Name, Declarer, Star, Member, Hole };
