@@ -90,6 +90,8 @@ CommandLine trainCommandLine() {
              "0"});
   cl.option({"balance", 0, "POWER", "draw packages in proportion to their kernel counts to this power (1: every kernel "
                                     "alike; 0.5: a package with 4 times the kernels is drawn twice as often)", false, "1"});
+  cl.option({"richness", 0, "POWER", "draw kernels in proportion to (1 + comp + mem + localmem + coalesced + atomic)"
+                                     " to this power, counts capped at 32 (0: off)", false, "0"});
   cl.option({"continuation", 0, "P", "share of datapoints with one hole from a random start to the end", false,
              "0.3"});
   cl.option({"seed", 0, "N", "seed of initialisation and data", false, "1"});
@@ -137,6 +139,8 @@ int runTrain(const CommandLine& cl) {
   o.seed = std::stoull(cl.value("seed"));
   o.packageBalance = std::atof(cl.value("balance").c_str());
   if (!(o.packageBalance >= 0 && o.packageBalance <= 1)) throw UsageError("--balance must be in [0, 1]");
+  o.richness = std::atof(cl.value("richness").c_str());
+  if (!(o.richness >= 0 && o.richness <= 2)) throw UsageError("--richness must be in [0, 2]");
   o.threads = int(cl.unsignedValue("threads", 0, 256));
   o.validateEvery = int(cl.unsignedValue("validate-every", 1, 100000000));
   o.checkpointEvery = int(cl.unsignedValue("checkpoint-every", 1, 100000000));
@@ -148,6 +152,7 @@ int runTrain(const CommandLine& cl) {
   std::cerr << "BLAS: " << model::useThreads(o.threads) << "\n"
             << "model: " << training.options().model.describe() << "; tokenizer " << training.tokenizer().hash().substr(0, 12)
             << "\n"
+            << "training draws " << training.kernelCount() << " kernels: " << training.drawSummary() << "\n"
             << (training.resuming() ? "resuming " : "writing ") << ckpt
             << (o.initFrom.empty() || training.resuming() ? "" : " from the weights of " + o.initFrom) << "\n";
   InterruptGuard interrupt;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -40,11 +41,28 @@ const std::vector<DebianPackage>& debianPackages() {
       // Assembled: see assembleMandelbulber.
       {"mandelbulber2-data", "GPL-3+", {"usr/share/mandelbulber2/opencl"}, {"OPENCL_KERNEL_CODE"},
        {"usr/share/mandelbulber2/opencl"}},
+      // Assembled: see assemblePyfai. pyFAI's host sets these per integration;
+      // these are the values of a 1,000-bin integration of a 1-megapixel image.
+      {"python3-pyfai", "Expat", {"usr/lib/python3/dist-packages/pyFAI/resources/openCL"},
+       {"NBINS=1000", "NIMAGE=1048576", "WORKGROUP_SIZE=64"}, {}},
   };
   return packages;
 }
 
 namespace {
+
+/// Writes `text` to `path` unless the file already holds it (an unchanged unit
+/// keeps its time stamp, and ingest's skip-if-done check sees the same file).
+void writeIfChanged(const std::string& path, const std::string& text) {
+  std::string existing;
+  {
+    std::ifstream old(path);
+    std::stringstream ss;
+    ss << old.rdbuf();
+    existing = ss.str();
+  }
+  if (existing != text) std::ofstream(path) << text;
+}
 
 /// mandelbulber2's kernels do not exist as files: its host program builds
 /// each one from the OpenCL headers, the formula the user picked, and an
@@ -80,18 +98,71 @@ std::vector<SourceInput> assembleMandelbulber(const std::string& prefix, const D
                           "normal_vector", "stereo", "projection_3d", "fast_engine"})
       unit += "#include \"" + opencl + "/engines/" + e + ".cl\"\n";
     const std::string path = dir + "/" + f.stem().string() + ".cl";
-    std::string existing;
-    {
-      std::ifstream old(path);
-      std::stringstream ss;
-      ss << old.rdbuf();
-      existing = ss.str();
-    }
-    if (existing != unit) std::ofstream(path) << unit;
+    writeIfChanged(path, unit);
     SourceInput input{path, opencl, p.name, p.license, p.defines, {opencl}};
     input.defines.push_back("FORMULA_ITER_0=" + m[1].str());
     input.defines.push_back("ANALYTIC_DE"); // the host picks the distance estimator per formula
     out.push_back(std::move(input));
+  }
+  return out;
+}
+
+/// pyFAI (like silx) builds each OpenCL program by concatenating a list of
+/// files with their #include lines removed (silx.opencl.utils.read_cl_file),
+/// some of them from silx. We build the programs its host code lists, and
+/// every other file of the folder after silx's doubleword.cl, the same way.
+std::vector<SourceInput> assemblePyfai(const std::string& prefix, const DebianPackage& p, const std::string& unpackedRoot) {
+  std::vector<SourceInput> out;
+  const std::string pyfai = prefix + p.dirs[0];
+  std::string silx;
+  for (const auto& q : debianPackages())
+    if (q.name == "python3-silx")
+      if (const std::string root = debianPackageRoot(q, unpackedRoot); !root.empty())
+        silx = (root == "/" ? "/" : root + "/") + q.dirs[0];
+  std::error_code ec;
+  if (silx.empty() || !fs::is_regular_file(silx + "/doubleword.cl", ec)) return out; // needs silx's helpers
+  const std::string doubleword = "silx:doubleword";
+  // pyFAI's programs (pyFAI/opencl/*.py: kernel_files), in the host's order.
+  static const std::vector<std::pair<std::string, std::vector<std::string>>> programs = {
+      {"azim_csr", {doubleword, "preprocess", "memset", "ocl_azim_CSR"}},
+      {"azim_hist", {doubleword, "preprocess", "ocl_histo"}},
+      {"azim_lut", {doubleword, "preprocess", "memset", "ocl_azim_LUT"}},
+      {"peak_finder", {doubleword, "preprocess", "memset", "ocl_azim_CSR", "peak_finder", "peakfinder8"}},
+      {"simple_peak_picker", {"simple_peak_picker"}},
+      {"sort", {doubleword, "bitonic", "separate", "sigma_clip"}},
+  };
+  std::set<std::string> listed = {"kahan", "for_eclipse", "deactivate_atomic64"}; // helpers, no kernels
+  auto units = programs;
+  for (const auto& [name, files] : programs)
+    listed.insert(files.begin(), files.end());
+  std::vector<std::string> others;
+  for (const auto& e : fs::directory_iterator(pyfai, ec))
+    if (e.path().extension() == ".cl" && !listed.count(e.path().stem().string())) others.push_back(e.path().stem());
+  std::sort(others.begin(), others.end());
+  for (const auto& o : others)
+    units.push_back({o, {doubleword, o}});
+
+  const std::string dir = cacheDir() + "/assembled/python3-pyfai";
+  fs::create_directories(dir, ec);
+  for (const auto& [name, files] : units) {
+    std::string unit = "// Assembled by Steerbench as pyFAI assembles its programs: the files below, without their "
+                       "include directives.\n";
+    bool complete = true;
+    for (const auto& f : files) {
+      const std::string path = f == doubleword ? silx + "/doubleword.cl" : pyfai + "/" + f + ".cl";
+      std::ifstream in(path);
+      if (!in) {
+        complete = false;
+        break;
+      }
+      unit += "// " + fs::path(path).filename().string() + "\n";
+      for (std::string line; std::getline(in, line);)
+        if (line.rfind("#include ", 0) != 0) unit += line + "\n";
+    }
+    if (!complete) continue;
+    const std::string path = dir + "/" + name + ".cl";
+    writeIfChanged(path, unit);
+    out.push_back(SourceInput{path, dir, p.name, p.license, p.defines, {}});
   }
   return out;
 }
@@ -117,8 +188,9 @@ std::vector<SourceInput> debianPresetSources(std::vector<std::string>* missing, 
       continue;
     }
     const std::string prefix = root == "/" ? "/" : root + "/";
-    if (p.name == "mandelbulber2-data") {
-      auto assembled = assembleMandelbulber(prefix, p);
+    if (p.name == "mandelbulber2-data" || p.name == "python3-pyfai") {
+      auto assembled = p.name == "python3-pyfai" ? assemblePyfai(prefix, p, unpackedRoot)
+                                                : assembleMandelbulber(prefix, p);
       out.insert(out.end(), assembled.begin(), assembled.end());
       continue;
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <stdexcept>
 
 namespace steerbench::model {
 
@@ -168,6 +169,18 @@ std::vector<double> packageWeights(const std::vector<std::string>& packages, dou
   for (const auto& p : packages)
     w.push_back(std::pow(double(count[p]), power - 1.0));
   return w;
+}
+
+double featureRichness(const std::vector<double>& g) {
+  if (g.size() < 6) return 0;
+  return std::min(g[0] + g[2] + g[3] + g[4] + g[5], kRichnessCap);
+}
+
+void weighByRichness(std::vector<double>& weights, const std::vector<std::vector<double>>& grewe, double power) {
+  if (weights.empty()) weights.assign(grewe.size(), 1.0);
+  if (weights.size() != grewe.size()) throw std::invalid_argument("weighByRichness: one Grewe vector per weight");
+  for (std::size_t i = 0; i < weights.size(); ++i)
+    weights[i] *= std::pow(1.0 + featureRichness(grewe[i]), power);
 }
 
 } // namespace steerbench::model

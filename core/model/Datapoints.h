@@ -60,6 +60,19 @@ struct Datapoint {
 /// alike). An empty package name is a package of its own.
 [[nodiscard]] std::vector<double> packageWeights(const std::vector<std::string>& packages, double power);
 
+/// Feature richness of a kernel from its Grewe vector (comp, rational, mem,
+/// localmem, coalesced, atomic, ...): comp + mem + localmem + coalesced +
+/// atomic, saturated at kRichnessCap so the largest kernels, which the model
+/// sees only as windows of maxLength tokens, do not take over the draw.
+inline constexpr double kRichnessCap = 32;
+[[nodiscard]] double featureRichness(const std::vector<double>& grewe);
+
+/// Multiplies each weight by (1 + richness)^power (weights empty: every
+/// kernel starts at 1). A kernel without a Grewe vector counts as richness 0.
+/// Power 0.5 with the cap halves piglit-like one-line tests' share against
+/// kernels of 30 or more counts.
+void weighByRichness(std::vector<double>& weights, const std::vector<std::vector<double>>& grewe, double power);
+
 /// The decoder's datapoint (fill-in-the-middle): the holes drawn as for
 /// makeDatapoint (window, starts and lengths; maskProbability is not used),
 /// then the sequence `[START] context [END] [MASK] middle [ENDHOLE]`, where

@@ -47,6 +47,9 @@ struct TrainOptions {
   /// to their kernel counts to this power (1: every kernel alike; 0.5: the
   /// square root, so the largest package no longer dominates).
   double packageBalance = 1.0;
+  /// Balance by feature richness (TrainingSession): each kernel's draw is
+  /// multiplied by (1 + richness)^this (featureRichness; 0: off).
+  double richness = 0;
   /// One weight per kernel given to train() (empty: every kernel alike): a
   /// training kernel is drawn with probability proportional to its weight
   /// (packageWeights). Validation kernels are held out as without weights.

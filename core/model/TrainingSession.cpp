@@ -9,6 +9,9 @@
 #include "store/Workspace.h"
 
 #include <cstdio>
+#include <algorithm>
+#include <cstring>
+#include <map>
 #include <cstdlib>
 #include <optional>
 #include <type_traits>
@@ -17,6 +20,56 @@
 namespace steerbench::model {
 
 namespace {
+
+// The weighted median of values (weights empty: all alike).
+double weightedMedian(const std::vector<double>& values, const std::vector<double>& weights) {
+  std::vector<std::pair<double, double>> v;
+  double total = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    v.emplace_back(values[i], weights.empty() ? 1.0 : weights[i]);
+    total += v.back().second;
+  }
+  std::sort(v.begin(), v.end());
+  double acc = 0;
+  for (const auto& [x, w] : v)
+    if ((acc += w) >= total / 2) return x;
+  return 0;
+}
+
+std::string describeDraw(const std::vector<double>& weights, const std::vector<std::string>& packages,
+                         const std::vector<double>& tokens, const std::vector<std::vector<double>>& grewe) {
+  if (packages.empty()) return {};
+  std::vector<double> comp, mem;
+  for (const auto& g : grewe) {
+    comp.push_back(g.size() > 2 ? g[0] : 0);
+    mem.push_back(g.size() > 2 ? g[2] : 0);
+  }
+  std::map<std::string, double> share;
+  double total = 0;
+  for (std::size_t i = 0; i < packages.size(); ++i) {
+    const double w = weights.empty() ? 1.0 : weights[i];
+    share[packages[i]] += w;
+    total += w;
+  }
+  const auto largest = std::max_element(share.begin(), share.end(),
+                                        [](const auto& a, const auto& b) { return a.second < b.second; });
+  return "median comp " + formatNumber(weightedMedian(comp, weights)) + ", mem " +
+         formatNumber(weightedMedian(mem, weights)) + ", " + formatNumber(weightedMedian(tokens, weights)) +
+         " tokens; largest package " + (largest->first.empty() ? "(none)" : largest->first) + " " +
+         std::to_string(int(100 * largest->second / total + 0.5)) + "%";
+}
+
+// A BLOB of little-endian float64 as SQLite's hex() prints it.
+std::vector<double> doublesFromHex(const std::string& hex) {
+  std::vector<double> out(hex.size() / 16);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    unsigned char bytes[8];
+    for (std::size_t b = 0; b < 8; ++b)
+      bytes[b] = (unsigned char)std::stoi(hex.substr(16 * i + 2 * b, 2), nullptr, 16);
+    std::memcpy(&out[i], bytes, 8);
+  }
+  return out;
+}
 
 /// A number field of a spec we wrote ourselves (flat keys; the model's are
 /// unique too). nullopt when absent.
@@ -54,6 +107,7 @@ TrainOptions TrainingSession::optionsFromRecipe(const std::string& recipe, Train
   take("continuation", o.data.continuationProbability);
   take("short_holes", o.data.shortHoleProbability);
   take("package_balance", o.packageBalance);
+  take("richness", o.richness);
   take("seed", o.seed);
   take("threads", o.threads);
   take("validate_every", o.validateEvery);
@@ -87,6 +141,7 @@ std::string TrainingSession::command(const TrainOptions& o, unsigned maxWords) {
          formatNumber(o.data.continuationProbability) +
          (o.data.shortHoleProbability > 0 ? " --short-holes " + formatNumber(o.data.shortHoleProbability) : "") +
          (o.packageBalance != 1.0 ? " --balance " + formatNumber(o.packageBalance) : "") +
+         (o.richness != 0 ? " --richness " + formatNumber(o.richness) : "") +
          " --seed " +
          std::to_string(o.seed) + " --threads " + std::to_string(o.threads) + " --validate-every " +
          std::to_string(o.validateEvery) + " --checkpoint-every " + std::to_string(o.checkpointEvery) +
@@ -97,11 +152,19 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
     : options_(std::move(options)) {
   if (options_.checkpoint.empty()) throw InputError("training needs a checkpoint path");
   std::vector<std::string> packages;
-  for (const auto& row : ws.rows("SELECT source, package FROM kernels WHERE role = 'train' ORDER BY id")) {
+  std::vector<std::vector<double>> grewe; // the newest stored Grewe vector of each kernel (empty: none)
+  std::vector<double> tokens;
+  for (const auto& row : ws.rows("SELECT source, package, tokens, (SELECT hex(vals) FROM feature_vectors WHERE kernel_id = "
+                                 "k.id AND space = 'grewe' ORDER BY space_version DESC LIMIT 1) "
+                                 "FROM kernels k WHERE role = 'train' ORDER BY id")) {
     kernels_.push_back(row[0]);
     packages.push_back(row[1]);
+    tokens.push_back(std::atof(row[2].c_str()));
+    grewe.push_back(doublesFromHex(row[3]));
   }
   if (options_.packageBalance != 1.0) options_.kernelWeights = packageWeights(packages, options_.packageBalance);
+  if (options_.richness != 0) weighByRichness(options_.kernelWeights, grewe, options_.richness);
+  drawSummary_ = describeDraw(options_.kernelWeights, packages, tokens, grewe);
   if (kernels_.empty())
     throw InputError(ws.path() + " holds no training kernels; build the corpus first (steerbench-cli corpus ingest)");
 
@@ -140,6 +203,7 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
           formatNumber(o.data.continuationProbability) + ",\"short_holes\":" +
           formatNumber(o.data.shortHoleProbability) +
           (o.packageBalance != 1.0 ? ",\"package_balance\":" + formatNumber(o.packageBalance) : std::string()) +
+          (o.richness != 0 ? ",\"richness\":" + formatNumber(o.richness) : std::string()) +
           ",\"seed\":" + std::to_string(o.seed) +
           ",\"threads\":" + std::to_string(o.threads) + ",\"validate_every\":" + std::to_string(o.validateEvery) +
           ",\"checkpoint_every\":" + std::to_string(o.checkpointEvery) + ",\"max_words\":" + std::to_string(maxWords) +

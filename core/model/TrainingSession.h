@@ -42,6 +42,9 @@ public:
   [[nodiscard]] std::int64_t runId() const { return run_; }
   [[nodiscard]] const std::string& spec() const { return spec_; }
   [[nodiscard]] std::size_t kernelCount() const { return kernels_.size(); }
+  /// What training draws, with the balance weights: weighted medians of the
+  /// kernels' comp, mem and tokens, and the largest package's share.
+  [[nodiscard]] const std::string& drawSummary() const { return drawSummary_; }
 
   /// Trains (any thread). See model::train.
   TrainResult train(const std::function<void(const TrainProgress&)>& progress, const CancelToken* cancel) const;
@@ -56,6 +59,7 @@ private:
   Tokenizer tokenizer_;
   bool resuming_ = false;
   std::string spec_;
+  std::string drawSummary_;
   std::int64_t run_ = 0;
   double elapsedBefore_ = 0, cpuBefore_ = 0;
 };

@@ -120,11 +120,13 @@ private slots:
     // it was made; `model info` names it; `sample` fills holes with it.
     auto decoder = [&](const QString& ckpt) {
       return tiny(ckpt, 120) << QStringLiteral("--arch") << QStringLiteral("decoder") << QStringLiteral("--balance")
-                             << QStringLiteral("0.5");
+                             << QStringLiteral("0.5") << QStringLiteral("--richness") << QStringLiteral("0.5");
     };
     const Run straight = cli(decoder(dir_.filePath(QStringLiteral("dec.ckpt"))));
     QVERIFY2(straight.exitCode == 0, qPrintable(straight.err));
     QVERIFY2(straight.err.contains(QLatin1String("model: decoder, 1 layers")), qPrintable(straight.err));
+    QVERIFY2(straight.err.contains(QRegularExpression(QStringLiteral("training draws \\d+ kernels: median comp \\d"))),
+             qPrintable(straight.err));
     const QString killed = dir_.filePath(QStringLiteral("dec-killed.ckpt"));
     QProcess p;
     p.start(STEERBENCH_CLI, decoder(killed));
@@ -161,6 +163,7 @@ private slots:
     const QString spec = scalar(ws_, "SELECT spec FROM training_runs WHERE checkpoint LIKE '%dec.ckpt'");
     QVERIFY2(spec.contains(QLatin1String("\"arch\":\"decoder\"")) &&
                  spec.contains(QLatin1String("\"package_balance\":0.5")) &&
+                 spec.contains(QLatin1String("\"richness\":0.5")) && spec.contains(QLatin1String("--richness 0.5")) &&
                  spec.contains(QLatin1String("--arch decoder")) && spec.contains(QLatin1String("--balance 0.5")),
              qPrintable(spec));
     const Run info = cli({QStringLiteral("model"), QStringLiteral("info"), dir_.filePath(QStringLiteral("dec.ckpt"))});

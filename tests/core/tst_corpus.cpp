@@ -2,6 +2,7 @@
 #include "common/Error.h"
 #include "corpus/CorpusIngest.h"
 #include "corpus/CorpusPipeline.h"
+#include "corpus/DebianPreset.h"
 #include "corpus/IdentifierRewriting.h"
 #include "corpus/SourceFormatting.h"
 #include "corpus/TypeReconstruction.h"
@@ -280,6 +281,53 @@ private slots:
     // piglit may hold at most half of the training kernels: 2 darktable -> 2 piglit.
     QCOMPARE(count(ws, "SELECT count(*) FROM kernels WHERE role = 'train' AND package = 'piglit'"), std::size_t(2));
     QCOMPARE(count(ws, "SELECT count(*) FROM kernels WHERE role = 'train' AND package = 'darktable'"), std::size_t(2));
+  }
+
+  // pyFAI's programs are built as its host builds them: listed files after
+  // silx's doubleword.cl, #include lines removed; a file no program lists gets
+  // a unit of its own; a program with a missing file is skipped; the units
+  // compile with the package's defines.
+  void assemblesPyfaiProgramsAsItsHostDoes() {
+    QTemporaryDir dir;
+    qputenv("XDG_CACHE_HOME", dir.filePath("cache").toUtf8());
+    const std::string root = dir.filePath("debian").toStdString();
+    const std::string pyfai = root + "/python3-pyfai/usr/lib/python3/dist-packages/pyFAI/resources/openCL";
+    const std::string silx = root + "/python3-silx/usr/lib/python3/dist-packages/silx/resources/opencl";
+    QVERIFY(QDir().mkpath(QString::fromStdString(pyfai)) && QDir().mkpath(QString::fromStdString(silx)));
+    auto write = [](const std::string& path, const std::string& text) { std::ofstream(path) << text; };
+    write(silx + "/doubleword.cl", "inline float dw_twice(float x) { return x + x; }\n");
+    write(pyfai + "/preprocess.cl", "#include \"for_eclipse.h\"\nkernel void scale(global float* a) {\n"
+                                    "  int i = get_global_id(0);\n  if (i < NIMAGE) a[i] = dw_twice(a[i]);\n}\n");
+    write(pyfai + "/memset.cl", "kernel void zero(global float* a) { if (get_global_id(0) < NBINS) "
+                                "a[get_global_id(0)] = 0.0f; }\n");
+    write(pyfai + "/ocl_azim_CSR.cl", "kernel void csr(global float* a, global const int* b) {\n"
+                                      "  local float s[WORKGROUP_SIZE];\n  s[get_local_id(0)] = dw_twice(a[b[0]]);\n"
+                                      "  barrier(CLK_LOCAL_MEM_FENCE);\n  a[get_global_id(0)] = s[0];\n}\n");
+    write(pyfai + "/kahan.cl", "inline float2 kahan_sum(float2 a, float b) { return a + b; }\n");
+    write(pyfai + "/extra.cl", "kernel void extra(global float* a) { a[get_global_id(0)] = dw_twice(1.0f); }\n");
+
+    std::vector<std::string> missing;
+    std::vector<SourceInput> pyfaiUnits;
+    for (const auto& in : debianPresetSources(&missing, root))
+      if (in.package == "python3-pyfai") pyfaiUnits.push_back(in);
+    qunsetenv("XDG_CACHE_HOME");
+    std::vector<std::string> names;
+    for (const auto& in : pyfaiUnits)
+      names.push_back(QFileInfo(QString::fromStdString(in.path)).completeBaseName().toStdString());
+    // azim_csr has all its files; azim_hist, azim_lut, sort and the peak finders do not.
+    QCOMPARE(names, (std::vector<std::string>{"azim_csr", "extra"}));
+    std::ifstream in(pyfaiUnits[0].path);
+    const std::string unit((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    QVERIFY2(unit.find("#include") == std::string::npos, unit.c_str());
+    QVERIFY(unit.find("dw_twice(float x)") < unit.find("kernel void scale") &&
+            unit.find("kernel void scale") < unit.find("kernel void zero") &&
+            unit.find("kernel void zero") < unit.find("kernel void csr"));
+
+    store::Workspace ws = store::Workspace::open(dir.filePath("w.sbw").toStdString());
+    (void)ingestCorpus(ws, pyfaiUnits, {});
+    QCOMPARE(count(ws, "SELECT count(*) FROM kernels WHERE package = 'python3-pyfai'"), std::size_t(4));
+    QCOMPARE(count(ws, "SELECT count(*) FROM kernels WHERE license = 'Expat' AND package = 'python3-pyfai'"),
+             std::size_t(4));
   }
 
   void reportHasTheStages() {

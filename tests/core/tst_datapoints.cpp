@@ -219,6 +219,24 @@ private slots:
     QCOMPARE(w, (std::vector<double>{0.5, 0.5, 0.5, 0.5}));
   }
 
+  void kernelsCanBeWeighedByFeatureRichness() {
+    // Grewe: comp, rational, mem, localmem, coalesced, atomic, F2, F4. Rational and the ratios do not count.
+    const std::vector<std::vector<double>> grewe = {
+        {0, 0, 0, 0, 0, 0, 0, 0}, {1, 5, 2, 0, 1, 0, 0.5, 0.5}, {8, 0, 0, 0, 0, 0, 0, 0}, {500, 9, 40, 3, 2, 1, 0, 12}, {}};
+    QCOMPARE(featureRichness(grewe[1]), 4.0);
+    QCOMPARE(featureRichness(grewe[3]), kRichnessCap);
+    QCOMPARE(featureRichness(grewe[4]), 0.0); // no vector
+    std::vector<double> w;
+    weighByRichness(w, grewe, 0.5);
+    QCOMPARE(w, (std::vector<double>{1.0, std::sqrt(5.0), 3.0, std::sqrt(1 + kRichnessCap), 1.0}));
+    // On top of package weights.
+    std::vector<double> p = packageWeights({"a", "a", "b", "b", "b"}, 0.0);
+    weighByRichness(p, grewe, 1.0);
+    QCOMPARE(p[2], 9.0 / 3);
+    std::vector<double> wrong(2, 1.0);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, weighByRichness(wrong, grewe, 1.0));
+  }
+
   void fillInTheMiddleMovesTheFirstHoleToTheEnd() {
     // [START] context [END] [MASK] middle [ENDHOLE]: the context with the
     // middle put back at its first [HOLE] is the kernel, less later holes.
