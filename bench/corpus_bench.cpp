@@ -3,8 +3,15 @@
 // type/constant reconstruction on and off, on the preset and on the 30+
 // reconstruction fixtures.
 //
-// Usage: bench-corpus [--debian-dir DIR] [--jobs N] [--fixtures-only] [--both]
-//   --both   also ingest the preset a second time with reconstruction off
+// Then the training set by origin: its Grewe distribution and its own
+// coverage of DevMap's 256 benchmark kernels, with and without the code the
+// preset adds beyond OpenCL files (pyFAI's assembled programs, kernels mined
+// from C).
+//
+// Usage: bench-corpus [--debian-dir DIR] [--jobs N] [--fixtures-only] [--both] [--workspace FILE]
+//   --both        also ingest the preset a second time with reconstruction off
+//   --workspace   only the training-set report, on an existing workspace
+#include "Coverage.h"
 #include "corpus/CorpusIngest.h"
 #include "corpus/DebianPreset.h"
 #include "corpus/TypeReconstruction.h"
@@ -14,6 +21,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <filesystem>
 #include <unistd.h>
 
@@ -59,6 +67,69 @@ void fixtures() {
               2 * (with - without) >= files.size() ? "MET" : "NOT MET");
 }
 
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, std::size_t(q * double(v.size())))];
+}
+
+/// The training kernels' Grewe vectors by origin, and their coverage of DevMap.
+void trainingSetReport(const store::Workspace& ws, const std::string& devmapCsv) {
+  struct Kernel {
+    std::string package;
+    bench::Counts counts{};
+  };
+  std::vector<Kernel> kernels;
+  for (const auto& r : ws.rows("SELECT k.package, hex(f.vals) FROM kernels k JOIN feature_vectors f ON f.kernel_id = "
+                               "k.id WHERE k.role = 'train' AND f.space = 'grewe'")) {
+    Kernel k{r[0], {}};
+    for (std::size_t d = 0; d < 6 && (d + 1) * 16 <= r[1].size(); ++d) {
+      unsigned char bytes[8];
+      for (std::size_t b = 0; b < 8; ++b)
+        bytes[b] = (unsigned char)std::stoi(r[1].substr(16 * d + 2 * b, 2), nullptr, 16);
+      std::memcpy(&k.counts[d], bytes, 8);
+    }
+    kernels.push_back(k);
+  }
+  auto mined = [](const Kernel& k) { return k.package.rfind("src:", 0) == 0; };
+  auto openclFiles = [&](const Kernel& k) { return !mined(k) && k.package != "python3-pyfai"; };
+  const std::vector<std::pair<const char*, std::function<bool(const Kernel&)>>> groups = {
+      {"OpenCL files", openclFiles},
+      {"+ pyFAI programs", [&](const Kernel& k) { return !mined(k); }},
+      {"mined C only", mined},
+      {"all (today's preset)", [](const Kernel&) { return true; }},
+  };
+  const auto reference = bench::devmapKernelVectors(devmapCsv);
+  std::printf("\nThe training set by origin: Grewe counts (median / p90) and coverage of DevMap's %zu benchmark "
+              "kernels\n", reference.size());
+  std::printf("  %-22s %6s %12s %12s %12s %12s\n", "kernels", "n", "comp", "mem", "localmem", "coalesced");
+  for (const auto& [name, in] : groups) {
+    std::vector<std::vector<double>> dims(6);
+    std::size_t n = 0;
+    for (const auto& k : kernels)
+      if (in(k)) {
+        ++n;
+        for (std::size_t d = 0; d < 6; ++d)
+          dims[d].push_back(k.counts[d]);
+      }
+    std::printf("  %-22s %6zu", name, n);
+    for (std::size_t d : {0, 2, 3, 4})
+      std::printf(" %5.0f / %4.0f", quantile(dims[d], 0.5), quantile(dims[d], 0.9));
+    std::printf("\n");
+  }
+  if (reference.empty()) {
+    std::printf("  coverage: skipped (no %s)\n", devmapCsv.c_str());
+    return;
+  }
+  bench::printCoverageHeader();
+  for (const auto& [name, in] : groups) {
+    std::vector<bench::Counts> members;
+    for (const auto& k : kernels)
+      if (in(k)) members.push_back(k.counts);
+    bench::printCoverage(name, members, reference);
+  }
+}
+
 struct PresetRun {
   double seconds = 0;
   std::size_t found = 0, compiled = 0, asIs = 0, rescued = 0, unique = 0, train = 0;
@@ -71,7 +142,8 @@ PresetRun ingestPreset(const std::string& wsPath, const std::string& debianDir, 
   std::vector<std::string> missing;
   const auto inputs = corpus::debianPresetSources(&missing, debianDir);
   for (const auto& m : missing)
-    std::printf("  (package %s not found: run scripts/fetch-debian-corpus)\n", m.c_str());
+    std::printf("  (package %s not found: run scripts/fetch-debian-%s)\n", m.c_str(),
+                m.rfind("src:", 0) == 0 ? "sources" : "corpus");
   store::Workspace ws = store::Workspace::open(wsPath);
   corpus::CorpusIngestOptions o;
   o.jobs = jobs;
@@ -100,6 +172,9 @@ int main(int argc, char** argv) {
   std::string debianDir;
   unsigned jobs = engine::hardwareJobs();
   bool fixturesOnly = false, both = false;
+  std::string workspace;
+  std::string devmapDir = STEERBENCH_DEVMAP_DIR;
+  if (const char* e = std::getenv("STEERBENCH_DEVMAP_DIR"); e && *e) devmapDir = e;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--debian-dir") && i + 1 < argc)
       debianDir = argv[++i];
@@ -109,12 +184,20 @@ int main(int argc, char** argv) {
       fixturesOnly = true;
     else if (!std::strcmp(argv[i], "--both"))
       both = true;
+    else if (!std::strcmp(argv[i], "--workspace") && i + 1 < argc)
+      workspace = argv[++i];
     else if (!std::strcmp(argv[i], "--max-tokens") && i + 1 < argc)
       gMaxTokens = unsigned(std::atoi(argv[++i]));
     else {
-      std::fprintf(stderr, "usage: bench-corpus [--debian-dir DIR] [--jobs N] [--max-tokens N] [--fixtures-only] [--both]\n");
+      std::fprintf(stderr, "usage: bench-corpus [--debian-dir DIR] [--jobs N] [--max-tokens N] [--fixtures-only] [--both] "
+                           "[--workspace FILE]\n");
       return 2;
     }
+  }
+  if (!workspace.empty()) {
+    const store::Workspace ws = store::Workspace::open(workspace, store::Workspace::Mode::OpenExisting);
+    trainingSetReport(ws, devmapDir + "/cgo17-amd.csv");
+    return 0;
   }
   fixtures();
   if (fixturesOnly) return 0;
@@ -130,6 +213,8 @@ int main(int argc, char** argv) {
   std::printf("Unique compiling kernels: %zu (%zu for training)\n", on.unique, on.train);
   std::printf("Goal: >= 5,000 unique compiling kernels: %s; < 15 minutes on 2 cores: %s\n",
               on.unique >= 5000 ? "MET" : "NOT MET", on.seconds < 900 ? "MET" : "NOT MET");
+  trainingSetReport(store::Workspace::open((tmp / "on.sbw").string(), store::Workspace::Mode::OpenExisting),
+                    devmapDir + "/cgo17-amd.csv");
   if (both) {
     std::printf("\nDebian preset again, reconstruction off:\n");
     const PresetRun off = ingestPreset((tmp / "off.sbw").string(), debianDir, jobs, false, false);

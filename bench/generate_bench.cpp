@@ -27,6 +27,7 @@
 //                        [--close-bias 0]   (a soft length prior for them: added to the logit of closing the kernel)
 //                        [--cut-lexemes] [--restarts 0] [--dump-failed-infills DIR]
 //                        [--devmap DIR] [--clgen DIR]   (coverage; skipped when DevMap is not there)
+#include "Coverage.h"
 #include "clang/OpenCLFrontend.h"
 #include "common/Paths.h"
 #include "common/TextFormat.h"
@@ -62,7 +63,10 @@ namespace {
 
 /// comp, rational, mem, localmem, coalesced, atomic: the Grewe counts DevMap's
 /// and CLgen's files hold (the ratios F2 and F4 follow from them).
-using Counts = std::array<double, 6>;
+using bench::Counts;
+using bench::printCoverage;
+using bench::readCounts;
+using bench::subsample;
 
 std::vector<bool> compileAll(const std::vector<std::string>& texts, unsigned jobs,
                              std::vector<std::string>* errors = nullptr, std::vector<Counts>* grewe = nullptr) {
@@ -117,65 +121,6 @@ std::vector<std::pair<std::size_t, std::string>> mostFrequentFirst(const std::ma
     byCount.emplace_back(count, key);
   std::sort(byCount.rbegin(), byCount.rend());
   return byCount;
-}
-
-double distance(const Counts& a, const Counts& b) {
-  double s = 0;
-  for (std::size_t d = 0; d < a.size(); ++d)
-    s += (a[d] - b[d]) * (a[d] - b[d]);
-  return std::sqrt(s);
-}
-
-/// The Grewe counts of a CLgen-layout CSV (file, kernel, comp, ..., atomic, ...).
-/// Empty when the file is not there.
-std::vector<Counts> readCounts(const std::string& path) {
-  std::ifstream in(path);
-  std::vector<Counts> out;
-  std::string line;
-  if (!std::getline(in, line)) return out;
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::stringstream ss(line);
-    for (std::string x; std::getline(ss, x, ',');)
-      f.push_back(x);
-    if (f.size() < 8) continue;
-    Counts c{};
-    for (std::size_t d = 0; d < 6; ++d)
-      c[d] = std::atof(f[d + 2].c_str());
-    out.push_back(c);
-  }
-  return out;
-}
-
-/// BenchPress's coverage of a reference set by a collection: the median
-/// distance from each reference vector to its nearest member, the shares
-/// within 1 and 5, and the exact matches.
-void printCoverage(const char* name, const std::vector<Counts>& members, const std::vector<Counts>& reference) {
-  const std::set<Counts> distinct(members.begin(), members.end());
-  std::vector<double> nearest;
-  std::size_t within1 = 0, within5 = 0, exact = 0;
-  for (const auto& r : reference) {
-    double best = 1e300;
-    for (const auto& m : distinct)
-      best = std::min(best, distance(r, m));
-    nearest.push_back(best);
-    within1 += best <= 1;
-    within5 += best <= 5;
-    exact += best == 0;
-  }
-  std::sort(nearest.begin(), nearest.end());
-  const double n = double(std::max<std::size_t>(1, reference.size()));
-  std::printf("  %-22s %6zu %8zu %15.1f %9.1f%% %9.1f%% %7.1f%%\n", name, members.size(), distinct.size(),
-              nearest.empty() ? 0.0 : nearest[nearest.size() / 2], 100.0 * double(within1) / n,
-              100.0 * double(within5) / n, 100.0 * double(exact) / n);
-}
-
-/// `n` members of `all` drawn without replacement with a fixed seed (all of them when n is larger).
-std::vector<Counts> subsample(std::vector<Counts> all, std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::shuffle(all.begin(), all.end(), rng);
-  if (all.size() > n) all.resize(n);
-  return all;
 }
 
 } // namespace
@@ -344,17 +289,11 @@ int main(int argc, char** argv) {
                 ours.size(), 100.0 * double(distinctOurs) / double(std::max<std::size_t>(1, ours.size())));
     const std::string devmapCsv = devmapDir + "/cgo17-amd.csv";
     if (std::ifstream(devmapCsv).good()) {
-      std::map<std::string, Counts> byKernel; // 680 runs of 256 kernels: one vector a kernel
-      for (const auto& r : dataset::readDevMap(devmapCsv))
-        byKernel[r.benchmark] = Counts{r.comp, r.rational, r.mem, r.localmem, r.coalesced, r.atomic};
-      std::vector<Counts> reference;
-      for (const auto& [name, c] : byKernel)
-        reference.push_back(c);
+      const std::vector<Counts> reference = bench::devmapKernelVectors(devmapCsv);
       std::printf("\nCoverage of DevMap's %zu benchmark kernels (Euclidean distance over comp, rational, mem, "
                   "localmem, coalesced, atomic; the baselines subsampled to the same n, seed 204):\n",
                   reference.size());
-      std::printf("  %-22s %6s %8s %15s %10s %10s %8s\n", "collection", "n", "distinct", "median nearest", "within 1",
-                  "within 5", "exact");
+      bench::printCoverageHeader();
       printCoverage("these samples", ours, reference);
       for (const auto& [name, file] : {std::pair<const char*, const char*>{"CLgen samples", "clgen-features.csv"},
                                        {"CLSmith", "clsmith-features.csv"}}) {

@@ -180,9 +180,13 @@ int runCorpusIngest(const CommandLine& cl) {
     std::vector<std::string> missing;
     inputs = corpus::debianPresetSources(&missing, cl.value("debian-dir"));
     for (const auto& m : missing)
-      std::cerr << "warning: Debian package " << m
-                << " is neither installed nor unpacked; run scripts/setup run "
-                   "(or scripts/fetch-debian-corpus) to get it\n";
+      if (m.rfind("src:", 0) == 0)
+        std::cerr << "warning: Debian source package " << m.substr(4)
+                  << " is not unpacked; run scripts/setup run (or scripts/fetch-debian-sources) to mine its C\n";
+      else
+        std::cerr << "warning: Debian package " << m
+                  << " is neither installed nor unpacked; run scripts/setup run "
+                     "(or scripts/fetch-debian-corpus) to get it\n";
   }
   for (const auto& p : cl.positionals()) {
     auto more = corpus::collectSources(p);

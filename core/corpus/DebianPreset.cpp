@@ -1,5 +1,7 @@
 #include "corpus/DebianPreset.h"
 
+#include "corpus/CFunctionMining.h"
+
 #include "common/Paths.h"
 
 #include <algorithm>
@@ -45,6 +47,19 @@ const std::vector<DebianPackage>& debianPackages() {
       // these are the values of a 1,000-bin integration of a 1-megapixel image.
       {"python3-pyfai", "Expat", {"usr/lib/python3/dist-packages/pyFAI/resources/openCL"},
        {"NBINS=1000", "NIMAGE=1048576", "WORKGROUP_SIZE=64"}, {}},
+  };
+  return packages;
+}
+
+const std::vector<DebianSourcePackage>& debianSourcePackages() {
+  static const std::vector<DebianSourcePackage> packages = {
+      {"gsl", "GPL-3+"},         {"flac", "BSD-3-clause"},    {"speex", "BSD-3-clause"},
+      {"opus", "BSD-3-clause"},  {"libvorbis", "BSD-3-clause"}, {"lame", "LGPL-2+"},
+      {"libsamplerate", "BSD-2-clause"}, {"kissfft", "BSD-3-clause"}, {"x264", "GPL-2+"},
+      {"fftw3", "GPL-2+"},       {"libsndfile", "LGPL-2.1+"}, {"libvpx", "BSD-3-clause"},
+      {"libwebp", "BSD-3-clause"}, {"openjpeg2", "BSD-2-clause"}, {"libtheora", "BSD-3-clause"},
+      {"libsoxr", "LGPL-2.1+"},  {"ffmpeg", "LGPL-2.1+ (parts GPL-2+)"}, {"dav1d", "BSD-2-clause"},
+      {"netpbm-free", "several free licenses (its debian/copyright)"},
   };
   return packages;
 }
@@ -179,7 +194,50 @@ std::string debianPackageRoot(const DebianPackage& p, const std::string& unpacke
   return "";
 }
 
-std::vector<SourceInput> debianPresetSources(std::vector<std::string>* missing, const std::string& unpackedRoot) {
+std::vector<SourceInput> minedSourcePackage(const std::string& dir, const DebianSourcePackage& p) {
+  std::vector<SourceInput> out;
+  std::error_code ec;
+  std::vector<fs::path> files;
+  for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
+       it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec) break;
+    const auto name = it->path().filename().string();
+    if (it->is_directory(ec) && (name == "debian" || name == ".pc" || name.front() == '.')) { // packaging, patches
+      it.disable_recursion_pending();
+      continue;
+    }
+    const auto ext = it->path().extension();
+    if ((ext == ".c" || ext == ".h") && it->is_regular_file(ec) && it->file_size(ec) < (1u << 20))
+      files.push_back(it->path());
+  }
+  std::sort(files.begin(), files.end());
+  auto slurp = [](const fs::path& f) {
+    std::ifstream in(f, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  ScalarTypedefs typedefs;
+  for (const auto& f : files)
+    collectScalarTypedefs(slurp(f), typedefs);
+  const std::string outDir = cacheDir() + "/assembled/mined-c/" + p.name;
+  fs::create_directories(outDir, ec);
+  for (const auto& f : files) {
+    if (f.extension() != ".c") continue;
+    const MinedFile mined = mineCFunctions(slurp(f), typedefs);
+    if (mined.kernels.empty()) continue;
+    const std::string relative = fs::relative(f, dir, ec).string();
+    std::string flat = relative;
+    std::replace(flat.begin(), flat.end(), '/', '_');
+    const std::string path = outDir + "/" + flat.substr(0, flat.size() - 2) + ".cl";
+    writeIfChanged(path, minedUnit(mined, p.name, relative, p.license));
+    out.push_back(SourceInput{path, outDir, "src:" + p.name, p.license, {}, {}});
+  }
+  return out;
+}
+
+std::vector<SourceInput> debianPresetSources(std::vector<std::string>* missing, const std::string& unpackedRoot,
+                                             const std::string& sourcesRoot) {
   std::vector<SourceInput> out;
   for (const auto& p : debianPackages()) {
     const std::string root = debianPackageRoot(p, unpackedRoot);
@@ -207,6 +265,16 @@ std::vector<SourceInput> debianPresetSources(std::vector<std::string>* missing, 
         out.push_back(std::move(in));
       }
     }
+  }
+  const std::string sources = sourcesRoot.empty() ? cacheDir() + "/debian-src" : sourcesRoot;
+  for (const auto& p : debianSourcePackages()) {
+    std::error_code ec;
+    if (!fs::is_directory(sources + "/" + p.name, ec)) {
+      if (missing) missing->push_back("src:" + p.name);
+      continue;
+    }
+    auto mined = minedSourcePackage(sources + "/" + p.name, p);
+    out.insert(out.end(), mined.begin(), mined.end());
   }
   return out;
 }
