@@ -20,7 +20,7 @@
 //
 // Usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] [--batch 32]
 //                       (the checkpoint defaults to the workspace's model, else the shipped one)
-//                        [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0]
+//                        [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0]
 //                        [--unguarded] [--typed] [--patience 6]   (the grammar guard, model::SyntaxGuard; --typed: its builtin-call rule)
 //                        [--unchecked] [--check-patience 8]   (compiler-checked statements, SampleOptions::check)
 //                        [--min-tokens 0]   (a length floor for the undirected samples only)
@@ -144,6 +144,7 @@ int main(int argc, char** argv) {
     else if (arg("--infill")) infill = std::atoi(argv[++i]);
     else if (arg("--batch")) o.batchSize = std::atoi(argv[++i]);
     else if (arg("--temperature")) o.temperature = std::atof(argv[++i]);
+    else if (arg("--top-p")) o.topP = std::atof(argv[++i]);
     else if (arg("--max-new-tokens")) o.maxNewTokens = std::atoi(argv[++i]);
     else if (arg("--seed")) o.seed = std::strtoull(argv[++i], nullptr, 10);
     else if (arg("--threads")) threads = std::atoi(argv[++i]);
@@ -163,7 +164,7 @@ int main(int argc, char** argv) {
     else if (arg("--clgen")) clgenDir = argv[++i];
     else {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
-                           "[--batch 32] [--temperature 0.8] [--max-new-tokens 512] [--seed 1] [--threads 0] "
+                           "[--batch 32] [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0] "
                            "[--unguarded] [--typed] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
                            "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--restarts 0] [--cut-lexemes] [--devmap DIR] [--clgen DIR]\n");
       return 2;
@@ -191,8 +192,9 @@ int main(int argc, char** argv) {
     model::Sampler sampler(ckpt, threads);
     if (o.streams <= 0) o.streams = sampler.defaultStreams();
     const unsigned jobs = threads > 0 ? unsigned(threads) : engine::hardwareJobs();
-    std::printf("model: %s (sha256 %.12s), %d stream(s) of batch %d, temperature %g, seed %llu, %s\n", sampler.describe().c_str(),
-                sampler.modelHash().c_str(), o.streams, o.batchSize, o.temperature, (unsigned long long)o.seed,
+    std::printf("model: %s (sha256 %.12s), %d stream(s) of batch %d, temperature %g, top-p %g, seed %llu, %s\n",
+                sampler.describe().c_str(), sampler.modelHash().c_str(), o.streams, o.batchSize, o.temperature, o.topP,
+                (unsigned long long)o.seed,
                 (std::string(o.guard ? std::string("grammar guard") + (o.typedArguments ? " with builtin calls" : "") +
                                            ", patience " + std::to_string(o.guardPatience)
                                      : "unguarded") +

@@ -200,6 +200,8 @@ CommandLine sampleCommandLine() {
   cl.option({"workspace", 'w', "FILE", "the workspace", false, defaultWorkspacePath()});
   cl.option({"checkpoint", 'o', "FILE", "the model (default: WORKSPACE.model.ckpt when trained, else the shipped default model)"});
   cl.option({"temperature", 't', "T", "sampling temperature (0: most likely token)", false, "0.8"});
+  cl.option({"top-p", 0, "P", "nucleus sampling: draw among the most likely tokens whose probabilities sum to P "
+                              "(1: all)", false, "1"});
   cl.option({"batch", 0, "N", "rows sampled together", false, "32"});
   cl.option({"max-new-tokens", 0, "N", "cap on the tokens one sample adds", false, "512"});
   cl.option({"seed", 0, "N", "sampling seed", false, "1"});
@@ -227,6 +229,8 @@ int runSample(const CommandLine& cl) {
   const int count = int(cl.unsignedValue("count", 1, 100000000));
   model::SampleOptions o;
   o.temperature = std::atof(cl.value("temperature").c_str());
+  o.topP = std::atof(cl.value("top-p").c_str());
+  if (!(o.topP > 0 && o.topP <= 1)) throw UsageError("--top-p must be in (0, 1]");
   o.batchSize = int(cl.unsignedValue("batch", 1, 4096));
   o.maxNewTokens = int(cl.unsignedValue("max-new-tokens", 1, 1000000));
   o.seed = std::stoull(cl.value("seed"));
@@ -258,7 +262,8 @@ int runSample(const CommandLine& cl) {
     measured[i] = features::measureSource(samples[i].text, "sample.cl", mo);
   });
   const std::string spec = "{\"command\":\"sample\",\"app_version\":" + jsonString(kAppVersion) +
-                           ",\"temperature\":" + formatNumber(o.temperature) + ",\"batch\":" + std::to_string(o.batchSize) +
+                           ",\"temperature\":" + formatNumber(o.temperature) + ",\"top_p\":" + formatNumber(o.topP) +
+                           ",\"batch\":" + std::to_string(o.batchSize) +
                            ",\"streams\":" + std::to_string(o.streams) +
                            ",\"max_new_tokens\":" + std::to_string(o.maxNewTokens) + ",\"seed\":" + std::to_string(o.seed) +
                            ",\"guard\":" + (o.guard ? "true" : "false") + ",\"patience\":" + std::to_string(o.guardPatience) +

@@ -14,6 +14,7 @@
 #include "model/Tokenizer.h"
 
 #include <algorithm>
+#include <numeric>
 #include <cmath>
 #include <condition_variable>
 #include <deque>
@@ -63,8 +64,10 @@ std::vector<std::pair<std::size_t, std::size_t>> lengthGroups(std::size_t n, Len
 }
 
 /// One token per row of `logits` ([B, V]): the most likely at temperature
-/// <= 0, else a draw from the softmax at that temperature.
-std::vector<std::int64_t> drawTokens(const torch::Tensor& logits, double temperature, std::mt19937_64& rng) {
+/// <= 0, else a draw from the softmax at that temperature, restricted to the
+/// nucleus of probability `topP` (the most likely tokens that reach it).
+std::vector<std::int64_t> drawTokens(const torch::Tensor& logits, double temperature, double topP,
+                                     std::mt19937_64& rng) {
   const auto rows = std::size_t(logits.size(0));
   std::vector<std::int64_t> chosen(rows);
   if (temperature <= 0) {
@@ -76,7 +79,20 @@ std::vector<std::int64_t> drawTokens(const torch::Tensor& logits, double tempera
   auto probs = torch::softmax(logits / temperature, 1).contiguous();
   auto pa = probs.accessor<float, 2>();
   std::uniform_real_distribution<double> u(0.0, 1.0);
+  const std::int64_t vocab = probs.size(1);
+  std::vector<std::int64_t> order(topP < 1.0 ? std::size_t(vocab) : 0);
   for (std::size_t b = 0; b < rows; ++b) {
+    if (topP < 1.0) {
+      // The nucleus: tokens by falling probability until their sum reaches topP; the rest set to 0.
+      std::iota(order.begin(), order.end(), 0);
+      auto row = pa[std::int64_t(b)];
+      std::sort(order.begin(), order.end(), [&](std::int64_t x, std::int64_t y) { return row[x] > row[y]; });
+      double kept = 0;
+      std::size_t k = 0;
+      while (k < order.size() && (k == 0 || kept < topP)) kept += row[order[k++]];
+      for (std::size_t r = k; r < order.size(); ++r) row[order[r]] = 0;
+      for (std::size_t r = 0; r < k; ++r) row[order[r]] = float(row[order[r]] / kept);
+    }
     double x = u(rng), acc = 0;
     std::int64_t pick = probs.size(1) - 1;
     for (std::int64_t v = 0; v < probs.size(1); ++v) {
@@ -327,7 +343,7 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
     const torch::Tensor at = decoding ? decoding->logits(rows, holeAt).contiguous()
                                       : encoderLogits(*model, rows, holeAt, maxLength);
     shapeLogits(at.data_ptr<float>(), vocab, rows, holeAt, o, guard ? &*guard : nullptr, banned);
-    const auto chosen = drawTokens(at, o.temperature, rng);
+    const auto chosen = drawTokens(at, o.temperature, o.topP, rng);
     // Insert the chosen tokens; check the statements rows just ended.
     std::vector<char> ended(rows.size(), 0);
     auto checks = insertChosen(rows, holeAt, chosen, o, guard ? &*guard : nullptr, tok, ended);

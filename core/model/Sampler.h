@@ -20,6 +20,9 @@ class Tokenizer;
 struct SampleOptions {
   int batchSize = 32;
   double temperature = 0.8;  ///< <= 0: always the most likely token
+  /// Nucleus sampling: draw only among the most likely tokens whose
+  /// probabilities (at `temperature`) sum to at least this (1: all tokens).
+  double topP = 1.0;
   int maxNewTokens = 512;    ///< per sample, over all its holes
   /// A length floor: until a row has written this many tokens, it may not
   /// close its hole nor, in a feed that holds the kernel's start, the

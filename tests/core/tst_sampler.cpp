@@ -282,6 +282,30 @@ private Q_SLOTS:
     QVERIFY(differs);
   }
 
+  void aNarrowNucleusIsTheMostLikelyToken() {
+    // A random model at temperature 1: a nucleus of one token draws what
+    // temperature 0 picks; the full nucleus draws as without it.
+    auto s = randomSampler(5);
+    SampleOptions o;
+    o.maxNewTokens = 20;
+    o.seed = 9;
+    o.temperature = 0;
+    const auto greedy = s.sample({"kernel void [HOLE]"}, 4, o);
+    o.temperature = 1.0;
+    const auto plain = s.sample({"kernel void [HOLE]"}, 4, o);
+    o.topP = 1e-6;
+    const auto narrow = s.sample({"kernel void [HOLE]"}, 4, o);
+    o.topP = 1.0;
+    const auto full = s.sample({"kernel void [HOLE]"}, 4, o);
+    bool plainDiffers = false;
+    for (std::size_t i = 0; i < greedy.size(); ++i) {
+      QCOMPARE(narrow[i].ids, greedy[i].ids);
+      QCOMPARE(full[i].ids, plain[i].ids);
+      plainDiffers = plainDiffers || plain[i].ids != greedy[i].ids;
+    }
+    QVERIFY(plainDiffers); // at temperature 1 the random model does not write the greedy tokens
+  }
+
   void theGuardClosesWhatTheFeedOpened() {
     // The model wants to stop at once; the kernel's body is open, so the
     // guard bans [ENDHOLE] and gives its probability to the brace it needs.
