@@ -346,17 +346,26 @@ std::optional<std::string> loopToWorkItems(const Function& f) {
                                          (inc[0].text == "++" && inc[1].text == var))) ||
                     (inc.size() == 3 && inc[0].text == var && inc[1].text == "+=" && inc[2].text == "1");
   if (!step) return std::nullopt;
-  // The loop body must not leave early or write the index.
+  // The iterations must be independent: the loop body may not leave early,
+  // nor write a variable it does not declare itself (the index, an
+  // accumulator, a pointer parameter it advances); writes through subscripts
+  // and pointers are the work.
+  static const std::set<std::string> assignments = {"=",  "++", "--", "+=", "-=", "*=", "/=",
+                                                    "%=", "<<=", ">>=", "|=", "&=", "^="};
+  static const std::set<std::string> scalarWords = {"char", "uchar", "short", "ushort", "int", "uint", "long",
+                                                    "ulong", "float", "double", "unsigned", "signed", "const"};
+  std::set<std::string> declaredInside;
+  for (std::size_t k = close + 2; k + 1 < b.size(); ++k)
+    if (b[k].kind == Tok::Ident && scalarWords.count(b[k - 1].text)) declaredInside.insert(b[k].text);
   for (std::size_t k = close + 1; k + 1 < b.size(); ++k) {
     const auto& t = b[k].text;
     if (t == "break" || t == "continue" || t == "return" || t == "goto") return std::nullopt;
-    if (t == var && k + 1 < b.size()) {
-      const auto& n = b[k + 1].text;
-      if (n == "=" || n == "++" || n == "--" || n == "+=" || n == "-=" || n == "*=" || n == "/=" || n == "<<=" ||
-          n == ">>=" || n == "|=" || n == "&=" || n == "^=")
-        return std::nullopt;
-      if (b[k - 1].text == "++" || b[k - 1].text == "--" || b[k - 1].text == "&") return std::nullopt;
-    }
+    if (b[k].kind != Tok::Ident || declaredInside.count(t)) continue;
+    const bool written = assignments.count(b[k + 1].text) || b[k - 1].text == "++" || b[k - 1].text == "--" ||
+                         (b[k - 1].text == "&" && t == var);
+    const bool throughPointer = b[k - 1].text == "*" && (b[k - 2].text == ";" || b[k - 2].text == "{" ||
+                                                         b[k - 2].text == ")" || b[k - 2].text == "}");
+    if (written && !throughPointer) return std::nullopt;
   }
   std::string out = "kernel void k_" + f.name + "_items(" + paramList(f.params) + ") {\n  " + join(b, 1, lastFor) +
                     (lastFor > 1 ? "\n  " : "") + (declared.empty() ? "" : declared) + var +

@@ -64,6 +64,31 @@ void halve(float *a, int n)
 #endif
    a[1] = 0;
 }
+void rows(unsigned char *dst, const unsigned char *src, int w, int h, int stride)
+{
+   int y, x;
+   for (y = 0; y < h; y++) {
+      for (x = 0; x < w; x++) dst[x] = src[x];
+      dst += stride;
+   }
+}
+void blend(float *out, const float *a, int n)
+{
+   for (int i = 0; i < n; i++) {
+      float v = a[i] * 2;
+      v += 1;
+      *out = v;
+      out[i] = v;
+   }
+}
+void accumulate(const float *a, float *out, int n)
+{
+   float sum = 0;
+   for (int i = 0; i < n; i++) {
+      sum += a[i];
+      out[i] = sum;
+   }
+}
 void skip(u32 *a, u32 n)
 {
    for (u32 i = 0; i < n; i++) {
@@ -108,7 +133,7 @@ private slots:
     // file does not define), say (a string), first (member access), twice
     // (a pointer to pointers), grow (malloc), uses_say (calls say), halve (a
     // directive in its body).
-    QCOMPARE(functions, (std::set<std::string>{"scale", "energy", "clip16", "skip"}));
+    QCOMPARE(functions, (std::set<std::string>{"scale", "energy", "clip16", "rows", "blend", "accumulate", "skip"}));
     QVERIFY(f.usesDouble);
     QVERIFY(f.functions >= 11);
   }
@@ -140,9 +165,14 @@ private slots:
                  clip->text.find("int k = get_global_id(0);") != std::string::npos &&
                  clip->text.find("fabs (") != std::string::npos && clip->text.find("fabsf") == std::string::npos,
              clip->text.c_str());
-    // A loop that breaks is not mapped.
+    // A loop that breaks is not mapped, nor one whose iterations depend on
+    // each other: a pointer advanced per row, an accumulator.
     QVERIFY(kernelNamed(f, "k_skip"));
     QVERIFY(!kernelNamed(f, "k_skip_items"));
+    QVERIFY(kernelNamed(f, "k_rows") && !kernelNamed(f, "k_rows_items"));
+    QVERIFY(kernelNamed(f, "k_accumulate") && !kernelNamed(f, "k_accumulate_items"));
+    // Writes to its own variables and through pointers keep iterations apart.
+    QVERIFY(kernelNamed(f, "k_blend_items"));
     // A value-returning function writes each work-item's result.
     const MinedKernel* energy = kernelNamed(f, "k_energy_result");
     QVERIFY(energy);
