@@ -14,7 +14,6 @@
 #include "model/Tokenizer.h"
 
 #include <algorithm>
-#include <numeric>
 #include <cmath>
 #include <condition_variable>
 #include <deque>
@@ -80,18 +79,26 @@ std::vector<std::int64_t> drawTokens(const torch::Tensor& logits, double tempera
   auto pa = probs.accessor<float, 2>();
   std::uniform_real_distribution<double> u(0.0, 1.0);
   const std::int64_t vocab = probs.size(1);
-  std::vector<std::int64_t> order(topP < 1.0 ? std::size_t(vocab) : 0);
+  std::vector<std::int64_t> order;
   for (std::size_t b = 0; b < rows; ++b) {
     if (topP < 1.0) {
-      // The nucleus: tokens by falling probability until their sum reaches topP; the rest set to 0.
-      std::iota(order.begin(), order.end(), 0);
+      // The nucleus: tokens by falling probability until their sum reaches
+      // topP; the rest set to 0. Tokens below (1 - topP) / vocab together hold
+      // at most 1 - topP, so the nucleus is among the others: only they are sorted.
       auto row = pa[std::int64_t(b)];
-      std::sort(order.begin(), order.end(), [&](std::int64_t x, std::int64_t y) { return row[x] > row[y]; });
+      const double floor = (1.0 - topP) / double(vocab);
+      order.clear();
+      for (std::int64_t v = 0; v < vocab; ++v)
+        if (row[v] >= floor) order.push_back(v);
+      std::sort(order.begin(), order.end(),
+                [&](std::int64_t x, std::int64_t y) { return row[x] > row[y] || (row[x] == row[y] && x < y); });
       double kept = 0;
       std::size_t k = 0;
       while (k < order.size() && (k == 0 || kept < topP)) kept += row[order[k++]];
-      for (std::size_t r = k; r < order.size(); ++r) row[order[r]] = 0;
-      for (std::size_t r = 0; r < k; ++r) row[order[r]] = float(row[order[r]] / kept);
+      std::vector<char> inNucleus(std::size_t(vocab), 0);
+      for (std::size_t r = 0; r < k; ++r) inNucleus[std::size_t(order[r])] = 1;
+      for (std::int64_t v = 0; v < vocab; ++v)
+        row[v] = inNucleus[std::size_t(v)] ? float(row[v] / kept) : 0.0f;
     }
     double x = u(rng), acc = 0;
     std::int64_t pick = probs.size(1) - 1;
