@@ -196,6 +196,19 @@ std::size_t closing(const std::vector<Tok>& t, std::size_t open) {
   return std::string::npos;
 }
 
+// Index of the ';' that ends the statement starting at `from` (brackets
+// nested inside count), or the body's closing '}' when none does.
+std::size_t statementEnd(const std::vector<Tok>& b, std::size_t from) {
+  int depth = 0;
+  std::size_t s = from;
+  while (s + 1 < b.size() && !(depth == 0 && b[s].text == ";")) {
+    if (b[s].text == "(" || b[s].text == "[" || b[s].text == "{") ++depth;
+    if (b[s].text == ")" || b[s].text == "]" || b[s].text == "}") --depth;
+    ++s;
+  }
+  return s;
+}
+
 struct Param {
   std::string name, type; // type: OpenCL scalar
   bool pointer = false, constPointee = false, restrictPointer = false;
@@ -291,14 +304,7 @@ std::optional<std::string> loopToWorkItems(const Function& f) {
         if (s == std::string::npos) return std::nullopt;
         i = s + 1;
       } else {
-        // a statement to its ';' (nested brackets and inner statements count)
-        int depth = 0;
-        while (s < b.size() - 1 && !(depth == 0 && b[s].text == ";")) {
-          if (b[s].text == "(" || b[s].text == "[" || b[s].text == "{") ++depth;
-          if (b[s].text == ")" || b[s].text == "]" || b[s].text == "}") --depth;
-          ++s;
-        }
-        i = s + 1;
+        i = statementEnd(b, s) + 1;
       }
       continue;
     }
@@ -309,13 +315,7 @@ std::optional<std::string> loopToWorkItems(const Function& f) {
       i = c + 1;
       continue;
     }
-    int depth = 0;
-    while (i < b.size() - 1 && !(depth == 0 && (b[i].text == ";"))) {
-      if (b[i].text == "(" || b[i].text == "[" || b[i].text == "{") ++depth;
-      if (b[i].text == ")" || b[i].text == "]" || b[i].text == "}") --depth;
-      ++i;
-    }
-    ++i;
+    i = statementEnd(b, i) + 1;
   }
   if (lastFor == std::string::npos) return std::nullopt;
   const std::size_t open = lastFor + 1, close = closing(b, open);
@@ -386,13 +386,7 @@ std::string resultKernel(const Function& f) {
   const auto& b = f.body;
   for (std::size_t i = 1; i + 1 < b.size(); ++i) {
     if (b[i].text == "return" && i + 1 < b.size() && b[i + 1].text != ";") {
-      std::size_t e = i + 1;
-      int depth = 0;
-      while (e + 1 < b.size() && !(depth == 0 && b[e].text == ";")) {
-        if (b[e].text == "(" || b[e].text == "[" || b[e].text == "{") ++depth;
-        if (b[e].text == ")" || b[e].text == "]" || b[e].text == "}") --depth;
-        ++e;
-      }
+      const std::size_t e = statementEnd(b, i + 1);
       body += " { result_[get_global_id(0)] = (" + join(b, i + 1, e) + "); return; }";
       i = e;
       continue;

@@ -217,14 +217,18 @@ std::vector<SourceInput> minedSourcePackage(const std::string& dir, const Debian
     ss << in.rdbuf();
     return ss.str();
   };
+  std::vector<std::string> texts; // each file read once: typedefs from all, then kernels from the .c files
   ScalarTypedefs typedefs;
-  for (const auto& f : files)
-    collectScalarTypedefs(slurp(f), typedefs);
+  for (const auto& f : files) {
+    texts.push_back(slurp(f));
+    collectScalarTypedefs(texts.back(), typedefs);
+  }
   const std::string outDir = cacheDir() + "/assembled/mined-c/" + p.name;
   fs::create_directories(outDir, ec);
-  for (const auto& f : files) {
+  for (std::size_t n = 0; n < files.size(); ++n) {
+    const fs::path& f = files[n];
     if (f.extension() != ".c") continue;
-    const MinedFile mined = mineCFunctions(slurp(f), typedefs);
+    const MinedFile mined = mineCFunctions(texts[n], typedefs);
     if (mined.kernels.empty()) continue;
     const std::string relative = fs::relative(f, dir, ec).string();
     std::string flat = relative;
