@@ -14,9 +14,10 @@
 
 namespace steerbench::model {
 
-/// A decoder's keys and values, per layer [slots, positions, heads, head
+/// A decoder's keys and values, per layer [slots, heads, positions, head
 /// size]: a slot holds one sequence (a sampling row), written up to where
-/// `InfillModelImpl::decode` last wrote it.
+/// `InfillModelImpl::decode` last wrote it. Heads before positions: a
+/// query reads one head's keys and values as one block.
 struct KeyValueCache {
   std::vector<torch::Tensor> keys, values;
 };
