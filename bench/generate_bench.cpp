@@ -21,7 +21,8 @@
 // Usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] [--batch 32]
 //                       (the checkpoint defaults to the workspace's model, else the shipped one)
 //                        [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0]
-//                        [--unguarded] [--typed] [--patience 6]   (the grammar guard, model::SyntaxGuard; --typed: its builtin-call rule)
+//                        [--unguarded] [--typed] [--untyped] [--patience 6]   (the grammar guard, model::SyntaxGuard;
+//                        --typed: its builtin-call rule; --untyped: without its rules of types and scopes)
 //                        [--unchecked] [--check-patience 8]   (compiler-checked statements, SampleOptions::check)
 //                        [--min-tokens 0]   (a length floor for the undirected samples only)
 //                        [--close-bias 0]   (a soft length prior for them: added to the logit of closing the kernel)
@@ -151,6 +152,7 @@ int main(int argc, char** argv) {
     else if (arg("--patience")) o.guardPatience = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--unguarded")) o.guard = false;
     else if (!std::strcmp(argv[i], "--typed")) o.typedArguments = true;
+    else if (!std::strcmp(argv[i], "--untyped")) o.typeRules = false;
     else if (arg("--check-patience")) o.checkPatience = std::atoi(argv[++i]);
     else if (arg("--min-tokens")) minTokens = std::atoi(argv[++i]);
     else if (arg("--close-bias")) closeBias = std::atof(argv[++i]);
@@ -165,7 +167,7 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 32] [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0] "
-                           "[--unguarded] [--typed] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
+                           "[--unguarded] [--typed] [--untyped] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
                            "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--restarts 0] [--cut-lexemes] [--devmap DIR] [--clgen DIR]\n");
       return 2;
     }
@@ -196,6 +198,7 @@ int main(int argc, char** argv) {
                 sampler.describe().c_str(), sampler.modelHash().c_str(), o.streams, o.batchSize, o.temperature, o.topP,
                 (unsigned long long)o.seed,
                 (std::string(o.guard ? std::string("grammar guard") + (o.typedArguments ? " with builtin calls" : "") +
+                                           (o.typeRules ? "" : " without types and scopes") +
                                            ", patience " + std::to_string(o.guardPatience)
                                      : "unguarded") +
                  (checked ? ", compiler-checked statements, patience " + std::to_string(o.checkPatience) +

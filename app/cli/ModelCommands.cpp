@@ -266,7 +266,7 @@ int runSample(const CommandLine& cl) {
                            ",\"batch\":" + std::to_string(o.batchSize) +
                            ",\"streams\":" + std::to_string(o.streams) +
                            ",\"max_new_tokens\":" + std::to_string(o.maxNewTokens) + ",\"seed\":" + std::to_string(o.seed) +
-                           ",\"guard\":" + (o.guard ? "true" : "false") + ",\"patience\":" + std::to_string(o.guardPatience) +
+                           ",\"guard\":" + (o.guard ? "true" : "false") + ",\"guard_types\":" + (o.typeRules ? "true" : "false") + ",\"patience\":" + std::to_string(o.guardPatience) +
                            ",\"checked\":" + (checked ? "true" : "false") +
                            ",\"check_patience\":" + std::to_string(o.checkPatience) +
                            ",\"min_new_tokens\":" + std::to_string(o.minNewTokens) +

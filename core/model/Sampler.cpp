@@ -282,7 +282,8 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
                                                ? std::optional<SyntaxGuard>(std::in_place, tok,
                                                                             o.guard && o.typedArguments
                                                                                 ? &BuiltinSignatures::opencl()
-                                                                                : nullptr)
+                                                                                : nullptr,
+                                                                            o.typeRules)
                                                : std::nullopt;
   const auto vocab = std::int64_t(tok.size());
   std::vector<std::uint8_t> banned;

@@ -57,6 +57,11 @@ struct SampleOptions {
   /// not raise the compile rate of undirected samples or of steering's
   /// short holes (bench-generate --typed; bench/results/bench-generate.md).
   bool typedArguments = false;
+  /// With the guard: its rules of types and scopes (SyntaxGuard rules 5 and
+  /// 6: read-only variables, floats and pointers where integers must be,
+  /// names out of scope or declared twice; and rule 1's operands). On by
+  /// default; off only to measure what they give (bench-generate --untyped).
+  bool typeRules = true;
   /// A row whose most likely token the guard has banned this many times has
   /// left what the model knows: it is given up (an incomplete sample) rather
   /// than run on to the token limit. 0: never.

@@ -40,7 +40,8 @@ const std::set<std::string>& scalarTypes() {
   return s;
 }
 
-SyntaxGuard::SyntaxGuard(const Tokenizer& tok, const BuiltinSignatures* builtins) : vocab_(tok.size()) {
+SyntaxGuard::SyntaxGuard(const Tokenizer& tok, const BuiltinSignatures* builtins, bool types)
+    : vocab_(tok.size()), types_(types) {
   kind_.assign(std::size_t(vocab_), Other);
   vectorWidth_.assign(std::size_t(vocab_), 0);
   number_.assign(std::size_t(vocab_), 0);
@@ -48,6 +49,8 @@ SyntaxGuard::SyntaxGuard(const Tokenizer& tok, const BuiltinSignatures* builtins
   lowerName_.assign(std::size_t(vocab_), 0);
   scalarType_.assign(std::size_t(vocab_), 0);
   partner_.assign(std::size_t(vocab_), -1);
+  constWord_.assign(std::size_t(vocab_), 0);
+  floatType_.assign(std::size_t(vocab_), 0);
   int open[3] = {-1, -1, -1}, close[3] = {-1, -1, -1};
   const std::string opens = "([{", closes = ")]}";
   kind_[Tokenizer::kHole] = Hole;
@@ -60,16 +63,37 @@ SyntaxGuard::SyntaxGuard(const Tokenizer& tok, const BuiltinSignatures* builtins
       continue;
     }
     if (t == ";") semi_ = v;
+    if (t == "&") ampersand_ = v;
+    if (t == "~") tilde_ = v;
+    if (t == "const" || t == "__const" || t == "constant" || t == "__constant") constWord_[std::size_t(v)] = 1;
+    for (const char* w : {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^=", "++", "--"})
+      if (t == w) assignments_.push_back(v);
+    for (const char* w : {"%", "<<", ">>", "&", "|", "^", "%=", "<<=", ">>=", "&=", "|=", "^="})
+      if (t == w) integerOperators_.push_back(v);
+    for (const char* w : {"*", "/", "*=", "/="})
+      if (t == w) multiplicative_.push_back(v);
+    for (const char* w : {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "&&", "||", "<", ">", "<=", ">=", "==",
+                          "!=", "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", "?", "!", "~"})
+      if (t == w) operators_.push_back(v);
+    if (t == "++" || t == "--") increments_.push_back(v);
+    for (const char* w : {"float", "double", "half"}) {
+      const std::size_t n = std::strlen(w);
+      if (t.compare(0, n, w) == 0 && (t.size() == n || t.find_first_not_of("0123456789", n) == std::string::npos))
+        floatType_[std::size_t(v)] = 1;
+    }
+    if (std::isdigit(static_cast<unsigned char>(t[0])) || (t.size() > 1 && t[0] == '.' && std::isdigit(static_cast<unsigned char>(t[1])))) {
+      const bool hex = t.size() > 1 && (t[1] == 'x' || t[1] == 'X');
+      if (!hex && t.find_first_of(".eEfF") != std::string::npos) floatLiterals_.push_back(v);
+    }
     if (t == ",") comma_ = v;
     if (t == "for") for_ = v;
-    if (builtins && (std::isdigit(static_cast<unsigned char>(t[0])) ||
+    if ((std::isdigit(static_cast<unsigned char>(t[0])) ||
         (t.size() > 1 && t[0] == '.' && std::isdigit(static_cast<unsigned char>(t[1]))))) {
       // An integer 0 (0, 0u, 0x0) is a null pointer constant as well as a number.
       const bool zero = t.find_first_not_of("0xXuUlL.fF") == std::string::npos;
       number_[std::size_t(v)] = zero ? 2 : 1;
     }
     for (const char* w : {"16", "2", "3", "4", "8"}) {
-      if (!builtins) break; // only rule 4 reads vector widths
       const std::size_t n = std::strlen(w);
       if (t.size() > n && t.compare(t.size() - n, n, w) == 0 && scalarTypes().count(t.substr(0, t.size() - n)) &&
           t.substr(0, t.size() - n) != "size_t") {
@@ -210,6 +234,22 @@ int SyntaxGuard::ban(const std::vector<int>& seq, bool hasStart, bool hasEnd, st
     }
   }
 
+  // Rule 1 (operands): an operator, or a `++` or `--` that comes first, has an
+  // operand after it, so no `)`, `]`, `;`, `,` or `}` (a `*` after a type
+  // word declares a pointer: `(float *)` is left alone).
+  if (types_ && hole != seq.begin()) {
+    const int last = *(hole - 1);
+    const int before = hole - 1 != seq.begin() ? *(hole - 2) : -1;
+    const bool operand = kindOf(before) == Name || kindOf(before) == Close ||
+                         (before >= 0 && before < vocab_ && number_[std::size_t(before)]);
+    bool needsOperand = std::find(operators_.begin(), operators_.end(), last) != operators_.end() &&
+                        !(kindOf(last) == Star && (kindOf(before) == Declarer || kindOf(before) == Star));
+    needsOperand = needsOperand || (std::find(increments_.begin(), increments_.end(), last) != increments_.end() && !operand);
+    if (needsOperand)
+      for (int v : {closeParen_, bracket_ >= 0 ? partner_[std::size_t(bracket_)] : -1, semi_, comma_, closeBrace_})
+        if (v >= 0) banned[v] = 1;
+  }
+
   // Rule 4: a builtin call's arguments.
   if (!calls_.empty() && comma_ >= 0 && closeParen_ >= 0 && paren_ >= 0)
     banArguments(seq, std::size_t(hole - seq.begin()), hasStart, banned);
@@ -235,22 +275,180 @@ int SyntaxGuard::ban(const std::vector<int>& seq, bool hasStart, bool hasEnd, st
     }
   }
 
-  // Rule 2: a name that appears nowhere may only be declared.
   if (!hasStart || hole == seq.begin()) return redirect;
-  auto prev = hole - 1;
+  const auto at = std::size_t(hole - seq.begin());
+  const auto declared = types_ ? declarations(seq, at) : std::vector<Declared>{};
+  banNames(seq, at, declared, banned);
+  if (types_) banByType(seq, at, declared, banned); // after rule 2, which frees the names the sequence has
+  return redirect;
+}
+
+void SyntaxGuard::banNames(const std::vector<int>& seq, std::size_t hole, const std::vector<Declared>& declared,
+                           std::uint8_t* banned) const {
+  auto kindOf = [&](int v) { return v >= 0 && v < vocab_ ? int(kind_[std::size_t(v)]) : int(Other); };
+  // Rule 2: a name that appears nowhere may only be declared.
+  std::size_t prev = hole - 1;
   bool star = false;
-  while (prev != seq.begin() && kindOf(*prev) == Star) {
+  while (prev > 0 && kindOf(seq[prev]) == Star) {
     --prev;
     star = true;
   }
-  const int before = kindOf(*prev);
-  if ((before == Member && !star) || before == Declarer) return redirect; // a field, or a declaration
+  const int before = kindOf(seq[prev]);
+  if (before == Member && !star) return; // a field
+  if (before == Declarer) {
+    // A declaration. Rule 6: of a name not declared before.
+    for (const Declared& d : declared)
+      banned[d.name] = 1;
+    return;
+  }
   // No other rule bans a name: ban them all, then free those the sequence has.
   for (int v : names_)
     banned[v] = 1;
   for (int v : seq)
     if (kindOf(v) == Name) banned[v] = 0;
-  return redirect;
+  // Rule 6: but for variables whose block has closed.
+  for (const Declared& d : declared)
+    if (!d.visible && std::none_of(declared.begin(), declared.end(), [&](const Declared& e) { return e.name == d.name && e.visible; }))
+      banned[d.name] = 1;
+}
+
+std::vector<SyntaxGuard::Declared> SyntaxGuard::declarations(const std::vector<int>& seq, std::size_t hole) const {
+  auto kindOf = [&](int v) { return v >= 0 && v < vocab_ ? kind_[std::size_t(v)] : Other; };
+  std::vector<Declared> out;
+  std::vector<std::size_t> scope;  // per declaration: the `{` its block opened at, or npos (top level)
+  std::vector<std::size_t> header; // per declaration: the `(` of the for header it is in, or npos
+  std::vector<std::size_t> braces, parens; // open `{`, and open `(` or `[`
+  for (std::size_t i = 0; i < hole; ++i) {
+    const int v = seq[i];
+    const Kind k = kindOf(v);
+    if (v == brace_) {
+      braces.push_back(i);
+    } else if (v == closeBrace_) {
+      if (!braces.empty()) braces.pop_back();
+    } else if (k == Open) {
+      parens.push_back(i);
+    } else if (k == Close) {
+      if (parens.empty()) continue;
+      const std::size_t open = parens.back();
+      parens.pop_back();
+      // A for header's declarations belong to the loop's block, when it has one.
+      if (v == closeParen_ && i + 1 < hole && seq[i + 1] == brace_)
+        for (std::size_t d = 0; d < out.size(); ++d)
+          if (header[d] == open) scope[d] = i + 1;
+    } else if (k == Name && lowerName_[std::size_t(v)] && i > 0 && kindOf(seq[i - 1]) != Member) {
+      Declared d;
+      d.name = v;
+      std::size_t j = i;
+      while (j > 0 && kindOf(seq[j - 1]) == Star) {
+        --j;
+        ++d.stars;
+      }
+      if (j == 0 || kindOf(seq[j - 1]) != Declarer) continue; // a use
+      // The words before the name, nearest first: a qualifier before any `*`
+      // is the variable's own; after one, what it points to.
+      int starsPassed = 0;
+      for (std::size_t w = i; w > 0; --w) {
+        const int t = seq[w - 1];
+        if (kindOf(t) == Star) ++starsPassed;
+        else if (kindOf(t) != Declarer) break;
+        else if (constWord_[std::size_t(t)]) (starsPassed == 0 ? d.readOnly : d.readOnlyElements) = true;
+        else if (floatType_[std::size_t(t)]) d.floating = d.scalarBase = true;
+        else if (scalarType_[std::size_t(t)] || vectorWidth_[std::size_t(t)]) d.scalarBase = true;
+        if (kindOf(t) == Declarer && vectorWidth_[std::size_t(t)]) d.vectorBase = true;
+      }
+      d.pointer = d.stars > 0;
+      d.array = i + 1 < hole && seq[i + 1] == bracket_;
+      if (d.array && !d.pointer) d.readOnlyElements = d.readOnly;
+      const bool inFor = !parens.empty() && seq[parens.back()] == paren_ && parens.back() > 0 && seq[parens.back() - 1] == for_;
+      out.push_back(d);
+      scope.push_back(braces.empty() ? std::string::npos : braces.back());
+      header.push_back(inFor ? parens.back() : std::string::npos);
+    }
+  }
+  for (std::size_t d = 0; d < out.size(); ++d)
+    out[d].visible = scope[d] == std::string::npos || std::find(braces.begin(), braces.end(), scope[d]) != braces.end();
+  return out;
+}
+
+void SyntaxGuard::banByType(const std::vector<int>& seq, std::size_t hole, const std::vector<Declared>& declared,
+                            std::uint8_t* banned) const {
+  auto kindOf = [&](int v) { return v >= 0 && v < vocab_ ? kind_[std::size_t(v)] : Other; };
+  auto find = [&](int name) -> const Declared* {
+    for (const Declared& d : declared)
+      if (d.name == name) return &d;
+    return nullptr;
+  };
+  // Marked 2, as rule 4: a type the model gets wrong is no sign it is lost.
+  auto banAll = [&](const std::vector<int>& ids) {
+    for (int v : ids)
+      if (v >= 0 && !banned[v]) banned[v] = 2;
+  };
+  auto banFloats = [&] {
+    banAll(floatLiterals_);
+    for (const Declared& d : declared)
+      if (d.floating && !d.pointer && !d.array && !banned[d.name]) banned[d.name] = 2;
+  };
+  if (hole == 0) return;
+  const int last = seq[hole - 1];
+  // The variable at seq[at], when it is used there (not declared, not a field).
+  auto usedVariable = [&](std::size_t at) -> const Declared* {
+    if (at == 0 || kindOf(seq[at]) != Name || !lowerName_[std::size_t(seq[at])] || kindOf(seq[at - 1]) == Member)
+      return nullptr;
+    std::size_t j = at;
+    while (j > 0 && kindOf(seq[j - 1]) == Star) --j;
+    if (j > 0 && kindOf(seq[j - 1]) == Declarer) return nullptr; // its declaration: `const int e = ...`
+    return find(seq[at]);
+  };
+  const int closeBracket = bracket_ >= 0 ? partner_[std::size_t(bracket_)] : -1;
+  // An operator only after an operand (`*` and `&` are unary elsewhere).
+  auto afterOperand = [&](std::size_t at) {
+    if (at == 0) return false;
+    const int t = seq[at - 1];
+    return kindOf(t) == Name || kindOf(t) == Close || (t >= 0 && t < vocab_ && number_[std::size_t(t)]);
+  };
+  auto isIn = [](const std::vector<int>& ids, int v) { return std::find(ids.begin(), ids.end(), v) != ids.end(); };
+  // Where only a number fits: a subscript's start, or after an arithmetic or integer operator.
+  auto numberOnly = [&](std::size_t at) {
+    const int t = seq[at];
+    if (t == bracket_) return true;
+    if (!isIn(integerOperators_, t) && !isIn(multiplicative_, t) && (tilde_ < 0 || t != tilde_)) return false;
+    return (kindOf(t) != Star && t != ampersand_) || afterOperand(at);
+  };
+  if (const Declared* d = usedVariable(hole - 1)) {
+    // After a variable.
+    if (d->readOnly) banAll(assignments_);
+    if ((d->pointer || d->array) && hole >= 2 && numberOnly(hole - 2)) {
+      // A pointer where a number must be: only an element or a field of it.
+      for (int v = 0; v < vocab_; ++v)
+        if (v != bracket_ && (v != arrow_ || d->scalarBase) && !banned[v]) banned[v] = 2;
+      if (!banned[Tokenizer::kEndHole]) banned[Tokenizer::kEndHole] = 2;
+    }
+    if (d->pointer || d->array) {
+      banAll(integerOperators_);
+      banAll(multiplicative_);
+      if (d->scalarBase) banAll({dot_, arrow_}); // numbers have no fields
+    } else if (d->floating) {
+      banAll(integerOperators_);
+    }
+  } else if (last == closeBracket && closeBracket >= 0) {
+    // After an element `a[...]` of a pointer or array of one level.
+    const std::size_t open = innermostOpen(seq, hole - 1);
+    if (open != std::string::npos && open >= 1 && seq[open] == bracket_) {
+      const Declared* e = usedVariable(open - 1);
+      if (e && ((e->pointer && e->stars == 1 && !e->array) || (e->array && !e->pointer))) {
+        if (e->readOnlyElements) banAll(assignments_);
+        if (e->floating) banAll(integerOperators_);
+        if (e->scalarBase && !e->vectorBase) banAll({dot_, arrow_}); // a number's element has no fields
+        if (e->vectorBase) banAll({arrow_});
+      }
+    }
+  }
+  // Operands: none floating in a subscript, nor after an integer operator.
+  const std::size_t open = innermostOpen(seq, hole);
+  const bool subscript = open != std::string::npos && seq[open] == bracket_;
+  bool integerOperand = std::find(integerOperators_.begin(), integerOperators_.end(), last) != integerOperators_.end();
+  if (integerOperand && last == ampersand_) integerOperand = afterOperand(hole - 1); // else `&` takes an address
+  if (subscript || integerOperand) banFloats();
 }
 
 std::size_t SyntaxGuard::innermostOpen(const std::vector<int>& seq, std::size_t end) const {

@@ -8,7 +8,9 @@
 //   1. Brackets: a closing bracket must match the innermost open one, and the
 //      hole may close ([ENDHOLE]) only when the whole sequence is balanced;
 //      no `;` inside a `(` or `[` but a for loop's header.
-//      Sides a window cut off (no [START] or [END]) are not checked.
+//      Sides a window cut off (no [START] or [END]) are not checked. An
+//      operator (or a `++` or `--` before its operand) is not followed by a
+//      closing bracket, `;` or `,`.
 //   2. Names: a rewritten name that appears nowhere in the sequence may only
 //      be declared, i.e. follow a type or qualifier word (or `*`s after one),
 //      never be used. Only when the sequence starts at the kernel's start.
@@ -22,6 +24,24 @@
 //      known: a single variable (its declaration: scalar, vector of N lanes,
 //      pointer or array) or a nonzero number. So `vload4(a, b)` with `b` an
 //      int closes only as the model writes a pointer for `b`.
+//   5. Types (only when the sequence starts at the kernel's start; from a
+//      variable's declaration: the words and `*`s before its name, and a `[`
+//      after it): no assignment, `++` or `--` after a read-only variable
+//      (`const int e`) or after an element of a read-only pointer or array
+//      (`const float* a`, `constant int* a`: `a[i]`); no integer operator
+//      (`%`, `<<`, `>>`, `&`, `|`, `^`, and their assignments) after a
+//      floating-point variable or element, nor a floating-point variable or
+//      literal after one; no `*`, `/` or integer operator after a pointer or
+//      array, and where a number must be (a subscript's start, after `*`,
+//      `/` or an integer operator) a pointer or array only with `[` or `->`
+//      after it; and no floating-point variable or literal directly inside a
+//      subscript (a cast's or call's parentheses lift this, so `a[(int)f]`
+//      may be written; a comparison of floats written straight into a
+//      subscript is banned too, which the model can parenthesise).
+//   6. Scopes (likewise): a variable declared in a block that has closed
+//      (or in a for loop's header, once the loop's block has closed) may not
+//      be used, and no name already declared may be declared again (rewritten
+//      code gives each declaration its own name).
 // Rows whose fixed text already breaks a rule are left unconstrained.
 // Thread-safety: immutable after construction.
 #pragma once
@@ -44,7 +64,9 @@ class SyntaxGuard {
   using ArgShapeCode = std::uint16_t; ///< an ArgShape as kind << 8 | width
 public:
   /// `builtins`: the overloads for rule 4 (borrowed; null: no rule 4).
-  explicit SyntaxGuard(const Tokenizer& tokenizer, const BuiltinSignatures* builtins = nullptr);
+  /// `types`: rules 5 and 6 and rule 1's operands (false: the guard as it
+  /// was without them, to measure what they give).
+  explicit SyntaxGuard(const Tokenizer& tokenizer, const BuiltinSignatures* builtins = nullptr, bool types = true);
 
   /// Sets banned[v] to 1 (rules 1 to 3) or 2 (rule 4 only) for every token
   /// v that may not come next at the first
@@ -78,11 +100,39 @@ private:
   [[nodiscard]] std::size_t innermostOpen(const std::vector<int>& seq, std::size_t end) const;
   /// Rule 4 at the hole (`hole` indexes `seq`).
   void banArguments(const std::vector<int>& seq, std::size_t hole, bool hasStart, std::uint8_t* banned) const;
+  /// A variable's declaration in a sequence that starts at the kernel's start.
+  struct Declared {
+    int name = -1;
+    bool pointer = false, array = false, floating = false;
+    bool scalarBase = false; ///< its type word is a number's or a vector's (not a struct's)
+    bool vectorBase = false; ///< its type word is a vector's (float4)
+    bool readOnly = false;        ///< the variable itself (`const int e`)
+    bool readOnlyElements = false; ///< what it points to or holds (`const float* a`)
+    int stars = 0;
+    bool visible = true; ///< in a block still open at the hole
+  };
+  /// The variables the prefix seq[0, hole) declares (rules 5 and 6).
+  [[nodiscard]] std::vector<Declared> declarations(const std::vector<int>& seq, std::size_t hole) const;
+  /// Rules 2 and 6 at the hole, given the prefix's declarations.
+  void banNames(const std::vector<int>& seq, std::size_t hole, const std::vector<Declared>& declared,
+                std::uint8_t* banned) const;
+  /// Rule 5 at the hole, given the prefix's declarations.
+  void banByType(const std::vector<int>& seq, std::size_t hole, const std::vector<Declared>& declared,
+                 std::uint8_t* banned) const;
   enum Kind : std::uint8_t { Other, Open, Close, Name, Declarer, Star, Member, Hole };
   std::vector<Kind> kind_;
   std::vector<std::uint8_t> lowerName_, scalarType_; ///< per token id
   std::vector<std::uint8_t> vectorWidth_;            ///< per token id: N of a vector type word (float4: 4), else 0
   std::vector<std::uint8_t> number_;                 ///< per token id: 1 a nonzero number, 2 a zero (a null pointer too)
+  std::vector<std::uint8_t> constWord_;              ///< per token id: `const`, `constant` and their `__` forms
+  std::vector<std::uint8_t> floatType_;              ///< per token id: float, double, half and their vectors
+  std::vector<int> floatLiterals_;                   ///< floating-point literals (1.0f, 2e3)
+  std::vector<int> assignments_;                     ///< `=`, `+=`, ..., `++`, `--`
+  std::vector<int> integerOperators_;                ///< `%`, `<<`, `>>`, `&`, `|`, `^` and their assignments
+  std::vector<int> multiplicative_;                  ///< `*`, `/`, `*=`, `/=`
+  int ampersand_ = -1, tilde_ = -1;
+  std::vector<int> operators_;  ///< operators that take an operand after them
+  std::vector<int> increments_; ///< `++`, `--`
   std::vector<int> builtin_;                         ///< per token id: its overloads in calls_, or -1
   std::vector<std::vector<std::vector<ArgShapeCode>>> calls_;
   int comma_ = -1;
@@ -93,6 +143,7 @@ private:
   std::vector<int> names_;   ///< ids of the rewritten names
   std::vector<int> closes_;  ///< ids of the closing brackets that have a partner
   int vocab_ = 0;
+  bool types_ = true;
 };
 
 } // namespace steerbench::model

@@ -364,6 +364,7 @@ void BeamSearch::Run::sampleFeeds(Generation& g, const Feeds& feeds, int maxNewT
   so.seed = generationSeed(spec.seed, generation) ^ 0x5eedull;
   so.endHoleBias = beam.empty() ? 0.0 : spec.endHoleBias;
   so.guard = spec.guard;
+  so.typeRules = spec.guardTypes;
   if (spec.check) so.check = clangfe::firstErrorOffset;
   // Statements only: checking whole kernels as holes closed cost a quarter
   // of the generations and raised no compile rate (bench/results/bench-steer.md).

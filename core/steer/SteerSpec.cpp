@@ -47,7 +47,7 @@ std::string SteerSpec::toJson() const {
          ",\"reseed_after\":" + std::to_string(reseedAfter) + ",\"reseed_draw\":" + (reseedDraw ? "true" : "false") +
          ",\"fill_insertions\":" + (fillInsertions ? "true" : "false") +
          ",\"guide_logits\":" + formatNumber(guideLogits) +
-         ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
+         ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"guard_types\":" + (guardTypes ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
          ",\"scale\":" + jsonNumbers(scale) +
          ",\"seeding\":\"" + seedingName(seeding) + "\",\"nearest\":" + std::to_string(nearest) +
          ",\"seed_roles\":" + roles + ",\"seeds\":" + given + ",\"time_budget\":" + formatNumber(timeBudget) +
@@ -110,6 +110,7 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   real("time_budget", s.timeBudget);
   real("endhole_bias", s.endHoleBias);
   s.guard = o->getBoolean("guard").value_or(false); // a run stored before the guard existed sampled without it
+  s.guardTypes = o->getBoolean("guard_types").value_or(false); // and before its rules of types and scopes, without them
   s.check = o->getBoolean("check").value_or(false); // likewise the compiler checks
   integer("context", s.context);
   integer("patience", s.patience);

@@ -191,23 +191,27 @@ private Q_SLOTS:
 
   void specsKeepHowInfillsAreSampled() {
     auto s = spec({1, 2, 3, 4, 5, 6, 7, 8}, 3);
-    QVERIFY(s.guard && s.check); // the defaults
+    QVERIFY(s.guard && s.guardTypes && s.check); // the defaults
     s.check = false;
     s.streams = 2;
     const auto back = steer::SteerSpec::fromJson(s.toJson(), "spec");
-    QVERIFY(back.guard);
+    QVERIFY(back.guard && back.guardTypes);
     QVERIFY(!back.check);
     QCOMPARE(back.streams, 2);
-    // A run stored before the guard, the checks and the streams existed had
-    // neither checks nor guard, and one stream.
+    s.guardTypes = false;
+    QVERIFY(!steer::SteerSpec::fromJson(s.toJson(), "spec").guardTypes);
+    s.guardTypes = true;
+    // A run stored before the guard (and its types), the checks and the
+    // streams existed had neither checks nor guard, and one stream.
     std::string old = s.toJson();
-    for (const char* key : {",\"guard\":true", ",\"check\":false", ",\"streams\":2"}) {
+    for (const char* key : {",\"guard\":true", ",\"guard_types\":true", ",\"check\":false", ",\"streams\":2"}) {
       const auto at = old.find(key);
       QVERIFY(at != std::string::npos);
       old.erase(at, std::strlen(key));
     }
     const auto before = steer::SteerSpec::fromJson(old, "old spec");
     QVERIFY(!before.guard);
+    QVERIFY(!before.guardTypes);
     QVERIFY(!before.check);
     QCOMPARE(before.streams, 1);
     // Directed holes: kept, and a run stored before them placed every hole anywhere.

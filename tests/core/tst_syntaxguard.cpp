@@ -36,19 +36,56 @@ struct Verdict {
   bool bansEnd() const { return banned.count(Tokenizer::kEndHole) > 0; }
 };
 
-/// The guard's verdict at the first [HOLE] of `text`.
-Verdict judge(const std::string& text, bool hasStart = true, bool hasEnd = true) {
+/// The guard's verdict at the first [HOLE] of `text`, read with `tok`.
+Verdict judgeWith(const Tokenizer& tok, const std::string& text, bool hasStart = true, bool hasEnd = true) {
   std::vector<int> seq;
   if (hasStart) seq.push_back(Tokenizer::kStart);
-  const auto ids = tokenizer().encode(text);
+  const auto ids = tok.encode(text);
   seq.insert(seq.end(), ids.begin(), ids.end());
   if (hasEnd) seq.push_back(Tokenizer::kEnd);
-  std::vector<std::uint8_t> banned(std::size_t(tokenizer().size()), 0);
+  std::vector<std::uint8_t> banned(std::size_t(tok.size()), 0);
   Verdict v;
-  v.redirect = SyntaxGuard(tokenizer()).ban(seq, hasStart, hasEnd, banned.data());
-  for (int t = 0; t < tokenizer().size(); ++t)
+  v.redirect = SyntaxGuard(tok).ban(seq, hasStart, hasEnd, banned.data());
+  for (int t = 0; t < tok.size(); ++t)
     if (banned[std::size_t(t)]) v.banned.insert(t);
   return v;
+}
+
+/// The guard's verdict at the first [HOLE] of `text`.
+Verdict judge(const std::string& text, bool hasStart = true, bool hasEnd = true) {
+  return judgeWith(tokenizer(), text, hasStart, hasEnd);
+}
+
+/// A tokenizer whose words include the types, qualifiers, operators and
+/// literals rules 5 and 6 read. Its kernels declare, in order:
+/// a `global const float*`, b `global float*`, c `constant int*`, d
+/// `const int`, e `float`, f `global float4*`, g `int`.
+const Tokenizer& typeTokenizer() {
+  static const Tokenizer t = [] {
+    Tokenizer::Options o;
+    o.minCount = 1;
+    return Tokenizer::build(
+        {"kernel void A(global const float* a, global float* b, constant int* c, const int d, float e, "
+         "global float4* f, int g) {\n"
+         "  int h = g % 2 << 1 & 3 | 4 ^ 5; float i = e * 1.0f / 2.0f; h += 1; h++; --h; b[h] = a[h] + i;\n"
+         "  for (int j = 0; j < 4; ++j) { b[j] -= f[j].x; } { int k = c[0]; } int l = d; h = (int)e; }\n"
+         "struct S { int m; }; kernel void B(global struct S* n) { n->m = 0; }\n"},
+        o);
+  }();
+  return t;
+}
+
+/// The verdict at the first [HOLE] of `body`, in a kernel that declares a to g as typeTokenizer() says.
+Verdict judgeTyped(const std::string& body) {
+  return judgeWith(typeTokenizer(),
+                   "kernel void A ( global const float * a , global float * b , constant int * c , const int d , "
+                   "float e , global float4 * f , int g ) { " + body + " }");
+}
+
+bool bansIn(const Verdict& v, const char* word) {
+  const auto ids = typeTokenizer().encode(word);
+  if (ids.size() != 1) qFatal("fixture: \"%s\" is not one token", word);
+  return v.banned.count(ids[0]) > 0;
 }
 
 /// A tokenizer whose words include the builtins rule 4 is tested on.
@@ -177,6 +214,86 @@ private Q_SLOTS:
     QVERIFY(!judge("kernel void A ( global float4 * b ) { int c = 0 ; b [ 0 ] . x = b [ 1 ] . c [HOLE] ; }").bans("["));
     // Functions are called.
     QVERIFY(!judge("kernel void A ( global int * a ) { B [HOLE] }").bans("("));
+  }
+
+  void anOperatorHasAnOperandAfterIt() {
+    for (const char* body : {"g = g + [HOLE]", "g = - [HOLE]", "++ [HOLE]", "g = ( g * [HOLE]", "b [ g % [HOLE]"}) {
+      const auto v = judgeTyped(body);
+      QVERIFY2(bansIn(v, ")") && bansIn(v, "]") && bansIn(v, ";") && bansIn(v, ","), body);
+    }
+    // After an operand, or a `++` that follows one, a statement may end.
+    QVERIFY(!bansIn(judgeTyped("g = g [HOLE]"), ";"));
+    QVERIFY(!bansIn(judgeTyped("g ++ [HOLE]"), ";"));
+    // `(float *)` is a cast: a star after a type word declares a pointer.
+    QVERIFY(!bansIn(judgeTyped("b = ( float * [HOLE]"), ")"));
+  }
+
+  void readOnlyVariablesAndElementsAreNotAssigned() {
+    // d is `const int`: no assignment, no increment; g is a plain int.
+    const auto d = judgeTyped("d [HOLE]");
+    QVERIFY(bansIn(d, "=") && bansIn(d, "+=") && bansIn(d, "++"));
+    QVERIFY(!bansIn(d, ";") && !bansIn(d, "+"));
+    QVERIFY(!bansIn(judgeTyped("g [HOLE]"), "="));
+    // Declaring a const variable initialises it.
+    QVERIFY(!bansIn(judgeTyped("const int h [HOLE]"), "="));
+    // a points to const floats, c into constant memory: their elements are read-only; b's are not.
+    QVERIFY(bansIn(judgeTyped("a [ g ] [HOLE]"), "="));
+    QVERIFY(bansIn(judgeTyped("c [ 0 ] [HOLE]"), "-="));
+    QVERIFY(!bansIn(judgeTyped("b [ g ] [HOLE]"), "="));
+  }
+
+  void floatsAreNotIntegerOperandsOrSubscripts() {
+    // e is a float: no integer operator after it; g is an int.
+    const auto e = judgeTyped("g = e [HOLE]");
+    QVERIFY(bansIn(e, "%") && bansIn(e, "<<") && bansIn(e, "&") && bansIn(e, "^"));
+    QVERIFY(!bansIn(e, "*") && !bansIn(e, ";"));
+    QVERIFY(!bansIn(judgeTyped("g = g [HOLE]"), "%"));
+    // An element of a float pointer is a float too.
+    QVERIFY(bansIn(judgeTyped("g = b [ g ] [HOLE]"), "<<"));
+    // After an integer operator, no float variable or literal.
+    const auto after = judgeTyped("g = g % [HOLE]");
+    QVERIFY(bansIn(after, "e"));
+    QVERIFY(bansIn(after, "1.0f"));
+    QVERIFY(!bansIn(after, "g") && !bansIn(after, "2"));
+    // `&` takes an address where no operand comes before it.
+    QVERIFY(!bansIn(judgeTyped("g = g + & [HOLE]"), "e"));
+    // Directly in a subscript, no float; inside a cast's parentheses, any.
+    const auto sub = judgeTyped("b [ [HOLE]");
+    QVERIFY(bansIn(sub, "e") && bansIn(sub, "1.0f"));
+    QVERIFY(!bansIn(sub, "g"));
+    QVERIFY(!bansIn(judgeTyped("b [ ( int ) ( [HOLE]"), "e"));
+  }
+
+  void pointersAreNotNumbers() {
+    // b is a float pointer: no product, no integer operator, no field.
+    const auto b = judgeTyped("b [HOLE]");
+    QVERIFY(bansIn(b, "*") && bansIn(b, "/") && bansIn(b, "%") && bansIn(b, ".") && bansIn(b, "->"));
+    QVERIFY(!bansIn(b, "[") && !bansIn(b, "+") && !bansIn(b, "="));
+    // Where a number must be (a subscript, after `*`), only its element.
+    for (const char* body : {"b [ b [HOLE]", "g = g * b [HOLE]"}) {
+      const auto v = judgeTyped(body);
+      QVERIFY2(bansIn(v, "]") && bansIn(v, ";") && bansIn(v, "+") && bansIn(v, "->") && !bansIn(v, "["), body);
+    }
+    // An element of a float4 pointer has lanes; of a float pointer, none.
+    QVERIFY(!bansIn(judgeTyped("g = f [ 0 ] [HOLE]"), "."));
+    QVERIFY(bansIn(judgeTyped("g = f [ 0 ] [HOLE]"), "->"));
+    QVERIFY(bansIn(judgeTyped("g = b [ 0 ] [HOLE]"), "."));
+    // A pointer to a struct has fields.
+    QVERIFY(!bansIn(judgeWith(typeTokenizer(), "struct S { int m ; } ; kernel void B ( global struct S * n ) { n [HOLE] }"),
+                    "->"));
+  }
+
+  void namesFollowTheirScopes() {
+    // h's block has closed: h may not be used, though it appears.
+    QVERIFY(bansIn(judgeTyped("{ int h = 0 ; } g = [HOLE]"), "h"));
+    QVERIFY(!bansIn(judgeTyped("{ int h = 0 ; g = [HOLE]"), "h"));
+    // A for loop's variable lives in the loop's block.
+    QVERIFY(bansIn(judgeTyped("for ( int j = 0 ; j < 4 ; ++ j ) { b [ j ] = 0 ; } g = [HOLE]"), "j"));
+    QVERIFY(!bansIn(judgeTyped("for ( int j = 0 ; j < 4 ; ++ j ) { b [ j ] = [HOLE]"), "j"));
+    // No name is declared twice: h, a parameter; i is new.
+    const auto redeclared = judgeTyped("int h = 0 ; int [HOLE]");
+    QVERIFY(bansIn(redeclared, "h") && bansIn(redeclared, "g"));
+    QVERIFY(!bansIn(redeclared, "i"));
   }
 
   void statementEndsAndWhatClosesThem() {
