@@ -247,7 +247,7 @@ int SyntaxGuard::ban(const std::vector<int>& seq, bool hasStart, bool hasEnd, st
     needsOperand = needsOperand || (std::find(increments_.begin(), increments_.end(), last) != increments_.end() && !operand);
     if (needsOperand)
       for (int v : {closeParen_, bracket_ >= 0 ? partner_[std::size_t(bracket_)] : -1, semi_, comma_, closeBrace_})
-        if (v >= 0) banned[v] = 1;
+        if (v >= 0 && !banned[v]) banned[v] = 2;
   }
 
   // Rule 4: a builtin call's arguments.
@@ -298,7 +298,7 @@ void SyntaxGuard::banNames(const std::vector<int>& seq, std::size_t hole, const 
   if (before == Declarer) {
     // A declaration. Rule 6: of a name not declared before.
     for (const Declared& d : declared)
-      banned[d.name] = 1;
+      if (!banned[d.name]) banned[d.name] = 2;
     return;
   }
   // No other rule bans a name: ban them all, then free those the sequence has.
@@ -309,7 +309,7 @@ void SyntaxGuard::banNames(const std::vector<int>& seq, std::size_t hole, const 
   // Rule 6: but for variables whose block has closed.
   for (const Declared& d : declared)
     if (!d.visible && std::none_of(declared.begin(), declared.end(), [&](const Declared& e) { return e.name == d.name && e.visible; }))
-      banned[d.name] = 1;
+      banned[d.name] = 2;
 }
 
 std::vector<SyntaxGuard::Declared> SyntaxGuard::declarations(const std::vector<int>& seq, std::size_t hole) const {
