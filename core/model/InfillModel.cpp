@@ -99,10 +99,11 @@ namespace {
 
 /// Scaled dot-product attention of each query q[b, t] ([B, n, heads, d],
 /// contiguous) over its cache slot's keys and values ([slots, heads,
-/// positions, d]) at positions 0 .. its own. Written as loops: a step's
-/// products are one query against a few hundred keys per head, and batched
-/// matrix products spend far more in one BLAS call per row and head than in
-/// the arithmetic (measured: half the sampling time).
+/// positions, d]) at positions 0 .. its own. Written as loops for a step of
+/// one token a row: its products are one query against a few hundred keys
+/// per head, and batched matrix products spend far more in one BLAS call per
+/// row and head than in the arithmetic (measured: half the sampling time).
+/// A prefill of many positions takes the batched products instead.
 torch::Tensor attendCached(const torch::Tensor& q, const torch::Tensor& keys, const torch::Tensor& values,
                            const std::vector<std::int64_t>& slotOf, const std::vector<std::int64_t>& positionOf) {
   TORCH_CHECK(keys.is_contiguous() && values.is_contiguous() && q.scalar_type() == torch::kFloat);
@@ -165,8 +166,21 @@ torch::Tensor InfillModelImpl::decode(const torch::Tensor& ids, const torch::Ten
     // Advanced indices at dimensions 0 and 2 take values [B, n, heads, d].
     cache.keys[i].index_put_({slotOf, Slice(), positions}, qkv.select(2, 1));
     cache.values[i].index_put_({slotOf, Slice(), positions}, qkv.select(2, 2));
-    const auto attended = attendCached(qkv.select(2, 0).contiguous(), cache.keys[i], cache.values[i], slotList,
-                                       positionList).view({B, n, H});
+    torch::Tensor attended;
+    if (n == 1) {
+      attended = attendCached(qkv.select(2, 0).contiguous(), cache.keys[i], cache.values[i], slotList, positionList)
+                     .view({B, n, H});
+    } else {
+      // Several positions a row (a prefill): batched products pay off.
+      const auto k = cache.keys[i].narrow(2, 0, visible).index_select(0, slots);   // [B, heads, V, d]
+      const auto v = cache.values[i].narrow(2, 0, visible).index_select(0, slots); // [B, heads, V, d]
+      const auto q = qkv.select(2, 0).transpose(1, 2);                             // [B, heads, n, d]
+      // Key position j is hidden from the query at position p when j > p.
+      const auto hidden = torch::arange(visible, from.options()).view({1, 1, 1, visible}) > positions.view({B, 1, n, 1});
+      auto scores = torch::matmul(q, k.transpose(2, 3)) / std::sqrt(double(d)); // [B, heads, n, V]
+      scores = scores.masked_fill(hidden, -std::numeric_limits<float>::infinity());
+      attended = torch::matmul(torch::softmax(scores, -1), v).transpose(1, 2).reshape({B, n, H});
+    }
     auto y = l.norm1(x + l.self_attn->out_proj(attended));
     x = l.norm2(y + l.linear2(torch::relu(l.linear1(y))));
   }
