@@ -48,7 +48,7 @@ void shapeLogits(float* logits, std::int64_t vocab, std::vector<SampleRow>& rows
         const float e = r[Tokenizer::kEndHole], hi = std::max(c, e);
         c = hi + std::log(std::exp(c - hi) + std::exp(e - hi));
       }
-      rows[b].blocked += ban[wanted] == 1; // not a builtin call's argument banned (rule 4): checks mend those
+      rows[b].blocked += ban[wanted] == 1; // not a ban of rules 4 to 6 or of operands: checks mend those
       for (std::size_t v = 0; v < V; ++v)
         if (ban[v]) r[v] = kNever;
     }

@@ -68,7 +68,8 @@ public:
   /// was without them, to measure what they give).
   explicit SyntaxGuard(const Tokenizer& tokenizer, const BuiltinSignatures* builtins = nullptr, bool types = true);
 
-  /// Sets banned[v] to 1 (rules 1 to 3) or 2 (rule 4 only) for every token
+  /// Sets banned[v] to 1 (rules 1 to 3) or 2 (rules 4 to 6 and rule 1's
+  /// operands: bans that do not count toward patience) for every token
   /// v that may not come next at the first
   /// [HOLE] of `seq` (the row's tokens, [START]/[END] included when present);
   /// `banned` must hold the vocabulary's size and is left as it is elsewhere.
