@@ -77,6 +77,9 @@ CommandLine trainCommandLine() {
   cl.option({"batch", 0, "N", "sequences per step", false, "16"});
   cl.option({"arch", 0, "KIND", "encoder (reads the hole both ways, re-run per token) or decoder (fill-in-the-middle, "
                               "left to right, with a key/value cache: one step per token)", false, "encoder"});
+  cl.option({"fim-order", 0, "ORDER", "a decoder's reading order: psm (prefix, hole, suffix, then the infill) or spm "
+                                      "(hole, suffix, then the prefix and the infill, which continues it); default psm, "
+                                      "or the starting model's with --init-from"});
   cl.option({"layers", 0, "N", "Transformer layers", false, "3"});
   cl.option({"hidden", 0, "N", "hidden size", false, "192"});
   cl.option({"heads", 0, "N", "attention heads", false, "4"});
@@ -114,6 +117,14 @@ int runTrain(const CommandLine& cl) {
     o.model.arch = model::ModelConfig::parseArch(cl.value("arch"), "--arch");
   } catch (const InputError& e) {
     throw UsageError(e.what());
+  }
+  if (cl.has("fim-order")) {
+    o.fimOrder = cl.value("fim-order");
+    try {
+      (void)model::ModelConfig::parseFimOrder(o.fimOrder, "--fim-order");
+    } catch (const InputError& e) {
+      throw UsageError(e.what());
+    }
   }
   o.model.layers = int(cl.unsignedValue("layers", 1, 48));
   o.model.hidden = int(cl.unsignedValue("hidden", 8, 4096));

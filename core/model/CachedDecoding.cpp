@@ -6,7 +6,7 @@
 
 namespace steerbench::model {
 
-std::vector<int> fillInTheMiddle(SampleRow& r, std::int64_t holeAt) {
+std::vector<int> fillInTheMiddle(SampleRow& r, std::int64_t holeAt, bool suffixFirst) {
   const int holes = int(std::count(r.seq.begin(), r.seq.end(), Tokenizer::kHole));
   // A new hole (a row started, a hole closed) or an infill taken back past
   // its start: the infill begins at the hole. A closed hole that the whole
@@ -18,6 +18,13 @@ std::vector<int> fillInTheMiddle(SampleRow& r, std::int64_t holeAt) {
   const auto middle = r.seq.begin() + r.middleAt, hole = r.seq.begin() + holeAt;
   std::vector<int> out;
   out.reserve(r.seq.size() + 1);
+  if (suffixFirst) {
+    out.push_back(Tokenizer::kHole);
+    out.insert(out.end(), hole + 1, r.seq.end());
+    out.push_back(Tokenizer::kMask);
+    out.insert(out.end(), r.seq.begin(), hole);
+    return out;
+  }
   out.insert(out.end(), r.seq.begin(), middle);
   out.push_back(Tokenizer::kHole);
   out.insert(out.end(), hole + 1, r.seq.end());
@@ -52,7 +59,7 @@ torch::Tensor CachedDecoding::logits(std::vector<SampleRow>& rows, const std::ve
     }
     Slot& slot = *it;
     slotOf[b] = std::int64_t(it - slots_.begin());
-    const std::vector<int> seq = fillInTheMiddle(rows[b], holeAt[b]);
+    const std::vector<int> seq = fillInTheMiddle(rows[b], holeAt[b], model_->config().suffixFirst);
     // What the slot already holds is kept; the rest, but the last token, is
     // run first (a new row's feed, a take-back's new part).
     const auto same = std::size_t(std::mismatch(slot.cached.begin(), slot.cached.end(), seq.begin(), seq.end()).first -

@@ -18,7 +18,9 @@ namespace steerbench::model {
 /// Notes in the row where its infill began (SampleRow::middleAt): the
 /// sampler inserts written tokens before the [HOLE], takes statements back
 /// and starts rows again, and this follows all three.
-[[nodiscard]] std::vector<int> fillInTheMiddle(SampleRow& row, std::int64_t holeAt);
+/// `suffixFirst` (ModelConfig::suffixFirst): [HOLE], the rest after the hole,
+/// [MASK], then the kernel up to the hole with what the row wrote into it.
+[[nodiscard]] std::vector<int> fillInTheMiddle(SampleRow& row, std::int64_t holeAt, bool suffixFirst = false);
 
 class CachedDecoding {
 public:

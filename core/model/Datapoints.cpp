@@ -120,23 +120,33 @@ Datapoint makeDatapoint(const std::vector<int>& kernel, const DatapointOptions& 
 namespace steerbench::model {
 
 Datapoint makeFimDatapoint(const std::vector<int>& kernel, const DatapointOptions& o, std::mt19937_64& rng,
-                           bool labelContext) {
+                           bool labelContext, bool suffixFirst) {
   // Two more tokens than the encoder's sequence: [MASK] and [ENDHOLE].
   const Drawn drawn = drawHoles(kernel, o, 2, rng);
   const auto& body = drawn.body;
-  Datapoint d;
-  if (drawn.from == 0) d.inputs.push_back(Tokenizer::kStart);
   // The context: the window with every span replaced by [HOLE] (a later
   // hole's text is nowhere, as when sampling fills the first hole of several).
+  std::vector<int> context;
+  if (drawn.from == 0) context.push_back(Tokenizer::kStart);
+  std::size_t firstHole = std::string::npos; // where the first [HOLE] is in `context`
   std::size_t i = 0;
   for (const auto& s : drawn.spans) {
-    d.inputs.insert(d.inputs.end(), body.begin() + std::ptrdiff_t(i), body.begin() + std::ptrdiff_t(s.start));
-    d.inputs.push_back(Tokenizer::kHole);
+    context.insert(context.end(), body.begin() + std::ptrdiff_t(i), body.begin() + std::ptrdiff_t(s.start));
+    if (firstHole == std::string::npos) firstHole = context.size();
+    context.push_back(Tokenizer::kHole);
     i = s.start + s.length;
   }
-  d.inputs.insert(d.inputs.end(), body.begin() + std::ptrdiff_t(i), body.end());
-  if (drawn.to == kernel.size()) d.inputs.push_back(Tokenizer::kEnd);
-  d.inputs.push_back(Tokenizer::kMask);
+  context.insert(context.end(), body.begin() + std::ptrdiff_t(i), body.end());
+  if (drawn.to == kernel.size()) context.push_back(Tokenizer::kEnd);
+  Datapoint d;
+  if (suffixFirst && firstHole != std::string::npos) {
+    d.inputs.assign(context.begin() + std::ptrdiff_t(firstHole), context.end()); // [HOLE] and what follows
+    d.inputs.push_back(Tokenizer::kMask);
+    d.inputs.insert(d.inputs.end(), context.begin(), context.begin() + std::ptrdiff_t(firstHole));
+  } else {
+    d.inputs = context;
+    d.inputs.push_back(Tokenizer::kMask);
+  }
   const std::size_t middleAt = d.inputs.size();
   if (!drawn.spans.empty()) {
     const Span& first = drawn.spans.front();

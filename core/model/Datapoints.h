@@ -80,8 +80,11 @@ void weighByRichness(std::vector<double>& weights, const std::vector<std::vector
 /// middle is what the first hole hid. Labels are next tokens: every position
 /// with `labelContext` (training: the decoder learns the kernels as well as
 /// the infill), else the middle and [ENDHOLE] alone (validation: the
-/// sampling task). [HOLE] and [MASK] are never labels.
+/// sampling task). [HOLE] and [MASK] are never labels. `suffixFirst`: the
+/// context after the first hole comes first, `[HOLE] rest [END] [MASK]
+/// [START] before middle [ENDHOLE]` (ModelConfig::suffixFirst), so that the
+/// middle continues the text before the hole.
 [[nodiscard]] Datapoint makeFimDatapoint(const std::vector<int>& kernel, const DatapointOptions& options,
-                                         std::mt19937_64& rng, bool labelContext);
+                                         std::mt19937_64& rng, bool labelContext, bool suffixFirst = false);
 
 } // namespace steerbench::model

@@ -23,6 +23,7 @@ void ModelConfig::validate() const {
 std::string ModelConfig::toJson() const {
   llvm::json::Object o{{"arch", archName(arch)}, {"vocab", vocab}, {"layers", layers}, {"hidden", hidden},
                        {"heads", heads}, {"ffn", ffn},       {"max_length", maxLength}};
+  if (decoder()) o["fim_order"] = suffixFirst ? "spm" : "psm";
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(o));
@@ -49,6 +50,8 @@ ModelConfig ModelConfig::fromJson(const std::string& json, const std::string& na
   get("heads", c.heads);
   get("ffn", c.ffn);
   get("max_length", c.maxLength);
+  // Decoders written before the suffix-first order read prefix first.
+  if (const auto order = o->getString("fim_order")) c.suffixFirst = parseFimOrder(order->str(), name);
   return c;
 }
 
@@ -58,8 +61,14 @@ ModelConfig::Arch ModelConfig::parseArch(const std::string& text, const std::str
   throw InputError(name + ": the architecture must be encoder or decoder, not \"" + text + "\"");
 }
 
+bool ModelConfig::parseFimOrder(const std::string& text, const std::string& name) {
+  if (text == "psm") return false;
+  if (text == "spm") return true;
+  throw InputError(name + ": the fill-in-the-middle order must be psm or spm, not \"" + text + "\"");
+}
+
 std::string ModelConfig::describe() const {
-  return std::string(decoder() ? "decoder, " : "") + std::to_string(layers) + " layers, hidden " + std::to_string(hidden) + ", " + std::to_string(heads) +
+  return std::string(decoder() ? (suffixFirst ? "decoder (suffix first), " : "decoder, ") : "") + std::to_string(layers) + " layers, hidden " + std::to_string(hidden) + ", " + std::to_string(heads) +
          " heads, FFN " + std::to_string(ffn) + ", " + std::to_string(maxLength) + " positions, vocabulary " +
          std::to_string(vocab);
 }

@@ -13,6 +13,11 @@ struct ModelConfig {
   /// and values, so that a written token costs one step.
   enum class Arch { Encoder, Decoder };
   Arch arch = Arch::Encoder;
+  /// A decoder's reading order: false, prefix [HOLE] suffix [MASK] middle
+  /// (PSM); true, [HOLE] suffix [MASK] prefix middle (SPM), where the infill
+  /// continues the text right before the hole. Not part of the shape
+  /// (operator==): a fine-tune may change it. Checkpoints without it: PSM.
+  bool suffixFirst = false;
   int vocab = 0;          ///< tokenizer size
   int layers = 3;
   int hidden = 192;
@@ -23,6 +28,7 @@ struct ModelConfig {
   void validate() const;
   [[nodiscard]] std::string toJson() const;
   [[nodiscard]] static ModelConfig fromJson(const std::string& json, const std::string& name);
+  /// The shape: what the weights must agree on to load.
   [[nodiscard]] bool operator==(const ModelConfig& o) const {
     return arch == o.arch && vocab == o.vocab && layers == o.layers && hidden == o.hidden && heads == o.heads && ffn == o.ffn &&
            maxLength == o.maxLength;
@@ -32,6 +38,8 @@ struct ModelConfig {
   [[nodiscard]] static const char* archName(Arch a) { return a == Arch::Decoder ? "decoder" : "encoder"; }
   /// Reads "encoder" or "decoder"; throws InputError naming `name` otherwise.
   [[nodiscard]] static Arch parseArch(const std::string& text, const std::string& name);
+  /// Reads "psm" (false) or "spm" (true); throws InputError naming `name` otherwise.
+  [[nodiscard]] static bool parseFimOrder(const std::string& text, const std::string& name);
   /// A one-line description: "decoder, 4 layers, hidden 256, 4 heads, FFN 1024, 256 positions, vocabulary 4596".
   [[nodiscard]] std::string describe() const;
 };

@@ -262,7 +262,8 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
     std::mt19937_64 vrng(o.seed ^ 0x5eedull);
     for (int i = 0; i < o.validationSequences && !validationSet.empty(); ++i)
       validation.push_back(o.model.decoder()
-                               ? makeFimDatapoint(validationSet[std::size_t(i) % validationSet.size()], task, vrng, false)
+                               ? makeFimDatapoint(validationSet[std::size_t(i) % validationSet.size()], task, vrng, false,
+                                                  o.model.suffixFirst)
                                : makeDatapoint(validationSet[std::size_t(i) % validationSet.size()], task, vrng));
   }
   auto validate = [&]() {
@@ -306,7 +307,7 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
     const auto t0 = Clock::now();
     std::vector<Datapoint> points;
     for (int i = 0; i < o.batchSize; ++i)
-      points.push_back(o.model.decoder() ? makeFimDatapoint(trainSet[pick(rng)], o.data, rng, true)
+      points.push_back(o.model.decoder() ? makeFimDatapoint(trainSet[pick(rng)], o.data, rng, true, o.model.suffixFirst)
                                          : makeDatapoint(trainSet[pick(rng)], o.data, rng));
     const Batch batch = collate(points);
     for (auto& group : optimizer.param_groups())

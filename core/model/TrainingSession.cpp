@@ -120,6 +120,7 @@ TrainOptions TrainingSession::optionsFromRecipe(const std::string& recipe, Train
   if (recipe.find("\"model\":") != std::string::npos) // a recipe without "arch" made an encoder
     o.model.arch = recipe.find("\"arch\":\"decoder\"") != std::string::npos ? ModelConfig::Arch::Decoder
                                                                              : ModelConfig::Arch::Encoder;
+  if (recipe.find("\"fim_order\":\"spm\"") != std::string::npos) o.fimOrder = "spm";
   const std::string holes = "\"holes\":\"";
   if (const auto at = recipe.find(holes); at != std::string::npos) {
     unsigned lo = 0, hi = 0;
@@ -133,7 +134,7 @@ TrainOptions TrainingSession::optionsFromRecipe(const std::string& recipe, Train
 
 std::string TrainingSession::command(const TrainOptions& o, unsigned maxWords) {
   return "steerbench-cli train --steps " + std::to_string(o.steps) + " --batch " + std::to_string(o.batchSize) +
-         (o.model.decoder() ? " --arch decoder" : "") + " --layers " + std::to_string(o.model.layers) + " --hidden " + std::to_string(o.model.hidden) + " --heads " +
+         (o.model.decoder() ? std::string(" --arch decoder") + (o.model.suffixFirst ? " --fim-order spm" : "") : "") + " --layers " + std::to_string(o.model.layers) + " --hidden " + std::to_string(o.model.hidden) + " --heads " +
          std::to_string(o.model.heads) + " --ffn " + std::to_string(o.model.ffn) + " --max-length " +
          std::to_string(o.model.maxLength) + " --lr " + formatNumber(o.learningRate) + " --warmup " +
          std::to_string(o.warmupSteps) + " --holes " + std::to_string(o.data.minHoles) + "-" +
@@ -184,6 +185,12 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
       options_.model = from.config; // checked again when the weights load
       initFromHash = resuming_ ? text(from.recipe, "init_from_sha256") : sha256OfFile(source);
     }
+    if (resuming_ && !options_.fimOrder.empty() &&
+        ModelConfig::parseFimOrder(options_.fimOrder, "--fim-order") != from.config.suffixFirst)
+      throw InputError("checkpoint " + ckpt + " was trained reading " +
+                       (from.config.suffixFirst ? "the suffix first (spm)" : "the prefix first (psm)") +
+                       "; resume it with that order");
+    if (resuming_) options_.model.suffixFirst = from.config.suffixFirst;
     if (!resuming_) tokenizer_.save(ckpt + ".tokenizer.json");
   } else {
     Tokenizer::Options to;
@@ -192,6 +199,8 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
     tokenizer_.save(ckpt + ".tokenizer.json");
   }
   options_.model.vocab = tokenizer_.size();
+  if (!resuming_ && !options_.fimOrder.empty())
+    options_.model.suffixFirst = ModelConfig::parseFimOrder(options_.fimOrder, "--fim-order");
 
   const auto& o = options_;
   spec_ = "{\"command\":\"train\",\"app_version\":" + jsonString(kAppVersion) + ",\"invocation\":" +

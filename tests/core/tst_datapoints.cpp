@@ -285,6 +285,38 @@ private slots:
     }
     QVERIFY(emptyMiddles > 0 && emptyMiddles < 300);
   }
+
+  void suffixFirstPutsThePrefixBeforeTheMiddle() {
+    // [HOLE] rest [END] [MASK] [START] before middle [ENDHOLE]: the same draw
+    // as prefix first, reordered, so that the middle continues the prefix.
+    const auto kernel = kernelOf(40);
+    DatapointOptions o;
+    o.maxHoles = 3;
+    o.maxLength = 64;
+    for (std::uint64_t seed = 0; seed < 100; ++seed) {
+      std::mt19937_64 a(seed), b(seed), c(seed);
+      const Datapoint psm = makeFimDatapoint(kernel, o, a, true);
+      const Datapoint spm = makeFimDatapoint(kernel, o, b, true, true);
+      QCOMPARE(spm.inputs.size(), psm.inputs.size());
+      QCOMPARE(spm.inputs.front(), Tokenizer::kHole);
+      QCOMPARE(spm.inputs.back(), Tokenizer::kEndHole);
+      const auto pm = std::find(psm.inputs.begin(), psm.inputs.end(), Tokenizer::kMask);
+      const auto sm = std::find(spm.inputs.begin(), spm.inputs.end(), Tokenizer::kMask);
+      const auto hole = std::find(psm.inputs.begin(), pm, Tokenizer::kHole);
+      // Before [MASK]: the first [HOLE] and what follows it; after: what came before it, then the middle.
+      QVERIFY(std::equal(hole, pm, spm.inputs.begin(), sm));
+      QVERIFY(std::equal(psm.inputs.begin(), hole, sm + 1));
+      QVERIFY(std::equal(pm + 1, psm.inputs.end(), sm + 1 + (hole - psm.inputs.begin())));
+      QCOMPARE(*(sm + 1), Tokenizer::kStart);
+      // The middle's labels are the same tokens.
+      const Datapoint v = makeFimDatapoint(kernel, o, c, false, true);
+      QCOMPARE(v.labelCount(), int(psm.inputs.end() - pm) - 1);
+      for (std::size_t t = 0; t + 1 < spm.inputs.size(); ++t) {
+        const int next = spm.inputs[t + 1];
+        QCOMPARE(spm.labels[t], next == Tokenizer::kHole || next == Tokenizer::kMask ? Datapoint::kIgnore : next);
+      }
+    }
+  }
 };
 
 QTEST_APPLESS_MAIN(TestDatapoints)

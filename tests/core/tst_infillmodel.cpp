@@ -10,6 +10,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cstring>
+
 #include <fstream>
 
 using namespace steerbench;
@@ -340,6 +342,30 @@ private Q_SLOTS:
       QFAIL("an encoder loaded a decoder's checkpoint");
     } catch (const InputError& err) {
       QVERIFY2(std::string(err.what()).find("decoder") != std::string::npos, err.what());
+    }
+    // The reading order is kept; a decoder stored without one read prefix first.
+    c.suffixFirst = true;
+    InfillModel spm(c);
+    saveCheckpoint(path, spm, nullptr, infoFor(c));
+    QVERIFY(readCheckpointInfo(path).config.suffixFirst);
+    QVERIFY(ModelConfig::fromJson(c.toJson(), "config").suffixFirst);
+    std::string old = c.toJson();
+    const auto at = old.find(",\"fim_order\":\"spm\"");
+    QVERIFY(at != std::string::npos);
+    old.erase(at, std::strlen(",\"fim_order\":\"spm\""));
+    QVERIFY(!ModelConfig::fromJson(old, "old config").suffixFirst);
+    // It is not part of the shape: a fine-tune may change it.
+    auto prefixFirst = c;
+    prefixFirst.suffixFirst = false;
+    InfillModel psm(prefixFirst);
+    QVERIFY(loadCheckpoint(path, psm, nullptr).config.suffixFirst);
+    try {
+      std::string bad = c.toJson();
+      bad.replace(bad.find("spm"), 3, "xyz");
+      (void)ModelConfig::fromJson(bad, "bad config");
+      QFAIL("an unknown order was read");
+    } catch (const InputError& err) {
+      QVERIFY2(std::string(err.what()).find("psm or spm") != std::string::npos, err.what());
     }
   }
 };

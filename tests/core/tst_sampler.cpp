@@ -56,11 +56,12 @@ Sampler randomSampler(std::uint64_t seed) {
 }
 
 /// A sampler over an untrained decoder with weights from torch seed `seed`.
-Sampler randomDecoderSampler(std::uint64_t seed) {
+Sampler randomDecoderSampler(std::uint64_t seed, bool suffixFirst = false) {
   auto tok = fixtureTokenizer();
   torch::manual_seed(seed);
   auto c = tiny(tok.size());
   c.arch = ModelConfig::Arch::Decoder;
+  c.suffixFirst = suffixFirst;
   c.layers = 2;
   InfillModel m(c);
   m->eval();
@@ -143,12 +144,20 @@ private Q_SLOTS:
     }
   }
 
+  void theDecoderCacheFollowsTheRows_data() {
+    QTest::addColumn<bool>("suffixFirst");
+    QTest::newRow("prefix first") << false;
+    QTest::newRow("suffix first") << true;
+  }
+
   void theDecoderCacheFollowsTheRows() {
     // The sampler inserts tokens before a row's [HOLE], takes statements
     // back, closes holes, retires rows and starts new ones. After each, the
     // cached logits must be those of a whole forward pass over the row's
-    // fill-in-the-middle sequence, whose layout is checked too.
-    auto s = randomDecoderSampler(3);
+    // fill-in-the-middle sequence, whose layout is checked too, in either
+    // order.
+    QFETCH(bool, suffixFirst);
+    auto s = randomDecoderSampler(3, suffixFirst);
     auto model = s.impl().model;
     const auto& tok = s.tokenizer();
     c10::InferenceMode inference;
@@ -174,8 +183,14 @@ private Q_SLOTS:
       const auto got = cached.logits(rows, holeAt);
       for (std::size_t b = 0; b < rows.size(); ++b) {
         SampleRow copy = rows[b];
-        const auto fim = fillInTheMiddle(copy, holeAt[b]);
+        const auto fim = fillInTheMiddle(copy, holeAt[b], suffixFirst);
         QCOMPARE(std::count(fim.begin(), fim.end(), Tokenizer::kMask), 1l);
+        if (suffixFirst) { // [HOLE] suffix [MASK] [START] prefix middle
+          QCOMPARE(fim.front(), Tokenizer::kHole);
+          const auto mask = std::find(fim.begin(), fim.end(), Tokenizer::kMask);
+          QVERIFY(std::equal(mask + 1, fim.end(), rows[b].seq.begin()));
+          QCOMPARE(std::size_t(fim.end() - mask - 1), std::size_t(holeAt[b]));
+        }
         const auto ids = torch::tensor(std::vector<std::int64_t>(fim.begin(), fim.end())).unsqueeze(0);
         const auto want = model->logits(model->encode(ids)[0][std::int64_t(fim.size()) - 1]);
         QVERIFY2(torch::allclose(got[std::int64_t(b)], want, 1e-4, 1e-5), qPrintable(QString("row %1").arg(b)));
@@ -195,7 +210,7 @@ private Q_SLOTS:
     // The row's middle, behind the prefix and the suffix.
     {
       SampleRow copy = rows[0];
-      const auto fim = fillInTheMiddle(copy, holeOf(copy));
+      const auto fim = fillInTheMiddle(copy, holeOf(copy), suffixFirst);
       const auto tail = tok.encode("int x =");
       QVERIFY(std::equal(tail.rbegin(), tail.rend(), fim.rbegin()));
     }
