@@ -174,6 +174,32 @@ private slots:
                              QStringLiteral("21"), QStringLiteral("--threads"), QStringLiteral("1")});
     QVERIFY2(sampled.exitCode == 0, qPrintable(sampled.err));
     QCOMPARE(scalar(ws_, "SELECT count(*) FROM samples WHERE seed = 21 AND text LIKE 'kernel void%'"), QStringLiteral("4"));
+
+    // A suffix-first fine-tune of it: the order is in the model and the
+    // recipe, a resume may not change it, and the model samples.
+    const QString spm = dir_.filePath(QStringLiteral("spm.ckpt"));
+    auto suffixFirst = [&](const char* order) {
+      return tiny(spm, 20) << QStringLiteral("--init-from") << dir_.filePath(QStringLiteral("dec.ckpt"))
+                           << QStringLiteral("--fim-order") << QString::fromLatin1(order);
+    };
+    const Run tuned = cli(suffixFirst("spm"));
+    QVERIFY2(tuned.exitCode == 0 && tuned.err.contains(QLatin1String("model: decoder (suffix first)")),
+             qPrintable(tuned.err));
+    const QString tunedSpec = scalar(ws_, "SELECT spec FROM training_runs WHERE checkpoint LIKE '%spm.ckpt'");
+    QVERIFY2(tunedSpec.contains(QLatin1String("\"fim_order\":\"spm\"")) && tunedSpec.contains(QLatin1String("--fim-order spm")),
+             qPrintable(tunedSpec));
+    const Run other = cli(suffixFirst("psm"));
+    QVERIFY(other.exitCode != 0);
+    QVERIFY2(other.err.contains(QLatin1String("resume it with that order")), qPrintable(other.err));
+    const Run bad = cli(suffixFirst("mps"));
+    QVERIFY2(bad.exitCode != 0 && bad.err.contains(QLatin1String("psm or spm")), qPrintable(bad.err));
+    const Run spmSampled = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), spm,
+                                QStringLiteral("-n"), QStringLiteral("2"), QStringLiteral("--max-new-tokens"),
+                                QStringLiteral("20"), QStringLiteral("--seed"), QStringLiteral("22"),
+                                QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("--feed"),
+                                QStringLiteral("kernel void A ( global int * a ) { [HOLE] }")});
+    QVERIFY2(spmSampled.exitCode == 0, qPrintable(spmSampled.err));
+    QCOMPARE(scalar(ws_, "SELECT count(*) FROM samples WHERE seed = 22"), QStringLiteral("2"));
   }
 
   void samplesAreStoredWithTheirModelAndSeed() {
