@@ -240,8 +240,7 @@ int SyntaxGuard::ban(const std::vector<int>& seq, bool hasStart, bool hasEnd, st
   if (types_ && hole != seq.begin()) {
     const int last = *(hole - 1);
     const int before = hole - 1 != seq.begin() ? *(hole - 2) : -1;
-    const bool operand = kindOf(before) == Name || kindOf(before) == Close ||
-                         (before >= 0 && before < vocab_ && number_[std::size_t(before)]);
+    const bool operand = endsOperand(before);
     bool needsOperand = std::find(operators_.begin(), operators_.end(), last) != operators_.end() &&
                         !(kindOf(last) == Star && (kindOf(before) == Declarer || kindOf(before) == Star));
     needsOperand = needsOperand || (std::find(increments_.begin(), increments_.end(), last) != increments_.end() && !operand);
@@ -403,8 +402,7 @@ void SyntaxGuard::banByType(const std::vector<int>& seq, std::size_t hole, const
   // An operator only after an operand (`*` and `&` are unary elsewhere).
   auto afterOperand = [&](std::size_t at) {
     if (at == 0) return false;
-    const int t = seq[at - 1];
-    return kindOf(t) == Name || kindOf(t) == Close || (t >= 0 && t < vocab_ && number_[std::size_t(t)]);
+    return endsOperand(seq[at - 1]);
   };
   auto isIn = [](const std::vector<int>& ids, int v) { return std::find(ids.begin(), ids.end(), v) != ids.end(); };
   // Where only a number fits: a subscript's start, or after an arithmetic or integer operator.
@@ -449,6 +447,12 @@ void SyntaxGuard::banByType(const std::vector<int>& seq, std::size_t hole, const
   bool integerOperand = std::find(integerOperators_.begin(), integerOperators_.end(), last) != integerOperators_.end();
   if (integerOperand && last == ampersand_) integerOperand = afterOperand(hole - 1); // else `&` takes an address
   if (subscript || integerOperand) banFloats();
+}
+
+bool SyntaxGuard::endsOperand(int v) const {
+  if (v < 0 || v >= vocab_) return false;
+  const Kind k = kind_[std::size_t(v)];
+  return k == Name || k == Close || number_[std::size_t(v)] != 0;
 }
 
 std::size_t SyntaxGuard::innermostOpen(const std::vector<int>& seq, std::size_t end) const {

@@ -97,6 +97,8 @@ public:
   [[nodiscard]] int closeBrace() const { return closeBrace_; }
 
 private:
+  /// Whether token v can end an operand (a name, a closing bracket, a number).
+  [[nodiscard]] bool endsOperand(int v) const;
   /// Where the innermost bracket still open before seq[end] is, or npos.
   [[nodiscard]] std::size_t innermostOpen(const std::vector<int>& seq, std::size_t end) const;
   /// Rule 4 at the hole (`hole` indexes `seq`).
