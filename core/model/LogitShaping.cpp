@@ -42,11 +42,11 @@ void shapeLogits(float* logits, std::int64_t vocab, std::vector<SampleRow>& rows
       float* r = row(b);
       const auto wanted = std::size_t(std::max_element(r, r + V) - r); // the first most likely token
       std::uint8_t* ban = banned.data() + b * V;
-      const int close = guard->ban(rows[b].seq, rows[b].start, rows[b].end, ban);
-      if (close >= 0) { // [ENDHOLE]'s probability goes to the bracket it needs first
-        float& c = r[close];
-        const float e = r[Tokenizer::kEndHole], hi = std::max(c, e);
-        c = hi + std::log(std::exp(c - hi) + std::exp(e - hi));
+      const auto redirect = guard->ban(rows[b].seq, rows[b].start, rows[b].end, ban);
+      if (redirect.from >= 0) { // the banned token's probability goes to the one that carries out its wish
+        float& to = r[redirect.to];
+        const float from = r[redirect.from], hi = std::max(to, from);
+        to = hi + std::log(std::exp(to - hi) + std::exp(from - hi));
       }
       rows[b].blocked += ban[wanted] == 1; // not a ban of rules 4 to 6 or of operands: checks mend those
       for (std::size_t v = 0; v < V; ++v)

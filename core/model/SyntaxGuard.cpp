@@ -179,10 +179,11 @@ bool scan(It begin, It end, std::vector<int>& stack, int& underflow, KindOf kind
 
 } // namespace
 
-int SyntaxGuard::ban(const std::vector<int>& seq, bool hasStart, bool hasEnd, std::uint8_t* banned) const {
+SyntaxGuard::Redirect SyntaxGuard::ban(const std::vector<int>& seq, bool hasStart, bool hasEnd,
+                                       std::uint8_t* banned) const {
   const auto hole = std::find(seq.begin(), seq.end(), int(Tokenizer::kHole));
-  if (hole == seq.end()) return -1;
-  int redirect = -1;
+  if (hole == seq.end()) return {};
+  Redirect redirect;
   const bool moreHoles = std::find(hole + 1, seq.end(), int(Tokenizer::kHole)) != seq.end();
   auto kindOf = [&](int v) { return v >= 0 && v < vocab_ ? int(kind_[std::size_t(v)]) : int(Other); };
   auto partnerOf = [&](int v) { return partner_[std::size_t(v)]; };
@@ -213,22 +214,36 @@ int SyntaxGuard::ban(const std::vector<int>& seq, bool hasStart, bool hasEnd, st
         int wholeUnder = 0;
         const bool ok = scan(hole + 1, seq.end(), whole, wholeUnder, kindOf, partnerOf, Open, Close) &&
                         !(hasStart && wholeUnder > 0) && !(hasEnd && !whole.empty());
+        // What the text after the hole needs open (bottom to top, the
+        // partners of its unmatched closes, last first).
+        std::vector<int> need;
+        for (auto it = needs.rbegin(); it != needs.rend(); ++it)
+          need.push_back(partner_[std::size_t(*it)]);
         if (!ok) {
           banned[Tokenizer::kEndHole] = 1;
           // The bracket to write first. For a whole kernel, the open ones must
-          // end up as the text after the hole needs them (bottom to top, the
-          // partners of its unmatched closes, last first): close what differs,
+          // end up as the text after the hole needs them: close what differs,
           // then open what is missing. A window: close the innermost.
-          std::vector<int> need;
-          for (auto it = needs.rbegin(); it != needs.rend(); ++it)
-            need.push_back(partner_[std::size_t(*it)]);
           std::size_t same = 0;
           while (same < stack.size() && same < need.size() && stack[same] == need[same])
             ++same;
+          redirect.from = Tokenizer::kEndHole;
           if (!(hasStart && hasEnd) || stack.size() > same)
-            redirect = stack.empty() ? -1 : partner_[std::size_t(stack.back())];
+            redirect.to = stack.empty() ? -1 : partner_[std::size_t(stack.back())];
           else if (same < need.size())
-            redirect = need[same];
+            redirect.to = need[same];
+          if (redirect.to < 0) redirect = {};
+        }
+        if (hasStart && hasEnd && stack.size() == 1 && !need.empty() && need.front() == stack.front()) {
+          // The outermost bracket (a function's body or parameter list) is
+          // one the text after the hole closes: closing it here would leave
+          // the function, where nothing written could reopen it. The model
+          // that wants to close it wants the function to end, which the text
+          // after the hole does: when the hole may close, that probability
+          // goes to [ENDHOLE].
+          const int close = partner_[std::size_t(stack.front())];
+          if (!banned[std::size_t(close)]) banned[std::size_t(close)] = ok ? 2 : 1;
+          if (ok) redirect = {close, Tokenizer::kEndHole};
         }
       }
     }
@@ -294,10 +309,33 @@ void SyntaxGuard::banNames(const std::vector<int>& seq, std::size_t hole, const 
   }
   const int before = kindOf(seq[prev]);
   if (before == Member && !star) return; // a field
+  // Rule 6: the variables the text after the hole declares, in the function
+  // the hole is in (rewritten code declares each name once, so the infill may
+  // neither declare them nor use them before their declaration).
+  std::vector<int> later;
+  if (types_) {
+    int depth = 0;
+    for (std::size_t i = 0; i < hole; ++i)
+      depth += seq[i] == brace_ ? 1 : seq[i] == closeBrace_ && depth > 0 ? -1 : 0;
+    for (std::size_t i = hole + 1; i < seq.size() && seq[i] != Tokenizer::kHole; ++i) {
+      if (seq[i] == brace_) ++depth;
+      else if (seq[i] == closeBrace_ && --depth <= 0) break; // the function ends
+      const int v = seq[i];
+      if (kindOf(v) != Name || !lowerName_[std::size_t(v)]) continue;
+      std::size_t j = i;
+      while (j > hole + 1 && kindOf(seq[j - 1]) == Star)
+        --j;
+      if (j > hole + 1 && kindOf(seq[j - 1]) == Declarer &&
+          std::none_of(declared.begin(), declared.end(), [&](const Declared& d) { return d.name == v; }))
+        later.push_back(v);
+    }
+  }
   if (before == Declarer) {
-    // A declaration. Rule 6: of a name not declared before.
+    // A declaration. Rule 6: of a name not declared before or after.
     for (const Declared& d : declared)
       if (!banned[d.name]) banned[d.name] = 2;
+    for (int v : later)
+      if (!banned[v]) banned[v] = 2;
     return;
   }
   // No other rule bans a name: ban them all, then free those the sequence has.
@@ -305,10 +343,12 @@ void SyntaxGuard::banNames(const std::vector<int>& seq, std::size_t hole, const 
     banned[v] = 1;
   for (int v : seq)
     if (kindOf(v) == Name) banned[v] = 0;
-  // Rule 6: but for variables whose block has closed.
+  // Rule 6: but for variables whose block has closed, or declared after the hole.
   for (const Declared& d : declared)
     if (!d.visible && std::none_of(declared.begin(), declared.end(), [&](const Declared& e) { return e.name == d.name && e.visible; }))
       banned[d.name] = 2;
+  for (int v : later)
+    if (!banned[v]) banned[v] = 2;
 }
 
 std::vector<SyntaxGuard::Declared> SyntaxGuard::declarations(const std::vector<int>& seq, std::size_t hole) const {

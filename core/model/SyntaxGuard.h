@@ -41,7 +41,12 @@
 //   6. Scopes (likewise): a variable declared in a block that has closed
 //      (or in a for loop's header, once the loop's block has closed) may not
 //      be used, and no name already declared may be declared again (rewritten
-//      code gives each declaration its own name).
+//      code gives each declaration its own name); a variable the text after
+//      the hole declares (in the hole's function) is neither declared nor
+//      used before it.
+//   Rule 1 also keeps the hole inside its function: in a whole kernel, the
+//   outermost open bracket, when the text after the hole closes it, is not
+//   closed by the infill (its probability goes to [ENDHOLE]).
 // Rows whose fixed text already breaks a rule are left unconstrained.
 // Thread-safety: immutable after construction.
 #pragma once
@@ -68,17 +73,26 @@ public:
   /// was without them, to measure what they give).
   explicit SyntaxGuard(const Tokenizer& tokenizer, const BuiltinSignatures* builtins = nullptr, bool types = true);
 
+  /// A banned token whose probability the sampler gives to another: the
+  /// model's wish is right, but something else must carry it out.
+  struct Redirect {
+    int from = -1, to = -1; ///< -1: none
+  };
+
   /// Sets banned[v] to 1 (rules 1 to 3) or 2 (rules 4 to 6 and rule 1's
   /// operands: bans that do not count toward patience) for every token
   /// v that may not come next at the first
   /// [HOLE] of `seq` (the row's tokens, [START]/[END] included when present);
   /// `banned` must hold the vocabulary's size and is left as it is elsewhere.
   /// `hasStart`/`hasEnd`: the sequence reaches the kernel's true start/end.
-  /// Returns the bracket the hole needs next when [ENDHOLE] is banned for
-  /// unbalanced brackets (the sampler gives it [ENDHOLE]'s probability: the
-  /// model wants to stop, so it first closes what it opened, or opens what
-  /// the text after the hole closes), else -1.
-  int ban(const std::vector<int>& seq, bool hasStart, bool hasEnd, std::uint8_t* banned) const;
+  /// Returns, when [ENDHOLE] is banned for unbalanced brackets, [ENDHOLE] to
+  /// the bracket the hole needs next (the model wants to stop, so it first
+  /// closes what it opened, or opens what the text after the hole closes).
+  /// In a whole kernel, when the hole's only open bracket is the outermost
+  /// one and the text after the hole closes it: its closing bracket, banned
+  /// (writing it would leave the function), to [ENDHOLE] (the model wants
+  /// the function to end, and the text after the hole ends it).
+  Redirect ban(const std::vector<int>& seq, bool hasStart, bool hasEnd, std::uint8_t* banned) const;
 
   /// For tests and reports: the sequence, holes left out, breaks rule 1.
   [[nodiscard]] bool unbalanced(const std::vector<int>& seq) const;

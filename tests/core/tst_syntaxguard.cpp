@@ -31,7 +31,8 @@ int id(const char* word) {
 
 struct Verdict {
   std::set<int> banned;
-  int redirect = -1;
+  int redirect = -1;     ///< the token that gets a banned one's probability
+  int redirectFrom = -1; ///< the banned token
   bool bans(const char* word) const { return banned.count(id(word)) > 0; }
   bool bansEnd() const { return banned.count(Tokenizer::kEndHole) > 0; }
 };
@@ -45,7 +46,9 @@ Verdict judgeWith(const Tokenizer& tok, const std::string& text, bool hasStart =
   if (hasEnd) seq.push_back(Tokenizer::kEnd);
   std::vector<std::uint8_t> banned(std::size_t(tok.size()), 0);
   Verdict v;
-  v.redirect = SyntaxGuard(tok).ban(seq, hasStart, hasEnd, banned.data());
+  const auto redirect = SyntaxGuard(tok).ban(seq, hasStart, hasEnd, banned.data());
+  v.redirect = redirect.to;
+  v.redirectFrom = redirect.from;
   for (int t = 0; t < tok.size(); ++t)
     if (banned[std::size_t(t)]) v.banned.insert(t);
   return v;
@@ -135,6 +138,7 @@ private Q_SLOTS:
   void theHoleClosesOnlyWhenBalanced() {
     auto open = judge("kernel void A ( global int * a ) { a [ 0 ] = 1 ; [HOLE]");
     QVERIFY(open.bansEnd());
+    QCOMPARE(open.redirectFrom, int(Tokenizer::kEndHole));
     QCOMPARE(open.redirect, id("}")); // [ENDHOLE]'s probability goes to the brace it needs
     auto closed = judge("kernel void A ( global int * a ) { a [ 0 ] = 1 ; } [HOLE]");
     QVERIFY(!closed.bansEnd());
@@ -152,6 +156,34 @@ private Q_SLOTS:
     QCOMPARE(call.redirect, id("("));
     // Open the wrong kind: close it first.
     QCOMPARE(judge("kernel void A ( global int * a ) { a [ 0 ] = get_global_id [ [HOLE] 0 ) ; }").redirect, id("]"));
+  }
+
+  void theHoleStaysInsideItsFunction() {
+    // The only open bracket is the body's, and the text after the hole closes
+    // it: `}` would leave the kernel, so it is banned and its probability goes
+    // to [ENDHOLE] (the text after the hole ends the kernel).
+    const auto body = judge("kernel void A ( global int * a ) { a [ 0 ] = 1 ; [HOLE] a [ 1 ] = 2 ; }");
+    QVERIFY(body.bans("}"));
+    QVERIFY(!body.bansEnd());
+    QCOMPARE(body.redirectFrom, id("}"));
+    QCOMPARE(body.redirect, int(Tokenizer::kEndHole));
+    // Likewise a parameter list's `)`.
+    const auto params = judge("kernel void A ( global int * a , [HOLE] ) { a [ 0 ] = 1 ; }");
+    QVERIFY(params.bans(")"));
+    QCOMPARE(params.redirectFrom, id(")"));
+    QCOMPARE(params.redirect, int(Tokenizer::kEndHole));
+    // Inside a nested block the hole may close it and open another.
+    const auto nested = judge("kernel void A ( global int * a ) { if ( a [ 0 ] ) { a [ 0 ] = 1 ; [HOLE] } }");
+    QVERIFY(!nested.bans("}"));
+    QCOMPARE(nested.redirectFrom, -1);
+    // While the hole cannot close yet, the outermost bracket still stays open.
+    const auto open = judge("kernel void A ( global int * a ) { a [ 0 ] = [HOLE] 1 ) ; }");
+    QVERIFY(open.bans("}"));
+    QCOMPARE(open.redirectFrom, int(Tokenizer::kEndHole));
+    // A window's cut sides say nothing of where the function ends.
+    const auto window = judge("a [ 0 ] = 1 ; [HOLE] a [ 1 ] = 2 ; }", /*hasStart=*/false, /*hasEnd=*/true);
+    QVERIFY(!window.bans("}"));
+    QCOMPARE(window.redirectFrom, -1);
   }
 
   void cutSidesAreNotChecked() {
@@ -182,8 +214,10 @@ private Q_SLOTS:
     QVERIFY(use.bans("c"));
     QVERIFY(use.bans("B")); // an undefined function, too
     QVERIFY(!use.bans("0"));
-    // A name the text after the hole declares or uses is not new.
-    QVERIFY(!judge("kernel void A ( global int * a ) { a [ 0 ] = [HOLE] ; int c ; }").bans("c"));
+    // A name the text after the hole uses is not new (the infill may declare it) ...
+    QVERIFY(!judge("kernel void A ( global int * a ) { a [ 0 ] = [HOLE] ; c = 1 ; }").bans("c"));
+    // ... but one it declares is not used before its declaration.
+    QVERIFY(judge("kernel void A ( global int * a ) { a [ 0 ] = [HOLE] ; int c ; }").bans("c"));
     // Declared: after a type or a qualifier, and after the stars of a pointer.
     QVERIFY(!judge("kernel void A ( global int * a ) { int [HOLE] }").bans("c"));
     QVERIFY(!judge("kernel void A ( global int * a , global float4 * [HOLE] ) { }").bans("b"));
@@ -294,6 +328,12 @@ private Q_SLOTS:
     const auto redeclared = judgeTyped("int h = 0 ; int [HOLE]");
     QVERIFY(bansIn(redeclared, "h") && bansIn(redeclared, "g"));
     QVERIFY(!bansIn(redeclared, "i"));
+    // A name the text after the hole declares is neither declared nor used before it.
+    const auto declaredLater = judgeTyped("int h = 0 ; int [HOLE] ; float i = 1.0f ;");
+    QVERIFY(bansIn(declaredLater, "i"));
+    QVERIFY(!bansIn(declaredLater, "j"));
+    QVERIFY(bansIn(judgeTyped("h = [HOLE] ; int i = 0 ;"), "i"));
+    QVERIFY(!bansIn(judgeTyped("int i = 0 ; h = [HOLE] ;"), "i"));
   }
 
   void statementEndsAndWhatClosesThem() {
