@@ -356,7 +356,7 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
     // Insert the chosen tokens; check the statements rows just ended.
     std::vector<char> ended(rows.size(), 0);
     auto checks = insertChosen(rows, holeAt, chosen, o, guard ? &*guard : nullptr, tok, ended);
-    applyChecks(rows, holeAt, checks, o, tok, checkJobs, ended, restart);
+    applyChecks(rows, checks, o, tok, checkJobs, ended, restart);
     std::vector<Row> keep;
     for (std::size_t b = 0; b < rows.size(); ++b) {
       Row& r = rows[b];

@@ -46,6 +46,12 @@ struct SampleOptions {
   /// Added to the [ENDHOLE] logit before sampling (a length prior: > 0 closes
   /// holes sooner). 0 samples the model as trained.
   double endHoleBias = 0.0;
+  /// A hole whose infill's last this many tokens are the first ones after
+  /// the hole closes where they start (they are dropped): the model has begun
+  /// to write the text that follows the hole, instead of ending the hole.
+  /// Only in a whole kernel with one hole, at least this many tokens after
+  /// it and the length floor kept. 0: never.
+  int closeOnRepeat = 3;
   /// Grammar-guided infilling (SyntaxGuard): tokens that cannot lead to a
   /// kernel that compiles (a mismatched bracket, closing a hole that leaves
   /// brackets open, using a name never declared) are never sampled.

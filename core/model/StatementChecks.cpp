@@ -1,12 +1,33 @@
 #include "model/StatementChecks.h"
 
 #include "engine/ParallelFor.h"
+#include "model/LogitShaping.h"
 #include "model/SyntaxGuard.h"
 #include "model/Tokenizer.h"
 
 #include <algorithm>
 
 namespace steerbench::model {
+
+namespace {
+
+/// SampleOptions::closeOnRepeat: k when the last k tokens of a row's infill
+/// (its only hole is at `hole`) are the first k after the hole, else 0.
+int repeatsTextAfter(const SampleRow& r, std::size_t hole, const SampleOptions& o) {
+  const int k = o.closeOnRepeat;
+  if (k <= 0 || !r.start) return 0;
+  const std::size_t infillAt = 1 + std::size_t(r.holeAt); // [START] and the feed's text before its hole
+  if (hole < infillAt + std::size_t(k) || r.newTokens - k < lengthFloor(o, r.feed)) return 0;
+  if (std::count(r.seq.begin(), r.seq.end(), int(Tokenizer::kHole)) != 1) return 0;
+  std::size_t after = r.seq.size() - (r.end ? 1 : 0) - hole - 1; // tokens after the hole
+  if (after < std::size_t(k)) return 0;
+  return std::equal(r.seq.begin() + std::ptrdiff_t(hole) - k, r.seq.begin() + std::ptrdiff_t(hole),
+                    r.seq.begin() + std::ptrdiff_t(hole) + 1)
+             ? k
+             : 0;
+}
+
+} // namespace
 
 std::vector<StatementCheck> insertChosen(std::vector<SampleRow>& rows, const std::vector<std::int64_t>& holeAt,
                                          const std::vector<std::int64_t>& chosen, const SampleOptions& o,
@@ -22,7 +43,8 @@ std::vector<StatementCheck> insertChosen(std::vector<SampleRow>& rows, const std
       std::string before = tok.decode(std::vector<int>(r.seq.begin() + 1, r.seq.begin() + std::ptrdiff_t(h)));
       r.fixed = before.size();
     }
-    if (chosen[b] == Tokenizer::kEndHole) {
+    // Closes the hole at h: checked as a whole kernel first when it is the last.
+    auto closeHole = [&](std::size_t h) {
       const bool lastHole =
           std::find(r.seq.begin() + std::ptrdiff_t(h) + 1, r.seq.end(), int(Tokenizer::kHole)) == r.seq.end();
       if (checking && o.checkWhole && r.start && r.end && !r.unchecked && lastHole &&
@@ -30,20 +52,33 @@ std::vector<StatementCheck> insertChosen(std::vector<SampleRow>& rows, const std
         // The whole kernel, as it would be: decided after the checks.
         std::vector<int> whole(r.seq.begin() + 1, r.seq.end() - 1);
         whole.erase(whole.begin() + std::ptrdiff_t(h) - 1);
-        checks.push_back({b, tok.decode(whole), true});
-        continue;
+        checks.push_back({b, tok.decode(whole), true, h});
+        return;
       }
       r.seq.erase(r.seq.begin() + std::ptrdiff_t(h));
       r.statementAt = -1;
       ended[b] = 1;
+    };
+    if (chosen[b] == Tokenizer::kEndHole) {
+      closeHole(h);
       continue;
     }
     r.seq.insert(r.seq.begin() + std::ptrdiff_t(h), int(chosen[b]));
     ++r.newTokens;
+    if (const int k = repeatsTextAfter(r, h + 1, o)) {
+      // The infill has begun to write the text after the hole: the hole
+      // closes where the repetition starts.
+      r.seq.erase(r.seq.begin() + std::ptrdiff_t(h + 1) - k, r.seq.begin() + std::ptrdiff_t(h + 1));
+      r.newTokens -= k;
+      const std::size_t at = h + 1 - std::size_t(k);
+      if (r.statementAt > int(at)) r.statementAt = int(at);
+      closeHole(at);
+      continue;
+    }
     std::string closers;
     if (checking && r.start && !r.unchecked && guard->statementEnd(r.seq, h + 1, closers)) {
       std::string text = tok.decode(std::vector<int>(r.seq.begin() + 1, r.seq.begin() + std::ptrdiff_t(h + 1)));
-      checks.push_back({b, std::move(text) + closers});
+      checks.push_back({b, std::move(text) + closers, false, h + 1});
     }
   }
   return checks;
@@ -106,15 +141,15 @@ void applyStatementCheck(SampleRow& r, std::size_t h, const StatementCheck& c, c
 
 } // namespace
 
-void applyChecks(std::vector<SampleRow>& rows, const std::vector<std::int64_t>& holeAt,
+void applyChecks(std::vector<SampleRow>& rows,
                  std::vector<StatementCheck>& checks, const SampleOptions& o, const Tokenizer& tok, unsigned jobs,
                  std::vector<char>& ended, const std::function<bool(SampleRow&)>& restart) {
   if (checks.empty()) return;
   engine::parallelFor(checks.size(), jobs, [&](std::size_t i) { checks[i].error = o.check(checks[i].text); });
   for (const StatementCheck& c : checks) {
     SampleRow& r = rows[c.row];
-    if (c.whole) applyWholeCheck(r, std::size_t(holeAt[c.row]), c, o, ended[c.row], restart);
-    else applyStatementCheck(r, std::size_t(holeAt[c.row]) + 1, c, o, tok);
+    if (c.whole) applyWholeCheck(r, c.hole, c, o, ended[c.row], restart);
+    else applyStatementCheck(r, c.hole, c, o, tok);
   }
 }
 

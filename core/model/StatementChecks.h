@@ -23,6 +23,7 @@ struct StatementCheck {
   std::size_t row = 0;
   std::string text;
   bool whole = false; ///< the whole kernel, as the row closes its last hole
+  std::size_t hole = 0; ///< the hole's index in the row: after the statement's last token, or the one closing
   std::size_t error = std::string::npos;
 };
 
@@ -39,7 +40,7 @@ struct StatementCheck {
 /// rows: a clean statement is kept, one in error is taken back, a whole
 /// kernel in error keeps its hole open (`restart` starts a row again from
 /// its feed once the check patience is spent; false when no restarts are left).
-void applyChecks(std::vector<SampleRow>& rows, const std::vector<std::int64_t>& holeAt,
+void applyChecks(std::vector<SampleRow>& rows,
                  std::vector<StatementCheck>& checks, const SampleOptions& o, const Tokenizer& tok, unsigned jobs,
                  std::vector<char>& ended, const std::function<bool(SampleRow&)>& restart);
 

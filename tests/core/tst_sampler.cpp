@@ -572,6 +572,47 @@ private Q_SLOTS:
     QVERIFY(startsWith(out[0], "kernel void A ( ) { { } ; ; ;"));
   }
 
+  void aHoleThatRepeatsTheTextAfterItClosesWhereTheRepetitionStarts() {
+    // The model writes `;` for ever; the text after the hole starts `; ; ;`.
+    auto writer = biased(biased(Tokenizer::kEndHole).tokenizer().encode(";")[0]);
+    SampleOptions o;
+    o.temperature = 0;
+    o.check = {};
+    o.maxNewTokens = 10;
+    const std::string feed = "kernel void A ( ) { [HOLE] ; ; ; }";
+    auto out = writer.sample({feed}, 1, o); // three repeated: dropped, and the hole closes
+    QVERIFY(out[0].complete);
+    QCOMPARE(out[0].newTokens, 0);
+    QCOMPARE(out[0].text, writer.tokenizer().decode(writer.tokenizer().encode("kernel void A ( ) { ; ; ; }")));
+    o.minNewTokens = 2; // the floor is kept: two stay
+    out = writer.sample({feed}, 1, o);
+    QVERIFY(out[0].complete);
+    QCOMPARE(out[0].newTokens, 2);
+    // With compiler checks, the kernel is checked whole as the hole closes
+    // there; one in error takes the infill back and the hole stays open.
+    o.minNewTokens = 0;
+    RecordingCheck clean{[](const std::string&) { return std::string::npos; }};
+    o.check = clean;
+    out = writer.sample({feed}, 1, o);
+    QVERIFY(out[0].complete);
+    QCOMPARE(out[0].newTokens, 0);
+    QVERIFY(!clean.seen->empty());
+    QCOMPARE(clean.seen->back(), out[0].text);
+    RecordingCheck broken{[](const std::string& text) { return text.size() - 1; }}; // every text ends in error
+    o.check = broken;
+    out = writer.sample({feed}, 1, o);
+    QVERIFY(!out[0].complete); // given up: its checks' patience spent
+    o.check = {};
+    o.minNewTokens = 0;
+    o.closeOnRepeat = 0; // off: the model runs to the token limit
+    out = writer.sample({feed}, 1, o);
+    QVERIFY(!out[0].complete);
+    QCOMPARE(out[0].newTokens, 10);
+    o.closeOnRepeat = 4; // more than the text after the hole holds before `}`: never
+    out = writer.sample({"kernel void A ( ) { [HOLE] ; ; }"}, 1, o);
+    QVERIFY(!out[0].complete);
+  }
+
   void aFeedsOwnFloorHoldsOnlyForThatFeed() {
     // The model wants to stop at once, then `;`. Two feeds, floors 1 and 0:
     // the first writes one token, the second none, in the same batch.
