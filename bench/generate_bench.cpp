@@ -27,7 +27,7 @@
 //                        [--min-tokens 0]   (a length floor for the undirected samples only)
 //                        [--close-bias 0]   (a soft length prior for them: added to the logit of closing the kernel)
 //                        [--cut-lexemes] [--restarts 0] [--dump-failed-infills DIR]
-//                        [--repeat-close 3]   (SampleOptions::closeOnRepeat; 0: off)
+//                        [--repeat-close 2]   (SampleOptions::closeOnRepeat; 0: off)
 //                        [--devmap DIR] [--clgen DIR]   (coverage; skipped when DevMap is not there)
 #include "Coverage.h"
 #include "clang/OpenCLFrontend.h"
@@ -170,7 +170,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 32] [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0] "
                            "[--unguarded] [--typed] [--untyped] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
-                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--restarts 0] [--repeat-close 3] [--cut-lexemes] [--devmap DIR] [--clgen DIR]\n");
+                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--restarts 0] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR]\n");
       return 2;
     }
   }

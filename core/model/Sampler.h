@@ -51,7 +51,7 @@ struct SampleOptions {
   /// to write the text that follows the hole, instead of ending the hole.
   /// Only in a whole kernel with one hole, at least this many tokens after
   /// it and the length floor kept. 0: never.
-  int closeOnRepeat = 3;
+  int closeOnRepeat = 2;
   /// Grammar-guided infilling (SyntaxGuard): tokens that cannot lead to a
   /// kernel that compiles (a mismatched bracket, closing a hole that leaves
   /// brackets open, using a name never declared) are never sampled.
