@@ -49,8 +49,8 @@ struct SampleOptions {
   /// A hole whose infill's last this many tokens are the first ones after
   /// the hole closes where they start (they are dropped): the model has begun
   /// to write the text that follows the hole, instead of ending the hole.
-  /// Only in a whole kernel with one hole, at least this many tokens after
-  /// it and the length floor kept. 0: never.
+  /// Only in a feed with one hole and at least this many tokens after it,
+  /// and the length floor kept. 0: never.
   int closeOnRepeat = 2;
   /// Grammar-guided infilling (SyntaxGuard): tokens that cannot lead to a
   /// kernel that compiles (a mismatched bracket, closing a hole that leaves

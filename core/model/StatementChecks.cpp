@@ -15,8 +15,8 @@ namespace {
 /// (its only hole is at `hole`) are the first k after the hole, else 0.
 int repeatsTextAfter(const SampleRow& r, std::size_t hole, const SampleOptions& o) {
   const int k = o.closeOnRepeat;
-  if (k <= 0 || !r.start) return 0;
-  const std::size_t infillAt = 1 + std::size_t(r.holeAt); // [START] and the feed's text before its hole
+  if (k <= 0) return 0;
+  const std::size_t infillAt = (r.start ? 1 : 0) + std::size_t(r.holeAt); // [START] and the feed's text before its hole
   if (hole < infillAt + std::size_t(k) || r.newTokens - k < lengthFloor(o, r.feed)) return 0;
   if (std::count(r.seq.begin(), r.seq.end(), int(Tokenizer::kHole)) != 1) return 0;
   std::size_t after = r.seq.size() - (r.end ? 1 : 0) - hole - 1; // tokens after the hole
