@@ -227,110 +227,112 @@ int main(int argc, char** argv) {
       heldOut.push_back(row[0]);
     }
 
-    // 1. Undirected.
-    const auto t0 = Clock::now();
-    model::SampleOptions undirected = o;
-    undirected.minNewTokens = minTokens;
-    undirected.closeBias = closeBias;
-    const auto samples = sampler.sample({"kernel void [HOLE]"}, n, undirected);
-    const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    std::vector<std::string> texts;
-    for (const auto& s : samples)
-      texts.push_back(s.text);
-    std::vector<Counts> grewe;
-    std::vector<std::string> sampleErrors;
-    const auto ok = compileAll(texts, jobs, &sampleErrors, &grewe);
-    if (!dumpDir.empty())
+    if (n > 0) { // -n 0: infill only
+      // 1. Undirected.
+      const auto t0 = Clock::now();
+      model::SampleOptions undirected = o;
+      undirected.minNewTokens = minTokens;
+      undirected.closeBias = closeBias;
+      const auto samples = sampler.sample({"kernel void [HOLE]"}, n, undirected);
+      const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+      std::vector<std::string> texts;
+      for (const auto& s : samples)
+        texts.push_back(s.text);
+      std::vector<Counts> grewe;
+      std::vector<std::string> sampleErrors;
+      const auto ok = compileAll(texts, jobs, &sampleErrors, &grewe);
+      if (!dumpDir.empty())
+        for (std::size_t i = 0; i < samples.size(); ++i)
+          if (!ok[i])
+            std::ofstream(dumpDir + "/sample-" + std::to_string(i) + ".cl")
+                << "// error: " << sampleErrors[i] << (samples[i].complete ? "" : " (incomplete: given up or cut)") << "\n"
+                << samples[i].text << "\n";
+      std::set<std::string> unique;
+      std::size_t compiled = 0, copies = 0, corpusCopies = 0, largest = 0, largestAt = 0;
+      std::vector<std::size_t> lengths, novelLengths;
+      std::map<std::string, std::size_t> copyCounts; // by the copied kernel, whitespace folded
+      for (std::size_t i = 0; i < samples.size(); ++i) {
+        const std::string key = model::tokenKey(samples[i].text);
+        unique.insert(key);
+        lengths.push_back(samples[i].ids.size());
+        if (!ok[i]) continue;
+        ++compiled;
+        if (samples[i].ids.size() > largest) {
+          largest = samples[i].ids.size();
+          largestAt = i;
+        }
+        if (training.count(key)) ++copies;
+        if (corpus.count(key)) {
+          ++corpusCopies;
+          ++copyCounts[key];
+        } else
+          novelLengths.push_back(samples[i].ids.size());
+      }
+      const double total = double(std::max<std::size_t>(1, samples.size()));
+      auto sorted = lengths;
+      std::sort(sorted.begin(), sorted.end());
+      std::printf("\nUndirected: %zu samples from \"kernel void [HOLE]\" in %.1f s%s%s\n", samples.size(), seconds,
+                  minTokens > 0 ? (", at least " + std::to_string(minTokens) + " tokens each").c_str() : "",
+                  closeBias != 0 ? (", closing bias " + formatNumber(closeBias)).c_str() : "");
+      if (checked)
+        std::printf("  compiler checks: %ld (statements and whole kernels), %ld taken back, %.1f s of Clang (all threads)\n", checks.load(),
+                    failedChecks.load(), double(checkMicros.load()) / 1e6);
+      std::printf("  unique %zu (%.1f%%; goal >= 80%%), compile %zu (%.1f%%; goal >= 90%%)\n", unique.size(),
+                  100.0 * double(unique.size()) / total, compiled, 100.0 * double(compiled) / total);
+      std::vector<std::size_t> compilingLengths;
       for (std::size_t i = 0; i < samples.size(); ++i)
-        if (!ok[i])
-          std::ofstream(dumpDir + "/sample-" + std::to_string(i) + ".cl")
-              << "// error: " << sampleErrors[i] << (samples[i].complete ? "" : " (incomplete: given up or cut)") << "\n"
-              << samples[i].text << "\n";
-    std::set<std::string> unique;
-    std::size_t compiled = 0, copies = 0, corpusCopies = 0, largest = 0, largestAt = 0;
-    std::vector<std::size_t> lengths, novelLengths;
-    std::map<std::string, std::size_t> copyCounts; // by the copied kernel, whitespace folded
-    for (std::size_t i = 0; i < samples.size(); ++i) {
-      const std::string key = model::tokenKey(samples[i].text);
-      unique.insert(key);
-      lengths.push_back(samples[i].ids.size());
-      if (!ok[i]) continue;
-      ++compiled;
-      if (samples[i].ids.size() > largest) {
-        largest = samples[i].ids.size();
-        largestAt = i;
+        if (ok[i]) compilingLengths.push_back(samples[i].ids.size());
+      std::printf("  tokens per sample: median %zu, p90 %zu, max %zu; compiling samples: median %zu (goal >= 60), "
+                  "largest %zu\n",
+                  median(lengths), sorted.empty() ? 0 : sorted[sorted.size() * 9 / 10], sorted.empty() ? 0 : sorted.back(),
+                  median(compilingLengths), largest);
+      std::printf("  %.1f ms per sample (wall time / samples, %d stream(s) of batch %d; goal <= 20)\n",
+                  1000.0 * seconds / total, o.streams, o.batchSize);
+      // 2. Coverage of DevMap's benchmark kernels.
+      std::vector<Counts> ours;
+      for (std::size_t i = 0; i < samples.size(); ++i)
+        if (ok[i]) ours.push_back(grewe[i]);
+      const std::size_t distinctOurs = std::set<Counts>(ours.begin(), ours.end()).size();
+      std::printf("  distinct Grewe vectors: %zu of the %zu compiling samples (%.1f%%; goal >= 50%%)\n", distinctOurs,
+                  ours.size(), 100.0 * double(distinctOurs) / double(std::max<std::size_t>(1, ours.size())));
+      const std::string devmapCsv = devmapDir + "/cgo17-amd.csv";
+      if (std::ifstream(devmapCsv).good()) {
+        const std::vector<Counts> reference = bench::devmapKernelVectors(devmapCsv);
+        std::printf("\nCoverage of DevMap's %zu benchmark kernels (Euclidean distance over comp, rational, mem, "
+                    "localmem, coalesced, atomic; the baselines subsampled to the same n, seed 204):\n",
+                    reference.size());
+        bench::printCoverageHeader();
+        printCoverage("these samples", ours, reference);
+        for (const auto& [name, file] : {std::pair<const char*, const char*>{"CLgen samples", "clgen-features.csv"},
+                                         {"CLSmith", "clsmith-features.csv"}}) {
+          const auto all = readCounts(clgenDir + "/" + file);
+          if (all.empty())
+            std::printf("  %-22s (no %s/%s)\n", name, clgenDir.c_str(), file);
+          else
+            printCoverage(name, subsample(all, ours.size(), 204), reference);
+        }
+        std::printf("  (goal: these samples nearer than CLgen's in median, and more within 5 and exact)\n");
+      } else {
+        std::printf("\nCoverage: skipped (no %s; give --devmap DIR)\n", devmapCsv.c_str());
       }
-      if (training.count(key)) ++copies;
-      if (corpus.count(key)) {
-        ++corpusCopies;
-        ++copyCounts[key];
-      } else
-        novelLengths.push_back(samples[i].ids.size());
-    }
-    const double total = double(std::max<std::size_t>(1, samples.size()));
-    auto sorted = lengths;
-    std::sort(sorted.begin(), sorted.end());
-    std::printf("\nUndirected: %zu samples from \"kernel void [HOLE]\" in %.1f s%s%s\n", samples.size(), seconds,
-                minTokens > 0 ? (", at least " + std::to_string(minTokens) + " tokens each").c_str() : "",
-                closeBias != 0 ? (", closing bias " + formatNumber(closeBias)).c_str() : "");
-    if (checked)
-      std::printf("  compiler checks: %ld (statements and whole kernels), %ld taken back, %.1f s of Clang (all threads)\n", checks.load(),
-                  failedChecks.load(), double(checkMicros.load()) / 1e6);
-    std::printf("  unique %zu (%.1f%%; goal >= 80%%), compile %zu (%.1f%%; goal >= 90%%)\n", unique.size(),
-                100.0 * double(unique.size()) / total, compiled, 100.0 * double(compiled) / total);
-    std::vector<std::size_t> compilingLengths;
-    for (std::size_t i = 0; i < samples.size(); ++i)
-      if (ok[i]) compilingLengths.push_back(samples[i].ids.size());
-    std::printf("  tokens per sample: median %zu, p90 %zu, max %zu; compiling samples: median %zu (goal >= 60), "
-                "largest %zu\n",
-                median(lengths), sorted.empty() ? 0 : sorted[sorted.size() * 9 / 10], sorted.empty() ? 0 : sorted.back(),
-                median(compilingLengths), largest);
-    std::printf("  %.1f ms per sample (wall time / samples, %d stream(s) of batch %d; goal <= 20)\n",
-                1000.0 * seconds / total, o.streams, o.batchSize);
-    // 2. Coverage of DevMap's benchmark kernels.
-    std::vector<Counts> ours;
-    for (std::size_t i = 0; i < samples.size(); ++i)
-      if (ok[i]) ours.push_back(grewe[i]);
-    const std::size_t distinctOurs = std::set<Counts>(ours.begin(), ours.end()).size();
-    std::printf("  distinct Grewe vectors: %zu of the %zu compiling samples (%.1f%%; goal >= 50%%)\n", distinctOurs,
-                ours.size(), 100.0 * double(distinctOurs) / double(std::max<std::size_t>(1, ours.size())));
-    const std::string devmapCsv = devmapDir + "/cgo17-amd.csv";
-    if (std::ifstream(devmapCsv).good()) {
-      const std::vector<Counts> reference = bench::devmapKernelVectors(devmapCsv);
-      std::printf("\nCoverage of DevMap's %zu benchmark kernels (Euclidean distance over comp, rational, mem, "
-                  "localmem, coalesced, atomic; the baselines subsampled to the same n, seed 204):\n",
-                  reference.size());
-      bench::printCoverageHeader();
-      printCoverage("these samples", ours, reference);
-      for (const auto& [name, file] : {std::pair<const char*, const char*>{"CLgen samples", "clgen-features.csv"},
-                                       {"CLSmith", "clsmith-features.csv"}}) {
-        const auto all = readCounts(clgenDir + "/" + file);
-        if (all.empty())
-          std::printf("  %-22s (no %s/%s)\n", name, clgenDir.c_str(), file);
-        else
-          printCoverage(name, subsample(all, ours.size(), 204), reference);
-      }
-      std::printf("  (goal: these samples nearer than CLgen's in median, and more within 5 and exact)\n");
-    } else {
-      std::printf("\nCoverage: skipped (no %s; give --devmap DIR)\n", devmapCsv.c_str());
-    }
 
-    std::printf("\nNovelty: %zu of the compiling samples are copies of training kernels, %zu of any corpus kernel "
-                "(training, validation or capped); %zu novel, in none of them (%.1f%% of all samples, %.1f%% of the compiling "
-                "ones; goal >= 60%%), median %zu tokens, %.1f novel per minute\n",
-                copies, corpusCopies, novelLengths.size(), 100.0 * double(novelLengths.size()) / total,
-                100.0 * double(novelLengths.size()) / double(std::max<std::size_t>(1, compiled)),
-                median(novelLengths), double(novelLengths.size()) / (seconds / 60.0));
-    if (!copyCounts.empty()) {
-      const auto byCount = mostFrequentFirst(copyCounts);
-      std::printf("  the copies: %zu distinct corpus kernels; the most copied:\n", byCount.size());
-      for (std::size_t k = 0; k < byCount.size() && k < 5; ++k)
-        std::printf("    %4zu x  %s\n", byCount[k].first, byCount[k].second.c_str());
+      std::printf("\nNovelty: %zu of the compiling samples are copies of training kernels, %zu of any corpus kernel "
+                  "(training, validation or capped); %zu novel, in none of them (%.1f%% of all samples, %.1f%% of the compiling "
+                  "ones; goal >= 60%%), median %zu tokens, %.1f novel per minute\n",
+                  copies, corpusCopies, novelLengths.size(), 100.0 * double(novelLengths.size()) / total,
+                  100.0 * double(novelLengths.size()) / double(std::max<std::size_t>(1, compiled)),
+                  median(novelLengths), double(novelLengths.size()) / (seconds / 60.0));
+      if (!copyCounts.empty()) {
+        const auto byCount = mostFrequentFirst(copyCounts);
+        std::printf("  the copies: %zu distinct corpus kernels; the most copied:\n", byCount.size());
+        for (std::size_t k = 0; k < byCount.size() && k < 5; ++k)
+          std::printf("    %4zu x  %s\n", byCount[k].first, byCount[k].second.c_str());
+      }
+      if (largest > 0)
+        std::printf("  the largest compiling sample (%zu tokens%s):\n%s\n", largest,
+                    corpus.count(model::tokenKey(samples[largestAt].text)) ? ", a copy" : ", novel",
+                    samples[largestAt].text.c_str());
     }
-    if (largest > 0)
-      std::printf("  the largest compiling sample (%zu tokens%s):\n%s\n", largest,
-                  corpus.count(model::tokenKey(samples[largestAt].text)) ? ", a copy" : ", novel",
-                  samples[largestAt].text.c_str());
 
     // 4. Infill of held-out kernels: one random hole each, first as training
     // makes them (up to 90% of a kernel), then as steering makes them (0 to 8 tokens).
