@@ -119,9 +119,8 @@ int runTrain(const CommandLine& cl) {
     throw UsageError(e.what());
   }
   if (cl.has("fim-order")) {
-    o.fimOrder = cl.value("fim-order");
     try {
-      (void)model::ModelConfig::parseFimOrder(o.fimOrder, "--fim-order");
+      o.suffixFirst = model::ModelConfig::parseFimOrder(cl.value("fim-order"), "--fim-order");
     } catch (const InputError& e) {
       throw UsageError(e.what());
     }

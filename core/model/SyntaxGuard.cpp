@@ -314,9 +314,7 @@ void SyntaxGuard::banNames(const std::vector<int>& seq, std::size_t hole, const 
   // neither declare them nor use them before their declaration).
   std::vector<int> later;
   if (types_) {
-    int depth = 0;
-    for (std::size_t i = 0; i < hole; ++i)
-      depth += seq[i] == brace_ ? 1 : seq[i] == closeBrace_ && depth > 0 ? -1 : 0;
+    int depth = openBraces(seq, hole);
     for (std::size_t i = hole + 1; i < seq.size() && seq[i] != Tokenizer::kHole; ++i) {
       if (seq[i] == brace_) ++depth;
       else if (seq[i] == closeBrace_ && --depth <= 0) break; // the function ends

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,10 +43,10 @@ struct TrainOptions {
   /// weights, with its shape and tokenizer, a new optimizer and its own
   /// warmup and decay over `steps`. Ignored when resuming.
   std::string initFrom;
-  /// A decoder's reading order, "psm" or "spm" (ModelConfig::suffixFirst).
-  /// Empty: prefix first for a new model, the starting model's for a
-  /// fine-tune; a resumed run keeps its own (and refuses another).
-  std::string fimOrder;
+  /// A decoder's reading order (ModelConfig::suffixFirst: true reads the
+  /// suffix first). Unset: prefix first for a new model, the starting model's
+  /// for a fine-tune; a resumed run keeps its own (and refuses another).
+  std::optional<bool> suffixFirst;
   std::string recipe;            ///< JSON stored in the checkpoint: the command and corpus that made it
   /// Balance by package (TrainingSession): packages are drawn in proportion
   /// to their kernel counts to this power (1: every kernel alike; 0.5: the

@@ -120,7 +120,7 @@ TrainOptions TrainingSession::optionsFromRecipe(const std::string& recipe, Train
   if (recipe.find("\"model\":") != std::string::npos) // a recipe without "arch" made an encoder
     o.model.arch = recipe.find("\"arch\":\"decoder\"") != std::string::npos ? ModelConfig::Arch::Decoder
                                                                              : ModelConfig::Arch::Encoder;
-  if (recipe.find("\"fim_order\":\"spm\"") != std::string::npos) o.fimOrder = "spm";
+  if (recipe.find("\"fim_order\":\"spm\"") != std::string::npos) o.suffixFirst = true;
   const std::string holes = "\"holes\":\"";
   if (const auto at = recipe.find(holes); at != std::string::npos) {
     unsigned lo = 0, hi = 0;
@@ -185,8 +185,7 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
       options_.model = from.config; // checked again when the weights load
       initFromHash = resuming_ ? text(from.recipe, "init_from_sha256") : sha256OfFile(source);
     }
-    if (resuming_ && !options_.fimOrder.empty() &&
-        ModelConfig::parseFimOrder(options_.fimOrder, "--fim-order") != from.config.suffixFirst)
+    if (resuming_ && options_.suffixFirst && *options_.suffixFirst != from.config.suffixFirst)
       throw InputError("checkpoint " + ckpt + " was trained reading " +
                        (from.config.suffixFirst ? "the suffix first (spm)" : "the prefix first (psm)") +
                        "; resume it with that order");
@@ -199,8 +198,7 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
     tokenizer_.save(ckpt + ".tokenizer.json");
   }
   options_.model.vocab = tokenizer_.size();
-  if (!resuming_ && !options_.fimOrder.empty())
-    options_.model.suffixFirst = ModelConfig::parseFimOrder(options_.fimOrder, "--fim-order");
+  if (!resuming_ && options_.suffixFirst) options_.model.suffixFirst = *options_.suffixFirst;
 
   const auto& o = options_;
   spec_ = "{\"command\":\"train\",\"app_version\":" + jsonString(kAppVersion) + ",\"invocation\":" +
