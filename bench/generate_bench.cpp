@@ -27,6 +27,7 @@
 //                        [--min-tokens 0]   (a length floor for the undirected samples only)
 //                        [--close-bias 0]   (a soft length prior for them: added to the logit of closing the kernel)
 //                        [--cut-lexemes] [--restarts 0] [--dump-failed-infills DIR]
+//                        [--vectors FILE]   (the compiling undirected samples' tokens and Grewe vectors, CSV)
 //                        [--repeat-close 2]   (SampleOptions::closeOnRepeat; 0: off)
 //                        [--devmap DIR] [--clgen DIR]   (coverage; skipped when DevMap is not there)
 #include "Coverage.h"
@@ -129,7 +130,7 @@ std::vector<std::pair<std::size_t, std::string>> mostFrequentFirst(const std::ma
 
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0); // each line as it is printed, also into a file
-  std::string ckpt, wsPath = defaultWorkspacePath(), dumpDir, devmapDir = STEERBENCH_DEVMAP_DIR,
+  std::string ckpt, wsPath = defaultWorkspacePath(), dumpDir, vectorsCsv, devmapDir = STEERBENCH_DEVMAP_DIR,
                     clgenDir = STEERBENCH_DEVMAP_DIR "/../clgen";
   if (const char* e = std::getenv("STEERBENCH_DEVMAP_DIR"); e && *e) devmapDir = e, clgenDir = std::string(e) + "/../clgen";
   int n = 1000, infill = 500, threads = 0;
@@ -161,6 +162,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--restart-statements")) o.resumeAtError = false;
     else if (!std::strcmp(argv[i], "--unchecked")) checked = false;
     else if (arg("--dump-failed-infills")) dumpDir = argv[++i];
+    else if (arg("--vectors")) vectorsCsv = argv[++i];
     else if (arg("--restarts")) o.restarts = std::atoi(argv[++i]);
     else if (arg("--repeat-close")) o.closeOnRepeat = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--cut-lexemes")) cutLexemes = true;
@@ -170,7 +172,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 32] [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0] "
                            "[--unguarded] [--typed] [--untyped] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
-                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--restarts 0] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR]\n");
+                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR]\n");
       return 2;
     }
   }
@@ -292,6 +294,16 @@ int main(int argc, char** argv) {
       std::vector<Counts> ours;
       for (std::size_t i = 0; i < samples.size(); ++i)
         if (ok[i]) ours.push_back(grewe[i]);
+      if (!vectorsCsv.empty()) {
+        std::ofstream csv(vectorsCsv);
+        csv << "tokens,comp,rational,mem,localmem,coalesced,atomic\n";
+        for (std::size_t i = 0; i < samples.size(); ++i)
+          if (ok[i]) {
+            csv << samples[i].ids.size();
+            for (double x : grewe[i]) csv << ',' << x;
+            csv << '\n';
+          }
+      }
       const std::size_t distinctOurs = std::set<Counts>(ours.begin(), ours.end()).size();
       std::printf("  distinct Grewe vectors: %zu of the %zu compiling samples (%.1f%%; goal >= 50%%)\n", distinctOurs,
                   ours.size(), 100.0 * double(distinctOurs) / double(std::max<std::size_t>(1, ours.size())));

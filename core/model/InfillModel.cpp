@@ -2,6 +2,7 @@
 
 #include "common/ContentHash.h"
 #include "common/Error.h"
+#include "model/VectorMath.h"
 
 #include <cmath>
 #include <filesystem>
@@ -103,7 +104,8 @@ namespace {
 /// one token a row: its products are one query against a few hundred keys
 /// per head, and batched matrix products spend far more in one BLAS call per
 /// row and head than in the arithmetic (measured: half the sampling time).
-/// A prefill of many positions takes the batched products instead.
+/// A prefill of many positions takes the batched products instead. The
+/// loops are attendOneHead (VectorMath.h), at the CPU's vector width.
 torch::Tensor attendCached(const torch::Tensor& q, const torch::Tensor& keys, const torch::Tensor& values,
                            const std::vector<std::int64_t>& slotOf, const std::vector<std::int64_t>& positionOf) {
   TORCH_CHECK(keys.is_contiguous() && values.is_contiguous() && q.scalar_type() == torch::kFloat);
@@ -113,30 +115,12 @@ torch::Tensor attendCached(const torch::Tensor& q, const torch::Tensor& keys, co
   const float* kp = keys.data_ptr<float>();
   const float* vp = values.data_ptr<float>();
   float* op = out.data_ptr<float>();
-  const float scale = 1.0f / std::sqrt(float(d));
   std::vector<float> w(static_cast<std::size_t>(P));
   for (std::int64_t r = 0; r < rows; ++r) {
     const std::int64_t slot = slotOf[std::size_t(r)], last = positionOf[std::size_t(r)];
-    for (std::int64_t h = 0; h < heads; ++h) {
-      const float* qv = qp + (r * heads + h) * d;
-      const float* K = kp + (slot * heads + h) * P * d;
-      const float* V = vp + (slot * heads + h) * P * d;
-      float top = -std::numeric_limits<float>::infinity();
-      for (std::int64_t j = 0; j <= last; ++j) {
-        float dot = 0;
-        for (std::int64_t c = 0; c < d; ++c) dot += qv[c] * K[j * d + c];
-        w[std::size_t(j)] = dot * scale;
-        top = std::max(top, w[std::size_t(j)]);
-      }
-      float sum = 0;
-      for (std::int64_t j = 0; j <= last; ++j) sum += (w[std::size_t(j)] = std::exp(w[std::size_t(j)] - top));
-      float* o = op + (r * heads + h) * d;
-      std::fill(o, o + d, 0.0f);
-      for (std::int64_t j = 0; j <= last; ++j) {
-        const float p = w[std::size_t(j)] / sum;
-        for (std::int64_t c = 0; c < d; ++c) o[c] += p * V[j * d + c];
-      }
-    }
+    for (std::int64_t h = 0; h < heads; ++h)
+      attendOneHead(qp + (r * heads + h) * d, kp + (slot * heads + h) * P * d, vp + (slot * heads + h) * P * d,
+                    std::size_t(last + 1), std::size_t(d), w.data(), op + (r * heads + h) * d);
   }
   return out;
 }

@@ -2,6 +2,7 @@
 
 #include "model/SyntaxGuard.h"
 #include "model/Tokenizer.h"
+#include "model/VectorMath.h"
 
 #include <algorithm>
 #include <cmath>
@@ -40,7 +41,7 @@ void shapeLogits(float* logits, std::int64_t vocab, std::vector<SampleRow>& rows
     banned.assign(rows.size() * V, 0);
     for (std::size_t b = 0; b < rows.size(); ++b) {
       float* r = row(b);
-      const auto wanted = std::size_t(std::max_element(r, r + V) - r); // the first most likely token
+      const auto wanted = std::size_t(std::find(r, r + V, maxOf(r, V)) - r); // the first most likely token
       std::uint8_t* ban = banned.data() + b * V;
       const auto redirect = guard->ban(rows[b].seq, rows[b].start, rows[b].end, ban);
       if (redirect.from >= 0) { // the banned token's probability goes to the one that carries out its wish
@@ -67,7 +68,7 @@ void shapeLogits(float* logits, std::int64_t vocab, std::vector<SampleRow>& rows
     r[Tokenizer::kEndHole] = kNever;
     if (s.start && guard->closeBrace() >= 0 && guard->openBraces(s.seq, std::size_t(holeAt[b])) == 1)
       r[guard->closeBrace()] = kNever;
-    if (*std::max_element(r, r + V) < -1e8f) // the guard left nothing else: the hole may close
+    if (maxOf(r, V) < -1e8f) // the guard left nothing else: the hole may close
       r[Tokenizer::kEndHole] = endHole;
   }
 }
