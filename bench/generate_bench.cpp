@@ -18,7 +18,7 @@
 //      as training draws them, possibly inside a spelled literal, where the
 //      feed's text lexes the rest of the literal differently).
 //
-// Usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] [--batch 32]
+// Usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] [--batch 64]
 //                       (the checkpoint defaults to the workspace's model, else the shipped one)
 //                        [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0]
 //                        [--unguarded] [--typed] [--untyped] [--patience 6]   (the grammar guard, model::SyntaxGuard;
@@ -170,7 +170,7 @@ int main(int argc, char** argv) {
     else if (arg("--clgen")) clgenDir = argv[++i];
     else {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
-                           "[--batch 32] [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0] "
+                           "[--batch 64] [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0] "
                            "[--unguarded] [--typed] [--untyped] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
                            "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR]\n");
       return 2;

@@ -18,7 +18,7 @@ namespace steerbench::model {
 class Tokenizer;
 
 struct SampleOptions {
-  int batchSize = 32;
+  int batchSize = 64;
   double temperature = 0.8;  ///< <= 0: always the most likely token
   /// Nucleus sampling: draw only among the most likely tokens whose
   /// probabilities (at `temperature`) sum to at least this (1: all tokens).
