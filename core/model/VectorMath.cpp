@@ -9,7 +9,11 @@ namespace {
 
 constexpr std::size_t kLanes = 8; ///< one AVX register of floats
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define STEERBENCH_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else // one copy, at the width the build targets
+#define STEERBENCH_CLONES
+#endif
 
 /// Inlined into each copy of its callers, at their width.
 inline __attribute__((always_inline)) float dot(const float* a, const float* b, std::size_t n) {

@@ -1,9 +1,9 @@
 // The few inner loops of sampling that run per token, per row and per vocabulary
-// entry, written so the compiler vectorises them, and compiled twice: for
-// AVX2 with FMA and for any x86-64. The machine's CPU picks its copy when the
-// program loads (GCC's target_clones), so a portable build still runs them at
-// the width the CPU has. Sums are kept in eight lanes, so results differ from a
-// plain loop in the last bits only.
+// entry, written so the compiler vectorises them. On x86-64 with GCC they are
+// compiled twice, for x86-64-v3 (AVX2 with FMA) and for any x86-64, and the
+// CPU picks its copy when the program loads (target_clones): a portable build
+// still runs them at the width the CPU has. Sums are kept in eight lanes, so
+// results differ from a plain loop in the last bits only.
 #pragma once
 
 #include <cstddef>
