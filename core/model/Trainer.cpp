@@ -3,6 +3,8 @@
 #include "common/ContentHash.h"
 #include "common/Error.h"
 #include "model/InfillModel.h"
+#include "model/LengthGroups.h"
+#include "model/TrainingStep.h"
 #include "model/Tokenizer.h"
 
 #include <chrono>
@@ -56,6 +58,31 @@ torch::Tensor lossOf(InfillModel& model, const Batch& batch) {
   const auto labelled = batch.labels.ne(Datapoint::kIgnore);
   return torch::nn::functional::cross_entropy(model->logits(hidden.index({labelled})), batch.labels.index({labelled}));
 }
+
+} // namespace
+
+double backwardInGroups(InfillModel& model, std::vector<Datapoint> points, std::int64_t* tokens) {
+  std::stable_sort(points.begin(), points.end(),
+                   [](const Datapoint& a, const Datapoint& b) { return a.inputs.size() < b.inputs.size(); });
+  std::int64_t labels = 0;
+  for (const auto& p : points) labels += p.labelCount();
+  if (tokens) *tokens = 0;
+  if (labels == 0) return 0.0;
+  double sum = 0;
+  const auto groups =
+      lengthGroups(points.size(), [&](std::size_t i) { return points[i].inputs.size(); }, double(model->config().maxLength));
+  for (const auto& [first, last] : groups) {
+    const Batch b = collate({points.begin() + std::ptrdiff_t(first), points.begin() + std::ptrdiff_t(last)});
+    if (b.labelCount == 0) continue;
+    const auto loss = lossOf(model, b);
+    (loss * (double(b.labelCount) / double(labels))).backward();
+    sum += loss.item<double>() * double(b.labelCount);
+    if (tokens) *tokens += b.tokens;
+  }
+  return sum / double(labels);
+}
+
+namespace {
 
 double learningRateAt(const TrainOptions& o, std::int64_t step) {
   if (step < o.warmupSteps) return o.learningRate * double(step + 1) / double(o.warmupSteps);
@@ -265,6 +292,9 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
                                ? makeFimDatapoint(validationSet[std::size_t(i) % validationSet.size()], task, vrng, false,
                                                   o.model.suffixFirst)
                                : makeDatapoint(validationSet[std::size_t(i) % validationSet.size()], task, vrng));
+    // Its batches of similar length: little padding (the mean is over labels, whatever the order).
+    std::stable_sort(validation.begin(), validation.end(),
+                     [](const Datapoint& a, const Datapoint& b) { return a.inputs.size() < b.inputs.size(); });
   }
   auto validate = [&]() {
     if (validation.empty()) return -1.0;
@@ -309,12 +339,12 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
     for (int i = 0; i < o.batchSize; ++i)
       points.push_back(o.model.decoder() ? makeFimDatapoint(trainSet[pick(rng)], o.data, rng, true, o.model.suffixFirst)
                                          : makeDatapoint(trainSet[pick(rng)], o.data, rng));
-    const Batch batch = collate(points);
+    std::int64_t labels = 0, tokens = 0;
+    for (const auto& p : points) labels += p.labelCount();
     for (auto& group : optimizer.param_groups())
       static_cast<torch::optim::AdamWOptions&>(group.options()).lr(learningRateAt(o, step));
     optimizer.zero_grad();
-    auto loss = lossOf(model, batch);
-    loss.backward();
+    const double loss = backwardInGroups(model, std::move(points), &tokens);
     optimizer.step();
     ++step;
     const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -322,9 +352,9 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
     TrainProgress p;
     p.step = step;
     p.steps = o.steps;
-    p.loss = loss.item<double>();
-    p.tokensPerSecond = double(batch.tokens) / seconds;
-    p.labelsPerSecond = double(batch.labelCount) / seconds;
+    p.loss = loss;
+    p.tokensPerSecond = double(tokens) / seconds;
+    p.labelsPerSecond = double(labels) / seconds;
     p.elapsedSeconds = std::chrono::duration<double>(Clock::now() - start).count();
     p.cpuSeconds = processCpuSeconds() - cpuStart;
     p.etaSeconds = p.elapsedSeconds / double(step - result.startStep) * double(o.steps - step);

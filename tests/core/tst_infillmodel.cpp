@@ -6,11 +6,13 @@
 #include "model/Datapoints.h"
 #include "model/Tokenizer.h"
 #include "model/TrainingSession.h"
+#include "model/TrainingStep.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <cstring>
+#include <random>
 
 #include <fstream>
 
@@ -128,6 +130,58 @@ private Q_SLOTS:
     QVERIFY(!torch::allclose(ea.index({0, 3}), eb.index({0, 3}), 1e-3, 1e-4));
     auto padded = torch::tensor({1, 10, 11, 12, 13, 2, 0, 0}, torch::kLong).unsqueeze(0);
     QVERIFY(torch::allclose(m->encode(padded, padded.eq(Tokenizer::kPad)).index({0, Slice(0, 6)}), ea[0], 1e-5, 1e-6));
+  }
+
+  void aStepInLengthGroupsHasTheGradientsOfOnePaddedBatch_data() {
+    QTest::addColumn<bool>("decoder");
+    QTest::newRow("encoder") << false;
+    QTest::newRow("decoder") << true;
+  }
+  void aStepInLengthGroupsHasTheGradientsOfOnePaddedBatch() {
+    // Short and long datapoints in one step: run in groups of similar length,
+    // their gradients and loss must be the label-weighted sum of each point's
+    // own (each alone, unpadded), so padding and grouping change nothing.
+    QFETCH(bool, decoder);
+    ModelConfig c = tiny();
+    if (decoder) c.arch = ModelConfig::Arch::Decoder;
+    InfillModel m(c);
+    m->train();
+    std::mt19937 rng(3);
+    std::vector<Datapoint> points;
+    for (int length : {3, 30, 4, 28, 5, 31, 6, 29, 4}) {
+      Datapoint p;
+      for (int t = 0; t < length; ++t) {
+        p.inputs.push_back(int(Tokenizer::kMetaCount + rng() % unsigned(c.vocab - Tokenizer::kMetaCount)));
+        p.labels.push_back(t % 3 == 1 ? int(Tokenizer::kMetaCount + rng() % 10) : Datapoint::kIgnore);
+      }
+      points.push_back(p);
+    }
+    auto gradients = [&] {
+      std::vector<torch::Tensor> g;
+      for (const auto& p : m->parameters()) g.push_back(p.grad().defined() ? p.grad().clone() : torch::zeros_like(p));
+      return g;
+    };
+    m->zero_grad();
+    std::int64_t tokens = 0;
+    const double loss = backwardInGroups(m, points, &tokens);
+    const auto grouped = gradients();
+    QVERIFY2(tokens < std::int64_t(points.size()) * 31, "the short points were padded to the longest");
+    double total = 0, expectedLoss = 0;
+    for (const auto& p : points) total += p.labelCount();
+    std::vector<torch::Tensor> expected;
+    for (const auto& p : points) {
+      m->zero_grad();
+      const double own = backwardInGroups(m, {p});
+      expectedLoss += own * p.labelCount() / total;
+      const auto g = gradients();
+      if (expected.empty())
+        for (const auto& x : g) expected.push_back(x * (p.labelCount() / total));
+      else
+        for (std::size_t i = 0; i < g.size(); ++i) expected[i] += g[i] * (p.labelCount() / total);
+    }
+    QVERIFY(std::abs(loss - expectedLoss) < 1e-5);
+    for (std::size_t i = 0; i < grouped.size(); ++i)
+      QVERIFY2(torch::allclose(grouped[i], expected[i], 1e-4, 1e-6), qPrintable(QStringLiteral("parameter %1").arg(i)));
   }
 
   void cachedDecodingMatchesTheWholeForward() {

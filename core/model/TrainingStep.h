@@ -1,0 +1,23 @@
+// The passes of one training step (torch side; Trainer.cpp holds them).
+#pragma once
+
+#include "model/Datapoints.h"
+#include "model/InfillModel.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace steerbench::model {
+
+/// The forward and backward passes of one step over `points`, adding to the
+/// model's gradients (zeroing them and the optimizer's step are the
+/// caller's). The points, sorted by length, go through the model in groups
+/// of similar length (lengthGroups), each padded only to its own longest;
+/// each group's mean loss is weighted by its share of the step's labels, so
+/// the gradients are those of one batch padded to the longest point, without
+/// the padding's cost: a few long kernels no longer make every short one pay
+/// for their length. Returns the mean loss over all the step's labels;
+/// `tokens`, when given, gets the positions run (padding included).
+double backwardInGroups(InfillModel& model, std::vector<Datapoint> points, std::int64_t* tokens = nullptr);
+
+} // namespace steerbench::model
