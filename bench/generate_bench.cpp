@@ -296,6 +296,7 @@ int main(int argc, char** argv) {
         if (ok[i]) ours.push_back(grewe[i]);
       if (!vectorsCsv.empty()) {
         std::ofstream csv(vectorsCsv);
+        if (!csv) std::fprintf(stderr, "bench-generate: cannot write %s\n", vectorsCsv.c_str());
         csv << "tokens,comp,rational,mem,localmem,coalesced,atomic\n";
         for (std::size_t i = 0; i < samples.size(); ++i)
           if (ok[i]) {

@@ -4,8 +4,8 @@
 #include "common/Error.h"
 #include "model/InfillModel.h"
 #include "model/LengthGroups.h"
-#include "model/TrainingStep.h"
 #include "model/Tokenizer.h"
+#include "model/TrainingStep.h"
 
 #include <chrono>
 #include <ctime>
@@ -14,6 +14,7 @@
 #include <dlfcn.h>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 namespace steerbench::model {
@@ -67,7 +68,7 @@ double backwardInGroups(InfillModel& model, std::vector<Datapoint> points, std::
   std::int64_t labels = 0;
   for (const auto& p : points) labels += p.labelCount();
   if (tokens) *tokens = 0;
-  if (labels == 0) return 0.0;
+  if (labels == 0) return std::numeric_limits<double>::quiet_NaN(); // as a mean over no labels is
   double sum = 0;
   const auto groups =
       lengthGroups(points.size(), [&](std::size_t i) { return points[i].inputs.size(); }, double(model->config().maxLength));

@@ -2,9 +2,10 @@
 // and the GUI include it; libtorch stays in Trainer.cpp).
 //
 // Hole datapoints are made on the fly; a step's datapoints run in groups of
-// similar length, each padded to its own longest (TrainingStep.h); AdamW with linear warmup and decay; a train/validation
-// split by kernel; atomic checkpoints every N steps, from which training
-// resumes (after kill -9 too); deterministic for a seed and thread count.
+// similar length, each padded to its own longest (TrainingStep.h); AdamW
+// with linear warmup and decay; a train/validation split by kernel; atomic
+// checkpoints every N steps, from which training resumes (after kill -9 too);
+// deterministic for a seed and thread count.
 #pragma once
 
 #include "engine/ParallelFor.h"

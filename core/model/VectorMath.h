@@ -2,8 +2,10 @@
 // entry, written so the compiler vectorises them. On x86-64 with GCC they are
 // compiled twice, for x86-64-v3 (AVX2 with FMA) and for any x86-64, and the
 // CPU picks its copy when the program loads (target_clones): a portable build
-// still runs them at the width the CPU has. Sums are kept in eight lanes, so
-// results differ from a plain loop in the last bits only.
+// still runs them at the width the CPU has. Both copies do the same operations
+// in the same order (the file is built without fused multiply-adds), so they
+// give the same bits; sums are kept in eight lanes, so results differ from a
+// plain loop's in the last bits only.
 #pragma once
 
 #include <cstddef>

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <vector>
 
@@ -54,7 +55,7 @@ private slots:
   void maxOfFindsTheLargestWherever() {
     for (std::size_t n : {1u, 5u, 8u, 9u, 17u, 4562u})
       for (std::size_t at = 0; at < n; at += std::max<std::size_t>(1, n / 7)) {
-        std::vector<float> x(n, -1e9f);
+        std::vector<float> x(n);
         for (std::size_t i = 0; i < n; ++i) x[i] = -float((i * 37) % 101) - 1.0f;
         x[at] = 3.5f;
         QCOMPARE(maxOf(x.data(), n), 3.5f);
