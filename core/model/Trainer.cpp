@@ -62,13 +62,20 @@ torch::Tensor lossOf(InfillModel& model, const Batch& batch) {
 
 } // namespace
 
-double backwardInGroups(InfillModel& model, std::vector<Datapoint> points, std::int64_t* tokens) {
+void sortByLength(std::vector<Datapoint>& points) {
   std::stable_sort(points.begin(), points.end(),
                    [](const Datapoint& a, const Datapoint& b) { return a.inputs.size() < b.inputs.size(); });
-  std::int64_t labels = 0;
-  for (const auto& p : points) labels += p.labelCount();
-  if (tokens) *tokens = 0;
-  if (labels == 0) return std::numeric_limits<double>::quiet_NaN(); // as a mean over no labels is
+}
+
+StepPasses backwardInGroups(InfillModel& model, std::vector<Datapoint> points) {
+  sortByLength(points);
+  StepPasses out;
+  for (const auto& p : points) out.labels += p.labelCount();
+  if (out.labels == 0) {
+    out.loss = std::numeric_limits<double>::quiet_NaN(); // as a mean over no labels is
+    return out;
+  }
+  const std::int64_t labels = out.labels;
   double sum = 0;
   const auto groups =
       lengthGroups(points.size(), [&](std::size_t i) { return points[i].inputs.size(); }, double(model->config().maxLength));
@@ -78,9 +85,10 @@ double backwardInGroups(InfillModel& model, std::vector<Datapoint> points, std::
     const auto loss = lossOf(model, b);
     (loss * (double(b.labelCount) / double(labels))).backward();
     sum += loss.item<double>() * double(b.labelCount);
-    if (tokens) *tokens += b.tokens;
+    out.tokens += b.tokens;
   }
-  return sum / double(labels);
+  out.loss = sum / double(labels);
+  return out;
 }
 
 namespace {
@@ -294,8 +302,7 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
                                                   o.model.suffixFirst)
                                : makeDatapoint(validationSet[std::size_t(i) % validationSet.size()], task, vrng));
     // Its batches of similar length: little padding (the mean is over labels, whatever the order).
-    std::stable_sort(validation.begin(), validation.end(),
-                     [](const Datapoint& a, const Datapoint& b) { return a.inputs.size() < b.inputs.size(); });
+    sortByLength(validation);
   }
   auto validate = [&]() {
     if (validation.empty()) return -1.0;
@@ -340,12 +347,10 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
     for (int i = 0; i < o.batchSize; ++i)
       points.push_back(o.model.decoder() ? makeFimDatapoint(trainSet[pick(rng)], o.data, rng, true, o.model.suffixFirst)
                                          : makeDatapoint(trainSet[pick(rng)], o.data, rng));
-    std::int64_t labels = 0, tokens = 0;
-    for (const auto& p : points) labels += p.labelCount();
     for (auto& group : optimizer.param_groups())
       static_cast<torch::optim::AdamWOptions&>(group.options()).lr(learningRateAt(o, step));
     optimizer.zero_grad();
-    const double loss = backwardInGroups(model, std::move(points), &tokens);
+    const StepPasses passes = backwardInGroups(model, std::move(points));
     optimizer.step();
     ++step;
     const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -353,9 +358,9 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
     TrainProgress p;
     p.step = step;
     p.steps = o.steps;
-    p.loss = loss;
-    p.tokensPerSecond = double(tokens) / seconds;
-    p.labelsPerSecond = double(labels) / seconds;
+    p.loss = passes.loss;
+    p.tokensPerSecond = double(passes.tokens) / seconds;
+    p.labelsPerSecond = double(passes.labels) / seconds;
     p.elapsedSeconds = std::chrono::duration<double>(Clock::now() - start).count();
     p.cpuSeconds = processCpuSeconds() - cpuStart;
     p.etaSeconds = p.elapsedSeconds / double(step - result.startStep) * double(o.steps - step);

@@ -16,8 +16,15 @@ namespace steerbench::model {
 /// each group's mean loss is weighted by its share of the step's labels, so
 /// the gradients are those of one batch padded to the longest point, without
 /// the padding's cost: a few long kernels no longer make every short one pay
-/// for their length. Returns the mean loss over all the step's labels;
-/// `tokens`, when given, gets the positions run (padding included).
-double backwardInGroups(InfillModel& model, std::vector<Datapoint> points, std::int64_t* tokens = nullptr);
+/// for their length.
+struct StepPasses {
+  double loss = 0;          ///< mean over all the step's labels (NaN without labels)
+  std::int64_t tokens = 0;  ///< positions run, padding included
+  std::int64_t labels = 0;
+};
+StepPasses backwardInGroups(InfillModel& model, std::vector<Datapoint> points);
+
+/// Sorts datapoints by input length, shortest first (stable).
+void sortByLength(std::vector<Datapoint>& points);
 
 } // namespace steerbench::model

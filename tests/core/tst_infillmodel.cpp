@@ -162,8 +162,7 @@ private Q_SLOTS:
       return g;
     };
     m->zero_grad();
-    std::int64_t tokens = 0;
-    const double loss = backwardInGroups(m, points, &tokens);
+    const auto [loss, tokens, labels] = backwardInGroups(m, points);
     const auto grouped = gradients();
     QVERIFY2(tokens < std::int64_t(points.size()) * 31, "the short points were padded to the longest");
     double total = 0, expectedLoss = 0;
@@ -171,7 +170,7 @@ private Q_SLOTS:
     std::vector<torch::Tensor> expected;
     for (const auto& p : points) {
       m->zero_grad();
-      const double own = backwardInGroups(m, {p});
+      const double own = backwardInGroups(m, {p}).loss;
       expectedLoss += own * p.labelCount() / total;
       const auto g = gradients();
       if (expected.empty())
