@@ -235,6 +235,104 @@
             <numerusform>%n gelabelte Fälle nach %1 geschrieben (%2 ausgelassen: nicht PASS oder weniger als zwei Geräte).</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Payload</source>
+        <translation>Payload</translation>
+    </message>
+</context>
+<context>
+    <name>steerbench::ui::EditorController</name>
+    <message>
+        <source>measured on the AST Clang recovered from errors</source>
+        <translation>gemessen am AST, den Clang trotz Fehlern wiederhergestellt hat</translation>
+    </message>
+    <message>
+        <source>not measured</source>
+        <translation>nicht gemessen</translation>
+    </message>
+    <message>
+        <source>Kernel #%1 %2 (%3%4)</source>
+        <translation>Kernel #%1 %2 (%3%4)</translation>
+    </message>
+    <message>
+        <source>Show kernel #%1</source>
+        <translation>Kernel #%1 anzeigen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Compiles: %n kernel(s) (%1). Features below; the first kernel is on the plot.</source>
+        <translation>
+            <numerusform>Kompiliert: %n Kernel (%1). Merkmale siehe unten; der Kernel ist im Diagramm eingezeichnet.</numerusform>
+            <numerusform>Kompiliert: %n Kernels (%1). Merkmale siehe unten; der erste Kernel ist im Diagramm eingezeichnet.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Does not compile: %1</source>
+        <translation>Kompiliert nicht: %1</translation>
+    </message>
+    <message>
+        <source>Evaluated kernel</source>
+        <translation>Ausgewerteter Kernel</translation>
+    </message>
+    <message>
+        <source>The compiler crashed</source>
+        <translation>Der Compiler ist abgestürzt</translation>
+    </message>
+    <message>
+        <source>
+
+Your text is still in the editor; change the construct on the marked line and Evaluate again.</source>
+        <translation>
+
+Ihr Text ist noch im Editor; ändern Sie das Konstrukt in der markierten Zeile und werten Sie erneut aus.</translation>
+    </message>
+    <message>
+        <source>Cannot save the kernel</source>
+        <translation>Der Kernel kann nicht gespeichert werden</translation>
+    </message>
+    <message>
+        <source>Saved as kernel #%1 in the workspace.</source>
+        <translation>Als Kernel #%1 im Arbeitsbereich gespeichert.</translation>
+    </message>
+    <message>
+        <source>Put [HOLE] where the model should write, then Fill holes.</source>
+        <translation>[HOLE] dort einfügen, wo das Modell schreiben soll, dann „Lücken füllen“.</translation>
+    </message>
+    <message>
+        <source>No model to fill holes</source>
+        <translation>Kein Modell zum Füllen der Lücken</translation>
+    </message>
+    <message>
+        <source>There is no trained model for this workspace (%1), and no default model is installed. Train one with:
+
+  steerbench-cli train -w %2
+
+and Fill holes again.</source>
+        <translation>Für diesen Arbeitsbereich gibt es kein trainiertes Modell (%1), und es ist kein Standard-Modell installiert. Trainieren Sie eines mit:
+
+  steerbench-cli train -w %2
+
+und klicken Sie dann erneut auf „Lücken füllen“.</translation>
+    </message>
+    <message>
+        <source>Cannot fill the holes</source>
+        <translation>Die Lücken können nicht gefüllt werden</translation>
+    </message>
+    <message>
+        <source>Fill holes</source>
+        <translation>Lücken füllen</translation>
+    </message>
+    <message>
+        <source>The model wrote %1 tokens (model %2, seed %3). Ctrl+Z takes them back.</source>
+        <translation>Das Modell hat %1 Tokens geschrieben (Modell %2, Seed %3). Strg+Z nimmt sie zurück.</translation>
+    </message>
+    <message>
+        <source>The model wrote %1 tokens and stopped before closing every hole: the token limit, or statements that would not compile (model %2, seed %3).</source>
+        <translation>Das Modell hat %1 Tokens geschrieben und aufgehört, bevor alle Lücken geschlossen waren: die Token-Grenze, oder Anweisungen, die sich nicht kompilieren ließen (Modell %2, Seed %3).</translation>
+    </message>
+    <message>
+        <source>Follow the steering run</source>
+        <translation>Steuerungslauf folgen</translation>
+    </message>
 </context>
 <context>
     <name>steerbench::ui::EngineBridge</name>
@@ -567,12 +665,24 @@
         <translation>Steuerungspfad</translation>
     </message>
     <message>
-        <source>Steered candidates</source>
-        <translation>Gesteuerte Kandidaten</translation>
-    </message>
-    <message>
         <source>Committee disagreement</source>
         <translation>Uneinigkeit des Komitees</translation>
+    </message>
+    <message>
+        <source>From your click to the target</source>
+        <translation>Von Ihrem Klick zum Ziel</translation>
+    </message>
+    <message>
+        <source>Your click</source>
+        <translation>Ihr Klick</translation>
+    </message>
+    <message>
+        <source>Steered candidates (violet early, red late)</source>
+        <translation>Gesteuerte Kandidaten (violett früh, rot spät)</translation>
+    </message>
+    <message>
+        <source>Your click, joined to the target</source>
+        <translation>Ihr Klick, mit dem Ziel verbunden</translation>
     </message>
 </context>
 <context>
@@ -599,6 +709,22 @@
     <message>
         <source>Stop this job; what it finished is kept</source>
         <translation>Diesen Auftrag anhalten; bereits Erledigtes bleibt erhalten</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>About %1 left</source>
+        <translation>Noch etwa %1</translation>
     </message>
 </context>
 <context>
@@ -664,11 +790,222 @@
     </message>
 </context>
 <context>
-    <name>steerbench::ui::MainWindow</name>
+    <name>steerbench::ui::MainActions</name>
     <message>
-        <source>measured on the AST Clang recovered from errors</source>
-        <translation>gemessen am AST, den Clang trotz Fehlern wiederhergestellt hat</translation>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
     </message>
+    <message>
+        <source>&amp;About Steerbench</source>
+        <translation>Ü&amp;ber Steerbench</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;New Workspace...</source>
+        <translation>&amp;Neuer Arbeitsbereich...</translation>
+    </message>
+    <message>
+        <source>New workspace</source>
+        <translation>Neuer Arbeitsbereich</translation>
+    </message>
+    <message>
+        <source>Steerbench workspaces (*.sbw)</source>
+        <translation>Steerbench-Arbeitsbereiche (*.sbw)</translation>
+    </message>
+    <message>
+        <source>Cannot create the workspace</source>
+        <translation>Der Arbeitsbereich kann nicht erstellt werden</translation>
+    </message>
+    <message>
+        <source>%1 already exists. Open it with File &gt; Open, or pick a new name.</source>
+        <translation>%1 existiert bereits. Öffnen Sie die Datei über Datei &gt; Öffnen oder wählen Sie einen neuen Namen.</translation>
+    </message>
+    <message>
+        <source>&amp;Open Workspace...</source>
+        <translation>Arbeitsbereich ö&amp;ffnen...</translation>
+    </message>
+    <message>
+        <source>Open workspace</source>
+        <translation>Arbeitsbereich öffnen</translation>
+    </message>
+    <message>
+        <source>Steerbench workspaces (*.sbw);;All files (*)</source>
+        <translation>Steerbench-Arbeitsbereiche (*.sbw);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>&amp;Zuletzt geöffnet</translation>
+    </message>
+    <message>
+        <source>Open &amp;Default Workspace</source>
+        <translation>&amp;Standard-Arbeitsbereich öffnen</translation>
+    </message>
+    <message>
+        <source>&amp;Add Kernel Files...</source>
+        <translation>Kernel-Dateien &amp;hinzufügen...</translation>
+    </message>
+    <message>
+        <source>Add kernel files to the workspace</source>
+        <translation>Kernel-Dateien zum Arbeitsbereich hinzufügen</translation>
+    </message>
+    <message>
+        <source>OpenCL C (*.cl);;All files (*)</source>
+        <translation>OpenCL C (*.cl);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Ingest &amp;Corpus Folder...</source>
+        <translation>&amp;Korpus-Ordner einlesen...</translation>
+    </message>
+    <message>
+        <source>Ingest a folder of OpenCL code</source>
+        <translation>Einen Ordner mit OpenCL-Code einlesen</translation>
+    </message>
+    <message>
+        <source>&amp;Import Reference CSV...</source>
+        <translation>Referenz-CSV &amp;importieren...</translation>
+    </message>
+    <message>
+        <source>Import reference benchmarks (DevMap layout)</source>
+        <translation>Referenz-Benchmarks importieren (DevMap-Format)</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv);;All files (*)</source>
+        <translation>CSV-Dateien (*.csv);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Export Plot...</source>
+        <translation>Diagramm &amp;exportieren...</translation>
+    </message>
+    <message>
+        <source>Export &amp;Labelled Kernels (CSV)...</source>
+        <translation>Ge&amp;labelte Kernels exportieren (CSV)...</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>&amp;Wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Use Selected Kernel as &amp;Target</source>
+        <translation>Ausgewählten Kernel als &amp;Ziel verwenden</translation>
+    </message>
+    <message>
+        <source>&amp;Nearest Kernels</source>
+        <translation>&amp;Nächste Kernels</translation>
+    </message>
+    <message>
+        <source>&amp;Preferences...</source>
+        <translation>&amp;Einstellungen...</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Layers</source>
+        <translation>&amp;Ebenen</translation>
+    </message>
+    <message>
+        <source>Corpus kernels</source>
+        <translation>Korpus-Kernels</translation>
+    </message>
+    <message>
+        <source>Your kernels</source>
+        <translation>Eigene Kernels</translation>
+    </message>
+    <message>
+        <source>Reference benchmarks</source>
+        <translation>Referenz-Benchmarks</translation>
+    </message>
+    <message>
+        <source>Evaluated kernel</source>
+        <translation>Ausgewerteter Kernel</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>Ziel</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Zoom</source>
+        <translation>Zoom &amp;zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation>&amp;Vergrößern</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation>Ver&amp;kleinern</translation>
+    </message>
+    <message>
+        <source>Reset &amp;Layout</source>
+        <translation>&amp;Layout zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Plot</source>
+        <translation>Diagramm</translation>
+    </message>
+    <message>
+        <source>Space </source>
+        <translation>Raum </translation>
+    </message>
+    <message>
+        <source>Show the %1 space</source>
+        <translation>%1-Raum anzeigen</translation>
+    </message>
+    <message>
+        <source> X </source>
+        <translation> X </translation>
+    </message>
+    <message>
+        <source> Y </source>
+        <translation> Y </translation>
+    </message>
+    <message>
+        <source> PCA on </source>
+        <translation> PCA aus </translation>
+    </message>
+    <message>
+        <source>The layer PCA-2 is fitted on (standardized vectors)</source>
+        <translation>Die Ebene, auf der PCA-2 berechnet wird (standardisierte Vektoren)</translation>
+    </message>
+    <message>
+        <source>corpus</source>
+        <translation>Korpus</translation>
+    </message>
+    <message>
+        <source>all workspace kernels</source>
+        <translation>alle Kernels des Arbeitsbereichs</translation>
+    </message>
+    <message>
+        <source>reference</source>
+        <translation>Referenz</translation>
+    </message>
+    <message>
+        <source>PCA-2</source>
+        <translation>PCA-2</translation>
+    </message>
+    <message>
+        <source>(PCA-2)</source>
+        <translation>(PCA-2)</translation>
+    </message>
+</context>
+<context>
+    <name>steerbench::ui::MainWindow</name>
     <message>
         <source>Steerbench</source>
         <translation>Steerbench</translation>
@@ -729,14 +1066,6 @@
         </translation>
     </message>
     <message>
-        <source>Clear target</source>
-        <translation>Ziel entfernen</translation>
-    </message>
-    <message>
-        <source>Kernel editor</source>
-        <translation>Kernel-Editor</translation>
-    </message>
-    <message>
         <source>Features</source>
         <translation>Merkmale</translation>
     </message>
@@ -749,188 +1078,8 @@
         <translation>Kernels</translation>
     </message>
     <message>
-        <source>&amp;File</source>
-        <translation>&amp;Datei</translation>
-    </message>
-    <message>
-        <source>&amp;New Workspace...</source>
-        <translation>&amp;Neuer Arbeitsbereich...</translation>
-    </message>
-    <message>
-        <source>New workspace</source>
-        <translation>Neuer Arbeitsbereich</translation>
-    </message>
-    <message>
-        <source>Steerbench workspaces (*.sbw)</source>
-        <translation>Steerbench-Arbeitsbereiche (*.sbw)</translation>
-    </message>
-    <message>
-        <source>Cannot create the workspace</source>
-        <translation>Der Arbeitsbereich kann nicht erstellt werden</translation>
-    </message>
-    <message>
-        <source>%1 already exists. Open it with File &gt; Open, or pick a new name.</source>
-        <translation>%1 existiert bereits. Öffnen Sie die Datei über Datei &gt; Öffnen oder wählen Sie einen neuen Namen.</translation>
-    </message>
-    <message>
-        <source>&amp;Open Workspace...</source>
-        <translation>Arbeitsbereich ö&amp;ffnen...</translation>
-    </message>
-    <message>
-        <source>Open workspace</source>
-        <translation>Arbeitsbereich öffnen</translation>
-    </message>
-    <message>
-        <source>Steerbench workspaces (*.sbw);;All files (*)</source>
-        <translation>Steerbench-Arbeitsbereiche (*.sbw);;Alle Dateien (*)</translation>
-    </message>
-    <message>
-        <source>Open &amp;Recent</source>
-        <translation>&amp;Zuletzt geöffnet</translation>
-    </message>
-    <message>
-        <source>Open &amp;Default Workspace</source>
-        <translation>&amp;Standard-Arbeitsbereich öffnen</translation>
-    </message>
-    <message>
-        <source>&amp;Import Reference CSV...</source>
-        <translation>Referenz-CSV &amp;importieren...</translation>
-    </message>
-    <message>
-        <source>Import reference benchmarks (DevMap layout)</source>
-        <translation>Referenz-Benchmarks importieren (DevMap-Format)</translation>
-    </message>
-    <message>
-        <source>CSV files (*.csv);;All files (*)</source>
-        <translation>CSV-Dateien (*.csv);;Alle Dateien (*)</translation>
-    </message>
-    <message>
-        <source>&amp;Export Plot...</source>
-        <translation>Diagramm &amp;exportieren...</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>&amp;Beenden</translation>
-    </message>
-    <message>
-        <source>&amp;Edit</source>
-        <translation>&amp;Bearbeiten</translation>
-    </message>
-    <message>
-        <source>&amp;Undo</source>
-        <translation>&amp;Rückgängig</translation>
-    </message>
-    <message>
-        <source>&amp;Redo</source>
-        <translation>&amp;Wiederherstellen</translation>
-    </message>
-    <message>
-        <source>Use Selected Kernel as &amp;Target</source>
-        <translation>Ausgewählten Kernel als &amp;Ziel verwenden</translation>
-    </message>
-    <message>
-        <source>Select a kernel on the plot first.</source>
-        <translation>Wählen Sie zuerst einen Kernel im Diagramm aus.</translation>
-    </message>
-    <message>
-        <source>&amp;Nearest Kernels</source>
-        <translation>&amp;Nächste Kernels</translation>
-    </message>
-    <message>
-        <source>&amp;Preferences...</source>
-        <translation>&amp;Einstellungen...</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>&amp;Ansicht</translation>
-    </message>
-    <message>
-        <source>&amp;Layers</source>
-        <translation>&amp;Ebenen</translation>
-    </message>
-    <message>
-        <source>Corpus kernels</source>
-        <translation>Korpus-Kernels</translation>
-    </message>
-    <message>
-        <source>Your kernels</source>
-        <translation>Eigene Kernels</translation>
-    </message>
-    <message>
-        <source>Reference benchmarks</source>
-        <translation>Referenz-Benchmarks</translation>
-    </message>
-    <message>
-        <source>Evaluated kernel</source>
-        <translation>Ausgewerteter Kernel</translation>
-    </message>
-    <message>
-        <source>&amp;Reset Zoom</source>
-        <translation>Zoom &amp;zurücksetzen</translation>
-    </message>
-    <message>
-        <source>Zoom &amp;In</source>
-        <translation>&amp;Vergrößern</translation>
-    </message>
-    <message>
-        <source>Zoom &amp;Out</source>
-        <translation>Ver&amp;kleinern</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>&amp;Hilfe</translation>
-    </message>
-    <message>
-        <source>&amp;About Steerbench</source>
-        <translation>Ü&amp;ber Steerbench</translation>
-    </message>
-    <message>
-        <source>Plot</source>
-        <translation>Diagramm</translation>
-    </message>
-    <message>
-        <source>Space </source>
-        <translation>Raum </translation>
-    </message>
-    <message>
-        <source>Show the %1 space</source>
-        <translation>%1-Raum anzeigen</translation>
-    </message>
-    <message>
-        <source> X </source>
-        <translation> X </translation>
-    </message>
-    <message>
-        <source> Y </source>
-        <translation> Y </translation>
-    </message>
-    <message>
-        <source>PCA-2</source>
-        <translation>PCA-2</translation>
-    </message>
-    <message>
-        <source>(PCA-2)</source>
-        <translation>(PCA-2)</translation>
-    </message>
-    <message>
         <source>Unknown feature space</source>
         <translation>Unbekannter Merkmalsraum</translation>
-    </message>
-    <message>
-        <source>Cannot open the workspace</source>
-        <translation>Der Arbeitsbereich kann nicht geöffnet werden</translation>
-    </message>
-    <message>
-        <source>%1 is a folder, not a workspace file.</source>
-        <translation>%1 ist ein Ordner, keine Arbeitsbereichsdatei.</translation>
-    </message>
-    <message>
-        <source>%1 does not exist. Use File &gt; New Workspace to create one.</source>
-        <translation>%1 existiert nicht. Verwenden Sie Datei &gt; Neuer Arbeitsbereich, um einen zu erstellen.</translation>
-    </message>
-    <message>
-        <source>%1 is read-only (the file or its folder). Steerbench stores its results in the workspace it opens. Copy the file to a folder you can write to, or change its permissions, and open it again. The file was not changed.</source>
-        <translation>%1 ist schreibgeschützt (die Datei oder ihr Ordner). Steerbench speichert seine Ergebnisse im geöffneten Arbeitsbereich. Kopieren Sie die Datei in einen Ordner mit Schreibrechten oder ändern Sie ihre Berechtigungen und öffnen Sie sie erneut. Die Datei wurde nicht verändert.</translation>
     </message>
     <message numerus="yes">
         <source>Workspace %1: %n kernel(s)</source>
@@ -940,119 +1089,8 @@
         </translation>
     </message>
     <message>
-        <source>%1 - Steerbench</source>
-        <translation>%1 - Steerbench</translation>
-    </message>
-    <message>
-        <source>First run: building the default workspace from the OpenCL code Debian ships. This takes a few minutes; you can cancel and resume later.</source>
-        <translation>Erster Start: Der Standard-Arbeitsbereich wird aus dem von Debian mitgelieferten OpenCL-Code erstellt. Das dauert einige Minuten; Sie können abbrechen und später fortfahren.</translation>
-    </message>
-    <message>
-        <source>Building the default corpus</source>
-        <translation>Standard-Korpus wird erstellt</translation>
-    </message>
-    <message>
-        <source>Stopped: %1 kernels are stored; open the default workspace again to go on.</source>
-        <translation>Angehalten: %1 Kernels sind gespeichert; öffnen Sie den Standard-Arbeitsbereich erneut, um fortzufahren.</translation>
-    </message>
-    <message>
-        <source>The default corpus is ready: %1 kernels from %2 files.</source>
-        <translation>Der Standard-Korpus ist fertig: %1 Kernels aus %2 Dateien.</translation>
-    </message>
-    <message>
-        <source>Cannot import the reference CSV</source>
-        <translation>Die Referenz-CSV kann nicht importiert werden</translation>
-    </message>
-    <message>
-        <source>the reference benchmarks</source>
-        <translation>den Referenz-Benchmarks</translation>
-    </message>
-    <message>
-        <source>Cannot show the reference layer</source>
-        <translation>Die Referenz-Ebene kann nicht angezeigt werden</translation>
-    </message>
-    <message>
-        <source>not measured</source>
-        <translation>nicht gemessen</translation>
-    </message>
-    <message>
-        <source>Kernel #%1 %2 (%3%4)</source>
-        <translation>Kernel #%1 %2 (%3%4)</translation>
-    </message>
-    <message>
-        <source>Show kernel #%1</source>
-        <translation>Kernel #%1 anzeigen</translation>
-    </message>
-    <message numerus="yes">
-        <source>Compiles: %n kernel(s) (%1). Features below; the first kernel is on the plot.</source>
-        <translation>
-            <numerusform>Kompiliert: %n Kernel (%1). Merkmale siehe unten; der Kernel ist im Diagramm eingezeichnet.</numerusform>
-            <numerusform>Kompiliert: %n Kernels (%1). Merkmale siehe unten; der erste Kernel ist im Diagramm eingezeichnet.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Does not compile: %1</source>
-        <translation>Kompiliert nicht: %1</translation>
-    </message>
-    <message>
-        <source>The compiler crashed</source>
-        <translation>Der Compiler ist abgestürzt</translation>
-    </message>
-    <message>
-        <source>
-
-Your text is still in the editor; change the construct on the marked line and Evaluate again.</source>
-        <translation>
-
-Ihr Text ist noch im Editor; ändern Sie das Konstrukt in der markierten Zeile und werten Sie erneut aus.</translation>
-    </message>
-    <message>
-        <source>Cannot save the kernel</source>
-        <translation>Der Kernel kann nicht gespeichert werden</translation>
-    </message>
-    <message>
-        <source>Saved as kernel #%1 in the workspace.</source>
-        <translation>Als Kernel #%1 im Arbeitsbereich gespeichert.</translation>
-    </message>
-    <message>
-        <source>the target</source>
-        <translation>dem Ziel</translation>
-    </message>
-    <message>
-        <source>kernel #%1</source>
-        <translation>Kernel #%1</translation>
-    </message>
-    <message>
-        <source>Set a target or select a kernel first.</source>
-        <translation>Legen Sie zuerst ein Ziel fest oder wählen Sie einen Kernel aus.</translation>
-    </message>
-    <message>
-        <source>The %1 kernels nearest %2 in the full %3 space</source>
-        <translation>Die %1 Kernels, die %2 im vollständigen %3-Raum am nächsten liegen</translation>
-    </message>
-    <message>
-        <source>a plot click at PCA (%1, %2)</source>
-        <translation>Klick ins Diagramm bei PCA (%1, %2)</translation>
-    </message>
-    <message>
-        <source>a plot click on %1 and %2</source>
-        <translation>Klick ins Diagramm bei %1 und %2</translation>
-    </message>
-    <message>
-        <source>Set target</source>
-        <translation>Ziel festlegen</translation>
-    </message>
-    <message>
         <source>Use as target</source>
         <translation>Als Ziel verwenden</translation>
-    </message>
-    <message>
-        <source>edited values</source>
-        <translation>bearbeitete Werte</translation>
-    </message>
-    <message>
-        <source>Edit target</source>
-        <translation>Ziel bearbeiten</translation>
     </message>
     <message>
         <source>Export plot</source>
@@ -1079,140 +1117,12 @@ Ihr Text ist noch im Editor; ändern Sie das Konstrukt in der markierten Zeile u
         <translation>&lt;h3&gt;Steerbench %1&lt;/h3&gt;&lt;p&gt;Erzeugt OpenCL-Kernels, die gezielt auf die von Ihnen gewählten Merkmalsvektoren hin gesteuert werden, führt sie aus und exportiert gelabelte Datensätze.&lt;/p&gt;&lt;p&gt;Qt %2 (erstellt mit %3)&lt;br&gt;LLVM und Clang %4&lt;br&gt;libtorch %5&lt;br&gt;OpenCL: %6&lt;/p&gt;&lt;p&gt;Lizenz: GPL-3.0-or-later.&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>&amp;Add Kernel Files...</source>
-        <translation>Kernel-Dateien &amp;hinzufügen...</translation>
-    </message>
-    <message>
-        <source>Add kernel files to the workspace</source>
-        <translation>Kernel-Dateien zum Arbeitsbereich hinzufügen</translation>
-    </message>
-    <message>
-        <source>OpenCL C (*.cl);;All files (*)</source>
-        <translation>OpenCL C (*.cl);;Alle Dateien (*)</translation>
-    </message>
-    <message>
-        <source>Ingest &amp;Corpus Folder...</source>
-        <translation>&amp;Korpus-Ordner einlesen...</translation>
-    </message>
-    <message>
-        <source>Ingest a folder of OpenCL code</source>
-        <translation>Einen Ordner mit OpenCL-Code einlesen</translation>
-    </message>
-    <message numerus="yes">
-        <source>Measuring %n kernel file(s)</source>
-        <translation>
-            <numerusform>%n Kernel-Datei wird gemessen</numerusform>
-            <numerusform>%n Kernel-Dateien werden gemessen</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Added %1 of %2 files.</source>
-        <translation>%1 von %2 Dateien hinzugefügt.</translation>
-    </message>
-    <message>
-        <source>Some files were not added</source>
-        <translation>Einige Dateien wurden nicht hinzugefügt</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n file(s) could not be measured; the others were added.
-
-</source>
-        <translation>
-            <numerusform>%n Datei konnte nicht gemessen werden; die anderen wurden hinzugefügt.
-
-</numerusform>
-            <numerusform>%n Dateien konnten nicht gemessen werden; die anderen wurden hinzugefügt.
-
-</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Ingesting %1</source>
-        <translation>%1 wird eingelesen</translation>
-    </message>
-    <message>
-        <source>Ingested %1 files: %2 kernels stored, %3 duplicates, %4 rejected%5.</source>
-        <translation>%1 Dateien eingelesen: %2 Kernels gespeichert, %3 Duplikate, %4 abgelehnt%5.</translation>
-    </message>
-    <message>
-        <source> (stopped early; run it again to go on)</source>
-        <translation> (vorzeitig angehalten; erneut ausführen, um fortzufahren)</translation>
-    </message>
-    <message>
-        <source> PCA on </source>
-        <translation> PCA aus </translation>
-    </message>
-    <message>
-        <source>The layer PCA-2 is fitted on (standardized vectors)</source>
-        <translation>Die Ebene, auf der PCA-2 berechnet wird (standardisierte Vektoren)</translation>
-    </message>
-    <message>
-        <source>corpus</source>
-        <translation>Korpus</translation>
-    </message>
-    <message>
-        <source>all workspace kernels</source>
-        <translation>alle Kernels des Arbeitsbereichs</translation>
-    </message>
-    <message>
-        <source>the corpus kernels</source>
-        <translation>den Korpus-Kernels</translation>
-    </message>
-    <message>
-        <source>all the workspace kernels</source>
-        <translation>allen Kernels des Arbeitsbereichs</translation>
-    </message>
-    <message>
-        <source>The plot is still loading the new space; try again in a moment.</source>
-        <translation>Das Diagramm lädt noch den neuen Raum; bitte gleich noch einmal versuchen.</translation>
-    </message>
-    <message>
-        <source>Put [HOLE] where the model should write, then Fill holes.</source>
-        <translation>[HOLE] dort einfügen, wo das Modell schreiben soll, dann „Lücken füllen“.</translation>
-    </message>
-    <message>
-        <source>No model to fill holes</source>
-        <translation>Kein Modell zum Füllen der Lücken</translation>
-    </message>
-    <message>
-        <source>Cannot fill the holes</source>
-        <translation>Die Lücken können nicht gefüllt werden</translation>
-    </message>
-    <message>
-        <source>Fill holes</source>
-        <translation>Lücken füllen</translation>
-    </message>
-    <message>
-        <source>The model wrote %1 tokens (model %2, seed %3). Ctrl+Z takes them back.</source>
-        <translation>Das Modell hat %1 Tokens geschrieben (Modell %2, Seed %3). Strg+Z nimmt sie zurück.</translation>
-    </message>
-    <message>
-        <source>The model wrote %1 tokens and stopped before closing every hole: the token limit, or statements that would not compile (model %2, seed %3).</source>
-        <translation>Das Modell hat %1 Tokens geschrieben und aufgehört, bevor alle Lücken geschlossen waren: die Token-Grenze, oder Anweisungen, die sich nicht kompilieren ließen (Modell %2, Seed %3).</translation>
-    </message>
-    <message>
         <source>Training</source>
         <translation>Training</translation>
     </message>
     <message>
-        <source>There is no trained model for this workspace (%1), and no default model is installed. Train one with:
-
-  steerbench-cli train -w %2
-
-and Fill holes again.</source>
-        <translation>Für diesen Arbeitsbereich gibt es kein trainiertes Modell (%1), und es ist kein Standard-Modell installiert. Trainieren Sie eines mit:
-
-  steerbench-cli train -w %2
-
-und klicken Sie dann erneut auf „Lücken füllen“.</translation>
-    </message>
-    <message>
         <source>Devices</source>
         <translation>Geräte</translation>
-    </message>
-    <message>
-        <source>Export &amp;Labelled Kernels (CSV)...</source>
-        <translation>Ge&amp;labelte Kernels exportieren (CSV)...</translation>
     </message>
     <message>
         <source>Steering</source>
@@ -1229,6 +1139,10 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
     <message>
         <source>Evaluation</source>
         <translation>Auswertung</translation>
+    </message>
+    <message>
+        <source>Cannot set the target</source>
+        <translation>Das Ziel kann nicht festgelegt werden</translation>
     </message>
 </context>
 <context>
@@ -1389,28 +1303,8 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <translation>Den Lauf anhalten; jede vollständige Generation bleibt erhalten</translation>
     </message>
     <message>
-        <source>Distance to the target per generation</source>
-        <translation>Abstand zum Ziel je Generation</translation>
-    </message>
-    <message>
-        <source>Best</source>
-        <translation>Bester</translation>
-    </message>
-    <message>
         <source>Beam median</source>
         <translation>Beam-Median</translation>
-    </message>
-    <message>
-        <source>Generation</source>
-        <translation>Generation</translation>
-    </message>
-    <message>
-        <source>Distance</source>
-        <translation>Abstand</translation>
-    </message>
-    <message>
-        <source>From the seed to the best candidate; click a step to see its kernel</source>
-        <translation>Vom Startkernel zum besten Kandidaten; klicken Sie auf einen Schritt, um seinen Kernel zu sehen</translation>
     </message>
     <message>
         <source>Target (%1): %2
@@ -1437,22 +1331,6 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
     <message>
         <source>Steering</source>
         <translation>Steuerung</translation>
-    </message>
-    <message>
-        <source>Generation %1: best distance %2 (proximity %3%), %4 of %5 candidates compile, %6 candidates/s, %7 s</source>
-        <translation>Generation %1: bester Abstand %2 (Nähe %3 %), %4 von %5 Kandidaten kompilieren, %6 Kandidaten/s, %7 s</translation>
-    </message>
-    <message>
-        <source>Generation %1, candidate %2</source>
-        <translation>Generation %1, Kandidat %2</translation>
-    </message>
-    <message>
-        <source>gen %1  #%2  d=%3   − %4   + %5</source>
-        <translation>Gen. %1  #%2  d=%3   − %4   + %5</translation>
-    </message>
-    <message>
-        <source>(nothing)</source>
-        <translation>(nichts)</translation>
     </message>
     <message>
         <source>Seed: %1</source>
@@ -1592,6 +1470,165 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
     <message>
         <source>Reseed after:</source>
         <translation>Neustart nach:</translation>
+    </message>
+    <message>
+        <source>  (the same text)</source>
+        <translation>  (derselbe Text)</translation>
+    </message>
+    <message>
+        <source>Beam:</source>
+        <translation>Beam:</translation>
+    </message>
+    <message>
+        <source>No dead code</source>
+        <translation>Kein toter Code</translation>
+    </message>
+    <message>
+        <source>A candidate that could enter the beam is compiled at -O1 too, and not kept when the IR shows its counts to be dead (folded away, no global memory written, or nothing written that depends on the input)</source>
+        <translation>Ein Kandidat, der in den Beam aufgenommen werden könnte, wird zusätzlich mit -O1 kompiliert und verworfen, wenn das IR zeigt, dass seine Zählungen toter Code sind (wegoptimiert, kein globaler Speicher beschrieben oder nichts geschrieben, was von der Eingabe abhängt)</translation>
+    </message>
+    <message>
+        <source>Best:</source>
+        <translation>Bester Kandidat:</translation>
+    </message>
+    <message>
+        <source>Must run</source>
+        <translation>Muss lauffähig sein</translation>
+    </message>
+    <message>
+        <source>A candidate becomes the run&apos;s best only once its -O1 IR shows no dead counts and the drive worker PASSes it at 4096 work-items on one device, then at drive&apos;s sizes on every device (checked at low priority while the search goes on). Off: the nearest clean candidate is the best, runnable or not.</source>
+        <translation>Ein Kandidat wird erst dann zum Besten des Laufs, wenn sein -O1-IR keine Zählungen aus totem Code zeigt und der Drive-Worker ihn mit PASS besteht: zuerst mit 4096 Work-Items auf einem Gerät, dann mit den Größen von drive auf jedem Gerät (geprüft mit niedriger Priorität, während die Suche weiterläuft). Aus: Der nächstgelegene saubere Kandidat ist der Beste, ob lauffähig oder nicht.</translation>
+    </message>
+    <message>
+        <source>Failing members:</source>
+        <translation>Durchgefallene Mitglieder:</translation>
+    </message>
+    <message>
+        <source>With drive checks, at most this many beam members come from a lineage that failed them (the member or its nearest checked ancestor); the rest of the beam goes to lineages that passed or were not checked yet (-1: any)</source>
+        <translation>Mit Ausführungsprüfungen stammen höchstens so viele Beam-Mitglieder aus einer Abstammungslinie, die sie nicht bestanden hat (das Mitglied oder sein nächster geprüfter Vorfahr); der Rest des Beams geht an Linien, die bestanden haben oder noch nicht geprüft wurden (-1: beliebig viele)</translation>
+    </message>
+    <message>
+        <source>Guided infills:</source>
+        <translation>Gelenkte Füllungen:</translation>
+    </message>
+    <message>
+        <source>Added to the logits of the tokens that move a feature the beam member lacks toward the target, taken from those of a feature it has too much of (0: none)</source>
+        <translation>Wird zu den Logits der Tokens addiert, die ein Merkmal, von dem das Beam-Mitglied zu wenig hat, zum Ziel hin bewegen, und von denen eines Merkmals abgezogen, von dem es zu viel hat (0: keine Lenkung)</translation>
+    </message>
+    <message>
+        <source>Distance to the target (y) per generation (x)</source>
+        <translation>Abstand zum Ziel (y) je Generation (x)</translation>
+    </message>
+    <message>
+        <source>Nearest</source>
+        <translation>Nächster</translation>
+    </message>
+    <message>
+        <source>Follow the best</source>
+        <translation>Dem Besten folgen</translation>
+    </message>
+    <message>
+        <source>Show the run&apos;s best kernel in the editor as it changes; off: click a step of the lineage to see it</source>
+        <translation>Den besten Kernel des Laufs bei jeder Änderung im Editor anzeigen; aus: Klicken Sie auf einen Schritt der Abstammung, um ihn zu sehen</translation>
+    </message>
+    <message>
+        <source>From the seed to the best candidate, each step a diff of the formatted kernels; click a step to see its kernel</source>
+        <translation>Vom Startkernel zum besten Kandidaten, jeder Schritt ein Diff der formatierten Kernels; klicken Sie auf einen Schritt, um seinen Kernel zu sehen</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>Parameter</translation>
+    </message>
+    <message>
+        <source>Generation %1: best distance %2 (proximity %3%), nearest %4; %5 of %6 candidates compile (%7 unclean), %8 of %9 contenders ran; %10 candidates/s, %11 s</source>
+        <translation>Generation %1: bester Abstand %2 (Nähe %3 %), nächster %4; %5 von %6 Kandidaten kompilieren (%7 unsauber), %8 von %9 Anwärtern liefen; %10 Kandidaten/s, %11 s</translation>
+    </message>
+    <message>
+        <source>Generation %1, candidate %2 (distance %3)</source>
+        <translation>Generation %1, Kandidat %2 (Abstand %3)</translation>
+    </message>
+    <message>
+        <source>gen %1  #%2  d=%3%4</source>
+        <translation>Gen. %1  #%2  d=%3%4</translation>
+    </message>
+    <message>
+        <source>  (%1)</source>
+        <translation>  (%1)</translation>
+    </message>
+    <message>
+        <source>Best so far: %1</source>
+        <translation>Bisher bester: %1</translation>
+    </message>
+    <message>
+        <source>Run %1: %2 after %3 generation(s); no candidate passed the drive checks. The nearest, candidate %4 at distance %5 (proximity %6%), ended %7.</source>
+        <translation>Lauf %1: %2 nach %3 Generation(en); kein Kandidat hat die Ausführungsprüfungen bestanden. Ergebnis des nächstgelegenen, Kandidat %4 mit Abstand %5 (Nähe %6 %): %7.</translation>
+    </message>
+    <message>
+        <source>unchecked</source>
+        <translation>nicht geprüft</translation>
+    </message>
+</context>
+<context>
+    <name>steerbench::ui::TargetController</name>
+    <message>
+        <source>Set target</source>
+        <translation>Ziel festlegen</translation>
+    </message>
+    <message>
+        <source>The target is %1 pixels from your click: it is the nearest vector a kernel can have there%2. The plot joins the click to it.</source>
+        <translation>Das Ziel liegt %1 Pixel von Ihrem Klick entfernt: Es ist der nächste Vektor, den ein Kernel dort haben kann%2. Das Diagramm verbindet den Klick mit ihm.</translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation> (%1)</translation>
+    </message>
+    <message>
+        <source>a plot click at PCA (%1, %2)</source>
+        <translation>Klick ins Diagramm bei PCA (%1, %2)</translation>
+    </message>
+    <message>
+        <source>Use as target</source>
+        <translation>Als Ziel verwenden</translation>
+    </message>
+    <message>
+        <source>Select a kernel on the plot first.</source>
+        <translation>Wählen Sie zuerst einen Kernel im Diagramm aus.</translation>
+    </message>
+    <message>
+        <source>edited values</source>
+        <translation>bearbeitete Werte</translation>
+    </message>
+    <message>
+        <source>Edit target</source>
+        <translation>Ziel bearbeiten</translation>
+    </message>
+    <message>
+        <source>Clear target</source>
+        <translation>Ziel entfernen</translation>
+    </message>
+    <message>
+        <source>The plot is still loading the new space; try again in a moment.</source>
+        <translation>Das Diagramm lädt noch den neuen Raum; bitte gleich noch einmal versuchen.</translation>
+    </message>
+    <message>
+        <source>the target</source>
+        <translation>dem Ziel</translation>
+    </message>
+    <message>
+        <source>kernel #%1</source>
+        <translation>Kernel #%1</translation>
+    </message>
+    <message>
+        <source>Set a target or select a kernel first.</source>
+        <translation>Legen Sie zuerst ein Ziel fest oder wählen Sie einen Kernel aus.</translation>
+    </message>
+    <message>
+        <source>The %1 kernels nearest %2 in the full %3 space</source>
+        <translation>Die %1 Kernels, die %2 im vollständigen %3-Raum am nächsten liegen</translation>
     </message>
 </context>
 <context>
@@ -1806,6 +1843,132 @@ Tokenizer-sha256: %3</translation>
     <message>
         <source>Training paused: its progress cannot be stored (%1). Free some space and Resume.</source>
         <translation>Training angehalten: sein Fortschritt kann nicht gespeichert werden (%1). Geben Sie Speicherplatz frei und setzen Sie das Training fort.</translation>
+    </message>
+    <message>
+        <source>Encoder</source>
+        <translation>Encoder</translation>
+    </message>
+    <message>
+        <source>Decoder</source>
+        <translation>Decoder</translation>
+    </message>
+    <message>
+        <source>Encoder: reads a hole both ways, run again for every token it writes. Decoder: reads the kernel before and after the hole, then writes the hole left to right with a key/value cache, one step a token.</source>
+        <translation>Encoder: liest eine Lücke in beide Richtungen und wird für jedes geschriebene Token erneut ausgeführt. Decoder: liest den Kernel vor und nach der Lücke und schreibt die Lücke dann von links nach rechts mit einem Key/Value-Cache, ein Schritt je Token.</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>Training</translation>
+    </message>
+    <message>
+        <source>Training did not start.</source>
+        <translation>Das Training wurde nicht gestartet.</translation>
+    </message>
+</context>
+<context>
+    <name>steerbench::ui::WorkspaceController</name>
+    <message>
+        <source>Cannot open the workspace</source>
+        <translation>Der Arbeitsbereich kann nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <source>%1 is a folder, not a workspace file.</source>
+        <translation>%1 ist ein Ordner, keine Arbeitsbereichsdatei.</translation>
+    </message>
+    <message>
+        <source>%1 does not exist. Use File &gt; New Workspace to create one.</source>
+        <translation>%1 existiert nicht. Verwenden Sie Datei &gt; Neuer Arbeitsbereich, um einen zu erstellen.</translation>
+    </message>
+    <message>
+        <source>%1 is read-only (the file or its folder). Steerbench stores its results in the workspace it opens. Copy the file to a folder you can write to, or change its permissions, and open it again. The file was not changed.</source>
+        <translation>%1 ist schreibgeschützt (die Datei oder ihr Ordner). Steerbench speichert seine Ergebnisse im geöffneten Arbeitsbereich. Kopieren Sie die Datei in einen Ordner mit Schreibrechten oder ändern Sie ihre Berechtigungen und öffnen Sie sie erneut. Die Datei wurde nicht verändert.</translation>
+    </message>
+    <message>
+        <source>%1 - Steerbench</source>
+        <translation>%1 - Steerbench</translation>
+    </message>
+    <message>
+        <source>First run: building the default workspace from the OpenCL code Debian ships. This takes a few minutes; you can cancel and resume later.</source>
+        <translation>Erster Start: Der Standard-Arbeitsbereich wird aus dem von Debian mitgelieferten OpenCL-Code erstellt. Das dauert einige Minuten; Sie können abbrechen und später fortfahren.</translation>
+    </message>
+    <message>
+        <source>Building the default corpus</source>
+        <translation>Standard-Korpus wird erstellt</translation>
+    </message>
+    <message>
+        <source>Stopped: %1 kernels are stored; open the default workspace again to go on.</source>
+        <translation>Angehalten: %1 Kernels sind gespeichert; öffnen Sie den Standard-Arbeitsbereich erneut, um fortzufahren.</translation>
+    </message>
+    <message>
+        <source>The default corpus is ready: %1 kernels from %2 files.</source>
+        <translation>Der Standard-Korpus ist fertig: %1 Kernels aus %2 Dateien.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Workspace %1: %n kernel(s)</source>
+        <translation>
+            <numerusform>Arbeitsbereich %1: %n Kernel</numerusform>
+            <numerusform>Arbeitsbereich %1: %n Kernels</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Measuring %n kernel file(s)</source>
+        <translation>
+            <numerusform>%n Kernel-Datei wird gemessen</numerusform>
+            <numerusform>%n Kernel-Dateien werden gemessen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Added %1 of %2 files.</source>
+        <translation>%1 von %2 Dateien hinzugefügt.</translation>
+    </message>
+    <message>
+        <source>Some files were not added</source>
+        <translation>Einige Dateien wurden nicht hinzugefügt</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) could not be measured; the others were added.
+
+</source>
+        <translation>
+            <numerusform>%n Datei konnte nicht gemessen werden; die anderen wurden hinzugefügt.
+
+</numerusform>
+            <numerusform>%n Dateien konnten nicht gemessen werden; die anderen wurden hinzugefügt.
+
+</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Ingesting %1</source>
+        <translation>%1 wird eingelesen</translation>
+    </message>
+    <message>
+        <source>Ingested %1 files: %2 kernels stored, %3 duplicates, %4 rejected%5.</source>
+        <translation>%1 Dateien eingelesen: %2 Kernels gespeichert, %3 Duplikate, %4 abgelehnt%5.</translation>
+    </message>
+    <message>
+        <source> (stopped early; run it again to go on)</source>
+        <translation> (vorzeitig angehalten; erneut ausführen, um fortzufahren)</translation>
+    </message>
+    <message>
+        <source>Cannot import the reference CSV</source>
+        <translation>Die Referenz-CSV kann nicht importiert werden</translation>
+    </message>
+    <message>
+        <source>the reference benchmarks</source>
+        <translation>den Referenz-Benchmarks</translation>
+    </message>
+    <message>
+        <source>the corpus kernels</source>
+        <translation>den Korpus-Kernels</translation>
+    </message>
+    <message>
+        <source>all the workspace kernels</source>
+        <translation>allen Kernels des Arbeitsbereichs</translation>
+    </message>
+    <message>
+        <source>Cannot show the reference layer</source>
+        <translation>Die Referenz-Ebene kann nicht angezeigt werden</translation>
     </message>
 </context>
 </TS>
