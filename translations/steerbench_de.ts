@@ -1571,6 +1571,13 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <source>unchecked</source>
         <translation>nicht geprüft</translation>
     </message>
+    <message numerus="yes">
+        <source>%1 ... %n more line(s)</source>
+        <translation>
+            <numerusform>%1 ... %n weitere Zeile</numerusform>
+            <numerusform>%1 ... %n weitere Zeilen</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>steerbench::ui::TargetController</name>

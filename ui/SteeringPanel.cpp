@@ -73,7 +73,7 @@ QStringList lineDiff(const QString& parent, const QString& child) {
     const int n = int(lines.size()) - top - bottom;
     for (int i = 0; i < std::min(n, 3); ++i)
       out << diffLine(sign, lines[top + i]);
-    if (n > 3) out << QStringLiteral("%1 ... %2 more lines").arg(sign).arg(n - 3);
+    if (n > 3) out << SteeringPanel::tr("%1 ... %n more line(s)", nullptr, n - 3).arg(sign);
   };
   side(a, QChar(0x2212));
   side(b, QLatin1Char('+'));
