@@ -16,6 +16,7 @@
 #include "corpus/DebianPreset.h"
 #include "corpus/TypeReconstruction.h"
 #include "source/SourceFile.h"
+#include "store/HexDoubles.h"
 #include "store/Workspace.h"
 
 #include <chrono>
@@ -83,12 +84,9 @@ void trainingSetReport(const store::Workspace& ws, const std::string& devmapCsv)
   for (const auto& r : ws.rows("SELECT k.package, hex(f.vals) FROM kernels k JOIN feature_vectors f ON f.kernel_id = "
                                "k.id WHERE k.role = 'train' AND f.space = 'grewe'")) {
     Kernel k{r[0], {}};
-    for (std::size_t d = 0; d < 6 && (d + 1) * 16 <= r[1].size(); ++d) {
-      unsigned char bytes[8];
-      for (std::size_t b = 0; b < 8; ++b)
-        bytes[b] = (unsigned char)std::stoi(r[1].substr(16 * d + 2 * b, 2), nullptr, 16);
-      std::memcpy(&k.counts[d], bytes, 8);
-    }
+    const auto v = store::doublesFromHex(r[1]);
+    for (std::size_t d = 0; d < 6 && d < v.size(); ++d)
+      k.counts[d] = v[d];
     kernels.push_back(k);
   }
   auto mined = [](const Kernel& k) { return k.package.rfind("src:", 0) == 0; };

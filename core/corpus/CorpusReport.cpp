@@ -3,12 +3,12 @@
 
 #include "common/TextFormat.h"
 #include "corpus/CorpusPipeline.h"
+#include "store/HexDoubles.h"
 #include "store/Workspace.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cctype>
-#include <cstring>
 #include <map>
 #include <sstream>
 
@@ -129,15 +129,9 @@ std::string corpusReport(const store::Workspace& ws, bool json) {
   std::vector<std::vector<double>> grewe(6);
   for (const auto& r : ws.rows("SELECT hex(f.vals) FROM feature_vectors f JOIN kernels k ON k.id = f.kernel_id "
                                "WHERE f.space = 'grewe' AND k.role != 'user'")) {
-    const std::string& hex = r[0];
-    std::vector<unsigned char> bytes(hex.size() / 2);
-    for (std::size_t i = 0; i < bytes.size(); ++i)
-      bytes[i] = (unsigned char)std::stoi(hex.substr(2 * i, 2), nullptr, 16);
-    for (std::size_t d = 0; d < 6 && (d + 1) * 8 <= bytes.size(); ++d) {
-      double v;
-      std::memcpy(&v, bytes.data() + d * 8, 8);
-      grewe[d].push_back(v);
-    }
+    const auto v = store::doublesFromHex(r[0]);
+    for (std::size_t d = 0; d < 6 && d < v.size(); ++d)
+      grewe[d].push_back(v[d]);
   }
   std::size_t families = 0, familiesShared = 0, largestFamily = 0;
   for (const auto& r : ws.rows("SELECT count(*) FROM kernels WHERE role != 'user' GROUP BY package, family")) {

@@ -6,11 +6,11 @@
 #include "common/Version.h"
 #include "model/Datapoints.h"
 #include "model/InfillModelInfo.h"
+#include "store/HexDoubles.h"
 #include "store/Workspace.h"
 
 #include <cstdio>
 #include <algorithm>
-#include <cstring>
 #include <map>
 #include <cstdlib>
 #include <optional>
@@ -57,18 +57,6 @@ std::string describeDraw(const std::vector<double>& weights, const std::vector<s
          formatNumber(weightedMedian(mem, weights)) + ", " + formatNumber(weightedMedian(tokens, weights)) +
          " tokens; largest package " + (largest->first.empty() ? "(none)" : largest->first) + " " +
          std::to_string(int(100 * largest->second / total + 0.5)) + "%";
-}
-
-// A BLOB of little-endian float64 as SQLite's hex() prints it.
-std::vector<double> doublesFromHex(const std::string& hex) {
-  std::vector<double> out(hex.size() / 16);
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    unsigned char bytes[8];
-    for (std::size_t b = 0; b < 8; ++b)
-      bytes[b] = (unsigned char)std::stoi(hex.substr(16 * i + 2 * b, 2), nullptr, 16);
-    std::memcpy(&out[i], bytes, 8);
-  }
-  return out;
 }
 
 /// A number field of a spec we wrote ourselves (flat keys; the model's are
@@ -161,7 +149,7 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
     kernels_.push_back(row[0]);
     packages.push_back(row[1]);
     tokens.push_back(std::atof(row[2].c_str()));
-    grewe.push_back(doublesFromHex(row[3]));
+    grewe.push_back(store::doublesFromHex(row[3]));
   }
   if (options_.packageBalance != 1.0) options_.kernelWeights = packageWeights(packages, options_.packageBalance);
   if (options_.richness != 0) weighByRichness(options_.kernelWeights, grewe, options_.richness);

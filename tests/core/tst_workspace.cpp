@@ -1,6 +1,7 @@
 // The workspace store: schema, round trips, and files it must refuse untouched.
 #include "common/Error.h"
 #include "store/Schema.h"
+#include "store/HexDoubles.h"
 #include "store/Workspace.h"
 
 #include <sqlite3.h>
@@ -91,6 +92,11 @@ private slots:
     QCOMPARE(f->spec, std::string("{\"seed\":1}"));
     QVERIFY(!ws.features(id, "grewe", 2));
     QCOMPARE(ws.featureCount("grewe"), std::int64_t(1));
+    // Reports read the stored BLOB as text through SQLite's hex().
+    const auto hex = ws.rows("SELECT hex(vals) FROM feature_vectors WHERE space = 'grewe'");
+    QCOMPARE(hex.size(), std::size_t(1));
+    QCOMPARE(store::doublesFromHex(hex[0][0]), (std::vector<double>{1, 2, 3.5}));
+    QCOMPARE(store::doublesFromHex(hex[0][0] + "0A"), (std::vector<double>{1, 2, 3.5})); // a partial value is dropped
   }
 
   void usesWalAndForeignKeys() {
