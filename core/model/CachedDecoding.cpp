@@ -1,5 +1,6 @@
 #include "model/CachedDecoding.h"
 
+#include "model/FimOrder.h"
 #include "model/Tokenizer.h"
 
 #include <algorithm>
@@ -15,22 +16,7 @@ std::vector<int> fillInTheMiddle(SampleRow& r, std::int64_t holeAt, bool suffixF
     r.middleAt = int(holeAt);
     r.holesLeft = holes;
   }
-  const auto middle = r.seq.begin() + r.middleAt, hole = r.seq.begin() + holeAt;
-  std::vector<int> out;
-  out.reserve(r.seq.size() + 1);
-  if (suffixFirst) {
-    out.push_back(Tokenizer::kHole);
-    out.insert(out.end(), hole + 1, r.seq.end());
-    out.push_back(Tokenizer::kMask);
-    out.insert(out.end(), r.seq.begin(), hole);
-    return out;
-  }
-  out.insert(out.end(), r.seq.begin(), middle);
-  out.push_back(Tokenizer::kHole);
-  out.insert(out.end(), hole + 1, r.seq.end());
-  out.push_back(Tokenizer::kMask);
-  out.insert(out.end(), middle, hole);
-  return out;
+  return fimOrder(r.seq, std::size_t(r.middleAt), std::size_t(holeAt), suffixFirst);
 }
 
 CachedDecoding::CachedDecoding(InfillModel model, int slots)

@@ -12,14 +12,11 @@
 
 namespace steerbench::model {
 
-/// A row's sequence as the decoder reads it: the kernel up to where the hole
-/// being filled began, [HOLE], the rest after the hole (later holes
-/// included), [MASK], then what the row has written into the hole so far.
-/// Notes in the row where its infill began (SampleRow::middleAt): the
-/// sampler inserts written tokens before the [HOLE], takes statements back
-/// and starts rows again, and this follows all three.
-/// `suffixFirst` (ModelConfig::suffixFirst): [HOLE], the rest after the hole,
-/// [MASK], then the kernel up to the hole with what the row wrote into it.
+/// A row's sequence as the decoder reads it (fimOrder, FimOrder.h): the
+/// infill so far is what the row wrote since its hole began. Notes in the
+/// row where its infill began (SampleRow::middleAt): the sampler inserts
+/// written tokens before the [HOLE], takes statements back and starts rows
+/// again, and this follows all three.
 [[nodiscard]] std::vector<int> fillInTheMiddle(SampleRow& row, std::int64_t holeAt, bool suffixFirst = false);
 
 class CachedDecoding {

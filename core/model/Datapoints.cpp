@@ -1,5 +1,6 @@
 #include "model/Datapoints.h"
 
+#include "model/FimOrder.h"
 #include "model/Tokenizer.h"
 
 #include <algorithm>
@@ -139,10 +140,8 @@ Datapoint makeFimDatapoint(const std::vector<int>& kernel, const DatapointOption
   context.insert(context.end(), body.begin() + std::ptrdiff_t(i), body.end());
   if (drawn.to == kernel.size()) context.push_back(Tokenizer::kEnd);
   Datapoint d;
-  if (suffixFirst && firstHole != std::string::npos) {
-    d.inputs.assign(context.begin() + std::ptrdiff_t(firstHole), context.end()); // [HOLE] and what follows
-    d.inputs.push_back(Tokenizer::kMask);
-    d.inputs.insert(d.inputs.end(), context.begin(), context.begin() + std::ptrdiff_t(firstHole));
+  if (firstHole != std::string::npos) { // nothing written into the hole yet: the middle starts at it
+    d.inputs = fimOrder(context, firstHole, firstHole, suffixFirst);
   } else {
     d.inputs = context;
     d.inputs.push_back(Tokenizer::kMask);

@@ -1,6 +1,7 @@
 // Hole datapoints: one or several spans replaced by [HOLE], labelled with the
 // first hidden token or [ENDHOLE]; masked tokens; determinism; length cap.
 #include "model/Datapoints.h"
+#include "model/FimOrder.h"
 #include "model/Tokenizer.h"
 
 #include <QtTest>
@@ -235,6 +236,19 @@ private slots:
     QCOMPARE(p[2], 9.0 / 3);
     std::vector<double> wrong(2, 1.0);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, weighByRichness(wrong, grewe, 1.0));
+  }
+
+  void bothOrdersReadTheHoleTheTextAfterItAndTheInfill() {
+    // One layout for training and sampling (FimOrder.h): a kernel 10 11
+    // [HOLE] 12 [HOLE] 13 whose first hole has 20 21 written into it so far.
+    const int H = Tokenizer::kHole, M = Tokenizer::kMask;
+    const std::vector<int> seq{10, 11, 20, 21, H, 12, H, 13};
+    QCOMPARE(fimOrder(seq, 2, 4, false), (std::vector<int>{10, 11, H, 12, H, 13, M, 20, 21}));
+    QCOMPARE(fimOrder(seq, 2, 4, true), (std::vector<int>{H, 12, H, 13, M, 10, 11, 20, 21}));
+    // Nothing written yet: psm is the text and [MASK]; spm moves the prefix after it.
+    const std::vector<int> fresh{10, 11, H, 12};
+    QCOMPARE(fimOrder(fresh, 2, 2, false), (std::vector<int>{10, 11, H, 12, M}));
+    QCOMPARE(fimOrder(fresh, 2, 2, true), (std::vector<int>{H, 12, M, 10, 11}));
   }
 
   void fillInTheMiddleMovesTheFirstHoleToTheEnd() {
