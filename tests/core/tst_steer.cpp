@@ -777,7 +777,8 @@ private Q_SLOTS:
     // Three seeds at the target return before their work (NO_OUTPUT), and
     // no deletion of one token mends them cleanly; a fourth, farther, runs.
     // Until one passes, the seeds are checked nearest first, ahead of the
-    // nearer candidates offered all along: the fourth becomes the best.
+    // nearer candidates offered all along: the fourth (or an edit of it)
+    // becomes the best.
     auto exits = [](const char* bound) {
       return std::string("kernel void A(global float* a, global const float* b, const int n) {\n"
                          "  int i = get_global_id(0);\n  if (n > ") + bound + ") return;\n  a[i] = b[i] * 2.0f;\n}\n";
@@ -803,9 +804,18 @@ private Q_SLOTS:
       QCOMPARE(seeds[std::size_t(i)].checkOutcome, std::string("NO_OUTPUT"));
     }
     QVERIFY(seeds[3].distance > 0);
-    QCOMPARE(seeds[3].checkOutcome, std::string("PASS"));
     QVERIFY(r.runnable);
-    QCOMPARE(ws.steerCandidate(r.bestId)->checkOutcome, std::string("PASS"));
+    // The best passes at the fourth's distance: the fourth itself, or an
+    // edit of it that kept its counts, checked while the third seed was
+    // (which is timing: the candidate can pass first).
+    const auto best = ws.steerCandidate(r.bestId);
+    QCOMPARE(best->checkOutcome, std::string("PASS"));
+    QCOMPARE(best->distance, seeds[3].distance);
+    auto from = best;
+    while (from && from->id != seeds[3].id && from->parent)
+      from = ws.steerCandidate(from->parent);
+    QVERIFY2(from && from->id == seeds[3].id, "the best descends from the fourth seed");
+    QVERIFY(seeds[3].checkOutcome == "PASS" || seeds[3].checkOutcome.empty());
   }
 
   void uncleanCandidatesAreStoredButNeverKept() {
