@@ -97,6 +97,8 @@ CommandLine trainCommandLine() {
                                      " to this power, counts capped at 32 (0: off)", false, "0"});
   cl.option({"continuation", 0, "P", "share of datapoints with one hole from a random start to the end", false,
              "0.3"});
+  cl.option({"whole", 0, "P", "share of the kernels that fit whole which hide all but `kernel void` in one hole "
+                              "(undirected sampling's task)", false, "0"});
   cl.option({"seed", 0, "N", "seed of initialisation and data", false, "1"});
   cl.option({"threads", 'j', "N", "model (BLAS) threads (default: all cores)", false, "0"});
   cl.option({"validate-every", 0, "N", "steps between validation losses", false, "100"});
@@ -146,6 +148,9 @@ int runTrain(const CommandLine& cl) {
     throw UsageError("--short-holes must be in [0, 1]");
   if (!(o.data.continuationProbability >= 0 && o.data.continuationProbability <= 1))
     throw UsageError("--continuation must be in [0, 1]");
+  o.data.wholeKernelProbability = std::atof(cl.value("whole").c_str());
+  if (!(o.data.wholeKernelProbability >= 0 && o.data.wholeKernelProbability <= 1))
+    throw UsageError("--whole must be in [0, 1]");
   o.seed = std::stoull(cl.value("seed"));
   o.packageBalance = std::atof(cl.value("balance").c_str());
   if (!(o.packageBalance >= 0 && o.packageBalance <= 1)) throw UsageError("--balance must be in [0, 1]");

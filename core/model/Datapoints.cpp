@@ -55,13 +55,19 @@ Drawn drawHoles(const std::vector<int>& kernel, const DatapointOptions& o, std::
     const std::size_t from = o.wholeLexemes->lexemeStart(d.body, start);
     return Span{from, o.wholeLexemes->lexemeEnd(d.body, start + length) - from};
   };
-  const bool continuation =
-      o.continuationProbability > 0 && std::bernoulli_distribution(o.continuationProbability)(rng);
-  if (continuation) {
+  const bool fits = d.from == 0 && d.to == kernel.size();
+  const bool wholeKernel = o.wholeKernelProbability > 0 && fits &&
+                           std::bernoulli_distribution(o.wholeKernelProbability)(rng);
+  const bool continuation = !wholeKernel && o.continuationProbability > 0 &&
+                            std::bernoulli_distribution(o.continuationProbability)(rng);
+  if (wholeKernel) {
+    const std::size_t head = std::min<std::size_t>(o.wholeKernelHead, n);
+    spans.push_back(Span{head, n - head});
+  } else if (continuation) {
     const std::size_t start = std::uniform_int_distribution<std::size_t>(0, n)(rng);
     spans.push_back(whole(start, n - start));
   }
-  for (unsigned h = 0; h < holes && !continuation; ++h) {
+  for (unsigned h = 0; h < holes && !continuation && !wholeKernel; ++h) {
     const std::size_t start = std::uniform_int_distribution<std::size_t>(0, n)(rng);
     const bool shortHole = o.shortHoleProbability > 0 && std::bernoulli_distribution(o.shortHoleProbability)(rng);
     const std::size_t cap = shortHole ? std::size_t(o.shortHoleTokens) : std::max<std::size_t>(maxSpan / holes, 0);

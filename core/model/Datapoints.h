@@ -21,6 +21,14 @@ struct DatapointOptions {
   /// (the task of undirected sampling, "kernel void [HOLE]": the spans above
   /// never hide more than maxSpanFraction of a kernel).
   double continuationProbability = 0.0;
+  /// Share of datapoints, among kernels that fit whole, that hide all but the
+  /// kernel's first wholeKernelHead tokens: exactly the row of undirected
+  /// sampling ("kernel void [HOLE]" between [START] and [END]). A continuation
+  /// starts anywhere, so it rarely asks for a whole kernel; and only kernels
+  /// that fit the window ever end in [END], so without these rows the model
+  /// learns whole kernels mostly from short ones (0: off, draws unchanged).
+  double wholeKernelProbability = 0.0;
+  unsigned wholeKernelHead = 2;
   /// Share of holes (not continuations) that hide at most shortHoleTokens
   /// tokens, uniform in [0, shortHoleTokens]: the holes steering makes. Long
   /// spans alone almost never label [ENDHOLE], so a model trained only on

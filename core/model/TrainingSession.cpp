@@ -94,6 +94,7 @@ TrainOptions TrainingSession::optionsFromRecipe(const std::string& recipe, Train
   take("mask", o.data.maskProbability);
   take("continuation", o.data.continuationProbability);
   take("short_holes", o.data.shortHoleProbability);
+  take("whole", o.data.wholeKernelProbability);
   take("package_balance", o.packageBalance);
   take("richness", o.richness);
   take("seed", o.seed);
@@ -129,6 +130,7 @@ std::string TrainingSession::command(const TrainOptions& o, unsigned maxWords) {
          std::to_string(o.data.maxHoles) + " --mask " + formatNumber(o.data.maskProbability) + " --continuation " +
          formatNumber(o.data.continuationProbability) +
          (o.data.shortHoleProbability > 0 ? " --short-holes " + formatNumber(o.data.shortHoleProbability) : "") +
+         (o.data.wholeKernelProbability > 0 ? " --whole " + formatNumber(o.data.wholeKernelProbability) : "") +
          (o.packageBalance != 1.0 ? " --balance " + formatNumber(o.packageBalance) : "") +
          (o.richness != 0 ? " --richness " + formatNumber(o.richness) : "") +
          " --seed " +
@@ -197,6 +199,7 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
           ",\"mask\":" + formatNumber(o.data.maskProbability) + ",\"continuation\":" +
           formatNumber(o.data.continuationProbability) + ",\"short_holes\":" +
           formatNumber(o.data.shortHoleProbability) +
+          (o.data.wholeKernelProbability > 0 ? ",\"whole\":" + formatNumber(o.data.wholeKernelProbability) : std::string()) +
           (o.packageBalance != 1.0 ? ",\"package_balance\":" + formatNumber(o.packageBalance) : std::string()) +
           (o.richness != 0 ? ",\"richness\":" + formatNumber(o.richness) : std::string()) +
           ",\"seed\":" + std::to_string(o.seed) +

@@ -169,6 +169,43 @@ private slots:
     QVERIFY(endHoles > 0 && endHoles < 30); // a complete kernel, then [ENDHOLE]: sometimes
   }
 
+  void wholeKernelRowsAreUndirectedSamplingsRow() {
+    // A kernel that fits: [START] kernel void [HOLE] [END], then the rest of
+    // the kernel and [ENDHOLE], as sampling from "kernel void [HOLE]" reads it.
+    const auto kernel = kernelOf(30);
+    DatapointOptions o;
+    o.maxHoles = 8;
+    o.maxLength = 64;
+    o.continuationProbability = 0.5;
+    o.wholeKernelProbability = 1;
+    const std::vector<int> context{Tokenizer::kStart, kernel[0], kernel[1], Tokenizer::kHole, Tokenizer::kEnd};
+    for (std::uint64_t seed = 0; seed < 50; ++seed) {
+      std::mt19937_64 rng(seed);
+      const Datapoint d = makeFimDatapoint(kernel, o, rng, false, true);
+      std::vector<int> want = fimOrder(context, 3, 3, true);
+      want.insert(want.end(), kernel.begin() + 2, kernel.end());
+      want.push_back(Tokenizer::kEndHole);
+      QCOMPARE(d.inputs, want);
+      QCOMPARE(d.labelCount(), int(kernel.size()) - 2 + 1); // the rest of the kernel and [ENDHOLE]
+    }
+    // A kernel that does not fit is drawn as before: windows and holes.
+    const auto large = kernelOf(1000);
+    std::mt19937_64 a(9), b(9);
+    DatapointOptions off = o;
+    off.wholeKernelProbability = 0;
+    for (int i = 0; i < 50; ++i)
+      QCOMPARE(makeFimDatapoint(large, o, a, true).inputs, makeFimDatapoint(large, off, b, true).inputs);
+    // Half the kernels that fit: a mix of whole-kernel rows and others.
+    o.wholeKernelProbability = 0.5;
+    std::mt19937_64 rng(11);
+    int whole = 0;
+    for (int i = 0; i < 200; ++i) {
+      const Datapoint d = makeFimDatapoint(kernel, o, rng, false, true);
+      whole += d.labelCount() == int(kernel.size()) - 1 && d.inputs[d.inputs.size() - 29] == kernel[2];
+    }
+    QVERIFY(whole > 60 && whole < 140);
+  }
+
   void longKernelsAreWindowsMarkedOnlyAtTheirTrueEnds() {
     // Tokens 100.. in order, so a window's offset shows in its first token.
     const auto kernel = kernelOf(1000);
