@@ -11,6 +11,7 @@
 #include "common/Paths.h"
 #include "common/TextFormat.h"
 #include "common/Version.h"
+#include "model/Conditioning.h"
 #include "model/InfillModelInfo.h"
 #include "model/Tokenizer.h"
 #include "model/Sampler.h"
@@ -99,6 +100,9 @@ CommandLine trainCommandLine() {
              "0.3"});
   cl.option({"whole", 0, "P", "share of the kernels that fit whole which hide all but `kernel void` in one hole "
                               "(undirected sampling's task)", false, "0"});
+  cl.option({"conditions", 0, "P", "share of rows that start with their kernel's Grewe counts as condition tokens, so "
+                                   "that the model can be asked for counts (sample --target; a decoder's; 0: off)",
+             false, "0"});
   cl.option({"seed", 0, "N", "seed of initialisation and data", false, "1"});
   cl.option({"threads", 'j', "N", "model (BLAS) threads (default: all cores)", false, "0"});
   cl.option({"validate-every", 0, "N", "steps between validation losses", false, "100"});
@@ -151,6 +155,8 @@ int runTrain(const CommandLine& cl) {
   o.data.wholeKernelProbability = std::atof(cl.value("whole").c_str());
   if (!(o.data.wholeKernelProbability >= 0 && o.data.wholeKernelProbability <= 1))
     throw UsageError("--whole must be in [0, 1]");
+  o.conditionShare = std::atof(cl.value("conditions").c_str());
+  if (!(o.conditionShare >= 0 && o.conditionShare <= 1)) throw UsageError("--conditions must be in [0, 1]");
   o.seed = std::stoull(cl.value("seed"));
   o.packageBalance = std::atof(cl.value("balance").c_str());
   if (!(o.packageBalance >= 0 && o.packageBalance <= 1)) throw UsageError("--balance must be in [0, 1]");
@@ -233,6 +239,8 @@ CommandLine sampleCommandLine() {
   cl.option({"threads", 'j', "N", "model (BLAS) and compile threads (default: all cores)", false, "0"});
   cl.option({"streams", 0, "N", "batches sampled at once, each on one core (0: one per BLAS thread with OpenBLAS, "
                                 "else 1); the samples depend on it as on the seed", false, "0"});
+  cl.option({"target", 0, "COUNTS", "ask a model trained with conditions for these Grewe counts, e.g. "
+                                   "comp=60,mem=12 (comp, rational, mem, localmem, coalesced, atomic; others 0)"});
   cl.option({"out", 0, "DIR", "also write each sample as DIR/sample_NNNN.cl"});
   return cl;
 }
@@ -254,6 +262,7 @@ int runSample(const CommandLine& cl) {
   o.checkPatience = int(cl.unsignedValue("check-patience", 1, 1000000));
   o.minNewTokens = int(cl.unsignedValue("min-tokens", 0, 1000000));
   o.restarts = int(cl.unsignedValue("restarts", 0, 1000));
+  if (cl.has("target")) o.target = model::parseConditionTarget(cl.value("target"));
   const bool checked = !cl.has("unchecked");
   if (checked) o.check = clangfe::firstErrorOffset;
   const int threads = int(cl.unsignedValue("threads", 0, 256));
@@ -286,6 +295,8 @@ int runSample(const CommandLine& cl) {
                            ",\"check_patience\":" + std::to_string(o.checkPatience) +
                            ",\"min_new_tokens\":" + std::to_string(o.minNewTokens) +
                            ",\"restarts\":" + std::to_string(o.restarts) +
+                           (o.target.empty() ? std::string()
+                                             : ",\"target\":" + jsonString(model::describeConditionTarget(o.target))) +
                            ",\"checkpoint\":" + jsonString(ckpt) + "}";
   const std::string featureSpec = engine::featureSpecJson(mo);
   std::size_t compiled = 0;

@@ -19,8 +19,9 @@ std::vector<int> fillInTheMiddle(SampleRow& r, std::int64_t holeAt, bool suffixF
   return fimOrder(r.seq, std::size_t(r.middleAt), std::size_t(holeAt), suffixFirst);
 }
 
-CachedDecoding::CachedDecoding(InfillModel model, int slots)
-    : model_(std::move(model)), cache_(model_->makeCache(slots)), slots_(std::size_t(slots)) {}
+CachedDecoding::CachedDecoding(InfillModel model, int slots, std::vector<int> condition)
+    : model_(std::move(model)), condition_(std::move(condition)), cache_(model_->makeCache(slots)),
+      slots_(std::size_t(slots)) {}
 
 torch::Tensor CachedDecoding::logits(std::vector<SampleRow>& rows, const std::vector<std::int64_t>& holeAt) {
   // Slots of rows that are gone are free again.
@@ -45,7 +46,9 @@ torch::Tensor CachedDecoding::logits(std::vector<SampleRow>& rows, const std::ve
     }
     Slot& slot = *it;
     slotOf[b] = std::int64_t(it - slots_.begin());
-    const std::vector<int> seq = fillInTheMiddle(rows[b], holeAt[b], model_->config().suffixFirst);
+    std::vector<int> seq = condition_;
+    const std::vector<int> row = fillInTheMiddle(rows[b], holeAt[b], model_->config().suffixFirst);
+    seq.insert(seq.end(), row.begin(), row.end());
     // What the slot already holds is kept; the rest, but the last token, is
     // run first (a new row's feed, a take-back's new part).
     const auto same = std::size_t(std::mismatch(slot.cached.begin(), slot.cached.end(), seq.begin(), seq.end()).first -

@@ -21,8 +21,9 @@ namespace steerbench::model {
 
 class CachedDecoding {
 public:
-  /// A cache of `slots` rows (the sampler's batch size).
-  CachedDecoding(InfillModel model, int slots);
+  /// A cache of `slots` rows (the sampler's batch size). `condition`: the
+  /// condition tokens (Conditioning.h) every row starts with; empty: none.
+  CachedDecoding(InfillModel model, int slots, std::vector<int> condition = {});
   /// The logits [rows, vocab] of the next token in each row's first hole.
   /// Only what changed in a row's sequence since the last call is run
   /// through the model: one token after an insertion, nothing more than the
@@ -38,6 +39,7 @@ private:
     std::vector<int> cached; ///< the sequence whose keys and values the slot holds
   };
   InfillModel model_;
+  std::vector<int> condition_;
   KeyValueCache cache_;
   std::vector<Slot> slots_;
   std::int64_t tokensRun_ = 0;

@@ -127,9 +127,9 @@ Datapoint makeDatapoint(const std::vector<int>& kernel, const DatapointOptions& 
 namespace steerbench::model {
 
 Datapoint makeFimDatapoint(const std::vector<int>& kernel, const DatapointOptions& o, std::mt19937_64& rng,
-                           bool labelContext, bool suffixFirst) {
+                           bool labelContext, bool suffixFirst, const std::vector<int>& condition) {
   // Two more tokens than the encoder's sequence: [MASK] and [ENDHOLE].
-  const Drawn drawn = drawHoles(kernel, o, 2, rng);
+  const Drawn drawn = drawHoles(kernel, o, 2 + condition.size(), rng);
   const auto& body = drawn.body;
   // The context: the window with every span replaced by [HOLE] (a later
   // hole's text is nowhere, as when sampling fills the first hole of several).
@@ -168,6 +168,8 @@ Datapoint makeFimDatapoint(const std::vector<int>& kernel, const DatapointOption
     if (!labelContext && t + 1 < middleAt) continue;
     d.labels[t] = next;
   }
+  d.inputs.insert(d.inputs.begin(), condition.begin(), condition.end());
+  d.labels.insert(d.labels.begin(), condition.size(), Datapoint::kIgnore);
   return d;
 }
 

@@ -92,7 +92,11 @@ void weighByRichness(std::vector<double>& weights, const std::vector<std::vector
 /// context after the first hole comes first, `[HOLE] rest [END] [MASK]
 /// [START] before middle [ENDHOLE]` (ModelConfig::suffixFirst), so that the
 /// middle continues the text before the hole.
+/// `condition`: condition tokens (Conditioning.h) that start the row, as
+/// sampling with a target puts them; never labels, and the window is that
+/// much shorter.
 [[nodiscard]] Datapoint makeFimDatapoint(const std::vector<int>& kernel, const DatapointOptions& options,
-                                         std::mt19937_64& rng, bool labelContext, bool suffixFirst = false);
+                                         std::mt19937_64& rng, bool labelContext, bool suffixFirst = false,
+                                         const std::vector<int>& condition = {});
 
 } // namespace steerbench::model

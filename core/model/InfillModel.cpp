@@ -17,7 +17,7 @@ std::mutex& modelInitMutex() {
 
 InfillModelImpl::InfillModelImpl(const ModelConfig& config) : config_(config) {
   config.validate();
-  tokens_ = register_module("tokens", torch::nn::Embedding(config.vocab, config.hidden));
+  tokens_ = register_module("tokens", torch::nn::Embedding(config.vocab + config.conditions, config.hidden));
   positions_ = register_module("positions", torch::nn::Embedding(config.maxLength, config.hidden));
   norm_ = register_module("norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({config.hidden})));
   auto layer = torch::nn::TransformerEncoderLayer(torch::nn::TransformerEncoderLayerOptions(config.hidden, config.heads)
@@ -317,6 +317,29 @@ CheckpointInfo loadCheckpoint(const std::string& path, InfillModel& model, torch
   } catch (const std::exception& e) {
     const std::string what = e.what();
     throw InputError("checkpoint " + path + " does not fit the model (" + what.substr(0, what.find('\n')) + ")");
+  }
+  return info;
+}
+
+CheckpointInfo loadWeightsForFineTuning(const std::string& path, InfillModel& model, const std::string& tokenizerHash) {
+  const CheckpointInfo saved = readCheckpointInfo(path);
+  ModelConfig same = model->config();
+  same.conditions = saved.config.conditions;
+  if (saved.config.conditions >= model->config().conditions || !(saved.config == same))
+    return loadCheckpoint(path, model, nullptr, tokenizerHash);
+  InfillModel from = [&] {
+    std::lock_guard lock(modelInitMutex());
+    return InfillModel(saved.config);
+  }();
+  CheckpointInfo info = loadCheckpoint(path, from, nullptr, tokenizerHash);
+  torch::NoGradGuard ng;
+  const auto source = from->named_parameters();
+  for (auto& p : model->named_parameters()) {
+    const torch::Tensor& w = source[p.key()];
+    if (p.key() == "tokens.weight")
+      p.value().narrow(0, 0, w.size(0)).copy_(w); // the vocabulary's rows; the conditions' stay as drawn
+    else
+      p.value().copy_(w);
   }
   return info;
 }

@@ -91,4 +91,10 @@ void saveCheckpoint(const std::string& path, InfillModel& model, torch::optim::O
 CheckpointInfo loadCheckpoint(const std::string& path, InfillModel& model, torch::optim::Optimizer* optimizer,
                               const std::string& tokenizerHash = {});
 
+/// Fine-tuning's start: as loadCheckpoint without an optimizer, except that
+/// `model` may have more condition tokens than the checkpoint (a model taught
+/// conditions from one without): the checkpoint's weights are copied over
+/// and the new tokens keep their initial embeddings.
+CheckpointInfo loadWeightsForFineTuning(const std::string& path, InfillModel& model, const std::string& tokenizerHash);
+
 } // namespace steerbench::model

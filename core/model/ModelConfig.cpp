@@ -18,12 +18,14 @@ void ModelConfig::validate() const {
        "hidden (" + std::to_string(hidden) + ") must be a multiple of heads (" + std::to_string(heads) + ")");
   need(ffn >= 8 && ffn <= 16384, "ffn must be 8 to 16384, not " + std::to_string(ffn));
   need(maxLength >= 8 && maxLength <= 8192, "max length must be 8 to 8192, not " + std::to_string(maxLength));
+  need(conditions >= 0 && conditions <= 4096, "conditions must be 0 to 4096, not " + std::to_string(conditions));
 }
 
 std::string ModelConfig::toJson() const {
   llvm::json::Object o{{"arch", archName(arch)}, {"vocab", vocab}, {"layers", layers}, {"hidden", hidden},
                        {"heads", heads}, {"ffn", ffn},       {"max_length", maxLength}};
   if (decoder()) o["fim_order"] = suffixFirst ? "spm" : "psm";
+  if (conditions > 0) o["conditions"] = conditions;
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(o));
@@ -52,6 +54,7 @@ ModelConfig ModelConfig::fromJson(const std::string& json, const std::string& na
   get("max_length", c.maxLength);
   // Decoders written before the suffix-first order read prefix first.
   if (const auto order = o->getString("fim_order")) c.suffixFirst = parseFimOrder(order->str(), name);
+  if (const auto n = o->getInteger("conditions")) c.conditions = int(*n); // none before conditioning existed
   return c;
 }
 
@@ -70,7 +73,7 @@ bool ModelConfig::parseFimOrder(const std::string& text, const std::string& name
 std::string ModelConfig::describe() const {
   return std::string(decoder() ? (suffixFirst ? "decoder (suffix first), " : "decoder, ") : "") + std::to_string(layers) + " layers, hidden " + std::to_string(hidden) + ", " + std::to_string(heads) +
          " heads, FFN " + std::to_string(ffn) + ", " + std::to_string(maxLength) + " positions, vocabulary " +
-         std::to_string(vocab);
+         std::to_string(vocab) + (conditions > 0 ? " and " + std::to_string(conditions) + " condition tokens" : "");
 }
 
 } // namespace steerbench::model

@@ -24,6 +24,10 @@ struct ModelConfig {
   int heads = 4;
   int ffn = 768;
   int maxLength = 256;    ///< positions, [START] and [END] included
+  /// Condition tokens (Conditioning.h) after the vocabulary: the model reads
+  /// them (ids vocab .. vocab + conditions - 1) but never writes them, so
+  /// the head still covers `vocab` alone. 0: a model without conditions.
+  int conditions = 0;
   /// Throws InputError naming the bad field (e.g. hidden not divisible by heads).
   void validate() const;
   [[nodiscard]] std::string toJson() const;
@@ -31,7 +35,7 @@ struct ModelConfig {
   /// The shape: what the weights must agree on to load.
   [[nodiscard]] bool operator==(const ModelConfig& o) const {
     return arch == o.arch && vocab == o.vocab && layers == o.layers && hidden == o.hidden && heads == o.heads && ffn == o.ffn &&
-           maxLength == o.maxLength;
+           maxLength == o.maxLength && conditions == o.conditions;
   }
   [[nodiscard]] bool decoder() const { return arch == Arch::Decoder; }
   /// "encoder" or "decoder".

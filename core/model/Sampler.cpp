@@ -4,6 +4,7 @@
 #include "common/Error.h"
 #include "model/BuiltinSignatures.h"
 #include "model/CachedDecoding.h"
+#include "model/Conditioning.h"
 #include "model/InfillModel.h"
 #include "model/LengthGroups.h"
 #include "model/LogitShaping.h"
@@ -150,6 +151,9 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
     encoded.push_back(std::move(ids));
   }
   if (encoded.empty() || count <= 0) return {};
+  if (!o.target.empty() && model->config().conditions == 0)
+    throw InputError("this model was trained without conditions, so it cannot be given a target (train one with "
+                     "--conditions, from this one with --init-from)");
   if (!o.feedEnds.empty() && o.feedEnds.size() != encoded.size())
     throw std::invalid_argument("SampleOptions::feedEnds must have one entry per feed");
   if (!o.feedMinNewTokens.empty() && o.feedMinNewTokens.size() != encoded.size())
@@ -308,7 +312,9 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
   };
   // A decoder keeps each row's keys and values; an encoder reads every row whole at every step.
   std::optional<CachedDecoding> decoding;
-  if (model->config().decoder()) decoding.emplace(model, o.batchSize);
+  const std::vector<int> condition =
+      o.target.empty() ? std::vector<int>() : conditionTokens(o.target, model->config().vocab);
+  if (model->config().decoder()) decoding.emplace(model, o.batchSize, condition);
   const unsigned checkJobs =
       std::max(1u, (o.checkJobs > 0 ? o.checkJobs : engine::hardwareJobs()) / unsigned(streams));
   while (!rows.empty() && !(cancel && cancel->cancelled()) && !(stop && stop->cancelled())) {
@@ -330,7 +336,7 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
       const bool holesLeft = !ended[b] || std::find(r.seq.begin(), r.seq.end(), Tokenizer::kHole) != r.seq.end();
       if (!holesLeft)
         finish(r, true);
-      else if ((r.newTokens >= o.maxNewTokens || int(r.seq.size()) >= maxLength ||
+      else if ((r.newTokens >= o.maxNewTokens || int(r.seq.size() + condition.size()) >= maxLength ||
                 (o.guardPatience > 0 && r.blocked >= o.guardPatience) ||
                 (checking && r.takenBack >= o.checkPatience)) &&
                !restart(r))

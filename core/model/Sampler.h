@@ -42,6 +42,11 @@ struct SampleOptions {
   /// < 0 writes longer kernels, where minNewTokens forbids short ones).
   /// 0 samples the model as trained.
   double closeBias = 0.0;
+  /// Feature conditioning (Conditioning.h): the Grewe counts (comp,
+  /// rational, mem, localmem, coalesced, atomic) every row is asked to write
+  /// toward. Only for a model trained with conditions (train --conditions);
+  /// empty: none, the model samples as without them.
+  std::vector<double> target;
   std::uint64_t seed = 1;
   /// Added to the [ENDHOLE] logit before sampling (a length prior: > 0 closes
   /// holes sooner). 0 samples the model as trained.

@@ -2,6 +2,7 @@
 
 #include "common/ContentHash.h"
 #include "common/Error.h"
+#include "model/Conditioning.h"
 #include "model/InfillModel.h"
 #include "model/LengthGroups.h"
 #include "model/Tokenizer.h"
@@ -216,6 +217,12 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
   o.model.validate();
   o.data.maxLength = unsigned(o.model.maxLength);
   if (o.steps < 1 || o.batchSize < 1) throw InputError("training needs at least one step and a batch of one");
+  if (o.conditionShare > 0) {
+    if (!o.model.decoder()) throw InputError("conditions need a decoder (--arch decoder)");
+    if (o.kernelFeatures.size() != kernels.size())
+      throw std::invalid_argument("TrainOptions::kernelFeatures must have one vector per kernel");
+    o.model.conditions = conditionTokenCount();
+  }
   (void)applyThreads(o.threads);
 
   // Split by kernel, by content hash: stable however the corpus is ordered.
@@ -223,6 +230,7 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
     throw std::invalid_argument("TrainOptions::kernelWeights must have one weight per kernel");
   std::vector<std::vector<int>> trainSet, validationSet;
   std::vector<double> trainWeights;
+  std::vector<std::vector<int>> trainConditions; // per training kernel (empty: none)
   std::string corpusText;
   std::string lowestHash;
   std::size_t lowest = 0;
@@ -238,6 +246,10 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
       lowest = trainSet.size();
     }
     if (!held) trainWeights.push_back(o.kernelWeights.empty() ? 1.0 : o.kernelWeights[ki]);
+    if (!held)
+      trainConditions.push_back(o.conditionShare > 0 && o.kernelFeatures[ki].size() >= kConditionNames.size()
+                                    ? conditionTokens(o.kernelFeatures[ki], o.model.vocab)
+                                    : std::vector<int>());
     (held ? validationSet : trainSet).push_back(std::move(ids));
   }
   // A corpus too small for the fraction to hold out anything still gets a
@@ -246,6 +258,7 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
     validationSet.push_back(std::move(trainSet[lowest]));
     trainSet.erase(trainSet.begin() + std::ptrdiff_t(lowest));
     trainWeights.erase(trainWeights.begin() + std::ptrdiff_t(lowest));
+    trainConditions.erase(trainConditions.begin() + std::ptrdiff_t(lowest));
   }
   if (trainSet.empty()) throw InputError("no training kernels: the corpus is empty (build it first)");
   const std::string corpusHash = sha256Hex(corpusText);
@@ -283,7 +296,8 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
     step = saved.step;
     result.startStep = step;
   } else if (!o.initFrom.empty()) {
-    loadCheckpoint(o.initFrom, model, nullptr, info.tokenizerHash); // the weights only: a new optimizer and schedule
+    // The weights only: a new optimizer and schedule (and new condition tokens, when asked for).
+    loadWeightsForFineTuning(o.initFrom, model, info.tokenizerHash);
   }
 
   // A fixed validation set (its own RNG, so it is the same on resume): the
@@ -344,9 +358,18 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
     }
     const auto t0 = Clock::now();
     std::vector<Datapoint> points;
-    for (int i = 0; i < o.batchSize; ++i)
-      points.push_back(o.model.decoder() ? makeFimDatapoint(trainSet[pick(rng)], o.data, rng, true, o.model.suffixFirst)
-                                         : makeDatapoint(trainSet[pick(rng)], o.data, rng));
+    for (int i = 0; i < o.batchSize; ++i) {
+      const std::size_t k = pick(rng);
+      if (!o.model.decoder()) {
+        points.push_back(makeDatapoint(trainSet[k], o.data, rng));
+        continue;
+      }
+      // Without conditions, no draw: the data stream is as it was before they existed.
+      const bool conditioned = o.conditionShare > 0 && !trainConditions[k].empty() &&
+                               std::bernoulli_distribution(o.conditionShare)(rng);
+      points.push_back(makeFimDatapoint(trainSet[k], o.data, rng, true, o.model.suffixFirst,
+                                        conditioned ? trainConditions[k] : std::vector<int>()));
+    }
     for (auto& group : optimizer.param_groups())
       static_cast<torch::optim::AdamWOptions&>(group.options()).lr(learningRateAt(o, step));
     optimizer.zero_grad();

@@ -60,6 +60,15 @@ struct TrainOptions {
   /// training kernel is drawn with probability proportional to its weight
   /// (packageWeights). Validation kernels are held out as without weights.
   std::vector<double> kernelWeights;
+  /// Feature conditioning (a decoder's; Conditioning.h): this share of the
+  /// training rows starts with its kernel's condition tokens, the rest with
+  /// none, so the model learns to write toward counts it is told and still
+  /// samples without them. > 0 gives the model condition tokens
+  /// (ModelConfig::conditions). 0: off.
+  double conditionShare = 0;
+  /// One Grewe vector per kernel given to train() (TrainingSession), for the
+  /// condition tokens; a kernel with an empty one gets none.
+  std::vector<std::vector<double>> kernelFeatures;
 };
 
 struct TrainProgress {

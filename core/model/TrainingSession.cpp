@@ -95,6 +95,7 @@ TrainOptions TrainingSession::optionsFromRecipe(const std::string& recipe, Train
   take("continuation", o.data.continuationProbability);
   take("short_holes", o.data.shortHoleProbability);
   take("whole", o.data.wholeKernelProbability);
+  take("condition_share", o.conditionShare);
   take("package_balance", o.packageBalance);
   take("richness", o.richness);
   take("seed", o.seed);
@@ -131,6 +132,7 @@ std::string TrainingSession::command(const TrainOptions& o, unsigned maxWords) {
          formatNumber(o.data.continuationProbability) +
          (o.data.shortHoleProbability > 0 ? " --short-holes " + formatNumber(o.data.shortHoleProbability) : "") +
          (o.data.wholeKernelProbability > 0 ? " --whole " + formatNumber(o.data.wholeKernelProbability) : "") +
+         (o.conditionShare > 0 ? " --conditions " + formatNumber(o.conditionShare) : "") +
          (o.packageBalance != 1.0 ? " --balance " + formatNumber(o.packageBalance) : "") +
          (o.richness != 0 ? " --richness " + formatNumber(o.richness) : "") +
          " --seed " +
@@ -156,6 +158,7 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
   if (options_.packageBalance != 1.0) options_.kernelWeights = packageWeights(packages, options_.packageBalance);
   if (options_.richness != 0) weighByRichness(options_.kernelWeights, grewe, options_.richness);
   drawSummary_ = describeDraw(options_.kernelWeights, packages, tokens, grewe);
+  if (options_.conditionShare > 0) options_.kernelFeatures = grewe;
   if (kernels_.empty())
     throw InputError(ws.path() + " holds no training kernels; build the corpus first (steerbench-cli corpus ingest)");
 
@@ -200,6 +203,7 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
           formatNumber(o.data.continuationProbability) + ",\"short_holes\":" +
           formatNumber(o.data.shortHoleProbability) +
           (o.data.wholeKernelProbability > 0 ? ",\"whole\":" + formatNumber(o.data.wholeKernelProbability) : std::string()) +
+          (o.conditionShare > 0 ? ",\"condition_share\":" + formatNumber(o.conditionShare) : std::string()) +
           (o.packageBalance != 1.0 ? ",\"package_balance\":" + formatNumber(o.packageBalance) : std::string()) +
           (o.richness != 0 ? ",\"richness\":" + formatNumber(o.richness) : std::string()) +
           ",\"seed\":" + std::to_string(o.seed) +
