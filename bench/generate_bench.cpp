@@ -17,6 +17,13 @@
 //      as a [HOLE] written in text and steering's holes do (--cut-lexemes:
 //      as training draws them, possibly inside a spelled literal, where the
 //      feed's text lexes the rest of the literal differently).
+//   5. Conditioned sampling (--conditioned N, a model trained with
+//      conditions): N of DevMap's kernel vectors, drawn with a fixed seed,
+//      each asked for (SampleOptions::target) in --per-target samples from
+//      "kernel void [HOLE]"; the compiling samples' relative proximity to
+//      what they were asked for (1 - d(x, t) / d(0, t) over the six counts),
+//      beside as many samples without a target measured against the same
+//      vectors; and the share that compile.
 //
 // Usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] [--batch 64]
 //                       (the checkpoint defaults to the workspace's model, else the shipped one)
@@ -30,13 +37,16 @@
 //                        [--vectors FILE]   (the compiling undirected samples' tokens and Grewe vectors, CSV)
 //                        [--repeat-close 2]   (SampleOptions::closeOnRepeat; 0: off)
 //                        [--devmap DIR] [--clgen DIR]   (coverage; skipped when DevMap is not there)
+//                        [--conditioned 0] [--per-target 10]   (conditioned sampling toward DevMap's vectors)
 #include "Coverage.h"
 #include "clang/OpenCLFrontend.h"
 #include "common/Paths.h"
 #include "common/TextFormat.h"
 #include "dataset/DevMap.h"
 #include "engine/ParallelFor.h"
+#include "features/Distance.h"
 #include "features/Measurement.h"
+#include "model/Conditioning.h"
 #include "model/Datapoints.h"
 #include "model/Sampler.h"
 #include "model/Tokenizer.h"
@@ -133,7 +143,7 @@ int main(int argc, char** argv) {
   std::string ckpt, wsPath = defaultWorkspacePath(), dumpDir, vectorsCsv, devmapDir = STEERBENCH_DEVMAP_DIR,
                     clgenDir = STEERBENCH_DEVMAP_DIR "/../clgen";
   if (const char* e = std::getenv("STEERBENCH_DEVMAP_DIR"); e && *e) devmapDir = e, clgenDir = std::string(e) + "/../clgen";
-  int n = 1000, infill = 500, threads = 0;
+  int n = 1000, infill = 500, threads = 0, conditioned = 0, perTarget = 10;
   bool checked = true;
   int minTokens = 0;
   double closeBias = 0;
@@ -168,11 +178,13 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--cut-lexemes")) cutLexemes = true;
     else if (arg("--devmap")) devmapDir = argv[++i];
     else if (arg("--clgen")) clgenDir = argv[++i];
+    else if (arg("--conditioned")) conditioned = std::atoi(argv[++i]);
+    else if (arg("--per-target")) perTarget = std::max(1, std::atoi(argv[++i]));
     else {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 64] [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0] "
                            "[--unguarded] [--typed] [--untyped] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
-                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR]\n");
+                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10]\n");
       return 2;
     }
   }
@@ -345,6 +357,87 @@ int main(int argc, char** argv) {
         std::printf("  the largest compiling sample (%zu tokens%s):\n%s\n", largest,
                     corpus.count(model::tokenKey(samples[largestAt].text)) ? ", a copy" : ", novel",
                     samples[largestAt].text.c_str());
+    }
+
+    // 5. Conditioned sampling toward DevMap's kernel vectors.
+    if (conditioned > 0) {
+      const auto reference = bench::devmapKernelVectors(devmapDir + "/cgo17-amd.csv");
+      std::vector<Counts> targets;
+      for (const auto& r : reference)
+        if (std::any_of(r.begin(), r.end(), [](double v) { return v != 0; })) targets.push_back(r);
+      targets = subsample(targets, std::size_t(conditioned), 204);
+      if (targets.empty()) {
+        std::printf("\nConditioned sampling: skipped (no DevMap in %s; give --devmap DIR)\n", devmapDir.c_str());
+      } else {
+        std::printf("\nConditioned sampling: %zu of DevMap's kernel vectors, %d samples each from \"kernel void "
+                    "[HOLE]\" (at least %d tokens), beside as many without a target\n",
+                    targets.size(), perTarget, minTokens);
+        auto asVector = [](const Counts& c) { return std::vector<double>(c.begin(), c.end()); };
+        struct Arm {
+          std::vector<double> proximity, best; // every compiling sample's; each target's best
+          std::size_t samples = 0, compiled = 0;
+          double seconds = 0;
+        };
+        Arm with, without;
+        model::SampleOptions plain = o;
+        plain.minNewTokens = minTokens;
+        const auto t0 = Clock::now();
+        // Without a target: one run, each sample measured against every target in turn.
+        const auto free = sampler.sample({"kernel void [HOLE]"}, perTarget * int(targets.size()), plain);
+        without.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+        std::vector<std::string> freeTexts;
+        for (const auto& s : free)
+          freeTexts.push_back(s.text);
+        std::vector<Counts> freeGrewe;
+        const auto freeOk = compileAll(freeTexts, jobs, nullptr, &freeGrewe);
+        for (std::size_t t = 0; t < targets.size(); ++t) {
+          double best = -1e300;
+          for (std::size_t i = t * std::size_t(perTarget); i < (t + 1) * std::size_t(perTarget) && i < free.size(); ++i) {
+            ++without.samples;
+            if (!freeOk[i]) continue;
+            ++without.compiled;
+            const double p = features::relativeProximity(asVector(freeGrewe[i]), asVector(targets[t]));
+            without.proximity.push_back(p);
+            best = std::max(best, p);
+          }
+          if (best > -1e300) without.best.push_back(best);
+        }
+        for (const auto& target : targets) {
+          model::SampleOptions asked = plain;
+          asked.target = asVector(target);
+          const auto t1 = Clock::now();
+          const auto got = sampler.sample({"kernel void [HOLE]"}, perTarget, asked);
+          with.seconds += std::chrono::duration<double>(Clock::now() - t1).count();
+          std::vector<std::string> texts;
+          for (const auto& s : got)
+            texts.push_back(s.text);
+          std::vector<Counts> grewe;
+          const auto ok = compileAll(texts, jobs, nullptr, &grewe);
+          double best = -1e300;
+          for (std::size_t i = 0; i < got.size(); ++i) {
+            ++with.samples;
+            if (!ok[i]) continue;
+            ++with.compiled;
+            const double p = features::relativeProximity(asVector(grewe[i]), asVector(target));
+            with.proximity.push_back(p);
+            best = std::max(best, p);
+          }
+          if (best > -1e300) with.best.push_back(best);
+        }
+        auto medianOf = [](std::vector<double> v) {
+          if (v.empty()) return 0.0;
+          std::sort(v.begin(), v.end());
+          return v[v.size() / 2];
+        };
+        std::printf("  %-16s %8s %9s %26s %24s %14s\n", "samples", "n", "compile", "median proximity (goal 80%)",
+                    "median best per target", "ms per sample");
+        for (const auto& [name, arm] : {std::pair<const char*, const Arm*>{"asked for it", &with},
+                                        std::pair<const char*, const Arm*>{"without a target", &without}})
+          std::printf("  %-16s %8zu %8.1f%% %25.1f%% %23.1f%% %14.1f\n", name, arm->samples,
+                      100.0 * double(arm->compiled) / double(std::max<std::size_t>(1, arm->samples)),
+                      100.0 * medianOf(arm->proximity), 100.0 * medianOf(arm->best),
+                      1000.0 * arm->seconds / double(std::max<std::size_t>(1, arm->samples)));
+      }
     }
 
     // 4. Infill of held-out kernels: one random hole each, first as training
