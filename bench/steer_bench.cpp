@@ -32,6 +32,7 @@
 //                    [--depth 100000] [--width 16] [--candidates 4] [--temperature 0.8] [--hole 0-3]
 //                    [--directed-holes 0.5] [--rename-holes 1] [--escalate-after 0] [--restarts 0] [--combine 16] [--combine-greedy 0] [--max-per-vector 4] [--reseed-after 100] [--reseed-draw 0|1] [--fill-insertions 0|1] [--guide-logits 1] [--patience 0]
 //                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--untyped] [--unchecked] [--context 64] [--nearest 32] [--seed 1] [--ablation]
+//                    [--seeding nearest|empty|generated] (generated: a model trained with conditions, told each target)
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
 //                    [--keep-bests DIR] (each run's best kernel as DIR/VARIANT-NN.cl, to drive them)
 //                    [--keep-workspace FILE] (the scratch copy, every run and its checks, kept as FILE)
@@ -159,6 +160,12 @@ int main(int argc, char** argv) {
     else if (arg("--nearest")) base.nearest = std::atoi(argv[++i]);
     else if (arg("--swap")) base.swapProbability = std::atof(argv[++i]);
     else if (arg("--seed")) base.seed = std::strtoull(argv[++i], nullptr, 10);
+    else if (arg("--seeding")) {
+      const std::string mode = argv[++i];
+      base.seeding = mode == "empty"       ? steer::Seeding::Empty
+                     : mode == "generated" ? steer::Seeding::Generated
+                                           : steer::Seeding::Nearest;
+    }
     else if (arg("--workspace")) wsPath = argv[++i];
     else if (arg("--checkpoint")) ckpt = argv[++i];
     else if (arg("--devmap")) csv = argv[++i];

@@ -164,10 +164,15 @@ void SteeringPanel::buildForm(QGridLayout* form) {
   seeding_ = new QComboBox(this);
   seeding_->addItem(tr("Nearest corpus kernels"));
   seeding_->addItem(tr("Empty kernel"));
+  seeding_->addItem(tr("Generated for the target"));
   seeding_->setToolTip(tr("Where generation 0 starts. \"Steer from here\" in the editor starts from its kernel."));
   connect(seeding_, qOverload<int>(&QComboBox::currentIndexChanged), this,
-          [this](int i) { spec_.seeding = i == 1 ? steer::Seeding::Empty : steer::Seeding::Nearest; });
-  readBack_.push_back([this] { seeding_->setCurrentIndex(spec_.seeding == steer::Seeding::Empty ? 1 : 0); });
+          [this](int i) {
+            spec_.seeding = i == 1 ? steer::Seeding::Empty : i == 2 ? steer::Seeding::Generated : steer::Seeding::Nearest;
+          });
+  readBack_.push_back([this] {
+    seeding_->setCurrentIndex(spec_.seeding == steer::Seeding::Empty ? 1 : spec_.seeding == steer::Seeding::Generated ? 2 : 0);
+  });
   add(tr("Seeds:"), seeding_);
   auto* infills = new QVBoxLayout;
   infills->addWidget(flagField(&S::guard, tr("Grammar guard"),

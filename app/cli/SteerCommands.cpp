@@ -200,8 +200,9 @@ void addSearchOptions(CommandLine& cl) {
                                  "compiled as it ends, and sampled again if it has an error)"});
   cl.option({"context", 0, "N", "tokens the model sees around a hole (0: as many as it takes)", false, "64"});
   cl.option({"scale", 0, "F,...|NAME=F,...", "per-dimension factors applied to differences (default: none)"});
-  cl.option({"seeding", 0, "MODE", "nearest (corpus kernels nearest the target), empty (kernel void [HOLE]) or "
-                                   "given (--seed-kernel)", false, "nearest"});
+  cl.option({"seeding", 0, "MODE", "nearest (corpus kernels nearest the target), empty (kernel void [HOLE]), "
+                                   "generated (kernel void [HOLE] from a model told the target's Grewe counts: one "
+                                   "trained with --conditions) or given (--seed-kernel)", false, "nearest"});
   cl.option({"nearest", 0, "N", "corpus kernels to seed from", false, "32"});
   cl.option({"allow", 0, "RULE,...|all", "clean-compile rules not enforced (by default a candidate with unused values, "
                                        "comma tricks, implicit int, unreachable code, a loop that never changes its "
@@ -259,7 +260,8 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     if (mode == "nearest") spec.seeding = steer::Seeding::Nearest;
     else if (mode == "empty") spec.seeding = steer::Seeding::Empty;
     else if (mode == "given") spec.seeding = steer::Seeding::Given;
-    else throw UsageError("--seeding: expected nearest, empty or given, got \"" + mode + "\"");
+    else if (mode == "generated") spec.seeding = steer::Seeding::Generated;
+    else throw UsageError("--seeding: expected nearest, empty, generated or given, got \"" + mode + "\"");
     if (cl.has("allow")) {
       std::stringstream in(cl.value("allow"));
       std::string rule;

@@ -4,6 +4,7 @@
 #include "common/Error.h"
 #include "common/TextFormat.h"
 #include "common/Version.h"
+#include "model/Conditioning.h"
 #include "model/Datapoints.h"
 #include "model/InfillModelInfo.h"
 #include "store/HexDoubles.h"
@@ -191,6 +192,7 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
     tokenizer_.save(ckpt + ".tokenizer.json");
   }
   options_.model.vocab = tokenizer_.size();
+  if (options_.conditionShare > 0) options_.model.conditions = conditionTokenCount(); // as train() makes it
   if (!resuming_ && options_.suffixFirst) options_.model.suffixFirst = *options_.suffixFirst;
 
   const auto& o = options_;

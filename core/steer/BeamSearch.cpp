@@ -224,7 +224,7 @@ void BeamSearch::Run::restore() {
   generation = stored.back().generation + 1;
   for (auto m : stored.back().beam)
     beam.push_back(loadMember(m));
-  if (spec.reseedAfter > 0 && spec.seeding != Seeding::Empty) {
+  if (spec.reseedAfter > 0 && !seedsFromTheModel(spec.seeding)) {
     if (spec.reseedDraw) seedBeam = seedPool();
     else
       for (auto m : stored.front().beam)
@@ -317,7 +317,7 @@ void BeamSearch::Run::seedCandidates(Generation& g) {
 bool BeamSearch::Run::infillCandidates(Generation& g, int holeMax, int maxNewTokens, std::mt19937_64& rng) {
   Feeds feeds;
   if (beam.empty()) {
-    if (spec.seeding != Seeding::Empty) {
+    if (!seedsFromTheModel(spec.seeding)) {
       stopReason = "no candidates";
       return false;
     }
@@ -363,6 +363,8 @@ void BeamSearch::Run::sampleFeeds(Generation& g, const Feeds& feeds, int maxNewT
   so.restarts = spec.restarts;
   so.seed = generationSeed(spec.seed, generation) ^ 0x5eedull;
   so.endHoleBias = beam.empty() ? 0.0 : spec.endHoleBias;
+  if (beam.empty() && spec.seeding == Seeding::Generated) // the Grewe counts, without the ratios F2 and F4
+    so.target.assign(spec.target.values.begin(), spec.target.values.begin() + 6);
   so.guard = spec.guard;
   so.typeRules = spec.guardTypes;
   if (spec.check) so.check = clangfe::firstErrorOffset;
@@ -404,7 +406,7 @@ void BeamSearch::Run::sampleFeeds(Generation& g, const Feeds& feeds, int maxNewT
     CandidateRecord c;
     const auto& f = feeds.feeds[i];
     if (!beam.empty()) c.parent = beam[f.member].id;
-    else c.origin = "empty feed";
+    else c.origin = spec.seeding == Seeding::Generated ? "generated for the target" : "empty feed";
     c.holeStart = f.start;
     c.holeLength = f.length;
     c.replaced = f.replaced;
@@ -545,7 +547,7 @@ void BeamSearch::Run::keep(Generation& gen, std::mt19937_64& rng) {
     collectChecks();
     submitContenders(gen);
   }
-  if (generation == 0 && spec.reseedAfter > 0 && spec.seeding != Seeding::Empty)
+  if (generation == 0 && spec.reseedAfter > 0 && !seedsFromTheModel(spec.seeding))
     seedBeam = spec.reseedDraw ? seedPool() : beam;
   if (!edits.empty()) { // what the next generation may pair: its members' edits within the window
     std::set<std::int64_t> members;
@@ -888,7 +890,7 @@ SteerResult BeamSearch::go(std::int64_t id, const SteerSpec& spec, const CancelT
       maxNewTokens *= factor;
     }
     // Generation 0 of corpus or given seeds: nothing to sample.
-    if (run.generation == 0 && spec.seeding != Seeding::Empty) run.seedCandidates(g);
+    if (run.generation == 0 && !seedsFromTheModel(spec.seeding)) run.seedCandidates(g);
     else if (!run.infillCandidates(g, holeMax, maxNewTokens, rng)) break;
     run.keep(g, rng);
   }

@@ -15,6 +15,7 @@ const char* seedingName(Seeding s) {
   case Seeding::Empty: return "empty";
   case Seeding::Nearest: return "nearest";
   case Seeding::Given: return "given";
+  case Seeding::Generated: return "generated";
   }
   return "?";
 }
@@ -138,6 +139,7 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   if (auto x = o->getString("seeding")) {
     if (*x == "empty") s.seeding = Seeding::Empty;
     else if (*x == "given") s.seeding = Seeding::Given;
+    else if (*x == "generated") s.seeding = Seeding::Generated;
     else s.seeding = Seeding::Nearest;
   }
   if (const auto* a = o->getArray("seed_roles")) {
@@ -173,6 +175,9 @@ void SteerSpec::validate() const {
                      "restarts, combined candidates, members per vector and reseeding at least 0, failing members at least "
                      "-1 (any)");
   if (seeding == Seeding::Given && seeds.empty()) throw InputError("no seed kernels given");
+  if (seeding == Seeding::Generated && space.name != "grewe")
+    throw InputError("generated seeds are asked for Grewe counts; the target is in the " + space.name +
+                     " space (seed from the nearest kernels or the empty kernel)");
   for (const auto& r : cleanRules)
     if (!cleanRule(r)) throw InputError("no clean-compile rule is called '" + r + "' (the rules: " + cleanRuleList() + ")");
   if (!(checkTimeout > 0)) throw InputError("the contenders' check timeout must be more than 0 seconds");

@@ -12,7 +12,14 @@
 
 namespace steerbench::steer {
 
-enum class Seeding { Empty, Nearest, Given };
+/// Where generation 0 comes from: samples of the empty kernel; the corpus
+/// kernels nearest the target; kernels the user gave; or samples of the empty
+/// kernel from a model told the target (Generated: a model trained with
+/// conditions, in the Grewe space; docs/model.md).
+enum class Seeding { Empty, Nearest, Given, Generated };
+
+/// Seeds the model writes from the empty kernel (Empty, Generated), none from the corpus or the user.
+[[nodiscard]] inline bool seedsFromTheModel(Seeding s) { return s == Seeding::Empty || s == Seeding::Generated; }
 
 [[nodiscard]] const char* seedingName(Seeding s);
 

@@ -358,6 +358,51 @@ private slots:
     QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("orphan.ckpt"))));
   }
 
+  void aDecoderTaughtConditionsSamplesTowardATarget() {
+    // A decoder, then a fine-tune of it with conditions: the new model has the condition tokens.
+    const QString plain = dir_.filePath(QStringLiteral("plain-dec.ckpt")), cond = dir_.filePath(QStringLiteral("cond.ckpt"));
+    QStringList args = tiny(plain, 20);
+    args << QStringLiteral("--arch") << QStringLiteral("decoder");
+    const Run base = cli(args);
+    QVERIFY2(base.exitCode == 0, qPrintable(base.err));
+    args = tiny(cond, 20);
+    args << QStringLiteral("--init-from") << plain << QStringLiteral("--conditions") << QStringLiteral("0.5")
+         << QStringLiteral("--whole") << QStringLiteral("0.5");
+    const Run ft = cli(args);
+    QVERIFY2(ft.exitCode == 0, qPrintable(ft.err));
+    QVERIFY2(ft.err.contains(QLatin1String("and 96 condition tokens")), qPrintable(ft.err));
+    const QString spec = scalar(ws_, "SELECT spec FROM training_runs WHERE checkpoint LIKE '%cond.ckpt'");
+    QVERIFY2(spec.contains(QLatin1String("\"condition_share\":0.5")) && spec.contains(QLatin1String("\"whole\":0.5")) &&
+                 spec.contains(QLatin1String("--conditions 0.5")),
+             qPrintable(spec));
+
+    // Asked for counts, it samples, and each sample's spec keeps the target.
+    const Run asked = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), cond,
+                           QStringLiteral("-n"), QStringLiteral("3"), QStringLiteral("--max-new-tokens"),
+                           QStringLiteral("40"), QStringLiteral("--target"), QStringLiteral("comp=4,mem=2"),
+                           QStringLiteral("--threads"), QStringLiteral("1")});
+    QVERIFY2(asked.exitCode == 0, qPrintable(asked.err));
+    QVERIFY2(scalar(ws_, "SELECT spec FROM samples ORDER BY id DESC LIMIT 1")
+                 .contains(QLatin1String("\"target\":\"comp=4,mem=2\"")),
+             qPrintable(scalar(ws_, "SELECT spec FROM samples ORDER BY id DESC LIMIT 1")));
+    // A model without conditions, a bad target and a bad share are explained.
+    const Run noConditions = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), plain,
+                                  QStringLiteral("-n"), QStringLiteral("1"), QStringLiteral("--target"),
+                                  QStringLiteral("comp=4")});
+    QVERIFY(noConditions.exitCode != 0);
+    QVERIFY2(noConditions.err.contains(QLatin1String("trained without conditions")), qPrintable(noConditions.err));
+    const Run badTarget = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), cond,
+                               QStringLiteral("-n"), QStringLiteral("1"), QStringLiteral("--target"),
+                               QStringLiteral("flops=3")});
+    QVERIFY(badTarget.exitCode != 0);
+    QVERIFY2(badTarget.err.contains(QLatin1String("no count named \"flops\"")), qPrintable(badTarget.err));
+    args = tiny(dir_.filePath(QStringLiteral("never.ckpt")), 1);
+    args << QStringLiteral("--conditions") << QStringLiteral("1.5");
+    const Run badShare = cli(args);
+    QCOMPARE(badShare.exitCode, 2);
+    QVERIFY2(badShare.err.contains(QLatin1String("--conditions must be in [0, 1]")), qPrintable(badShare.err));
+  }
+
   void badCheckpointsAndCorporaAreExplained() {
     const QString garbage = dir_.filePath(QStringLiteral("garbage.ckpt"));
     {

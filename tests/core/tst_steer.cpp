@@ -1018,7 +1018,25 @@ private Q_SLOTS:
     s = spec(greweOf(kTarget), 2);
     s.combineGreedy = -1;
     QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError);
+    // Generated seeds are asked for Grewe counts: another space is refused.
+    s = spec(std::vector<double>(70, 1.0), 2);
+    s.target.space = "instcount";
+    s.seeding = steer::Seeding::Generated;
+    try {
+      (void)search.run(s);
+      QFAIL("generated seeds in the instcount space were accepted");
+    } catch (const InputError& e) {
+      QVERIFY2(std::string(e.what()).find("Grewe counts") != std::string::npos, e.what());
+    }
     QCOMPARE(ws.steerRuns().size(), stored);
+    // A model trained without conditions cannot write toward the target: the run fails and says why.
+    s = spec(greweOf(kTarget), 2);
+    s.seeding = steer::Seeding::Generated;
+    QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError);
+    QVERIFY2(ws.steerRuns().back().stopReason.find("without conditions") != std::string::npos,
+             ws.steerRuns().back().stopReason.c_str());
+    // The spec keeps the mode.
+    QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "test").seeding, steer::Seeding::Generated);
   }
 
   void holesAndWindowsKeepSpelledLexemesWhole() {
