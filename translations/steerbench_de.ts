@@ -1247,6 +1247,10 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <translation>Leerer Kernel</translation>
     </message>
     <message>
+        <source>Generated for the target</source>
+        <translation>Für das Ziel generiert</translation>
+    </message>
+    <message>
         <source>Where generation 0 starts. &quot;Steer from here&quot; in the editor starts from its kernel.</source>
         <translation>Womit Generation 0 beginnt. „Von hier steuern“ im Editor startet von dessen Kernel.</translation>
     </message>
