@@ -241,6 +241,11 @@ CommandLine sampleCommandLine() {
                                 "else 1); the samples depend on it as on the seed", false, "0"});
   cl.option({"target", 0, "COUNTS", "ask a model trained with conditions for these Grewe counts, e.g. "
                                    "comp=60,mem=12 (comp, rational, mem, localmem, coalesced, atomic; others 0)"});
+  cl.option({"spread", 0, "S", "with --target: each sample asks for its own vector around it, every count times a "
+                               "factor in [1-S, 1+S] (seeded)"});
+  cl.option({"grid", 0, "A=LO:HI,B=LO:HI", "ask for a grid of vectors over two counts, e.g. comp=0:400,mem=0:100 "
+                                            "(the other counts from --target, else 0); -n samples per cell"});
+  cl.option({"cells", 0, "N", "cells a side of --grid", false, "8"});
   cl.option({"out", 0, "DIR", "also write each sample as DIR/sample_NNNN.cl"});
   return cl;
 }
@@ -263,6 +268,25 @@ int runSample(const CommandLine& cl) {
   o.minNewTokens = int(cl.unsignedValue("min-tokens", 0, 1000000));
   o.restarts = int(cl.unsignedValue("restarts", 0, 1000));
   if (cl.has("target")) o.target = model::parseConditionTarget(cl.value("target"));
+  // Each sample its own target: around --target, or the cells of a grid (-n per cell), feeds taken in turn.
+  int samplesWanted = count;
+  if (cl.has("spread") && cl.has("grid")) throw UsageError("give --spread or --grid, not both");
+  if (cl.has("spread") && !cl.has("target")) throw UsageError("--spread needs --target, the vector to spread around");
+  std::vector<std::vector<double>> targets;
+  if (cl.has("spread"))
+    targets = model::spreadTargets(o.target, std::atof(cl.value("spread").c_str()), count, o.seed);
+  else if (cl.has("grid")) {
+    for (const auto& cell : model::gridTargets(cl.value("grid"), int(cl.unsignedValue("cells", 1, 64)), o.target))
+      targets.insert(targets.end(), std::size_t(count), cell);
+    samplesWanted = int(targets.size());
+  }
+  if (!targets.empty()) {
+    std::vector<std::string> each;
+    for (std::size_t i = 0; i < targets.size(); ++i)
+      each.push_back(feeds[i % feeds.size()]);
+    feeds = each;
+    o.feedTargets = targets;
+  }
   const bool checked = !cl.has("unchecked");
   if (checked) o.check = clangfe::firstErrorOffset;
   const int threads = int(cl.unsignedValue("threads", 0, 256));
@@ -276,7 +300,7 @@ int runSample(const CommandLine& cl) {
   if (o.streams == 0) o.streams = sampler.defaultStreams();
   InterruptGuard interrupt;
   const auto t0 = std::chrono::steady_clock::now();
-  const auto samples = sampler.sample(feeds, count, o, {}, &interrupt.token());
+  const auto samples = sampler.sample(feeds, samplesWanted, o, {}, &interrupt.token());
   const double sampleSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   // Compile and measure on all cores, then store in one transaction.
@@ -297,7 +321,15 @@ int runSample(const CommandLine& cl) {
                            ",\"restarts\":" + std::to_string(o.restarts) +
                            (o.target.empty() ? std::string()
                                              : ",\"target\":" + jsonString(model::describeConditionTarget(o.target))) +
+                           (cl.has("spread") ? ",\"spread\":" + formatNumber(std::atof(cl.value("spread").c_str())) : std::string()) +
+                           (cl.has("grid") ? ",\"grid\":" + jsonString(cl.value("grid")) + ",\"cells\":" + cl.value("cells") : std::string()) +
                            ",\"checkpoint\":" + jsonString(ckpt) + "}";
+  // A sample's own target, when each has one, goes into its spec.
+  auto specOf = [&](const model::Sample& s) {
+    if (o.feedTargets.empty()) return spec;
+    return spec.substr(0, spec.size() - 1) + ",\"sample_target\":" +
+           jsonString(model::describeConditionTarget(o.feedTargets[s.feed])) + "}";
+  };
   const std::string featureSpec = engine::featureSpecJson(mo);
   std::size_t compiled = 0;
   std::set<std::string> unique;
@@ -315,7 +347,7 @@ int runSample(const CommandLine& cl) {
       r.error = m.error;
       r.modelHash = sampler.modelHash();
       r.seed = std::int64_t(o.seed);
-      r.spec = spec;
+      r.spec = specOf(s);
       if (m.ok()) {
         ++compiled;
         for (std::size_t k = 0; k < m.kernels.size(); ++k) {

@@ -19,8 +19,8 @@ std::vector<int> fillInTheMiddle(SampleRow& r, std::int64_t holeAt, bool suffixF
   return fimOrder(r.seq, std::size_t(r.middleAt), std::size_t(holeAt), suffixFirst);
 }
 
-CachedDecoding::CachedDecoding(InfillModel model, int slots, std::vector<int> condition)
-    : model_(std::move(model)), condition_(std::move(condition)), cache_(model_->makeCache(slots)),
+CachedDecoding::CachedDecoding(InfillModel model, int slots, std::vector<std::vector<int>> conditions)
+    : model_(std::move(model)), conditions_(std::move(conditions)), cache_(model_->makeCache(slots)),
       slots_(std::size_t(slots)) {}
 
 torch::Tensor CachedDecoding::logits(std::vector<SampleRow>& rows, const std::vector<std::int64_t>& holeAt) {
@@ -46,7 +46,9 @@ torch::Tensor CachedDecoding::logits(std::vector<SampleRow>& rows, const std::ve
     }
     Slot& slot = *it;
     slotOf[b] = std::int64_t(it - slots_.begin());
-    std::vector<int> seq = condition_;
+    std::vector<int> seq = conditions_.empty()       ? std::vector<int>()
+                           : conditions_.size() == 1 ? conditions_.front()
+                                                     : conditions_.at(rows[b].feed);
     const std::vector<int> row = fillInTheMiddle(rows[b], holeAt[b], model_->config().suffixFirst);
     seq.insert(seq.end(), row.begin(), row.end());
     // What the slot already holds is kept; the rest, but the last token, is

@@ -21,9 +21,10 @@ namespace steerbench::model {
 
 class CachedDecoding {
 public:
-  /// A cache of `slots` rows (the sampler's batch size). `condition`: the
-  /// condition tokens (Conditioning.h) every row starts with; empty: none.
-  CachedDecoding(InfillModel model, int slots, std::vector<int> condition = {});
+  /// A cache of `slots` rows (the sampler's batch size). `conditions`: the
+  /// condition tokens (Conditioning.h) a row starts with, by its feed (one
+  /// entry per feed), or one entry for every row, or none.
+  CachedDecoding(InfillModel model, int slots, std::vector<std::vector<int>> conditions = {});
   /// The logits [rows, vocab] of the next token in each row's first hole.
   /// Only what changed in a row's sequence since the last call is run
   /// through the model: one token after an insertion, nothing more than the
@@ -39,7 +40,7 @@ private:
     std::vector<int> cached; ///< the sequence whose keys and values the slot holds
   };
   InfillModel model_;
-  std::vector<int> condition_;
+  std::vector<std::vector<int>> conditions_;
   KeyValueCache cache_;
   std::vector<Slot> slots_;
   std::int64_t tokensRun_ = 0;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 
@@ -75,6 +76,66 @@ std::string describeConditionTarget(const std::vector<double>& grewe) {
     s += (s.empty() ? "" : ",") + std::string(kConditionNames[n]) + "=" + c.str();
   }
   return s.empty() ? "0" : s;
+}
+
+std::vector<std::vector<double>> spreadTargets(const std::vector<double>& target, double spread, int count,
+                                               std::uint64_t seed) {
+  if (!(spread >= 0 && spread <= 1)) throw InputError("the spread must be in [0, 1]");
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> factor(1.0 - spread, 1.0 + spread);
+  std::vector<std::vector<double>> out;
+  for (int i = 0; i < count; ++i) {
+    std::vector<double> t = target;
+    for (auto& v : t)
+      v = std::round(v * factor(rng));
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+std::vector<std::vector<double>> gridTargets(const std::string& grid, int cells, const std::vector<double>& base) {
+  if (cells < 1) throw InputError("a grid needs at least one cell a side");
+  struct Axis {
+    std::size_t count;
+    double lo, hi;
+  };
+  std::vector<Axis> axes;
+  std::stringstream in(grid);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const auto eq = item.find('='), colon = item.find(':');
+    if (eq == std::string::npos || colon == std::string::npos || colon < eq)
+      throw InputError("grid \"" + item + "\": write NAME=LO:HI, e.g. comp=0:400,mem=0:100");
+    const std::string name = item.substr(0, eq);
+    std::size_t n = 0;
+    while (n < kConditionNames.size() && name != kConditionNames[n])
+      ++n;
+    if (n == kConditionNames.size())
+      throw InputError("grid: no count named \"" + name + "\" (comp, rational, mem, localmem, coalesced or atomic)");
+    char* end = nullptr;
+    const std::string los = item.substr(eq + 1, colon - eq - 1), his = item.substr(colon + 1);
+    const double lo = std::strtod(los.c_str(), &end);
+    const bool loOk = !los.empty() && *end == '\0';
+    const double hi = std::strtod(his.c_str(), &end);
+    if (!loOk || his.empty() || *end != '\0' || !(lo >= 0) || !(hi >= lo) || !std::isfinite(hi))
+      throw InputError("grid: " + name + " needs 0 <= LO <= HI, not \"" + item.substr(eq + 1) + "\"");
+    for (const auto& a : axes)
+      if (a.count == n) throw InputError("grid: " + name + " is given twice");
+    axes.push_back({n, lo, hi});
+  }
+  if (axes.size() != 2) throw InputError("a grid spans two counts, e.g. comp=0:400,mem=0:100");
+  std::vector<double> b = base;
+  b.resize(std::max(b.size(), kConditionNames.size()), 0.0);
+  std::vector<std::vector<double>> out;
+  auto centre = [&](const Axis& a, int i) { return std::round(a.lo + (a.hi - a.lo) * (double(i) + 0.5) / double(cells)); };
+  for (int i = 0; i < cells; ++i)
+    for (int j = 0; j < cells; ++j) {
+      std::vector<double> t = b;
+      t[axes[0].count] = centre(axes[0], i);
+      t[axes[1].count] = centre(axes[1], j);
+      out.push_back(std::move(t));
+    }
+  return out;
 }
 
 } // namespace steerbench::model

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -40,5 +41,18 @@ inline constexpr int kConditionBins = 16;
 
 /// "comp=60,mem=12": the non-zero counts of a vector (at least six), or "0".
 [[nodiscard]] std::string describeConditionTarget(const std::vector<double>& grewe);
+
+/// Targets around `target`: `count` copies, each count multiplied by a
+/// factor drawn uniformly in [1 - spread, 1 + spread] (0 <= spread <= 1)
+/// from `seed`, rounded.
+[[nodiscard]] std::vector<std::vector<double>> spreadTargets(const std::vector<double>& target, double spread,
+                                                             int count, std::uint64_t seed);
+
+/// A grid over two counts: "comp=0:400,mem=0:100" gives cells x cells
+/// targets, `base` with those two counts at the cells' centres (row by row:
+/// the second count varies fastest), rounded. Throws InputError naming what
+/// is wrong (not two NAME=LO:HI ranges, LO > HI, the same count twice).
+[[nodiscard]] std::vector<std::vector<double>> gridTargets(const std::string& grid, int cells,
+                                                           const std::vector<double>& base);
 
 } // namespace steerbench::model

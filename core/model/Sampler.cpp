@@ -151,7 +151,11 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
     encoded.push_back(std::move(ids));
   }
   if (encoded.empty() || count <= 0) return {};
-  if (!o.target.empty() && model->config().conditions == 0)
+  if (!o.feedTargets.empty() && o.feedTargets.size() != encoded.size())
+    throw std::invalid_argument("SampleOptions::feedTargets must have one entry per feed");
+  const bool targeted = !o.target.empty() || std::any_of(o.feedTargets.begin(), o.feedTargets.end(),
+                                                         [](const auto& t) { return !t.empty(); });
+  if (targeted && model->config().conditions == 0)
     throw InputError("this model was trained without conditions, so it cannot be given a target (train one with "
                      "--conditions, from this one with --init-from)");
   if (!o.feedEnds.empty() && o.feedEnds.size() != encoded.size())
@@ -312,9 +316,18 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
   };
   // A decoder keeps each row's keys and values; an encoder reads every row whole at every step.
   std::optional<CachedDecoding> decoding;
-  const std::vector<int> condition =
-      o.target.empty() ? std::vector<int>() : conditionTokens(o.target, model->config().vocab);
-  if (model->config().decoder()) decoding.emplace(model, o.batchSize, condition);
+  // Condition tokens by feed (or one set for all); every set is as long.
+  std::vector<std::vector<int>> conditions;
+  const int modelVocab = model->config().vocab;
+  if (!o.feedTargets.empty())
+    for (const auto& t : o.feedTargets)
+      conditions.push_back(t.empty() ? std::vector<int>() : conditionTokens(t, modelVocab));
+  else if (!o.target.empty())
+    conditions.push_back(conditionTokens(o.target, modelVocab));
+  std::size_t conditionLength = 0;
+  for (const auto& c : conditions)
+    conditionLength = std::max(conditionLength, c.size());
+  if (model->config().decoder()) decoding.emplace(model, o.batchSize, conditions);
   const unsigned checkJobs =
       std::max(1u, (o.checkJobs > 0 ? o.checkJobs : engine::hardwareJobs()) / unsigned(streams));
   while (!rows.empty() && !(cancel && cancel->cancelled()) && !(stop && stop->cancelled())) {
@@ -336,7 +349,7 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
       const bool holesLeft = !ended[b] || std::find(r.seq.begin(), r.seq.end(), Tokenizer::kHole) != r.seq.end();
       if (!holesLeft)
         finish(r, true);
-      else if ((r.newTokens >= o.maxNewTokens || int(r.seq.size() + condition.size()) >= maxLength ||
+      else if ((r.newTokens >= o.maxNewTokens || int(r.seq.size() + conditionLength) >= maxLength ||
                 (o.guardPatience > 0 && r.blocked >= o.guardPatience) ||
                 (checking && r.takenBack >= o.checkPatience)) &&
                !restart(r))

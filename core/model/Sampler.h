@@ -47,6 +47,10 @@ struct SampleOptions {
   /// toward. Only for a model trained with conditions (train --conditions);
   /// empty: none, the model samples as without them.
   std::vector<double> target;
+  /// Per feed (one entry per feed, or empty: `target` for all), the counts
+  /// its rows are asked for; an empty entry asks for nothing. When given,
+  /// `target` is not used.
+  std::vector<std::vector<double>> feedTargets;
   std::uint64_t seed = 1;
   /// Added to the [ENDHOLE] logit before sampling (a length prior: > 0 closes
   /// holes sooner). 0 samples the model as trained.

@@ -385,6 +385,23 @@ private slots:
     QVERIFY2(scalar(ws_, "SELECT spec FROM samples ORDER BY id DESC LIMIT 1")
                  .contains(QLatin1String("\"target\":\"comp=4,mem=2\"")),
              qPrintable(scalar(ws_, "SELECT spec FROM samples ORDER BY id DESC LIMIT 1")));
+    // A grid: -n samples per cell, each with its cell's target in its spec.
+    const QString before = scalar(ws_, "SELECT count(*) FROM samples");
+    const Run grid = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), cond,
+                          QStringLiteral("-n"), QStringLiteral("1"), QStringLiteral("--max-new-tokens"),
+                          QStringLiteral("20"), QStringLiteral("--grid"), QStringLiteral("comp=0:8,mem=0:4"),
+                          QStringLiteral("--cells"), QStringLiteral("2"), QStringLiteral("--threads"), QStringLiteral("1")});
+    QVERIFY2(grid.exitCode == 0, qPrintable(grid.err));
+    QCOMPARE(scalar(ws_, "SELECT count(*) FROM samples").toInt() - before.toInt(), 4);
+    QCOMPARE(scalar(ws_, "SELECT count(DISTINCT json_extract(spec, '$.sample_target')) FROM samples WHERE spec LIKE "
+                         "'%\"grid\":\"comp=0:8,mem=0:4\"%'"),
+             QStringLiteral("4"));
+    QCOMPARE(scalar(ws_, "SELECT json_extract(spec, '$.sample_target') FROM samples ORDER BY id DESC LIMIT 1"),
+             QStringLiteral("comp=6,mem=3"));
+    const Run loose = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), cond,
+                           QStringLiteral("--spread"), QStringLiteral("0.2")});
+    QCOMPARE(loose.exitCode, 2);
+    QVERIFY2(loose.err.contains(QLatin1String("--spread needs --target")), qPrintable(loose.err));
     // A model without conditions, a bad target and a bad share are explained.
     const Run noConditions = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), plain,
                                   QStringLiteral("-n"), QStringLiteral("1"), QStringLiteral("--target"),

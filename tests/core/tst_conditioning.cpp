@@ -15,6 +15,7 @@
 #include <QtTest>
 
 #include <random>
+#include <set>
 
 using namespace steerbench;
 using namespace steerbench::model;
@@ -89,6 +90,32 @@ private Q_SLOTS:
     QCOMPARE(parseConditionTarget("atomic=2")[5], 2.0);
     for (const char* bad : {"", "comp", "comp=", "comp=-1", "comp=x", "flops=3", "comp=1,comp=2", "comp=inf"})
       QVERIFY_THROWS_EXCEPTION(InputError, (void)parseConditionTarget(bad));
+  }
+
+  void targetsSpreadAroundAVectorAndOverAGrid() {
+    const std::vector<double> t{100, 0, 20, 0, 0, 0};
+    const auto spread = spreadTargets(t, 0.2, 50, 3);
+    QCOMPARE(spread.size(), std::size_t(50));
+    std::set<double> comps;
+    for (const auto& v : spread) {
+      QVERIFY(v[0] >= 80 && v[0] <= 120 && v[2] >= 16 && v[2] <= 24);
+      QCOMPARE(v[1], 0.0);
+      comps.insert(v[0]);
+    }
+    QVERIFY(comps.size() > 10);
+    QCOMPARE(spreadTargets(t, 0.2, 50, 3), spread); // seeded
+    QCOMPARE(spreadTargets(t, 0, 2, 3), (std::vector<std::vector<double>>{t, t}));
+    QVERIFY_THROWS_EXCEPTION(InputError, (void)spreadTargets(t, 1.5, 2, 3));
+
+    // 2 x 2 cells over comp 0-400 and mem 0-100, atomic from the base.
+    const auto grid = gridTargets("comp=0:400,mem=0:100", 2, {0, 0, 0, 0, 0, 3});
+    const std::vector<std::vector<double>> want{
+        {100, 0, 25, 0, 0, 3}, {100, 0, 75, 0, 0, 3}, {300, 0, 25, 0, 0, 3}, {300, 0, 75, 0, 0, 3}};
+    QCOMPARE(grid, want);
+    QCOMPARE(gridTargets("comp=0:400,mem=0:100", 8, {}).size(), std::size_t(64));
+    for (const char* bad : {"comp=0:400", "comp=0:400,mem=0:100,atomic=0:1", "comp=0:400,comp=0:10", "comp=400:0,mem=0:1",
+                            "comp=0-400,mem=0:100", "flops=0:4,mem=0:1", "comp=:4,mem=0:1"})
+      QVERIFY_THROWS_EXCEPTION(InputError, (void)gridTargets(bad, 8, {}));
   }
 
   void aConditionedRowStartsWithItsTokensAndNeverLabelsThem() {
@@ -193,6 +220,15 @@ private Q_SLOTS:
     const int askedA = atomicShare(atomics), askedB = atomicShare(arithmetic);
     QVERIFY2(askedA >= 18 && askedB <= 6,
              qPrintable(QString("samples with atomics: %1 of 24 asked for A, %2 of 24 asked for B").arg(askedA).arg(askedB)));
+    // Each feed its own target, in one batch.
+    so.target.clear();
+    so.feedTargets = {atomics, arithmetic};
+    int byFeed[2] = {0, 0};
+    for (const auto& s : sampler.sample({"kernel void [HOLE]", "kernel void [HOLE]"}, 48, so))
+      byFeed[s.feed] += s.text.find("atomic") != std::string::npos;
+    QVERIFY2(byFeed[0] >= 18 && byFeed[1] <= 6,
+             qPrintable(QString("samples with atomics: %1 of 24 from feed A, %2 of 24 from feed B").arg(byFeed[0]).arg(byFeed[1])));
+    so.feedTargets.clear();
 
     // A model without conditions cannot be given a target.
     o.conditionShare = 0;
