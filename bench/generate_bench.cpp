@@ -24,6 +24,11 @@
 //      what they were asked for (1 - d(x, t) / d(0, t) over the six counts),
 //      beside as many samples without a target measured against the same
 //      vectors; and the share that compile.
+//   6. A grid of conditioned samples (--grid comp=0:400,mem=0:100 --cells 8
+//      --per-cell 20): each cell's vector asked for in --per-cell samples;
+//      the share of cells whose nearest compiling sample is within 10% of the
+//      cell's vector (relative proximity at least 90%), the median of the
+//      cells' nearest, and the share of samples that compile.
 //
 // Usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] [--batch 64]
 //                       (the checkpoint defaults to the workspace's model, else the shipped one)
@@ -38,6 +43,7 @@
 //                        [--repeat-close 2]   (SampleOptions::closeOnRepeat; 0: off)
 //                        [--devmap DIR] [--clgen DIR]   (coverage; skipped when DevMap is not there)
 //                        [--conditioned 0] [--per-target 10]   (conditioned sampling toward DevMap's vectors)
+//                        [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20]   (conditioned samples over a grid)
 #include "Coverage.h"
 #include "clang/OpenCLFrontend.h"
 #include "common/Paths.h"
@@ -143,7 +149,8 @@ int main(int argc, char** argv) {
   std::string ckpt, wsPath = defaultWorkspacePath(), dumpDir, vectorsCsv, devmapDir = STEERBENCH_DEVMAP_DIR,
                     clgenDir = STEERBENCH_DEVMAP_DIR "/../clgen";
   if (const char* e = std::getenv("STEERBENCH_DEVMAP_DIR"); e && *e) devmapDir = e, clgenDir = std::string(e) + "/../clgen";
-  int n = 1000, infill = 500, threads = 0, conditioned = 0, perTarget = 10;
+  int n = 1000, infill = 500, threads = 0, conditioned = 0, perTarget = 10, cells = 8, perCell = 20;
+  std::string grid;
   bool checked = true;
   int minTokens = 0;
   double closeBias = 0;
@@ -180,11 +187,14 @@ int main(int argc, char** argv) {
     else if (arg("--clgen")) clgenDir = argv[++i];
     else if (arg("--conditioned")) conditioned = std::atoi(argv[++i]);
     else if (arg("--per-target")) perTarget = std::max(1, std::atoi(argv[++i]));
+    else if (arg("--grid")) grid = argv[++i];
+    else if (arg("--cells")) cells = std::max(1, std::atoi(argv[++i]));
+    else if (arg("--per-cell")) perCell = std::max(1, std::atoi(argv[++i]));
     else {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 64] [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0] "
                            "[--unguarded] [--typed] [--untyped] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
-                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10]\n");
+                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10] [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20]\n");
       return 2;
     }
   }
@@ -437,6 +447,58 @@ int main(int argc, char** argv) {
                       100.0 * double(arm->compiled) / double(std::max<std::size_t>(1, arm->samples)),
                       100.0 * medianOf(arm->proximity), 100.0 * medianOf(arm->best),
                       1000.0 * arm->seconds / double(std::max<std::size_t>(1, arm->samples)));
+      }
+    }
+
+    // 6. A grid of conditioned samples.
+    if (!grid.empty()) {
+      const auto cellTargets = model::gridTargets(grid, cells, {});
+      model::SampleOptions asked = o;
+      asked.minNewTokens = minTokens;
+      std::vector<std::string> feeds;
+      for (const auto& t : cellTargets)
+        for (int k = 0; k < perCell; ++k) {
+          feeds.push_back("kernel void [HOLE]");
+          asked.feedTargets.push_back(t);
+        }
+      const auto t0 = Clock::now();
+      const auto got = sampler.sample(feeds, int(feeds.size()), asked);
+      const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+      std::vector<std::string> texts;
+      for (const auto& s : got)
+        texts.push_back(s.text);
+      std::vector<Counts> grewe;
+      const auto ok = compileAll(texts, jobs, nullptr, &grewe);
+      std::vector<double> best(cellTargets.size(), -1e300);
+      std::size_t compiled = 0;
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        if (!ok[i]) continue;
+        ++compiled;
+        const std::size_t cell = got[i].feed / std::size_t(perCell);
+        const auto& t = cellTargets[cell];
+        best[cell] = std::max(best[cell], features::relativeProximity(std::vector<double>(grewe[i].begin(), grewe[i].end()),
+                                                                       std::vector<double>(t.begin(), t.begin() + 6)));
+      }
+      std::size_t within = 0;
+      for (double b : best)
+        within += b >= 0.9;
+      auto sortedBest = best;
+      std::sort(sortedBest.begin(), sortedBest.end());
+      std::printf("\nA grid of conditioned samples: %s, %d x %d cells, %d samples a cell (%zu in %.1f s, %.1f ms a sample)\n",
+                  grid.c_str(), cells, cells, perCell, got.size(), seconds, 1000.0 * seconds / double(std::max<std::size_t>(1, got.size())));
+      std::printf("  compile %zu (%.1f%%); cells whose nearest compiling sample is within 10%%: %zu of %zu (%.1f%%); "
+                  "median nearest proximity %.1f%%\n",
+                  compiled, 100.0 * double(compiled) / double(std::max<std::size_t>(1, got.size())), within, best.size(),
+                  100.0 * double(within) / double(std::max<std::size_t>(1, best.size())),
+                  sortedBest.empty() || sortedBest[sortedBest.size() / 2] < -1e299 ? 0.0 : 100.0 * sortedBest[sortedBest.size() / 2]);
+      // Row by row, as the grid's first count grows: each cell's nearest proximity.
+      for (int r = 0; r < cells; ++r) {
+        std::printf("  ");
+        for (int c = 0; c < cells; ++c) {
+          const double b = best[std::size_t(r * cells + c)];
+          std::printf(b < -1e299 ? "    - " : " %4.0f%%", 100.0 * std::max(b, -9.99));
+        }
+        std::printf("\n");
       }
     }
 
