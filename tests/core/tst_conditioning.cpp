@@ -4,6 +4,8 @@
 // torch first: Qt's keywords are off in this file (QT_NO_KEYWORDS).
 #include "model/InfillModel.h"
 
+#include "TinyCheckpoint.h"
+
 #include "common/Error.h"
 #include "model/Conditioning.h"
 #include "model/Datapoints.h"
@@ -23,29 +25,14 @@ using namespace steerbench::model;
 namespace {
 
 ModelConfig tinyDecoder(int vocab, int conditions) {
-  ModelConfig c;
+  ModelConfig c = tinycheckpoint::tiny(vocab);
   c.arch = ModelConfig::Arch::Decoder;
   c.suffixFirst = true;
-  c.vocab = vocab;
   c.conditions = conditions;
-  c.layers = 1;
-  c.hidden = 16;
-  c.heads = 2;
-  c.ffn = 32;
-  c.maxLength = 32;
   return c;
 }
 
-CheckpointInfo infoFor(const ModelConfig& c) {
-  CheckpointInfo i;
-  i.config = c;
-  i.tokenizerJson = "{}";
-  i.tokenizerHash = "abc123";
-  i.corpusHash = "def456";
-  i.rngState = "1 2 3";
-  i.recipe = "{}";
-  return i;
-}
+using tinycheckpoint::infoFor;
 
 } // namespace
 

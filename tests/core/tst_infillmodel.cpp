@@ -2,6 +2,8 @@
 // torch first: Qt's keywords are off in this file (QT_NO_KEYWORDS).
 #include "model/InfillModel.h"
 
+#include "TinyCheckpoint.h"
+
 #include "common/Error.h"
 #include "model/Datapoints.h"
 #include "model/Tokenizer.h"
@@ -19,32 +21,8 @@
 using namespace steerbench;
 using namespace steerbench::model;
 
-namespace {
-
-ModelConfig tiny(int vocab = 40) {
-  ModelConfig c;
-  c.vocab = vocab;
-  c.layers = 1;
-  c.hidden = 16;
-  c.heads = 2;
-  c.ffn = 32;
-  c.maxLength = 32;
-  return c;
-}
-
-CheckpointInfo infoFor(const ModelConfig& c) {
-  CheckpointInfo i;
-  i.config = c;
-  i.tokenizerJson = "{}";
-  i.tokenizerHash = "abc123";
-  i.corpusHash = "def456";
-  i.step = 17;
-  i.rngState = "1 2 3";
-  i.recipe = "{\"seed\":1}";
-  return i;
-}
-
-} // namespace
+using tinycheckpoint::infoFor;
+using tinycheckpoint::tiny;
 
 class TestInfillModel : public QObject {
   Q_OBJECT
