@@ -29,12 +29,17 @@ struct Drawn {
   std::vector<Span> spans; ///< sorted by start, not overlapping
 };
 
+/// Room for the kernel's tokens in a row: the length less [START], [END],
+/// one [HOLE] per hole and what the objective adds.
+std::size_t windowRoom(const DatapointOptions& o, std::size_t extraTokens) {
+  const std::size_t reserved = 2 + std::max(o.minHoles, o.maxHoles) + extraTokens;
+  return o.maxLength > reserved ? o.maxLength - reserved : 1;
+}
+
 Drawn drawHoles(const std::vector<int>& kernel, const DatapointOptions& o, std::size_t extraTokens,
                 std::mt19937_64& rng) {
-  // Room for [START], [END], one [HOLE] per hole and what the objective adds.
   const unsigned maxHoles = std::max(o.minHoles, o.maxHoles);
-  const std::size_t reserved = 2 + maxHoles + extraTokens;
-  const std::size_t room = o.maxLength > reserved ? o.maxLength - reserved : 1;
+  const std::size_t room = windowRoom(o, extraTokens);
   // A kernel longer than that is seen through a random window of it. [START]
   // and [END] mark only the kernel's true ends: a window cut inside the kernel
   // has none at that side, so the model never learns that a kernel may stop
@@ -83,6 +88,10 @@ Drawn drawHoles(const std::vector<int>& kernel, const DatapointOptions& o, std::
 }
 
 } // namespace
+
+bool fitsFimWindow(std::size_t kernelTokens, const DatapointOptions& o, std::size_t conditionTokens) {
+  return kernelTokens <= windowRoom(o, 2 + conditionTokens);
+}
 
 Datapoint makeDatapoint(const std::vector<int>& kernel, const DatapointOptions& o, std::mt19937_64& rng) {
   const Drawn drawn = drawHoles(kernel, o, 0, rng);

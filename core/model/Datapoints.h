@@ -92,6 +92,11 @@ void weighByRichness(std::vector<double>& weights, const std::vector<std::vector
 /// context after the first hole comes first, `[HOLE] rest [END] [MASK]
 /// [START] before middle [ENDHOLE]` (ModelConfig::suffixFirst), so that the
 /// middle continues the text before the hole.
+/// True when makeFimDatapoint shows a kernel of `kernelTokens` whole (no
+/// window), with `conditionTokens` condition tokens before it.
+[[nodiscard]] bool fitsFimWindow(std::size_t kernelTokens, const DatapointOptions& options,
+                                 std::size_t conditionTokens = 0);
+
 /// `condition`: condition tokens (Conditioning.h) that start the row, as
 /// sampling with a target puts them; never labels, and the window is that
 /// much shorter.

@@ -364,8 +364,11 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
         points.push_back(makeDatapoint(trainSet[k], o.data, rng));
         continue;
       }
-      // Without conditions, no draw: the data stream is as it was before they existed.
+      // Only a row that shows its whole kernel gets its counts: a window's
+      // text may hold none of them. Without conditions, no draw: the data
+      // stream is as it was before they existed.
       const bool conditioned = o.conditionShare > 0 && !trainConditions[k].empty() &&
+                               fitsFimWindow(trainSet[k].size(), o.data, trainConditions[k].size()) &&
                                std::bernoulli_distribution(o.conditionShare)(rng);
       points.push_back(makeFimDatapoint(trainSet[k], o.data, rng, true, o.model.suffixFirst,
                                         conditioned ? trainConditions[k] : std::vector<int>()));

@@ -61,8 +61,8 @@ struct TrainOptions {
   /// (packageWeights). Validation kernels are held out as without weights.
   std::vector<double> kernelWeights;
   /// Feature conditioning (a decoder's; Conditioning.h): this share of the
-  /// training rows starts with its kernel's condition tokens, the rest with
-  /// none, so the model learns to write toward counts it is told and still
+  /// training rows that show their whole kernel (no window) starts with its
+  /// kernel's condition tokens, the rest with none, so the model learns to write toward counts it is told and still
   /// samples without them. > 0 gives the model condition tokens
   /// (ModelConfig::conditions). 0: off.
   double conditionShare = 0;

@@ -188,6 +188,19 @@ private slots:
       QCOMPARE(d.inputs, want);
       QCOMPARE(d.labelCount(), int(kernel.size()) - 2 + 1); // the rest of the kernel and [ENDHOLE]
     }
+    // What fits whole: 64 positions less [START], [END], 8 holes, [MASK] and [ENDHOLE] (and condition tokens).
+    QVERIFY(fitsFimWindow(52, o) && !fitsFimWindow(53, o));
+    QVERIFY(fitsFimWindow(46, o, 6) && !fitsFimWindow(47, o, 6));
+    {
+      std::mt19937_64 r(1);
+      const auto fits = kernelOf(52), over = kernelOf(53);
+      const Datapoint whole = makeFimDatapoint(fits, o, r, false, true);
+      QCOMPARE(whole.labelCount(), 52 - 2 + 1);
+      QCOMPARE(std::count(whole.inputs.begin(), whole.inputs.end(), Tokenizer::kStart), 1l);
+      const Datapoint window = makeFimDatapoint(over, o, r, false, true);
+      QVERIFY(std::count(window.inputs.begin(), window.inputs.end(), Tokenizer::kStart) +
+                  std::count(window.inputs.begin(), window.inputs.end(), Tokenizer::kEnd) < 2);
+    }
     // A kernel that does not fit is drawn as before: windows and holes.
     const auto large = kernelOf(1000);
     std::mt19937_64 a(9), b(9);
