@@ -139,7 +139,10 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
                                     const std::function<void(const Sample&)>& done, const CancelToken* cancel) {
   const auto& tok = impl_->tokenizer;
   auto& model = impl_->model;
-  const int maxLength = model->config().maxLength;
+  const bool targeted = !o.target.empty() || std::any_of(o.feedTargets.begin(), o.feedTargets.end(),
+                                                         [](const auto& t) { return !t.empty(); });
+  // Condition tokens take positions too.
+  const int maxLength = model->config().maxLength - (targeted ? int(kConditionNames.size()) : 0);
   std::vector<std::vector<int>> encoded;
   for (const auto& f : feeds) {
     auto ids = tok.encode(f);
@@ -153,8 +156,6 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
   if (encoded.empty() || count <= 0) return {};
   if (!o.feedTargets.empty() && o.feedTargets.size() != encoded.size())
     throw std::invalid_argument("SampleOptions::feedTargets must have one entry per feed");
-  const bool targeted = !o.target.empty() || std::any_of(o.feedTargets.begin(), o.feedTargets.end(),
-                                                         [](const auto& t) { return !t.empty(); });
   if (targeted && model->config().conditions == 0)
     throw InputError("this model was trained without conditions, so it cannot be given a target (train one with "
                      "--conditions, from this one with --init-from)");
