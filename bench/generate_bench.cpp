@@ -87,6 +87,12 @@ using bench::printCoverage;
 using bench::readCounts;
 using bench::subsample;
 
+/// A sample's relative proximity to the six counts it was asked for.
+double proximityTo(const Counts& got, const std::vector<double>& target) {
+  return features::relativeProximity(std::vector<double>(got.begin(), got.end()),
+                                     std::vector<double>(target.begin(), target.begin() + 6));
+}
+
 std::vector<bool> compileAll(const std::vector<std::string>& texts, unsigned jobs,
                              std::vector<std::string>* errors = nullptr, std::vector<Counts>* grewe = nullptr) {
   features::MeasureOptions mo;
@@ -406,7 +412,7 @@ int main(int argc, char** argv) {
             ++without.samples;
             if (!freeOk[i]) continue;
             ++without.compiled;
-            const double p = features::relativeProximity(asVector(freeGrewe[i]), asVector(targets[t]));
+            const double p = proximityTo(freeGrewe[i], asVector(targets[t]));
             without.proximity.push_back(p);
             best = std::max(best, p);
           }
@@ -428,7 +434,7 @@ int main(int argc, char** argv) {
             ++with.samples;
             if (!ok[i]) continue;
             ++with.compiled;
-            const double p = features::relativeProximity(asVector(grewe[i]), asVector(target));
+            const double p = proximityTo(grewe[i], asVector(target));
             with.proximity.push_back(p);
             best = std::max(best, p);
           }
@@ -476,8 +482,7 @@ int main(int argc, char** argv) {
         ++compiled;
         const std::size_t cell = got[i].feed / std::size_t(perCell);
         const auto& t = cellTargets[cell];
-        best[cell] = std::max(best[cell], features::relativeProximity(std::vector<double>(grewe[i].begin(), grewe[i].end()),
-                                                                       std::vector<double>(t.begin(), t.begin() + 6)));
+        best[cell] = std::max(best[cell], proximityTo(grewe[i], t));
       }
       std::size_t within = 0;
       for (double b : best)

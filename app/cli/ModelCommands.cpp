@@ -272,9 +272,10 @@ int runSample(const CommandLine& cl) {
   int samplesWanted = count;
   if (cl.has("spread") && cl.has("grid")) throw UsageError("give --spread or --grid, not both");
   if (cl.has("spread") && !cl.has("target")) throw UsageError("--spread needs --target, the vector to spread around");
+  const double spread = cl.has("spread") ? std::atof(cl.value("spread").c_str()) : 0.0;
   std::vector<std::vector<double>> targets;
   if (cl.has("spread"))
-    targets = model::spreadTargets(o.target, std::atof(cl.value("spread").c_str()), count, o.seed);
+    targets = model::spreadTargets(o.target, spread, count, o.seed);
   else if (cl.has("grid")) {
     for (const auto& cell : model::gridTargets(cl.value("grid"), int(cl.unsignedValue("cells", 1, 64)), o.target))
       targets.insert(targets.end(), std::size_t(count), cell);
@@ -321,7 +322,7 @@ int runSample(const CommandLine& cl) {
                            ",\"restarts\":" + std::to_string(o.restarts) +
                            (o.target.empty() ? std::string()
                                              : ",\"target\":" + jsonString(model::describeConditionTarget(o.target))) +
-                           (cl.has("spread") ? ",\"spread\":" + formatNumber(std::atof(cl.value("spread").c_str())) : std::string()) +
+                           (cl.has("spread") ? ",\"spread\":" + formatNumber(spread) : std::string()) +
                            (cl.has("grid") ? ",\"grid\":" + jsonString(cl.value("grid")) + ",\"cells\":" + cl.value("cells") : std::string()) +
                            ",\"checkpoint\":" + jsonString(ckpt) + "}";
   // A sample's own target, when each has one, goes into its spec.

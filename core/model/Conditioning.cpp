@@ -13,6 +13,14 @@ namespace steerbench::model {
 namespace {
 // The floors of the bins: exact up to 4, then two bins an octave.
 constexpr std::array<int, kConditionBins> kFloors{0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192};
+
+/// The place of a count's name in kConditionNames; InputError prefixed with `what` for another name.
+std::size_t countIndex(const std::string& name, const char* what) {
+  for (std::size_t n = 0; n < kConditionNames.size(); ++n)
+    if (name == kConditionNames[n]) return n;
+  throw InputError(std::string(what) + ": no count named \"" + name +
+                   "\" (comp, rational, mem, localmem, coalesced or atomic)");
+}
 } // namespace
 
 int conditionBin(double count) {
@@ -48,12 +56,7 @@ std::vector<double> parseConditionTarget(const std::string& text) {
     if (eq == std::string::npos)
       throw InputError("target \"" + item + "\": write NAME=COUNT, e.g. comp=60,mem=12");
     const std::string name = item.substr(0, eq), value = item.substr(eq + 1);
-    std::size_t n = 0;
-    while (n < kConditionNames.size() && name != kConditionNames[n])
-      ++n;
-    if (n == kConditionNames.size())
-      throw InputError("target: no count named \"" + name +
-                       "\" (comp, rational, mem, localmem, coalesced or atomic)");
+    const std::size_t n = countIndex(name, "target");
     if (seen[n]) throw InputError("target: " + name + " is given twice");
     char* end = nullptr;
     const double c = std::strtod(value.c_str(), &end);
@@ -107,11 +110,7 @@ std::vector<std::vector<double>> gridTargets(const std::string& grid, int cells,
     if (eq == std::string::npos || colon == std::string::npos || colon < eq)
       throw InputError("grid \"" + item + "\": write NAME=LO:HI, e.g. comp=0:400,mem=0:100");
     const std::string name = item.substr(0, eq);
-    std::size_t n = 0;
-    while (n < kConditionNames.size() && name != kConditionNames[n])
-      ++n;
-    if (n == kConditionNames.size())
-      throw InputError("grid: no count named \"" + name + "\" (comp, rational, mem, localmem, coalesced or atomic)");
+    const std::size_t n = countIndex(name, "grid");
     char* end = nullptr;
     const std::string los = item.substr(eq + 1, colon - eq - 1), his = item.substr(colon + 1);
     const double lo = std::strtod(los.c_str(), &end);
