@@ -1,5 +1,6 @@
 #include "cli/Commands.h"
 
+#include "cli/CampaignCommands.h"
 #include "cli/FeatureOutput.h"
 #include "cli/Interrupt.h"
 #include "cli/ProgressBar.h"
@@ -311,6 +312,14 @@ const std::vector<Command>& commands() {
        evaluateGreweCommandLine, runEvaluateGrewe},
       {"explore", "active learning: steer to where a committee disagrees, drive and label what comes out",
        exploreCommandLine, runExplore},
+      {"campaign plan", "plan a campaign: many targets, how to steer each, split into shards (and sbatch scripts)",
+       campaignPlanCommandLine, runCampaignPlan},
+      {"campaign run", "run a campaign's shards, one after the other or one per MPI rank (resumable)",
+       campaignRunCommandLine, runCampaignRun},
+      {"campaign status", "show how far each shard of a campaign is", campaignStatusCommandLine, runCampaignStatus},
+      {"campaign merge", "merge a campaign's shards into one workspace", campaignMergeCommandLine, runCampaignMerge},
+      {"workspace merge", "merge workspaces steered from the same corpus into one", workspaceMergeCommandLine,
+       runWorkspaceMerge},
   };
   return all;
 }

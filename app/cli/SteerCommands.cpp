@@ -153,6 +153,8 @@ std::vector<double> parseScale(const std::string& text, const std::string& space
   return scale;
 }
 
+} // namespace
+
 std::uint64_t parseSeed(const CommandLine& cl) {
   const auto t = cl.value("seed");
   if (t.empty() || t.size() > 19 || t.find_first_not_of("0123456789") != std::string::npos)
@@ -160,9 +162,12 @@ std::uint64_t parseSeed(const CommandLine& cl) {
   return std::stoull(t);
 }
 
+namespace {
+
 std::string distanceText(double d) { return d < 0 ? "-" : shortNumber(d); }
 
-/// The beam search's own parameters, shared by steer and explore.
+} // namespace
+
 void addSearchOptions(CommandLine& cl) {
   cl.option({"width", 'k', "K", "beam width", false, "16"});
   cl.option({"candidates", 'c', "N", "infills per beam member and generation", false, "4"});
@@ -223,6 +228,8 @@ void addSearchOptions(CommandLine& cl) {
                                             "goes to lineages that passed or were not checked yet", false, "8"});
 }
 
+namespace {
+
 /// Where a runnable best passed: the quick check's device, and the
 /// confirmation's sizes on every device.
 std::string checkedWhere(const steer::SteerResult& r) {
@@ -232,6 +239,8 @@ std::string checkedWhere(const steer::SteerResult& r) {
     sizes += (sizes.empty() ? "" : " and ") + std::to_string(n);
   return "on every device at " + sizes + " work-items";
 }
+
+} // namespace
 
 void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.width = int(cl.unsignedValue("width", 1, 4096));
@@ -288,9 +297,6 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
                                                             : sizeList(cl, "confirm-sizes", false);
 }
 
-
-
-} // namespace
 
 CommandLine steerCommandLine() {
   CommandLine cl("steer", "Steer generated kernels toward a target vector in a feature space.", "",

@@ -3,7 +3,20 @@
 #pragma once
 #include "cli/CommandLine.h"
 
+#include <cstdint>
+
+namespace steerbench::steer {
+struct SteerSpec;
+}
+
 namespace steerbench::cli {
+
+/// The beam search's own options (shared by steer, explore and campaign plan),
+/// and reading them into a spec whose target is set.
+void addSearchOptions(CommandLine& cl);
+void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec);
+/// --seed, a whole number.
+[[nodiscard]] std::uint64_t parseSeed(const CommandLine& cl);
 
 [[nodiscard]] CommandLine steerCommandLine();
 int runSteer(const CommandLine& cl);

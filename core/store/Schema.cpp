@@ -237,6 +237,49 @@ ALTER TABLE steer_candidates ADD COLUMN unclean TEXT NOT NULL DEFAULT '';
 ALTER TABLE steer_candidates ADD COLUMN check_outcome TEXT NOT NULL DEFAULT '';
 ALTER TABLE steer_candidates ADD COLUMN check_detail TEXT NOT NULL DEFAULT '';
 )sql",
+      // 9 -> 10: merging workspaces (campaigns run in shards). Every run,
+      // sample and drive case gets a uid that stays with it across merges
+      // (filled by triggers, so every writer gets one) and the file it was
+      // made in ('' here); merges lists what was merged in, from where.
+      R"sql(
+ALTER TABLE training_runs ADD COLUMN uid TEXT NOT NULL DEFAULT '';
+ALTER TABLE training_runs ADD COLUMN made_in TEXT NOT NULL DEFAULT '';
+ALTER TABLE samples ADD COLUMN uid TEXT NOT NULL DEFAULT '';
+ALTER TABLE samples ADD COLUMN made_in TEXT NOT NULL DEFAULT '';
+ALTER TABLE drive_cases ADD COLUMN uid TEXT NOT NULL DEFAULT '';
+ALTER TABLE drive_cases ADD COLUMN made_in TEXT NOT NULL DEFAULT '';
+ALTER TABLE steer_runs ADD COLUMN uid TEXT NOT NULL DEFAULT '';
+ALTER TABLE steer_runs ADD COLUMN made_in TEXT NOT NULL DEFAULT '';
+ALTER TABLE explore_runs ADD COLUMN uid TEXT NOT NULL DEFAULT '';
+ALTER TABLE explore_runs ADD COLUMN made_in TEXT NOT NULL DEFAULT '';
+UPDATE training_runs SET uid = lower(hex(randomblob(16)));
+UPDATE samples SET uid = lower(hex(randomblob(16)));
+UPDATE drive_cases SET uid = lower(hex(randomblob(16)));
+UPDATE steer_runs SET uid = lower(hex(randomblob(16)));
+UPDATE explore_runs SET uid = lower(hex(randomblob(16)));
+CREATE INDEX training_runs_uid ON training_runs(uid);
+CREATE INDEX samples_uid ON samples(uid);
+CREATE INDEX drive_cases_uid ON drive_cases(uid);
+CREATE INDEX steer_runs_uid ON steer_runs(uid);
+CREATE INDEX explore_runs_uid ON explore_runs(uid);
+CREATE TRIGGER training_runs_uid AFTER INSERT ON training_runs WHEN NEW.uid = '' BEGIN
+  UPDATE training_runs SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id; END;
+CREATE TRIGGER samples_uid AFTER INSERT ON samples WHEN NEW.uid = '' BEGIN
+  UPDATE samples SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id; END;
+CREATE TRIGGER drive_cases_uid AFTER INSERT ON drive_cases WHEN NEW.uid = '' BEGIN
+  UPDATE drive_cases SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id; END;
+CREATE TRIGGER steer_runs_uid AFTER INSERT ON steer_runs WHEN NEW.uid = '' BEGIN
+  UPDATE steer_runs SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id; END;
+CREATE TRIGGER explore_runs_uid AFTER INSERT ON explore_runs WHEN NEW.uid = '' BEGIN
+  UPDATE explore_runs SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id; END;
+CREATE TABLE merges (
+  id         INTEGER PRIMARY KEY,
+  source     TEXT NOT NULL,                   -- the workspace merged in, as given
+  corpus     TEXT NOT NULL,                   -- its corpus identity (store::corpusIdentity)
+  added      TEXT NOT NULL,                   -- JSON: rows it added, by kind
+  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+)sql",
   };
   return m;
 }

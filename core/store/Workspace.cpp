@@ -39,8 +39,9 @@ bool fileExists(const std::string& path, off_t* size) {
   return true;
 }
 
-/// Checks an existing file without writing to it. Throws WorkspaceError.
-void validateExisting(const std::string& path, off_t size) {
+/// Checks an existing file without writing to it and returns its schema
+/// version. Throws WorkspaceError.
+int validateExisting(const std::string& path, off_t size) {
   if (size == 0)
     throw WorkspaceError(path + ": the file is empty, not a Steerbench workspace; choose another path "
                                 "or delete it to start a new workspace");
@@ -109,6 +110,7 @@ void validateExisting(const std::string& path, off_t size) {
   if (rc != SQLITE_OK || !verdict.empty())
     throw WorkspaceError(path + ": the workspace is corrupt (" + (verdict.empty() ? sqlite3_errstr(rc) : verdict) +
                          "); the file was left untouched: restore it from a backup");
+  return int(version);
 }
 
 } // namespace
@@ -128,6 +130,12 @@ Workspace& Workspace::operator=(Workspace&& o) noexcept {
 }
 Workspace::~Workspace() {
   if (db_) sqlite3_close(db_);
+}
+
+int Workspace::inspect(const std::string& path) {
+  off_t size = 0;
+  if (!fileExists(path, &size)) throw WorkspaceError(path + ": no such workspace; check the path");
+  return validateExisting(path, size);
 }
 
 int Workspace::currentSchemaVersion() {
@@ -226,6 +234,13 @@ std::vector<std::vector<std::string>> Workspace::rows(const std::string& sql) co
 std::string Workspace::integrityCheck() const {
   auto r = rows("PRAGMA integrity_check");
   return r.empty() || r[0].empty() ? "no answer" : r[0][0];
+}
+
+void Workspace::copyTo(const std::string& path) const {
+  Statement st(db_, "VACUUM INTO ?");
+  st.bind(1, path);
+  st.step();
+  if (st.lastRc != SQLITE_OK) fail("cannot copy the workspace to " + path, st.lastRc);
 }
 
 std::int64_t Workspace::pageCount() const {

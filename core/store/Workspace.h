@@ -74,6 +74,9 @@ public:
   ~Workspace();
 
   [[nodiscard]] static int currentSchemaVersion();
+  /// Checks the workspace at `path` read-only, as open() does, and returns
+  /// its schema version without upgrading it. Throws WorkspaceError.
+  [[nodiscard]] static int inspect(const std::string& path);
   [[nodiscard]] int schemaVersion() const;
   [[nodiscard]] const std::string& path() const { return path_; }
 
@@ -228,6 +231,9 @@ public:
   /// Runs a read-only query and returns its rows as text (NULL as ""). For
   /// reports; `sql` is the program's own, never user text.
   [[nodiscard]] std::vector<std::vector<std::string>> rows(const std::string& sql) const;
+  /// Writes a consistent copy of the whole workspace to `path` (which must
+  /// not exist), while other connections may be writing to it.
+  void copyTo(const std::string& path) const;
   /// Integrity check ("ok" when sound).
   [[nodiscard]] std::string integrityCheck() const;
 

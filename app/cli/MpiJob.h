@@ -1,0 +1,31 @@
+// The MPI job a campaign runs in (mpirun, or srun with MPI support): this
+// process's rank and their number, a barrier that keeps reporting while it
+// waits, and ending every rank when one fails. The only translation unit
+// that includes mpi.h.
+#pragma once
+
+#include <functional>
+
+namespace steerbench::cli {
+
+class MpiJob {
+public:
+  /// Joins the job. Throws InputError when MPI cannot start.
+  MpiJob();
+  ~MpiJob();
+  MpiJob(const MpiJob&) = delete;
+  MpiJob& operator=(const MpiJob&) = delete;
+
+  [[nodiscard]] int rank() const { return rank_; }
+  [[nodiscard]] int size() const { return size_; }
+  /// Waits until every rank has arrived, calling `whileWaiting` about every
+  /// `periodSeconds` (on this thread).
+  void barrier(const std::function<void()>& whileWaiting, double periodSeconds);
+  /// Ends every rank of the job with `code`.
+  [[noreturn]] void abort(int code);
+
+private:
+  int rank_ = 0, size_ = 1;
+};
+
+} // namespace steerbench::cli
