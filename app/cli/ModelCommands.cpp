@@ -71,7 +71,13 @@ CommandLine trainCommandLine() {
                  "AdamW with linear warmup and decay; validation on kernels held out by content hash.\n"
                  "A checkpoint is written atomically every --checkpoint-every steps; run the same\n"
                  "command again (after Ctrl-C or kill -9) to resume. Same seed and threads: same run.\n"
-                 "Progress goes to the terminal and to the workspace (training_runs, training_steps).");
+                 "Progress goes to the terminal and to the workspace (training_runs, training_steps).\n\n"
+                 "Data parallel: started N times by mpirun or srun (or with RANK and WORLD_SIZE set),\n"
+                 "the processes train one model: each step draws N x --batch sequences, each process\n"
+                 "runs its share, and gradients are summed with libtorch's c10d over Gloo (TCP) at\n"
+                 "MASTER_ADDR:MASTER_PORT (default 127.0.0.1:29500; set MASTER_ADDR to rank 0's host\n"
+                 "across nodes). Rank 0 records the run and writes the checkpoints, which resume on\n"
+                 "any number of processes. docs/cluster.md.");
   cl.option({"workspace", 'w', "FILE", "the workspace holding the corpus", false, defaultWorkspacePath()});
   cl.option({"checkpoint", 'o', "FILE", "checkpoint to write and resume from (default: WORKSPACE.model.ckpt)"});
   cl.option({"steps", 0, "N", "optimizer steps in all", false, "2000"});
@@ -108,6 +114,8 @@ CommandLine trainCommandLine() {
   cl.option({"validate-every", 0, "N", "steps between validation losses", false, "100"});
   cl.option({"checkpoint-every", 0, "N", "steps between checkpoints", false, "100"});
   cl.option({"max-words", 0, "N", "tokenizer: most frequent names and numbers kept as words", false, "4000"});
+  cl.option({"rendezvous-timeout", 0, "SECONDS", "data parallel: how long the processes wait for each other", false,
+             "600"});
   cl.option({"init-from", 0, "MODEL", "fine-tune: start from this checkpoint's weights, shape and tokenizer (the shape "
                                       "options are then ignored), with a new optimizer, warmup and decay over --steps"});
   return cl;
@@ -168,9 +176,20 @@ int runTrain(const CommandLine& cl) {
   o.checkpoint = ckpt;
   if (cl.has("init-from")) o.initFrom = cl.value("init-from");
 
+  o.ranks = model::trainingRanksFromEnvironment();
+  o.rendezvousTimeout = std::atof(cl.value("rendezvous-timeout").c_str());
+  if (!(o.rendezvousTimeout >= 1)) throw UsageError("--rendezvous-timeout: expected seconds (at least 1)");
+  const bool lead = o.ranks.lead();
+
   auto ws = store::Workspace::open(wsPath, store::Workspace::Mode::OpenExisting);
   const model::TrainingSession training(ws, o, cl.unsignedValue("max-words", 0, 1000000));
-  std::cerr << "BLAS: " << model::useThreads(o.threads) << "\n"
+  const std::string blas = model::useThreads(o.threads);
+  if (o.ranks.world > 1)
+    std::cerr << "rank " << o.ranks.rank << " of " << o.ranks.world << " (" << o.ranks.from << "), meeting at "
+              << o.ranks.masterAddr << ":" << o.ranks.masterPort << "; each step " << o.batchSize << " sequences a rank, "
+              << o.batchSize * o.ranks.world << " in all\n";
+  if (lead)
+  std::cerr << "BLAS: " << blas << "\n"
             << "model: " << training.options().model.describe() << "; tokenizer " << training.tokenizer().hash().substr(0, 12)
             << "\n"
             << "training draws " << training.kernelCount() << " kernels: " << training.drawSummary() << "\n"
@@ -182,7 +201,7 @@ int runTrain(const CommandLine& cl) {
     result = training.train(
       [&](const model::TrainProgress& p) {
         training.record(ws, p);
-        if (p.step % 10 == 0 || p.validationLoss >= 0 || p.step == p.steps) {
+        if (lead && (p.step % 10 == 0 || p.validationLoss >= 0 || p.step == p.steps)) {
           char line[256];
           std::snprintf(line, sizeof line, "step %lld/%lld  loss %.4f%s  %.0f tok/s  %.0f labels/s  elapsed %s  ETA %s%s",
                         (long long)p.step, (long long)p.steps, p.loss,
@@ -199,6 +218,7 @@ int runTrain(const CommandLine& cl) {
     throw;
   }
   training.finish(ws, result);
+  if (!lead) return result.cancelled ? 130 : 0;
   std::cout << "trained " << result.trainKernels << " kernels (" << result.validationKernels << " for validation), "
             << result.parameters << " parameters, steps " << result.startStep << " -> " << result.step
             << ", final loss " << formatNumber(result.lastLoss) << ", validation loss "

@@ -1,5 +1,7 @@
 #include "model/Trainer.h"
 
+#include "model/DataParallel.h"
+
 #include "common/ContentHash.h"
 #include "common/Error.h"
 #include "model/Conditioning.h"
@@ -68,15 +70,15 @@ void sortByLength(std::vector<Datapoint>& points) {
                    [](const Datapoint& a, const Datapoint& b) { return a.inputs.size() < b.inputs.size(); });
 }
 
-StepPasses backwardInGroups(InfillModel& model, std::vector<Datapoint> points) {
+StepPasses backwardInGroups(InfillModel& model, std::vector<Datapoint> points, std::int64_t stepLabels) {
   sortByLength(points);
   StepPasses out;
   for (const auto& p : points) out.labels += p.labelCount();
-  if (out.labels == 0) {
+  const std::int64_t labels = stepLabels > 0 ? stepLabels : out.labels;
+  if (labels == 0) {
     out.loss = std::numeric_limits<double>::quiet_NaN(); // as a mean over no labels is
     return out;
   }
-  const std::int64_t labels = out.labels;
   double sum = 0;
   const auto groups =
       lengthGroups(points.size(), [&](std::size_t i) { return points[i].inputs.size(); }, double(model->config().maxLength));
@@ -336,11 +338,15 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
   };
 
   auto save = [&]() {
-    if (o.checkpoint.empty()) return;
+    if (o.checkpoint.empty() || !o.ranks.lead()) return;
     info.step = step;
     info.rngState = rngText(rng);
     saveCheckpoint(o.checkpoint, model, &optimizer, info);
   };
+
+  // The other ranks, when training runs in several processes.
+  std::unique_ptr<DataParallel> parallel;
+  if (o.ranks.world > 1) parallel = std::make_unique<DataParallel>(o.ranks, o.rendezvousTimeout);
 
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
@@ -351,14 +357,23 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
   std::discrete_distribution<std::size_t> pickWeighted(trainWeights.begin(), trainWeights.end());
   auto pick = [&](std::mt19937_64& r) { return o.kernelWeights.empty() ? pickUniform(r) : pickWeighted(r); };
   while (step < o.steps) {
-    if (cancel && cancel->cancelled()) {
+    // Every rank stops at the same step (a signal reaches them at different times).
+    bool stop = cancel && cancel->cancelled();
+    if (parallel) {
+      std::vector<torch::Tensor> flag{torch::tensor({stop ? 1.0 : 0.0}, torch::kFloat64)};
+      parallel->sum(flag);
+      stop = flag[0].item<double>() > 0;
+    }
+    if (stop) {
       save();
       result.cancelled = true;
       break;
     }
     const auto t0 = Clock::now();
     std::vector<Datapoint> points;
-    for (int i = 0; i < o.batchSize; ++i) {
+    // Every rank draws the whole step's points (the same stream as one
+    // process at the whole batch), then takes its share of them.
+    for (int i = 0; i < o.batchSize * o.ranks.world; ++i) {
       const std::size_t k = pick(rng);
       if (!o.model.decoder()) {
         points.push_back(makeDatapoint(trainSet[k], o.data, rng));
@@ -376,7 +391,26 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
     for (auto& group : optimizer.param_groups())
       static_cast<torch::optim::AdamWOptions&>(group.options()).lr(learningRateAt(o, step));
     optimizer.zero_grad();
-    const StepPasses passes = backwardInGroups(model, std::move(points));
+    StepPasses passes;
+    if (parallel) {
+      std::int64_t stepLabels = 0;
+      for (const auto& p : points) stepLabels += p.labelCount();
+      sortByLength(points); // a share of every length for each rank
+      std::vector<Datapoint> mine;
+      for (std::size_t i = std::size_t(o.ranks.rank); i < points.size(); i += std::size_t(o.ranks.world))
+        mine.push_back(std::move(points[i]));
+      passes = backwardInGroups(model, std::move(mine), stepLabels);
+      parallel->sumGradients(model->parameters());
+      std::vector<torch::Tensor> figures{torch::tensor({std::isnan(passes.loss) ? 0.0 : passes.loss,
+                                                        double(passes.tokens), double(passes.labels)},
+                                                       torch::kFloat64)};
+      parallel->sum(figures);
+      passes.loss = stepLabels ? figures[0][0].item<double>() : std::numeric_limits<double>::quiet_NaN();
+      passes.tokens = std::int64_t(figures[0][1].item<double>());
+      passes.labels = std::int64_t(figures[0][2].item<double>());
+    } else {
+      passes = backwardInGroups(model, std::move(points));
+    }
     optimizer.step();
     ++step;
     const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -390,10 +424,11 @@ TrainResult train(const Tokenizer& tokenizer, const std::vector<std::string>& ke
     p.elapsedSeconds = std::chrono::duration<double>(Clock::now() - start).count();
     p.cpuSeconds = processCpuSeconds() - cpuStart;
     p.etaSeconds = p.elapsedSeconds / double(step - result.startStep) * double(o.steps - step);
-    if (step % o.validateEvery == 0 || step == o.steps) p.validationLoss = validate();
+    // Rank 0 validates and writes the checkpoints (every rank holds the same model).
+    if (o.ranks.lead() && (step % o.validateEvery == 0 || step == o.steps)) p.validationLoss = validate();
     if (step % o.checkpointEvery == 0 || step == o.steps) {
       save();
-      p.checkpointed = !o.checkpoint.empty();
+      p.checkpointed = !o.checkpoint.empty() && o.ranks.lead();
     }
     result.lastLoss = p.loss;
     if (p.validationLoss >= 0) result.lastValidationLoss = p.validationLoss;

@@ -11,6 +11,7 @@
 #include "engine/ParallelFor.h"
 #include "model/Datapoints.h"
 #include "model/ModelConfig.h"
+#include "model/TrainingRanks.h"
 
 #include <cstdint>
 #include <functional>
@@ -69,6 +70,14 @@ struct TrainOptions {
   /// One Grewe vector per kernel given to train() (TrainingSession), for the
   /// condition tokens; a kernel with an empty one gets none.
   std::vector<std::vector<double>> kernelFeatures;
+  /// Data-parallel training: with more than one rank, every rank draws the
+  /// whole step (batchSize points per rank, world × batchSize in all, the
+  /// stream one process at that batch draws), runs its share, and the
+  /// gradients are summed over the ranks (DataParallel) before each rank's
+  /// identical optimizer step. Rank 0 validates and writes checkpoints; a
+  /// checkpoint resumes on any number of ranks.
+  TrainingRanks ranks;
+  double rendezvousTimeout = 600; ///< seconds the ranks wait for each other (at the start and at each step)
 };
 
 struct TrainProgress {

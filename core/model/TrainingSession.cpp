@@ -184,12 +184,12 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
                        (from.config.suffixFirst ? "the suffix first (spm)" : "the prefix first (psm)") +
                        "; resume it with that order");
     if (resuming_) options_.model.suffixFirst = from.config.suffixFirst;
-    if (!resuming_) tokenizer_.save(ckpt + ".tokenizer.json");
+    if (!resuming_ && options_.ranks.lead()) tokenizer_.save(ckpt + ".tokenizer.json");
   } else {
     Tokenizer::Options to;
     to.maxWords = maxWords;
     tokenizer_ = Tokenizer::build(kernels_, to);
-    tokenizer_.save(ckpt + ".tokenizer.json");
+    if (options_.ranks.lead()) tokenizer_.save(ckpt + ".tokenizer.json");
   }
   options_.model.vocab = tokenizer_.size();
   if (options_.conditionShare > 0) options_.model.conditions = conditionTokenCount(); // as train() makes it
@@ -208,6 +208,7 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
           (o.conditionShare > 0 ? ",\"condition_share\":" + formatNumber(o.conditionShare) : std::string()) +
           (o.packageBalance != 1.0 ? ",\"package_balance\":" + formatNumber(o.packageBalance) : std::string()) +
           (o.richness != 0 ? ",\"richness\":" + formatNumber(o.richness) : std::string()) +
+          (o.ranks.world > 1 ? ",\"ranks\":" + std::to_string(o.ranks.world) : std::string()) +
           ",\"seed\":" + std::to_string(o.seed) +
           ",\"threads\":" + std::to_string(o.threads) + ",\"validate_every\":" + std::to_string(o.validateEvery) +
           ",\"checkpoint_every\":" + std::to_string(o.checkpointEvery) + ",\"max_words\":" + std::to_string(maxWords) +
@@ -217,6 +218,7 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
           ",\"tokenizer_sha256\":" + jsonString(tokenizer_.hash()) + ",\"training_kernels\":" +
           std::to_string(kernels_.size()) + "}";
   options_.recipe = spec_;
+  if (!options_.ranks.lead()) return; // rank 0 records the run (the others train and stay quiet)
   run_ = resuming_ ? ws.trainingRunFor(ckpt) : 0;
   if (run_)
     ws.setTrainingSpec(run_, spec_); // it may go on for more steps than it started with
@@ -236,11 +238,13 @@ TrainResult TrainingSession::train(const std::function<void(const TrainProgress&
 }
 
 void TrainingSession::record(store::Workspace& ws, const TrainProgress& p) const {
+  if (!run_) return; // not rank 0
   ws.addTrainingStep(run_, p.step, p.loss, p.validationLoss, p.tokensPerSecond, p.labelsPerSecond,
                      elapsedBefore_ + p.elapsedSeconds, cpuBefore_ + p.cpuSeconds);
 }
 
 void TrainingSession::finish(store::Workspace& ws, const TrainResult& result) const {
+  if (!run_) return; // not rank 0
   ws.setTrainingStatus(run_, result.cancelled ? "stopped" : "done");
 }
 
