@@ -8,6 +8,7 @@
 #include "cli/SteerCommands.h"
 #include "cli/DriveCommands.h"
 #include "cli/EvaluateCommands.h"
+#include "cli/ExploreCommands.h"
 
 #include "common/Error.h"
 #include "common/Paths.h"

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace steerbench::cli {
 
@@ -21,6 +23,10 @@ public:
   /// Waits until every rank has arrived, calling `whileWaiting` about every
   /// `periodSeconds` (on this thread).
   void barrier(const std::function<void()>& whileWaiting, double periodSeconds);
+  /// Every rank gets rank 0's `text` (the others' argument is ignored).
+  [[nodiscard]] std::string broadcast(const std::string& text);
+  /// Rank 0 gets every rank's `text`, in rank order; the others get nothing.
+  [[nodiscard]] std::vector<std::string> gather(const std::string& text);
   /// Ends every rank of the job with `code`.
   [[noreturn]] void abort(int code);
 

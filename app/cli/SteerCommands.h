@@ -1,5 +1,6 @@
 // The steering commands: `steer` (a beam search toward a target), `runs` and
-// `lineage` (what runs did, from seed to best).
+// `lineage` (what runs did, from seed to best), and the search options that
+// explore and campaign plan share.
 #pragma once
 #include "cli/CommandLine.h"
 
@@ -24,7 +25,5 @@ int runSteer(const CommandLine& cl);
 int runRuns(const CommandLine& cl);
 [[nodiscard]] CommandLine lineageCommandLine();
 int runLineage(const CommandLine& cl);
-[[nodiscard]] CommandLine exploreCommandLine();
-int runExplore(const CommandLine& cl);
 
 } // namespace steerbench::cli

@@ -95,9 +95,74 @@ std::vector<ScoredPoint> scoreRandomPoints(const Committee& committee, const Lab
   return out;
 }
 
+std::vector<std::size_t> batchPicks(const std::vector<ScoredPoint>& scored, const LabelledSet& set, int batch,
+                                    bool active) {
+  std::vector<std::size_t> order(scored.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const std::size_t want = std::min(order.size(), std::size_t(std::max(1, batch)));
+  if (!active) {
+    order.resize(want);
+    return order;
+  }
+  // The most disputed first (the first of equals, as a single pick takes it).
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return scored[a].entropy > scored[b].entropy; });
+  const std::size_t pool = std::min(order.size(), std::max(want, order.size() / 4));
+  // F1..F4 scaled by their spread over the labelled set.
+  std::vector<double> spread(4, 1.0);
+  if (set.points.size() >= 2)
+    for (std::size_t d = 0; d < 4; ++d) {
+      double lo = 1e300, hi = -1e300;
+      for (const auto& p : set.points) {
+        lo = std::min(lo, p.x.at(d));
+        hi = std::max(hi, p.x.at(d));
+      }
+      spread[d] = hi > lo ? hi - lo : 1.0;
+    }
+  auto distance = [&](std::size_t a, std::size_t b) {
+    const auto x = greweF1toF4(scored[a].raw), y = greweF1toF4(scored[b].raw);
+    double s = 0;
+    for (std::size_t d = 0; d < 4; ++d) s += std::pow((x[d] - y[d]) / spread[d], 2);
+    return std::sqrt(s);
+  };
+  std::vector<std::size_t> picks{order[0]};
+  std::vector<double> nearest(pool, 1e300); // each pool point's distance to the nearest pick
+  while (picks.size() < want) {
+    std::size_t best = pool;
+    for (std::size_t i = 0; i < pool; ++i) {
+      nearest[i] = std::min(nearest[i], distance(order[i], picks.back()));
+      if (nearest[i] > 0 && (best == pool || nearest[i] > nearest[best])) best = i;
+    }
+    if (best == pool) break; // every point of the pool is one already picked
+    picks.push_back(order[best]);
+  }
+  return picks;
+}
+
+MemberOutcome steerAndLabel(store::Workspace& ws, model::Sampler& sampler, const steer::SteerSpec& spec,
+                            const drive::DriveOptions& drive, bool includeAmbiguous, const CancelToken* cancel) {
+  MemberOutcome out;
+  steer::BeamSearch search(ws, sampler);
+  out.steered = search.run(spec, cancel);
+  if (out.steered.bestKernelId && !(cancel && cancel->cancelled())) {
+    const auto k = ws.kernel(out.steered.bestKernelId);
+    drive::DriveJobOptions jo;
+    jo.drive = drive;
+    jo.cancel = cancel;
+    const auto driven = drive::runDriveJob({{"steered kernel #" + std::to_string(k->id), k->source, k->name}}, jo, &ws);
+    for (const auto& dk : driven)
+      for (const auto& c : dk.cases) {
+        ++out.cases;
+        if (c.outcome == "PASS" && c.label.best >= 0 && (c.label.significant || includeAmbiguous)) ++out.labelsAdded;
+      }
+  }
+  return out;
+}
+
 std::string ExploreSpec::toJson() const {
   return "{\"command\":\"explore\",\"app_version\":" + jsonString(kAppVersion) + ",\"mode\":\"" +
-         (active ? "active" : "passive") + "\",\"epochs\":" + std::to_string(epochs) + ",\"points\":" +
+         (active ? "active" : "passive") + "\",\"epochs\":" + std::to_string(epochs) +
+         (batch > 1 ? ",\"batch\":" + std::to_string(batch) : std::string()) + ",\"points\":" +
          std::to_string(points) + ",\"seed\":" + std::to_string(seed) + ",\"include_ambiguous\":" +
          (includeAmbiguous ? "true" : "false") + ",\"steer\":" + steer.toJson() + ",\"drive\":" +
          drive::specJson(drive) + "}";
@@ -128,59 +193,64 @@ std::int64_t Explorer::run(const ExploreSpec& spec, const CancelToken* cancel) {
       }
       const auto set = labelledCases(ws_, spec.includeAmbiguous);
       const auto committee = Committee::train(set.points, int(set.labels.size()), spec.seed + std::uint64_t(epoch));
-      const auto scored = scoreRandomPoints(committee, set, spec.active ? std::max(1, spec.points) : 1,
+      const int batch = std::max(1, spec.batch);
+      const auto scored = scoreRandomPoints(committee, set, spec.active ? std::max(1, spec.points) : batch,
                                             spec.seed * 0x9E3779B97F4A7C15ull + std::uint64_t(epoch));
       if (scored.empty()) throw InputError("no labelled point to bound the search with");
-      // Active: the most disputed point (the first of equals); passive: the first drawn.
-      const auto chosen = std::max_element(scored.begin(), scored.end(), [](const ScoredPoint& a, const ScoredPoint& b) {
-        return a.entropy < b.entropy;
-      });
-      const std::vector<double> best = chosen->raw;
-      const double bestH = chosen->entropy;
-      EpochReport rep;
-      rep.epoch = epoch;
-      rep.labelled = set.points.size();
-      rep.entropy = bestH;
-      rep.point = best;
-      const auto target = greweTargetOf(best);
-      rep.target = {"grewe", target,
-                    std::string(spec.active ? "active" : "passive") + " learning, run " + std::to_string(id) +
-                        ", epoch " + std::to_string(epoch)};
-      say("epoch " + std::to_string(epoch) + ": " + std::to_string(set.points.size()) + " labelled points; target " +
-          jsonNumbers(target) + " (vote entropy " + formatNumber(bestH) + ")");
-      auto steerSpec = spec.steer;
-      steerSpec.target = rep.target;
-      steerSpec.seed = spec.steer.seed + std::uint64_t(epoch);
-      steer::BeamSearch search(ws_, sampler_);
-      rep.steered = search.run(steerSpec, cancel);
-      if (rep.steered.bestKernelId && !(cancel && cancel->cancelled())) {
-        const auto k = ws_.kernel(rep.steered.bestKernelId);
-        drive::DriveJobOptions jo;
-        jo.drive = spec.drive;
-        jo.cancel = cancel;
-        const auto driven = drive::runDriveJob({{"steered kernel #" + std::to_string(k->id), k->source, k->name}},
-                                               jo, &ws_);
-        for (const auto& dk : driven)
-          for (const auto& c : dk.cases) {
-            ++rep.cases;
-            if (c.outcome == "PASS" && c.label.best >= 0 && (c.label.significant || spec.includeAmbiguous))
-              ++rep.labelsAdded;
-          }
+      // Active: the most disputed points, spread apart; passive: the first drawn.
+      const auto picks = batchPicks(scored, set, batch, spec.active);
+      std::vector<steer::SteerSpec> specs;
+      std::vector<EpochReport> reports;
+      for (std::size_t m = 0; m < picks.size(); ++m) {
+        EpochReport rep;
+        rep.epoch = epoch;
+        rep.member = int(m);
+        rep.labelled = set.points.size();
+        rep.entropy = scored[picks[m]].entropy;
+        rep.point = scored[picks[m]].raw;
+        const auto target = greweTargetOf(rep.point);
+        rep.target = {"grewe", target,
+                      std::string(spec.active ? "active" : "passive") + " learning, run " + std::to_string(id) +
+                          ", epoch " + std::to_string(epoch) + (batch > 1 ? ", point " + std::to_string(m) : "")};
+        say("epoch " + std::to_string(epoch) + (batch > 1 ? " point " + std::to_string(m) : "") + ": " +
+            std::to_string(set.points.size()) + " labelled points; target " + jsonNumbers(target) +
+            " (vote entropy " + formatNumber(rep.entropy) + ")");
+        auto steerSpec = spec.steer;
+        steerSpec.target = rep.target;
+        steerSpec.seed = spec.steer.seed + std::uint64_t(epoch) * std::uint64_t(batch) + m;
+        specs.push_back(std::move(steerSpec));
+        reports.push_back(std::move(rep));
       }
-      store::Workspace::ExploreEpochRecord e;
-      e.run = id;
-      e.epoch = epoch;
-      e.labelled = std::int64_t(rep.labelled);
-      e.committee = committee.describe();
-      e.entropy = rep.entropy;
-      e.point = "{\"raw\":" + jsonNumbers(best) + ",\"F1_F4\":" + jsonNumbers(greweF1toF4(best)) + "}";
-      e.target = rep.target.toJson();
-      e.steerRun = rep.steered.run;
-      e.kernelId = rep.steered.bestKernelId;
-      e.cases = std::int64_t(rep.cases);
-      e.labelsAdded = std::int64_t(rep.labelsAdded);
-      ws_.addExploreEpoch(e);
-      if (onEpoch) onEpoch(rep);
+      std::vector<MemberOutcome> outcomes;
+      if (steerBatch) {
+        outcomes = steerBatch(specs, cancel);
+      } else {
+        for (const auto& s : specs) {
+          outcomes.push_back(steerAndLabel(ws_, sampler_, s, spec.drive, spec.includeAmbiguous, cancel));
+          if (cancel && cancel->cancelled()) break;
+        }
+      }
+      for (std::size_t m = 0; m < outcomes.size() && m < reports.size(); ++m) {
+        auto& rep = reports[m];
+        rep.steered = outcomes[m].steered;
+        rep.cases = outcomes[m].cases;
+        rep.labelsAdded = outcomes[m].labelsAdded;
+        store::Workspace::ExploreEpochRecord e;
+        e.run = id;
+        e.epoch = epoch;
+        e.member = rep.member;
+        e.labelled = std::int64_t(rep.labelled);
+        e.committee = committee.describe();
+        e.entropy = rep.entropy;
+        e.point = "{\"raw\":" + jsonNumbers(rep.point) + ",\"F1_F4\":" + jsonNumbers(greweF1toF4(rep.point)) + "}";
+        e.target = rep.target.toJson();
+        e.steerRun = rep.steered.run;
+        e.kernelId = rep.steered.bestKernelId;
+        e.cases = std::int64_t(rep.cases);
+        e.labelsAdded = std::int64_t(rep.labelsAdded);
+        ws_.addExploreEpoch(e);
+        if (onEpoch) onEpoch(rep);
+      }
     }
   } catch (...) {
     ws_.setExploreStatus(id, "failed");

@@ -3,8 +3,9 @@
 // kernel at the case's transfer and local size; label: the fastest device),
 // draws random points within the labelled data's bounds, and steers to the
 // one of highest vote entropy (active) or to the first drawn (passive, for
-// comparison). The best kernel steered to is driven on this machine's
-// devices; its labelled cases join the set, and the next epoch retrains.
+// comparison); with a batch, to several points spread apart (batchPicks). The
+// best kernel steered to is driven on this machine's devices; its labelled
+// cases join the set, and the next epoch retrains.
 // Every epoch's committee, entropy, point, target, steering run and new
 // labels are stored.
 #pragma once
@@ -52,9 +53,31 @@ struct ScoredPoint {
 /// The Grewe steering target of a raw point: its counts, F2 and F4 derived.
 [[nodiscard]] std::vector<double> greweTargetOf(const std::vector<double>& raw);
 
+/// Batch active learning: `batch` of the scored points, spread apart. Active:
+/// the most disputed point, then, again and again, the point among the most
+/// disputed share (the top quarter by vote entropy, at least `batch` of them)
+/// farthest from those chosen (in F1..F4, each scaled by its spread in the
+/// labelled set), so a batch is not `batch` neighbours of one point.
+/// Passive: the first `batch` drawn. Indexes into `scored`.
+[[nodiscard]] std::vector<std::size_t> batchPicks(const std::vector<ScoredPoint>& scored, const LabelledSet& set,
+                                                  int batch, bool active);
+
+/// One point of an epoch steered to and labelled.
+struct MemberOutcome {
+  steer::SteerResult steered;
+  std::size_t cases = 0, labelsAdded = 0;
+};
+
+/// Steers to `spec`'s target in `ws` and drives the best kernel as `drive`
+/// says: what an epoch does for each of its points. Labels count when
+/// significant (or with `includeAmbiguous`).
+MemberOutcome steerAndLabel(store::Workspace& ws, model::Sampler& sampler, const steer::SteerSpec& spec,
+                            const drive::DriveOptions& drive, bool includeAmbiguous, const CancelToken* cancel);
+
 struct ExploreSpec {
   bool active = true;
   int epochs = 5;
+  int batch = 1;      ///< points steered to per epoch (batchPicks)
   int points = 4096;  ///< random points scored per epoch
   std::uint64_t seed = 1;
   bool includeAmbiguous = false;
@@ -65,6 +88,7 @@ struct ExploreSpec {
 
 struct EpochReport {
   int epoch = 0;
+  int member = 0;                ///< which of the epoch's points
   std::size_t labelled = 0;
   double entropy = 0;            ///< at the chosen point
   std::vector<double> point;     ///< raw, as greweF1toF4 takes it
@@ -78,6 +102,12 @@ public:
   Explorer(store::Workspace& workspace, model::Sampler& sampler);
   std::function<void(const EpochReport&)> onEpoch;
   std::function<void(const std::string&)> onMessage;
+  /// Steers and labels an epoch's points (one spec each, target and seed
+  /// set), leaving their runs, kernels and drive cases in this explorer's
+  /// workspace, and returns their outcomes in order (kernel and run ids of
+  /// this workspace). Unset: one after the other here, with steerAndLabel.
+  /// Set by a caller that spreads them over processes.
+  std::function<std::vector<MemberOutcome>(const std::vector<steer::SteerSpec>&, const CancelToken*)> steerBatch;
   /// Runs the epochs; returns the run's id. Throws InputError when the
   /// workspace has too few labelled cases to train a committee (it says
   /// how to make some: drive kernels first).

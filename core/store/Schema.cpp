@@ -237,7 +237,8 @@ ALTER TABLE steer_candidates ADD COLUMN unclean TEXT NOT NULL DEFAULT '';
 ALTER TABLE steer_candidates ADD COLUMN check_outcome TEXT NOT NULL DEFAULT '';
 ALTER TABLE steer_candidates ADD COLUMN check_detail TEXT NOT NULL DEFAULT '';
 )sql",
-      // 9 -> 10: merging workspaces (campaigns run in shards). Every run,
+      // 9 -> 10: merging workspaces (campaigns run in shards), and batches of
+      // points per active-learning epoch. Every run,
       // sample and drive case gets a uid that stays with it across merges
       // (filled by triggers, so every writer gets one) and the file it was
       // made in ('' here); merges lists what was merged in, from where.
@@ -272,6 +273,28 @@ CREATE TRIGGER steer_runs_uid AFTER INSERT ON steer_runs WHEN NEW.uid = '' BEGIN
   UPDATE steer_runs SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id; END;
 CREATE TRIGGER explore_runs_uid AFTER INSERT ON explore_runs WHEN NEW.uid = '' BEGIN
   UPDATE explore_runs SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id; END;
+-- Batch active learning: an epoch steers to several points (member 0, 1, ...).
+CREATE TABLE explore_epochs_batch (
+  run_id       INTEGER NOT NULL REFERENCES explore_runs(id) ON DELETE CASCADE,
+  epoch        INTEGER NOT NULL,
+  member       INTEGER NOT NULL DEFAULT 0,      -- which of the epoch's points
+  labelled     INTEGER NOT NULL,
+  committee    TEXT NOT NULL,
+  entropy      REAL NOT NULL,
+  point        TEXT NOT NULL,
+  target       TEXT NOT NULL,
+  steer_run_id INTEGER REFERENCES steer_runs(id) ON DELETE SET NULL,
+  kernel_id    INTEGER REFERENCES kernels(id) ON DELETE SET NULL,
+  cases        INTEGER NOT NULL,
+  labels_added INTEGER NOT NULL,
+  PRIMARY KEY (run_id, epoch, member)
+);
+INSERT INTO explore_epochs_batch(run_id, epoch, member, labelled, committee, entropy, point, target, steer_run_id,
+                                 kernel_id, cases, labels_added)
+  SELECT run_id, epoch, 0, labelled, committee, entropy, point, target, steer_run_id, kernel_id, cases, labels_added
+  FROM explore_epochs;
+DROP TABLE explore_epochs;
+ALTER TABLE explore_epochs_batch RENAME TO explore_epochs;
 CREATE TABLE merges (
   id         INTEGER PRIMARY KEY,
   source     TEXT NOT NULL,                   -- the workspace merged in, as given

@@ -216,6 +216,7 @@ public:
   struct ExploreEpochRecord {
     std::int64_t run = 0;
     int epoch = 0;
+    int member = 0; ///< which of the epoch's points (batch active learning)
     std::int64_t labelled = 0, steerRun = 0, kernelId = 0, cases = 0, labelsAdded = 0;
     std::string committee, point, target;
     double entropy = 0;

@@ -238,19 +238,20 @@ void Workspace::setExploreStatus(std::int64_t run, const std::string& status) {
 
 void Workspace::addExploreEpoch(const ExploreEpochRecord& e) {
   Statement st(db_, "INSERT INTO explore_epochs(run_id, epoch, labelled, committee, entropy, point, target, "
-                    "steer_run_id, kernel_id, cases, labels_added) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                    "steer_run_id, kernel_id, cases, labels_added, member) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   st.bind(1, e.run).bind(2, std::int64_t(e.epoch)).bind(3, e.labelled).bind(4, e.committee).bindDouble(5, e.entropy);
   st.bind(6, e.point).bind(7, e.target);
   if (e.steerRun) st.bind(8, e.steerRun);
   if (e.kernelId) st.bind(9, e.kernelId);
-  st.bind(10, e.cases).bind(11, e.labelsAdded);
+  st.bind(10, e.cases).bind(11, e.labelsAdded).bind(12, std::int64_t(e.member));
   st.step();
   if (st.lastRc != SQLITE_OK) fail("cannot store active-learning epoch " + std::to_string(e.epoch), st.lastRc);
 }
 
 std::vector<Workspace::ExploreEpochRecord> Workspace::exploreEpochs(std::int64_t run) const {
   Statement st(db_, "SELECT epoch, labelled, committee, entropy, point, target, COALESCE(steer_run_id, 0), "
-                    "COALESCE(kernel_id, 0), cases, labels_added FROM explore_epochs WHERE run_id = ? ORDER BY epoch");
+                    "COALESCE(kernel_id, 0), cases, labels_added, member FROM explore_epochs WHERE run_id = ? "
+                    "ORDER BY epoch, member");
   st.bind(1, run);
   std::vector<ExploreEpochRecord> out;
   while (st.step()) {
@@ -266,6 +267,7 @@ std::vector<Workspace::ExploreEpochRecord> Workspace::exploreEpochs(std::int64_t
     e.kernelId = st.integer(7);
     e.cases = st.integer(8);
     e.labelsAdded = st.integer(9);
+    e.member = int(st.integer(10));
     out.push_back(std::move(e));
   }
   if (st.lastRc != SQLITE_OK) fail("cannot read active-learning run " + std::to_string(run), st.lastRc);

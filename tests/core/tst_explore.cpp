@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -83,6 +84,33 @@ private Q_SLOTS:
     // One label only, or one point, is refused.
     std::vector<LabelledPoint> one = {{{1, 1, 1, 1}, 0}, {{2, 2, 2, 2}, 0}};
     QVERIFY_EXCEPTION_THROWN((void)Committee::train(one, 2, 1), InputError);
+  }
+
+  void batchesAreTheMostDisputedPointsSpreadApart() {
+    explore::LabelledSet set;
+    set.points = clusters();
+    std::vector<explore::ScoredPoint> scored;
+    // raw: comp, rational, mem, localmem, coalesced, atomic, transfer, wgsize.
+    for (int i = 0; i < 10; ++i) // ten neighbours, the most disputed of all
+      scored.push_back({{10.0 + i, 0, 10, 0, 5, 0, 100, 64}, 0.69 - 0.001 * i});
+    const std::size_t far = scored.size();
+    scored.push_back({{400, 0, 10, 5, 9, 0, 400000, 64}, 0.6}); // disputed, far away
+    const std::size_t other = scored.size();
+    scored.push_back({{1, 0, 50, 40, 50, 0, 10, 64}, 0.55}); // disputed, far the other way
+    for (int i = 0; i < 40; ++i) // agreed on: never in a batch
+      scored.push_back({{double(i), 0, 3, 0, 1, 0, 1000.0 * i, 64}, 0.001 * i});
+
+    const auto picks = explore::batchPicks(scored, set, 3, true);
+    QCOMPARE(picks.size(), std::size_t(3));
+    QCOMPARE(picks[0], std::size_t(0)); // the most disputed first, as a single pick
+    QVERIFY2((picks[1] == far && picks[2] == other) || (picks[1] == other && picks[2] == far),
+             "the batch spreads out instead of taking the most disputed point's neighbours");
+    QCOMPARE(explore::batchPicks(scored, set, 1, true), std::vector<std::size_t>{0});
+    QCOMPARE(explore::batchPicks(scored, set, 3, false), (std::vector<std::size_t>{0, 1, 2})); // passive: as drawn
+    auto all = explore::batchPicks(scored, set, 500, true); // more than there are: each point once
+    std::sort(all.begin(), all.end());
+    QCOMPARE(all.size(), scored.size());
+    QVERIFY(std::adjacent_find(all.begin(), all.end()) == all.end());
   }
 
   void drivenKernelsWithoutStoredFeaturesAreMeasured() {
@@ -207,6 +235,22 @@ private Q_SLOTS:
     QCOMPARE(epochs[0].point, first.at(0).raw);
     QCOMPARE(ws.rows("SELECT mode FROM explore_runs WHERE id = " + std::to_string(passive)).at(0).at(0),
              std::string("passive"));
+
+    // A batch: two points an epoch, each steered to and driven, stored as members 0 and 1.
+    spec.active = true;
+    spec.batch = 2;
+    epochs.clear();
+    const auto batched = explorer.run(spec);
+    QCOMPARE(epochs.size(), std::size_t(2));
+    QVERIFY(epochs[0].target.values != epochs[1].target.values);
+    QVERIFY(epochs[0].steered.run != epochs[1].steered.run);
+    const auto members = ws.exploreEpochs(batched);
+    QCOMPARE(members.size(), std::size_t(2));
+    QCOMPARE(members[0].epoch, 0);
+    QCOMPARE(members[1].epoch, 0);
+    QCOMPARE(members[0].member, 0);
+    QCOMPARE(members[1].member, 1);
+    QCOMPARE(members[1].steerRun, epochs[1].steered.run);
   }
 };
 
