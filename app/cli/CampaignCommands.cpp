@@ -13,6 +13,7 @@
 #include "common/AtomicFile.h"
 #include "common/Error.h"
 #include "common/Paths.h"
+#include "common/TextFormat.h"
 #include "model/Sampler.h"
 #include "store/Workspace.h"
 #include "store/WorkspaceMerge.h"
@@ -33,13 +34,6 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string absolute(const std::string& path) { return fs::absolute(path).lexically_normal().string(); }
-
-std::string percentText(double x) {
-  if (x < 0) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * x);
-  return x == 1.0 ? "100%" : std::string(buf) == "100.0%" ? "99.9%" : buf;
-}
 
 /// The running binary, for scripts that call it on other nodes.
 std::string selfPath() {
@@ -99,7 +93,9 @@ void writeSlurm(const CommandLine& cl, const std::string& dir, const campaign::C
               "echo \"shards: job $array; merge: job ${merge%%;*} (runs when every shard has finished)\"\n");
 }
 
-int runPlan(const CommandLine& cl) {
+} // namespace
+
+int runCampaignPlan(const CommandLine& cl) {
   if (cl.positionals().size() != 1) throw UsageError("give one TARGETS file");
   if (!cl.has("out")) throw UsageError("give the campaign's folder with -o DIR");
   const std::string base = absolute(cl.value("workspace"));
@@ -115,8 +111,9 @@ int runPlan(const CommandLine& cl) {
   spec.steer.target = spec.targets[0];
   readSearchOptions(cl, spec.steer);
   spec.steer.nearest = int(cl.unsignedValue("nearest", 1, 100000));
-  spec.steer.timeBudget = std::strtod(cl.value("time-budget").c_str(), nullptr);
-  if (!(spec.steer.timeBudget >= 0)) throw UsageError("--time-budget: expected seconds (0: none)");
+  char* end = nullptr;
+  spec.steer.timeBudget = std::strtod(cl.value("time-budget").c_str(), &end);
+  if (*end || !(spec.steer.timeBudget >= 0)) throw UsageError("--time-budget: expected seconds (0: none)");
   spec.steer.patience = int(cl.unsignedValue("patience", 0, 100000));
   spec.steer.seed = parseSeed(cl);
   spec.steer.batchSize = int(cl.unsignedValue("batch", 1, 4096));
@@ -144,6 +141,8 @@ int runPlan(const CommandLine& cl) {
   return 0;
 }
 
+namespace {
+
 /// One line a shard: targets finished, the one being steered and how near
 /// each run came.
 void printStatus(std::ostream& out, const campaign::CampaignSpec& spec, const std::string& dir, bool perTarget) {
@@ -165,13 +164,13 @@ void printStatus(std::ostream& out, const campaign::CampaignSpec& spec, const st
       candidates += t.candidates;
       if (t.status != "finished" && now == "done")
         now = t.run ? "target " + std::to_string(t.index) + " (" + t.status + ", generation " +
-                          std::to_string(t.generations) + ", nearest " + percentText(t.nearestProximity) + ")"
+                          std::to_string(t.generations) + ", nearest " + formatPercent(t.nearestProximity) + ")"
                     : "target " + std::to_string(t.index) + " next";
       if (perTarget) {
         char line[256];
         std::snprintf(line, sizeof line, "%-6d %-7zu %-10s %4d  %-8s %-9s %-9lld %6.0f  ", s.shard, t.index,
-                      t.status.empty() ? "-" : t.status.c_str(), t.generations, percentText(t.nearestProximity).c_str(),
-                      percentText(t.runnableProximity).c_str(), (long long)t.labelledRows, t.elapsed);
+                      t.status.empty() ? "-" : t.status.c_str(), t.generations, formatPercent(t.nearestProximity).c_str(),
+                      formatPercent(t.runnableProximity).c_str(), (long long)t.labelledRows, t.elapsed);
         out << line << spec.targets[t.index].origin << "\n";
       }
     }
@@ -227,7 +226,9 @@ unsigned defaultThreads(bool mpi) {
   return std::max(1u, cores / ranks);
 }
 
-int runCampaignShards(const CommandLine& cl) {
+} // namespace
+
+int runCampaignRun(const CommandLine& cl) {
   if (cl.positionals().size() != 1) throw UsageError("give the campaign's folder");
   const std::string dir = absolute(cl.positionals()[0]);
   const auto spec = campaign::loadCampaign(dir);
@@ -241,6 +242,9 @@ int runCampaignShards(const CommandLine& cl) {
       throw UsageError("--shard: expected a shard from 0 to " + std::to_string(spec.shards - 1) + ", got \"" + v + "\"");
     shards.push_back(int(k));
   }
+  if (const char* n = std::getenv("OMPI_COMM_WORLD_SIZE"); n && std::atoi(n) > 1 && !mpiMode)
+    throw UsageError(std::string("started by mpirun as ") + n +
+                     " processes, which would all run the same shards: add --mpi to give each rank its own");
   std::unique_ptr<MpiJob> job;
   if (mpiMode) {
     job = std::make_unique<MpiJob>();
@@ -254,7 +258,9 @@ int runCampaignShards(const CommandLine& cl) {
   const std::string who = job ? "rank " + std::to_string(job->rank()) + ": " : "";
   const int threads = cl.has("threads") ? int(cl.unsignedValue("threads", 0, 256)) : int(defaultThreads(mpiMode));
   const bool quiet = cl.has("quiet") || !lead;
-  const double every = std::strtod(cl.value("report-every").c_str(), nullptr);
+  char* end = nullptr;
+  const double every = std::strtod(cl.value("report-every").c_str(), &end);
+  if (*end || !(every >= 0)) throw UsageError("--report-every: expected seconds (0: never)");
 
   // The lead reports the whole campaign now and then, from the workspaces.
   std::mutex m;
@@ -288,15 +294,16 @@ int runCampaignShards(const CommandLine& cl) {
     auto sampler = loadSampler(spec.checkpoint, threads);
     campaign::ShardOptions o;
     o.cancel = &interrupt.token();
+    o.jobs = unsigned(threads);
     o.onMessage = [&](const std::string& msg) { std::cerr << who << msg << "\n"; };
     if (!quiet)
       o.onGeneration = [&](const steer::GenerationReport& g) {
         char secs[32];
         std::snprintf(secs, sizeof secs, "%.1f s", g.elapsed);
         std::cerr << who << "run " << g.run << " generation " << g.generation << ": best "
-                  << (g.bestDistance >= 0 ? percentText(g.bestProximity) : std::string("-"));
+                  << (g.bestDistance >= 0 ? formatPercent(g.bestProximity) : std::string("-"));
         if (g.nearestDistance >= 0 && g.nearestDistance != g.bestDistance)
-          std::cerr << " (nearest, not yet runnable, " << percentText(g.nearestProximity) << ")";
+          std::cerr << " (nearest, not yet runnable, " << formatPercent(g.nearestProximity) << ")";
         std::cerr << ", " << g.compiled << "/" << g.candidates << " compile, " << secs << "\n";
       };
     for (const int k : shards) {
@@ -334,8 +341,6 @@ int runCampaignShards(const CommandLine& cl) {
   return 0;
 }
 
-} // namespace
-
 CommandLine campaignPlanCommandLine() {
   CommandLine cl("campaign plan", "Plan a campaign: targets, how to steer each, and shards to run them in.",
                  "TARGETS",
@@ -367,8 +372,6 @@ CommandLine campaignPlanCommandLine() {
   return cl;
 }
 
-int runCampaignPlan(const CommandLine& cl) { return runPlan(cl); }
-
 CommandLine campaignRunCommandLine() {
   CommandLine cl("campaign run", "Run shards of a campaign (one after the other, or one per MPI rank).", "DIR",
                  "Each shard steers its targets into DIR/shard-K.sbw, made on first use as a copy\n"
@@ -387,8 +390,6 @@ CommandLine campaignRunCommandLine() {
   cl.option({"quiet", 'q', "", "no progress line per generation"});
   return cl;
 }
-
-int runCampaignRun(const CommandLine& cl) { return runCampaignShards(cl); }
 
 CommandLine campaignStatusCommandLine() {
   CommandLine cl("campaign status", "Show how far each shard of a campaign is.", "DIR",

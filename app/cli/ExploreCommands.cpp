@@ -30,12 +30,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string percentText(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * x);
-  return x == 1.0 ? "100%" : std::string(buf) == "100.0%" ? "99.9%" : buf;
-}
-
 /// Rank r's copy of the workspace: WORKSPACE_DIR/STEM.ranks/rank-R.sbw.
 std::string rankWorkspace(const std::string& ws, int rank) {
   const fs::path p(ws);
@@ -197,7 +191,7 @@ int runExplore(const CommandLine& cl) {
     explorer.onEpoch = [](const explore::EpochReport& e) {
       std::cout << "epoch " << e.epoch << (e.member ? "." + std::to_string(e.member) : std::string()) << ": "
                 << e.labelled << " labelled points, vote entropy " << formatNumber(e.entropy) << "; steering run "
-                << e.steered.run << " reached proximity " << percentText(e.steered.bestProximity) << " ("
+                << e.steered.run << " reached proximity " << formatPercent(e.steered.bestProximity) << " ("
                 << e.steered.stopReason << ")";
       if (e.steered.bestKernelId)
         std::cout << "; kernel #" << e.steered.bestKernelId << " driven: " << e.cases << " case(s), " << e.labelsAdded

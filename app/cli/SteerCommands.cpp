@@ -35,15 +35,6 @@
 namespace steerbench::cli {
 namespace {
 
-/// For people: a share to 0.1%, "100%" only for an exact match (99.96% shows as 99.9%).
-std::string percent(double x) {
-  if (!std::isfinite(x)) return "-inf";
-  if (x == 1.0) return "100%";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", 100.0 * x);
-  return std::string(std::strcmp(buf, "100.0") == 0 ? "99.9" : buf) + "%";
-}
-
 /// For people: 4 significant digits (distances, rates); the workspace keeps every digit.
 std::string shortNumber(double v) {
   char buf[32];
@@ -375,7 +366,7 @@ int runSteer(const CommandLine& cl) {
   search.onGeneration = [&](const steer::GenerationReport& g) {
     if (quiet) return;
     std::cerr << "run " << g.run << " generation " << g.generation << ": best " << distanceText(g.bestDistance)
-              << " (proximity " << percent(g.bestProximity) << ")";
+              << " (proximity " << formatPercent(g.bestProximity) << ")";
     if (g.nearestDistance >= 0 && g.nearestDistance != g.bestDistance)
       std::cerr << ", nearest " << distanceText(g.nearestDistance);
     std::cerr << ", beam median " << distanceText(g.medianDistance) << ", " << g.compiled << "/" << g.candidates
@@ -396,14 +387,14 @@ int runSteer(const CommandLine& cl) {
             << seconds(r.elapsed);
   if (r.bestId)
     std::cout << "; best" << (r.runnable ? " runnable" : "") << " candidate " << r.bestId << ": distance "
-              << shortNumber(r.bestDistance) << ", relative proximity " << percent(r.bestProximity)
+              << shortNumber(r.bestDistance) << ", relative proximity " << formatPercent(r.bestProximity)
               << (r.runnable ? ", PASSes the drive checks " + checkedWhere(r) : std::string())
               << (r.bestKernelId ? ", kernel #" + std::to_string(r.bestKernelId) : std::string()) << "\n";
   else
     std::cout << "; no candidate passed the drive checks\n";
   if (r.nearestId)
     std::cout << "nearest, not the best: candidate " << r.nearestId << ": distance " << shortNumber(r.nearestDistance)
-              << ", relative proximity " << percent(r.nearestProximity) << ", "
+              << ", relative proximity " << formatPercent(r.nearestProximity) << ", "
               << (r.nearestOutcome.empty() ? std::string("not checked")
                                            : r.nearestOutcome + (r.nearestDetail.empty() ? "" : " (" + r.nearestDetail.substr(0, 200) + ")"))
               << "\n";
@@ -460,7 +451,7 @@ int runRuns(const CommandLine& cl) {
       distance = prox = "-";
       if (auto c = id ? ws.steerCandidate(id) : std::nullopt) {
         distance = shortNumber(c->distance);
-        prox = percent(features::relativeProximity(c->values, target.values, scale));
+        prox = formatPercent(features::relativeProximity(c->values, target.values, scale));
       }
     };
     std::string best, prox, runnable, runnableProx;

@@ -142,7 +142,9 @@ ShardResult runShard(const CampaignSpec& spec, const std::string& dir, int shard
       ++result.resumed;
     } else {
       say(where + ": steering");
-      r = search.run(spec.specFor(i), options.cancel);
+      auto s = spec.specFor(i);
+      s.jobs = options.jobs;
+      r = search.run(s, options.cancel);
       ++result.steered;
     }
     if (r.status == "cancelled") {

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -32,7 +33,9 @@ struct TargetState {
   std::string status;         ///< the run's (running, finished, cancelled, failed); empty: not started
   int generations = 0;        ///< complete generations after the seeds
   double elapsed = 0;         ///< the run's seconds
-  double nearestProximity = -1, runnableProximity = -1; ///< < 0: none
+  /// NaN: none.
+  double nearestProximity = std::numeric_limits<double>::quiet_NaN(),
+         runnableProximity = std::numeric_limits<double>::quiet_NaN();
   std::string bestText;       ///< the run's best (runnable when it checked contenders)
   std::int64_t labelled = 0;  ///< drive cases of its best kernel ...
   std::int64_t labelledRows = 0; ///< ... of which passed and got a label (rows of an exported CSV)
@@ -52,6 +55,7 @@ struct ShardStatus {
 
 struct ShardOptions {
   const CancelToken* cancel = nullptr;
+  unsigned jobs = 0; ///< compile threads of each new run (0: all cores)
   std::function<void(const std::string&)> onMessage;
   std::function<void(const steer::GenerationReport&)> onGeneration;
 };

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace steerbench {
 
@@ -38,6 +39,15 @@ std::string jsonString(std::string_view s) {
   }
   out += '"';
   return out;
+}
+
+std::string formatPercent(double share) {
+  if (std::isnan(share)) return "-";
+  if (std::isinf(share)) return share < 0 ? "-inf" : "inf";
+  if (share == 1.0) return "100%";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", 100.0 * share);
+  return std::string(std::strcmp(buf, "100.0") == 0 ? "99.9" : buf) + "%";
 }
 
 std::string formatNumber(double v) {

@@ -16,6 +16,9 @@ namespace steerbench {
 
 /// Shortest text that reads back to the same double; integers print without ".0".
 [[nodiscard]] std::string formatNumber(double v);
+/// A share for people, to 0.1%: "100%" only when it is exactly 1 (0.99996
+/// shows as 99.9%); "-" when it is not a number (none), "-inf" when minus infinity.
+[[nodiscard]] std::string formatPercent(double share);
 /// A JSON array of numbers, each as formatNumber writes it.
 [[nodiscard]] std::string jsonNumbers(const std::vector<double>& values);
 /// Sizes as a JSON array: [4096,65536].

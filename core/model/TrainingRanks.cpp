@@ -24,7 +24,7 @@ long number(const char* name, long min, long max) {
 TrainingRanks trainingRanksFromEnvironment() {
   TrainingRanks r;
   static const char* pairs[][2] = {
-      {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"}, {"SLURM_PROCID", "SLURM_NTASKS"}, {"RANK", "WORLD_SIZE"}};
+      {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"}, {"SLURM_PROCID", "SLURM_STEP_NUM_TASKS"}, {"RANK", "WORLD_SIZE"}};
   for (const auto& p : pairs) {
     if (!std::getenv(p[0]) || !std::getenv(p[1])) continue;
     r.world = int(number(p[1], 1, 65536));

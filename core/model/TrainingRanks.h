@@ -16,7 +16,8 @@ struct TrainingRanks {
 };
 
 /// Ranks from OMPI_COMM_WORLD_RANK/OMPI_COMM_WORLD_SIZE (mpirun),
-/// SLURM_PROCID/SLURM_NTASKS (srun) or RANK/WORLD_SIZE, the first that is
+/// SLURM_PROCID/SLURM_STEP_NUM_TASKS (srun: a batch script itself, which has
+/// SLURM_NTASKS but runs once, is one rank) or RANK/WORLD_SIZE, the first that is
 /// set, with MASTER_ADDR and MASTER_PORT; one rank of one when none is.
 /// Throws InputError naming a variable that is not a number or out of range.
 [[nodiscard]] TrainingRanks trainingRanksFromEnvironment();

@@ -237,8 +237,7 @@ ALTER TABLE steer_candidates ADD COLUMN unclean TEXT NOT NULL DEFAULT '';
 ALTER TABLE steer_candidates ADD COLUMN check_outcome TEXT NOT NULL DEFAULT '';
 ALTER TABLE steer_candidates ADD COLUMN check_detail TEXT NOT NULL DEFAULT '';
 )sql",
-      // 9 -> 10: merging workspaces (campaigns run in shards), and batches of
-      // points per active-learning epoch. Every run,
+      // 9 -> 10: merging workspaces (campaigns run in shards). Every run,
       // sample and drive case gets a uid that stays with it across merges
       // (filled by triggers, so every writer gets one) and the file it was
       // made in ('' here); merges lists what was merged in, from where.
@@ -273,7 +272,17 @@ CREATE TRIGGER steer_runs_uid AFTER INSERT ON steer_runs WHEN NEW.uid = '' BEGIN
   UPDATE steer_runs SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id; END;
 CREATE TRIGGER explore_runs_uid AFTER INSERT ON explore_runs WHEN NEW.uid = '' BEGIN
   UPDATE explore_runs SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id; END;
--- Batch active learning: an epoch steers to several points (member 0, 1, ...).
+CREATE TABLE merges (
+  id         INTEGER PRIMARY KEY,
+  source     TEXT NOT NULL,                   -- the workspace merged in, as given
+  corpus     TEXT NOT NULL,                   -- its corpus identity (store::corpusIdentity)
+  added      TEXT NOT NULL,                   -- JSON: rows it added, by kind
+  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+)sql",
+      // 10 -> 11: batch active learning: an epoch steers to several points
+      // (member 0, 1, ...), each a row of explore_epochs.
+      R"sql(
 CREATE TABLE explore_epochs_batch (
   run_id       INTEGER NOT NULL REFERENCES explore_runs(id) ON DELETE CASCADE,
   epoch        INTEGER NOT NULL,
@@ -295,13 +304,6 @@ INSERT INTO explore_epochs_batch(run_id, epoch, member, labelled, committee, ent
   FROM explore_epochs;
 DROP TABLE explore_epochs;
 ALTER TABLE explore_epochs_batch RENAME TO explore_epochs;
-CREATE TABLE merges (
-  id         INTEGER PRIMARY KEY,
-  source     TEXT NOT NULL,                   -- the workspace merged in, as given
-  corpus     TEXT NOT NULL,                   -- its corpus identity (store::corpusIdentity)
-  added      TEXT NOT NULL,                   -- JSON: rows it added, by kind
-  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
-);
 )sql",
   };
   return m;

@@ -1,11 +1,14 @@
 // The JSON reader and writer of the drive protocol (common/Json): exact
-// 64-bit integers, escapes, and clear errors for malformed text.
+// 64-bit integers, escapes, and clear errors for malformed text; and the
+// number and share texts of common/TextFormat.
 #include "common/Error.h"
 #include "common/Json.h"
+#include "common/TextFormat.h"
 
 #include <QtTest>
 
 #include <climits>
+#include <cmath>
 
 using namespace steerbench;
 using namespace steerbench::json;
@@ -79,6 +82,17 @@ private slots:
     } catch (const InputError& e) {
       QVERIFY2(QString(e.what()).contains(says), e.what());
     }
+  }
+
+  void sharesReadAsPeopleExpect() {
+    QCOMPARE(formatPercent(1.0), std::string("100%"));
+    QCOMPARE(formatPercent(0.99996), std::string("99.9%")); // never 100% unless exact
+    QCOMPARE(formatPercent(0.905), std::string("90.5%"));
+    QCOMPARE(formatPercent(0), std::string("0.0%"));
+    QCOMPARE(formatPercent(-0.25), std::string("-25.0%")); // farther than the origin
+    QCOMPARE(formatPercent(-INFINITY), std::string("-inf"));
+    QCOMPARE(formatPercent(std::nan("")), std::string("-")); // none
+    QCOMPARE(formatNumber(3), std::string("3"));
   }
 };
 
