@@ -160,7 +160,8 @@ int runExplore(const CommandLine& cl) {
   InterruptGuard interrupt;
   try {
     // Rank 0 copies the workspace for the other ranks (afresh for each run).
-    if (job && lead)
+    if (job && lead && job->size() > 1) {
+      const auto source = store::Workspace::open(wsPath, store::Workspace::Mode::OpenExisting);
       for (int r = 1; r < job->size(); ++r) {
         const auto copy = rankWorkspace(wsPath, r);
         fs::create_directories(fs::path(copy).parent_path());
@@ -168,9 +169,10 @@ int runExplore(const CommandLine& cl) {
         fs::remove(copy, ec);
         fs::remove(copy + "-wal", ec);
         fs::remove(copy + "-shm", ec);
-        store::Workspace::open(wsPath, store::Workspace::Mode::OpenExisting).copyTo(copy);
+        source.copyTo(copy);
       }
-    if (job) job->barrier({}, 1.0);
+    }
+    if (job) job->barrier();
     const std::string myPath = lead ? wsPath : rankWorkspace(wsPath, job->rank());
     auto ws = store::Workspace::open(myPath, lead ? store::Workspace::Mode::OpenOrCreate
                                                   : store::Workspace::Mode::OpenExisting);

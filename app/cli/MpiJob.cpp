@@ -22,20 +22,13 @@ MpiJob::MpiJob() {
 
 MpiJob::~MpiJob() { MPI_Finalize(); }
 
-void MpiJob::barrier(const std::function<void()>& whileWaiting, double periodSeconds) {
+void MpiJob::barrier() {
   MPI_Request request;
   MPI_Ibarrier(MPI_COMM_WORLD, &request);
-  auto last = std::chrono::steady_clock::now();
-  for (;;) {
-    int done = 0;
+  for (int done = 0;;) {
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
     if (done) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    const auto now = std::chrono::steady_clock::now();
-    if (whileWaiting && std::chrono::duration<double>(now - last).count() >= periodSeconds) {
-      whileWaiting();
-      last = now;
-    }
   }
 }
 

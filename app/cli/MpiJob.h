@@ -1,10 +1,9 @@
 // The MPI job a campaign runs in (mpirun, or srun with MPI support): this
-// process's rank and their number, a barrier that keeps reporting while it
-// waits, and ending every rank when one fails. The only translation unit
+// process's rank and their number, a barrier that does not spin, texts sent
+// between ranks, and ending every rank when one fails. The only translation unit
 // that includes mpi.h.
 #pragma once
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,9 +19,9 @@ public:
 
   [[nodiscard]] int rank() const { return rank_; }
   [[nodiscard]] int size() const { return size_; }
-  /// Waits until every rank has arrived, calling `whileWaiting` about every
-  /// `periodSeconds` (on this thread).
-  void barrier(const std::function<void()>& whileWaiting, double periodSeconds);
+  /// Waits until every rank has arrived, sleeping between polls (MPI's own
+  /// barrier spins on a core a waiting rank should leave to the others).
+  void barrier();
   /// Every rank gets rank 0's `text` (the others' argument is ignored).
   [[nodiscard]] std::string broadcast(const std::string& text);
   /// Rank 0 gets every rank's `text`, in rank order; the others get nothing.

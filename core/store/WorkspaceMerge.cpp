@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <sstream>
 
 namespace steerbench::store {
@@ -20,20 +21,28 @@ namespace {
 const char* kCorpusQuery = "SELECT content_hash || ' ' || name FROM kernels "
                            "WHERE role IN ('train', 'held_out', 'capped') ORDER BY content_hash, name";
 
-CorpusIdentity identityOf(sqlite3* db, const char* schema) {
-  std::string sql = kCorpusQuery;
-  sql.replace(sql.find("FROM kernels"), 12, std::string("FROM ") + schema + ".kernels");
-  Statement st(db, sql.c_str());
+/// The identity of the corpus kernels kCorpusQuery lists, one line each.
+CorpusIdentity identityOfLines(const std::vector<std::string>& lines) {
   std::string all;
-  CorpusIdentity id;
-  while (st.step()) {
-    all += st.text(0);
+  for (const auto& l : lines) {
+    all += l;
     all += '\n';
-    ++id.kernels;
   }
-  if (st.lastRc != SQLITE_OK) throw WorkspaceError(std::string("cannot read the corpus: ") + describeRc(st.lastRc));
-  id.hash = sha256Hex(all);
-  return id;
+  return {sha256Hex(all), std::int64_t(lines.size())};
+}
+
+/// The same read through a read-only connection of its own (an input is never opened as a Workspace, which
+/// would upgrade it).
+CorpusIdentity identityOf(const std::string& path) {
+  sqlite3* raw = nullptr;
+  sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
+  const std::unique_ptr<sqlite3, int (*)(sqlite3*)> db(raw, sqlite3_close);
+  std::vector<std::string> lines;
+  Statement st(db.get(), kCorpusQuery);
+  while (st.step())
+    lines.push_back(st.text(0));
+  if (st.lastRc != SQLITE_OK) throw WorkspaceError(path + ": cannot read the corpus: " + describeRc(st.lastRc));
+  return identityOfLines(lines);
 }
 
 /// A raw connection of the merge's own (URI names, so inputs attach read-only).
@@ -206,12 +215,8 @@ MergeReport mergeOne(Connection& c, const std::string& source, const CorpusIdent
 
     // Steering runs: one the output holds with fewer generations (merged
     // before it finished) gives way to the longer one.
-    const std::string generations = "(SELECT count(*) FROM %s.steer_generations g WHERE g.run_id = %s.id)";
-    auto gens = [&](const char* schema, const char* alias) {
-      std::string g = generations;
-      g.replace(g.find("%s"), 2, schema);
-      g.replace(g.find("%s"), 2, alias);
-      return g;
+    auto gens = [](const std::string& schema, const std::string& alias) {
+      return "(SELECT count(*) FROM " + schema + ".steer_generations g WHERE g.run_id = " + alias + ".id)";
     };
     r.steerRunsReplaced = c.change("DELETE FROM main.steer_runs WHERE id IN (SELECT o.id FROM main.steer_runs o "
                                    "JOIN s.steer_runs x ON x.uid = o.uid WHERE " +
@@ -264,15 +269,10 @@ MergeReport mergeOne(Connection& c, const std::string& source, const CorpusIdent
 } // namespace
 
 CorpusIdentity corpusIdentity(const Workspace& ws) {
-  CorpusIdentity id;
-  std::string all;
-  for (const auto& row : ws.rows(kCorpusQuery)) {
-    all += row[0];
-    all += '\n';
-    ++id.kernels;
-  }
-  id.hash = sha256Hex(all);
-  return id;
+  std::vector<std::string> lines;
+  for (const auto& row : ws.rows(kCorpusQuery))
+    lines.push_back(row[0]);
+  return identityOfLines(lines);
 }
 
 std::vector<MergeReport> mergeWorkspaces(const std::vector<std::string>& sources, const std::string& output) {
@@ -291,15 +291,7 @@ std::vector<MergeReport> mergeWorkspaces(const std::vector<std::string>& sources
       throw WorkspaceError(s + ": a workspace of schema " + std::to_string(version) + ", this Steerbench merges schema " +
                            std::to_string(Workspace::currentSchemaVersion()) +
                            " only; open it once with this Steerbench (which upgrades it), then merge. Nothing was merged");
-    sqlite3* db = nullptr;
-    sqlite3_open_v2(s.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
-    try {
-      corpora.push_back(identityOf(db, "main"));
-    } catch (...) {
-      sqlite3_close(db);
-      throw;
-    }
-    sqlite3_close(db);
+    corpora.push_back(identityOf(s));
   }
   auto refuseCorpus = [](const std::string& file, const CorpusIdentity& a, const std::string& other,
                          const CorpusIdentity& b) {
