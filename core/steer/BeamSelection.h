@@ -17,6 +17,7 @@ struct Member {
   std::string text, key; ///< key: model::tokenKey(text), what makes two members the same kernel
   std::vector<double> values;
   double distance = 0;
+  int identities = -1; ///< its arithmetic that changes nothing (Measured::identities), -1: not known yet
 };
 
 /// A kernel that may be kept: its distance to the target and its features.

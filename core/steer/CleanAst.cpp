@@ -102,15 +102,88 @@ const clang::ParmVarDecl* kernelBuffer(const clang::Expr* e) {
   return f && f->hasAttr<clang::OpenCLKernelAttr>() ? p : nullptr;
 }
 
+/// The value of a literal 0 or 1, looking through parentheses, casts and a
+/// unary + or - (`+0`, `(float)1`, `-0.0f`): 0, 1, or -1 for anything else.
+int zeroOrOne(const clang::Expr* e) {
+  for (;;) {
+    e = e->IgnoreParenCasts();
+    const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e);
+    if (!u || (u->getOpcode() != clang::UO_Plus && u->getOpcode() != clang::UO_Minus)) break;
+    if (u->getOpcode() == clang::UO_Minus) { // -0 is 0; -1 is neither
+      const int v = zeroOrOne(u->getSubExpr());
+      return v == 0 ? 0 : -1;
+    }
+    e = u->getSubExpr();
+  }
+  if (const auto* i = llvm::dyn_cast<clang::IntegerLiteral>(e)) {
+    const auto v = i->getValue();
+    return v == 0 ? 0 : v == 1 ? 1 : -1;
+  }
+  if (const auto* f = llvm::dyn_cast<clang::FloatingLiteral>(e)) {
+    const double v = f->getValueAsApproximateDouble();
+    return v == 0 ? 0 : v == 1 ? 1 : -1;
+  }
+  return -1;
+}
+
+/// The same variable on both sides (`x - x`): its value is known.
+bool sameVariable(const clang::Expr* a, const clang::Expr* b) {
+  const auto* l = llvm::dyn_cast<clang::DeclRefExpr>(a->IgnoreParenImpCasts());
+  const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(b->IgnoreParenImpCasts());
+  return l && r && l->getDecl() == r->getDecl() && llvm::isa<clang::VarDecl>(l->getDecl());
+}
+
+/// Why a binary operator, or a compound assignment, does no arithmetic:
+/// "adds nothing" (`x + 0`, `x * 1`, `x += 0`), "is always 0" (`x * 0`,
+/// `x % 1`, `x - x`), or empty when it computes something.
+std::string identityOf(const clang::BinaryOperator* b) {
+  using clang::BinaryOperator;
+  const auto op = b->isCompoundAssignmentOp() ? BinaryOperator::getOpForCompoundAssignment(b->getOpcode())
+                                              : b->getOpcode();
+  const int l = b->isCompoundAssignmentOp() ? -1 : zeroOrOne(b->getLHS()), r = zeroOrOne(b->getRHS());
+  const bool same = !b->isCompoundAssignmentOp() && sameVariable(b->getLHS(), b->getRHS());
+  switch (op) {
+  case clang::BO_Add: case clang::BO_Or: case clang::BO_Xor:
+    if (l == 0 || r == 0) return "adds nothing";
+    if (same && op == clang::BO_Xor) return "is always 0";
+    return {};
+  case clang::BO_Sub:
+    if (r == 0) return "adds nothing";
+    if (same) return "is always 0";
+    return {};
+  case clang::BO_Shl: case clang::BO_Shr:
+    if (r == 0) return "adds nothing";
+    if (l == 0) return "is always 0";
+    return {};
+  case clang::BO_Mul:
+    if (l == 0 || r == 0) return "is always 0";
+    if (l == 1 || r == 1) return "adds nothing";
+    return {};
+  case clang::BO_Div:
+    if (r == 1) return "adds nothing";
+    if (l == 0) return "is always 0";
+    if (same) return "is always 1";
+    return {};
+  case clang::BO_Rem:
+    if (r == 1 || l == 0 || same) return "is always 0";
+    return {};
+  case clang::BO_And:
+    if (l == 0 || r == 0) return "is always 0";
+    return {};
+  default:
+    return {};
+  }
+}
+
 struct Enabled {
-  bool chained, pointers, loops, indices, rewinds;
+  bool chained, pointers, loops, indices, rewinds, identities;
 };
 
 class Walk : public clang::RecursiveASTVisitor<Walk> {
 public:
   Walk(clang::ASTContext& ast, Enabled on, std::vector<Diagnostic>& out)
       : ast_(&ast), sm_(ast.getSourceManager()), chained_(on.chained), pointers_(on.pointers), loops_(on.loops),
-        indices_(on.indices), rewinds_(on.rewinds), out_(out) {}
+        indices_(on.indices), rewinds_(on.rewinds), identities_(on.identities), out_(out) {}
 
   /// `b[x < g]`: a subscript that is a comparison's 0 or 1 reads one of two
   /// fixed elements; no kernel of the corpus indexes so, the search does to
@@ -130,6 +203,17 @@ public:
   }
 
   bool VisitBinaryOperator(clang::BinaryOperator* b) {
+    // `x / (i < n)`: a division by 0 or by 1.
+    if (indices_ && (b->getOpcode() == clang::BO_Div || b->getOpcode() == clang::BO_Rem ||
+                     b->getOpcode() == clang::BO_DivAssign || b->getOpcode() == clang::BO_RemAssign) &&
+        isTruthValue(b->getRHS()->IgnoreParenImpCasts()))
+      report(b->getOperatorLoc(), kTruthIndex,
+             "'" + b->getOpcodeStr().str() + "' divides by a comparison's 0 or 1: by zero, or by nothing");
+    if (identities_ && (b->isAdditiveOp() || b->isMultiplicativeOp() || b->isShiftOp() || b->isBitwiseOp() ||
+                        (b->isCompoundAssignmentOp()))) {
+      if (const auto why = identityOf(b); !why.empty())
+        report(b->getOperatorLoc(), kIdentityArithmetic, "'" + b->getOpcodeStr().str() + "' " + why);
+    }
     // `b -= 2 * e`, `b = b - e`: the buffer's start moved before its first
     // element, so the kernel's reads of b fall outside what the host passed.
     if (rewinds_) {
@@ -253,7 +337,7 @@ private:
 
   clang::ASTContext* ast_;
   clang::SourceManager& sm_;
-  bool chained_, pointers_, loops_, indices_, rewinds_;
+  bool chained_, pointers_, loops_, indices_, rewinds_, identities_;
   std::vector<Diagnostic>& out_;
 };
 
@@ -264,13 +348,14 @@ CleanAstChecks::CleanAstChecks(const std::vector<std::string>& rules)
       pointers_(std::find(rules.begin(), rules.end(), kPointerCondition) != rules.end()),
       loops_(std::find(rules.begin(), rules.end(), "loop-analysis") != rules.end()),
       indices_(std::find(rules.begin(), rules.end(), kTruthIndex) != rules.end()),
-      rewinds_(std::find(rules.begin(), rules.end(), kBufferRewind) != rules.end()) {}
+      rewinds_(std::find(rules.begin(), rules.end(), kBufferRewind) != rules.end()),
+      identities_(std::find(rules.begin(), rules.end(), kIdentityArithmetic) != rules.end()) {}
 
 void CleanAstChecks::onTranslationUnit(clang::ASTContext& ast, bool hasErrors) {
   if (hasErrors || !active()) return;
   // The main file's declarations only: the whole translation unit would load
   // every declaration of the precompiled OpenCL header, for each candidate.
-  Walk walk(ast, {chained_, pointers_, loops_, indices_, rewinds_}, findings_);
+  Walk walk(ast, {chained_, pointers_, loops_, indices_, rewinds_, identities_}, findings_);
   const auto& sm = ast.getSourceManager();
   for (clang::Decl* d : ast.getTranslationUnitDecl()->noload_decls())
     if (sm.isInMainFile(sm.getExpansionLoc(d->getLocation()))) walk.TraverseDecl(d);

@@ -7,7 +7,8 @@
 // buffer (a host may pass none, but a benchmark kernel seldom asks).
 // Later runs found exact matches that read out of bounds through `b[x < g]`
 // (a comparison as the subscript) and `b -= 2 * e` (a buffer moved back
-// before its start), and hung in `while (e < c)` with e never written.
+// before its start), hung in `while (e < c)` with e never written, divided
+// by a comparison's 0 or 1, and wrote `2 * +0` for the counts.
 #pragma once
 #include "clang/OpenCLFrontend.h"
 
@@ -23,6 +24,11 @@ inline constexpr const char* kPointerCondition = "pointer-condition";
 inline constexpr const char* kTruthIndex = "truth-index";
 /// A kernel's buffer argument moved backwards (`b -= 2 * e`) before it is read.
 inline constexpr const char* kBufferRewind = "buffer-rewind";
+/// An arithmetic operation that changes nothing or gives a constant (`x + 0`,
+/// `x * 1`, `x * 0`, `x - x`). Preprocessed real kernels hold some (`a[i + 0]`
+/// from a macro), so steering refuses a candidate only when it has more of
+/// them than its parent: an edit added counts that compute nothing.
+inline constexpr const char* kIdentityArithmetic = "identity-arithmetic";
 /// Reported for the loop-analysis rule (beside Clang's for-loop-analysis):
 /// a while or do loop whose condition nothing in it can change.
 inline constexpr const char* kWhileLoopAnalysis = "while-loop-analysis";
@@ -34,13 +40,13 @@ class CleanAstChecks : public clangfe::AstObserver {
 public:
   explicit CleanAstChecks(const std::vector<std::string>& rules);
   /// True when `rules` holds a rule of this walk (else it need not observe).
-  [[nodiscard]] bool active() const { return chained_ || pointers_ || loops_ || indices_ || rewinds_; }
+  [[nodiscard]] bool active() const { return chained_ || pointers_ || loops_ || indices_ || rewinds_ || identities_; }
   void onTranslationUnit(clang::ASTContext& ast, bool hasErrors) override;
   /// Warnings with the option of one of the rules above, in source order.
   [[nodiscard]] const std::vector<clangfe::Diagnostic>& findings() const { return findings_; }
 
 private:
-  bool chained_ = false, pointers_ = false, loops_ = false, indices_ = false, rewinds_ = false;
+  bool chained_ = false, pointers_ = false, loops_ = false, indices_ = false, rewinds_ = false, identities_ = false;
   std::vector<clangfe::Diagnostic> findings_;
 };
 

@@ -80,6 +80,11 @@ const std::vector<CleanRule>& cleanRules() {
        {},
        {kBufferRewind},
        "a kernel's buffer argument moved back before its start: `b -= 2 * e;`, `b = b - e;`, `b--`"},
+      // Judged against the candidate's parent, not by cleanCompileViolation (identityArithmeticAdded).
+      {kIdentityArithmetic,
+       {},
+       {},
+       "more arithmetic that changes nothing than the parent had: `x + 0`, `2 * +0`, `x * 1`, `x - x`"},
   };
   return rules;
 }
@@ -111,6 +116,19 @@ std::vector<std::string> cleanCompileWarnings(const std::vector<std::string>& ru
       for (const char* f : r->flags)
         if (std::find(out.begin(), out.end(), f) == out.end()) out.emplace_back(f);
   return out;
+}
+
+std::vector<std::string> identityArithmetic(const std::vector<clangfe::Diagnostic>& findings) {
+  std::vector<std::string> out;
+  for (const auto& d : findings)
+    if (d.option == kIdentityArithmetic) out.push_back("line " + std::to_string(d.line) + ": " + d.message);
+  return out;
+}
+
+std::string identityArithmeticAdded(const std::vector<std::string>& sites, std::size_t parentSites) {
+  if (sites.size() <= parentSites) return {};
+  return std::string(kIdentityArithmetic) + ": " + sites.front() + " (" + std::to_string(sites.size()) +
+         " such operations, the parent " + std::to_string(parentSites) + ")";
 }
 
 std::string cleanCompileViolation(const std::vector<clangfe::Diagnostic>& diagnostics,

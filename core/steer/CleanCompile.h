@@ -40,4 +40,14 @@ struct CleanRule {
 [[nodiscard]] std::string cleanCompileViolation(const std::vector<clangfe::Diagnostic>& diagnostics,
                                                 const std::vector<std::string>& rules);
 
+/// The identity-arithmetic findings among `findings` (steer/CleanAst.h), as
+/// "line L: message", in source order.
+[[nodiscard]] std::vector<std::string> identityArithmetic(const std::vector<clangfe::Diagnostic>& findings);
+/// The identity-arithmetic rule, judged against the parent: a candidate with
+/// more such operations (`sites`, identityArithmetic) than its parent had
+/// (`parentSites`) gained counts that compute nothing. Returns
+/// "identity-arithmetic: line L: message (N such operations, the parent M)",
+/// or empty. Seeds are what people wrote and are not judged.
+[[nodiscard]] std::string identityArithmeticAdded(const std::vector<std::string>& sites, std::size_t parentSites);
+
 } // namespace steerbench::steer

@@ -51,6 +51,7 @@ Measured measureCandidate(const std::string& text, const features::FeatureSpace&
     });
   }
   out.unclean = cleanCompileViolation(m.diagnostics, cleanRules);
+  out.identities = identityArithmetic(ast.findings());
   out.text = corpus::formatSource(text);
   return out;
 }

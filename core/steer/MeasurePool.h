@@ -27,6 +27,10 @@ struct Measured {
   /// L: warning"; empty when clean. An unclean candidate compiled and is
   /// measured, but is never kept.
   std::string unclean;
+  /// Its arithmetic that changes nothing (`x + 0`), as "line L: message",
+  /// when the identity-arithmetic rule is judged: steering compares the
+  /// count with the parent's (identityArithmeticAdded).
+  std::vector<std::string> identities;
 };
 
 /// Compiles `text` and measures it in `space`; of its kernels, the one

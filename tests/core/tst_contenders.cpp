@@ -97,6 +97,9 @@ private Q_SLOTS:
     row("chained-comparison", "  if (i < n >= m) a[i] = 1.0f;", "  if ((i < n) == (m < n)) a[i] = 1.0f;");
     row("pointer-condition", "  if (b || i >= n) return;\n  a[i] = b[i];", "  if (i >= n) return;\n  a[i] = b[i];");
     row("truth-index", "  a[i] = b[i < n];", "  a[i] = b[i + n];");
+    QTest::newRow("truth-index, divisor") << QStringLiteral("truth-index")
+                                          << QString::fromStdString(kernelWith("  a[i] = b[i] / (i < n);"))
+                                          << QString::fromStdString(kernelWith("  a[i] = b[i] * (i < n);"));
     QTest::newRow("truth-index, dimension") << QStringLiteral("truth-index")
                                             << QString::fromStdString(kernelWith("  a[i] = get_global_size(n >= m);"))
                                             << QString::fromStdString(kernelWith("  a[i] = get_global_size(0);"));
@@ -132,8 +135,51 @@ private Q_SLOTS:
     QVERIFY2(allowed.unclean.empty() || allowed.unclean.rfind(rule.toStdString(), 0) != 0, allowed.unclean.c_str());
   }
 
+  void identityArithmeticIsJudgedAgainstTheParent_data() {
+    QTest::addColumn<QString>("parent");
+    QTest::addColumn<QString>("child");
+    QTest::addColumn<int>("sites");     // the child's operations that change nothing
+    QTest::addColumn<bool>("refused");
+    auto row = [](const char* name, const char* parent, const char* child, int sites, bool refused) {
+      QTest::newRow(name) << QString::fromStdString(kernelWith(parent)) << QString::fromStdString(kernelWith(child))
+                          << sites << refused;
+    };
+    row("+ 0 added", "  a[i] = b[i];", "  a[i] = b[i] + 0;", 1, true);
+    row("+ n added", "  a[i] = b[i];", "  a[i] = b[i] + n;", 0, false);
+    row("2 * +0", "  a[i] = b[i] + 2.0f;", "  a[i] = b[i] + 2 * +0;", 1, true); // the product is always 0
+    row("* 1.0f", "  a[i] = b[i];", "  a[i] = b[i] * 1.0f;", 1, true);
+    row("* 2.0f", "  a[i] = b[i];", "  a[i] = b[i] * 2.0f;", 0, false);
+    row("x - x", "  int k = n;\n  a[i] = k;", "  int k = n - n;\n  a[i] = k;", 1, true);
+    row("x - y", "  int k = n;\n  a[i] = k;", "  int k = n - m;\n  a[i] = k;", 0, false);
+    row("<< 0", "  a[i] = n;", "  a[i] = n << 0;", 1, true);
+    row("*= 1", "  a[i] = b[i];\n  a[i] *= 3;", "  a[i] = b[i];\n  a[i] *= 1;", 1, true);
+    row("% 1", "  a[i] = n;", "  a[i] = n % 1;", 1, true);
+    // A macro's `+ 0` in the seed stays; only an edit that adds one is refused.
+    row("the parent's own + 0", "  a[i + 0] = b[i];", "  a[i + 0] = b[i] * 2.0f;", 1, false);
+    row("one more than the parent", "  a[i + 0] = b[i];", "  a[i + 0] = b[i + 0];", 2, true);
+  }
+
+  void identityArithmeticIsJudgedAgainstTheParent() {
+    QFETCH(QString, parent);
+    QFETCH(QString, child);
+    QFETCH(int, sites);
+    QFETCH(bool, refused);
+    const auto p = judged(parent.toStdString());
+    const auto c = judged(child.toStdString());
+    QVERIFY2(p.compiled && c.compiled, (p.error + c.error).c_str());
+    QVERIFY2(c.unclean.empty(), c.unclean.c_str()); // no rule judged alone refuses either
+    QCOMPARE(int(c.identities.size()), sites);
+    const auto why = steer::identityArithmeticAdded(c.identities, p.identities.size());
+    QCOMPARE(!why.empty(), refused);
+    if (refused) QVERIFY2(why.rfind("identity-arithmetic: line ", 0) == 0, why.c_str());
+    // Without the rule nothing is counted.
+    auto others = steer::cleanRuleNames();
+    others.erase(std::find(others.begin(), others.end(), std::string("identity-arithmetic")));
+    QVERIFY(judged(child.toStdString(), others).identities.empty());
+  }
+
   void everyRuleHasATestRow() {
-    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(18)); // the rows above
+    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(19)); // the rows above and identityArithmetic...
     QVERIFY(steer::cleanCompileWarnings({}).empty());
     QVERIFY(!steer::cleanRule("no-such-rule"));
   }

@@ -773,6 +773,48 @@ private Q_SLOTS:
     if (r.bestId) QCOMPARE(ws.steerCandidate(r.bestId)->checkOutcome, std::string("PASS"));
   }
 
+  void anEditThatAddsArithmeticDoingNothingIsRefused() {
+    // Deleting `- m` from `n - m - n` leaves `n - n`, always 0: one operation
+    // fewer, as the target asks, but computing nothing. The seed's own `* 1`
+    // (as a macro leaves it) is no reason to refuse its edits.
+    const char* seed = "kernel void A(global float* a, const int n, const int m) {\n"
+                       "  int i = get_global_id(0);\n"
+                       "  int k = n - m - n;\n"
+                       "  a[i * 1] = k;\n"
+                       "}\n";
+    const char* target = "kernel void A(global float* a, const int n, const int m) {\n"
+                         "  int i = get_global_id(0);\n"
+                         "  int k = n - n;\n"
+                         "  a[i * 1] = k;\n"
+                         "}\n";
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("identity.sbw")).toStdString());
+    auto sampler = deletingSampler({seed});
+    steer::BeamSearch search(ws, sampler);
+    auto s = spec(greweOf(target), 6);
+    s.seeds = {{"seed.cl", seed}};
+    s.holeMin = 2;
+    s.holeMax = 2;
+    benchmarksOnly(s, false, false);
+    const auto r = search.run(s);
+    int refused = 0, kept = 0;
+    for (const auto& c : ws.steerCandidates(r.run)) {
+      if (c.generation == 0) QVERIFY2(c.unclean.empty(), c.unclean.c_str()); // the seed's `* 1` stays
+      if (c.unclean.rfind("identity-arithmetic: ", 0) == 0) {
+        ++refused;
+        QVERIFY2(model::tokenKey(c.text).find("n - n") != std::string::npos, c.text.c_str());
+        QVERIFY(!c.kept);
+      }
+      kept += c.kept;
+    }
+    QVERIFY(refused > 0);
+    QVERIFY(kept > 0);
+    // Allowed, the same deletion is an exact match.
+    s.cleanRules.erase(std::find(s.cleanRules.begin(), s.cleanRules.end(), std::string("identity-arithmetic")));
+    const auto allowed = search.run(s);
+    QCOMPARE(allowed.bestDistance, 0.0);
+    QVERIFY(model::tokenKey(ws.steerCandidate(allowed.bestId)->text).find("n - n") != std::string::npos);
+  }
+
   void seedsAreCheckedFirstUntilOneRuns() {
     // Three seeds at the target return before their work (NO_OUTPUT), and
     // no deletion of one token mends them cleanly; a fourth, farther, runs.
