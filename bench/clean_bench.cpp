@@ -11,7 +11,8 @@
 // judges instead the steering candidates the drive checks ran, under the
 // rules of this build, and prints per check outcome how many the rules now
 // refuse and by which rule first: a rule worth having refuses many that
-// failed the checks and few that passed.
+// failed the checks and few that passed. identity-arithmetic is judged
+// against the candidate's parent, as steering judges it.
 //
 // Usage: bench-clean [--workspace FILE] [--sample 500] [--seed 1] [--show N] (print N refused kernels' reasons)
 //                    [--candidates FILE]
@@ -39,8 +40,9 @@ namespace {
 /// --candidates: the checked candidates of a kept steering workspace, per outcome.
 int judgeCheckedCandidates(const std::string& path, std::size_t show) {
   auto ws = store::Workspace::open(path, store::Workspace::Mode::OpenExisting);
-  const auto rows = ws.rows("SELECT id, check_outcome, text, distance FROM steer_candidates "
-                            "WHERE compiled = 1 AND check_outcome NOT IN ('', 'NOT_CHECKED') ORDER BY id");
+  const auto rows = ws.rows("SELECT c.id, c.check_outcome, c.text, c.distance, coalesce(p.text, '') FROM "
+                            "steer_candidates c LEFT JOIN steer_candidates p ON p.id = c.parent_id "
+                            "WHERE c.compiled = 1 AND c.check_outcome NOT IN ('', 'NOT_CHECKED') ORDER BY c.id");
   std::printf("bench-clean: %zu checked steering candidates of %s, judged by this build's rules\n", rows.size(),
               path.c_str());
   const auto& space = features::featureSpace("grewe");
@@ -57,7 +59,10 @@ int judgeCheckedCandidates(const std::string& path, std::size_t show) {
     const bool exact = std::strtod(row[3].c_str(), nullptr) == 0;
     ++t.all;
     t.exact += exact;
-    const auto m = steer::measureCandidate(row[2], space, origin, {}, rules);
+    auto m = steer::measureCandidate(row[2], space, origin, {}, rules);
+    if (m.unclean.empty() && !row[4].empty()) // identity-arithmetic: against the parent, as steering judges it
+      m.unclean = steer::identityArithmeticAdded(
+          m.identities, steer::measureCandidate(row[4], space, origin, {}, rules).identities.size());
     if (m.unclean.empty()) continue;
     ++t.refused;
     t.refusedExact += exact;
@@ -111,7 +116,7 @@ int main(int argc, char** argv) {
     const std::vector<double> origin(space.dimensions.size(), 0.0);
     const auto rules = steer::cleanRuleNames();
     std::map<std::string, std::size_t> first, alone, dead;
-    std::size_t compiled = 0, clean = 0, measuredDead = 0, shown = 0;
+    std::size_t compiled = 0, clean = 0, measuredDead = 0, shown = 0, identities = 0;
     double judging = 0, deadSeconds = 0;
     using Clock = std::chrono::steady_clock;
     for (const auto& row : rows) {
@@ -120,6 +125,7 @@ int main(int argc, char** argv) {
       judging += std::chrono::duration<double>(Clock::now() - t0).count();
       if (!m.compiled) continue;
       ++compiled;
+      identities += !m.identities.empty();
       if (m.unclean.empty()) ++clean;
       else {
         ++first[m.unclean.substr(0, m.unclean.find(':'))];
@@ -158,6 +164,9 @@ int main(int argc, char** argv) {
     for (const auto& r : rules)
       std::printf("%-22s %6zu (%4.1f%%) %6zu\n", r.c_str(), alone[r], 100.0 * double(alone[r]) / double(std::max<std::size_t>(1, compiled)),
                   first[r]);
+    std::printf("identity-arithmetic is judged against a candidate's parent, never alone: %zu of these kernels (%.1f%%) "
+                "hold some (`a[i + 0]`), and keep them as seeds\n",
+                identities, 100.0 * double(identities) / double(std::max<std::size_t>(1, compiled)));
     std::size_t flagged = 0;
     for (const auto& [why, n] : dead)
       flagged += n;
