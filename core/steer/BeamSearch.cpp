@@ -724,7 +724,7 @@ void BeamSearch::Run::collectChecks() {
     if (best.id == 0 || it->second.distance < best.distance) {
       best = it->second;
       say("candidate " + std::to_string(best.id) + " passed the drive checks: the run's best, proximity " +
-          formatNumber(100 * proximity(best.values)) + "%");
+          formatPercent(proximity(best.values)));
     }
   }
 }
