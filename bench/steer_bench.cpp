@@ -39,7 +39,7 @@
 //                    [--only 1,5,...] (run only these of the chosen targets, by their place in the list)
 //                    [--allow RULE,...|all] (clean-compile rules not enforced) [--no-drive-check] [--check-timeout 10]
 //                    [--confirm-sizes 4096,65536|none] (after the quick check, every device at these sizes)
-//                    [--failing-members 8] (beam members from lineages that failed the checks, at most; -1: any)
+//                    [--failing-members 0] (beam members from lineages that failed the checks, at most; -1: any)
 #include "common/Paths.h"
 #include "common/TextFormat.h"
 #include "engine/FeatureTable.h"

@@ -216,7 +216,8 @@ void addSearchOptions(CommandLine& cl) {
              false, "4096,65536"});
   cl.option({"failing-members", 0, "N|any", "with drive checks, at most N beam members come from a lineage that failed "
                                             "them (the member or its nearest checked ancestor); the rest of the beam "
-                                            "goes to lineages that passed or were not checked yet", false, "8"});
+                                            "goes to lineages that passed or were not checked yet (0: failing ones only when too few "
+                                            "others are left)", false, "0"});
 }
 
 namespace {

@@ -147,9 +147,10 @@ struct SteerSpec {
   /// checked yet (filled with failing ones only when there are too few).
   /// Descendants inherit most failures (an index one below its buffer,
   /// output that ignores the input), so without a bound the beam fills with
-  /// one failing lineage while the runnable ones die out. -1: any number.
-  /// Runs stored without it had no bound.
-  int failingMembers = 8;
+  /// one failing lineage while the runnable ones die out, and candidates
+  /// below a failed ancestor nearly never pass. 0: failing members only when
+  /// too few others are left; -1: any number. Runs stored without it had no bound.
+  int failingMembers = 0;
   int patience = 0;            ///< stop after this many generations without a better best of the run (0: never)
   std::uint64_t seed = 1;
   int batchSize = 64;          ///< rows the model infills together (per stream)

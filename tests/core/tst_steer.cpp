@@ -777,20 +777,15 @@ private Q_SLOTS:
     // Deleting `- m` from `n - m - n` leaves `n - n`, always 0: one operation
     // fewer, as the target asks, but computing nothing. The seed's own `* 1`
     // (as a macro leaves it) is no reason to refuse its edits.
-    const char* seed = "kernel void A(global float* a, const int n, const int m) {\n"
-                       "  int i = get_global_id(0);\n"
-                       "  int k = n - m - n;\n"
-                       "  a[i * 1] = k;\n"
-                       "}\n";
-    const char* target = "kernel void A(global float* a, const int n, const int m) {\n"
-                         "  int i = get_global_id(0);\n"
-                         "  int k = n - n;\n"
-                         "  a[i * 1] = k;\n"
-                         "}\n";
+    auto withK = [](const char* k) {
+      return std::string("kernel void A(global float* a, const int n, const int m) {\n"
+                         "  int i = get_global_id(0);\n  int k = ") + k + ";\n  a[i * 1] = k;\n}\n";
+    };
+    const std::string seed = withK("n - m - n"), target = withK("n - n");
     auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("identity.sbw")).toStdString());
     auto sampler = deletingSampler({seed});
     steer::BeamSearch search(ws, sampler);
-    auto s = spec(greweOf(target), 6);
+    auto s = spec(greweOf(target.c_str()), 6);
     s.seeds = {{"seed.cl", seed}};
     s.holeMin = 2;
     s.holeMax = 2;
