@@ -53,6 +53,7 @@ int judgeCheckedCandidates(const std::string& path, std::size_t show) {
     std::map<std::string, std::size_t> first;
   };
   std::map<std::string, Tally> byOutcome;
+  std::map<std::string, std::size_t> parentSites; ///< by parent text: many candidates share a parent
   std::size_t shown = 0;
   for (const auto& row : rows) {
     auto& t = byOutcome[row[1]];
@@ -60,9 +61,11 @@ int judgeCheckedCandidates(const std::string& path, std::size_t show) {
     ++t.all;
     t.exact += exact;
     auto m = steer::measureCandidate(row[2], space, origin, {}, rules);
-    if (m.unclean.empty() && !row[4].empty()) // identity-arithmetic: against the parent, as steering judges it
-      m.unclean = steer::identityArithmeticAdded(
-          m.identities, steer::measureCandidate(row[4], space, origin, {}, rules).identities.size());
+    if (m.unclean.empty() && !row[4].empty()) { // identity-arithmetic: against the parent, as steering judges it
+      auto [it, fresh] = parentSites.try_emplace(row[4], 0);
+      if (fresh) it->second = steer::measureCandidate(row[4], space, origin, {}, rules).identities.size();
+      m.unclean = steer::identityArithmeticAdded(m.identities, it->second);
+    }
     if (m.unclean.empty()) continue;
     ++t.refused;
     t.refusedExact += exact;

@@ -1,7 +1,6 @@
 #include "steer/BeamSearch.h"
 
 #include "steer/BeamSelection.h"
-#include "steer/CleanAst.h"
 #include "steer/CleanCompile.h"
 #include "steer/Combining.h"
 #include "steer/ContenderChecks.h"
@@ -658,8 +657,7 @@ SteerResult BeamSearch::Run::result() {
 void BeamSearch::Run::refuseIdentityArithmetic(Generation& g) {
   // Seeds are what people wrote (a macro's `a[i + 0]` stays); a candidate is
   // judged against the member it was made from, measured again if the beam
-  // was read back from the workspace.
-  if (std::find(spec.cleanRules.begin(), spec.cleanRules.end(), kIdentityArithmetic) == spec.cleanRules.end()) return;
+  // was read back from the workspace. Without the rule no candidate has sites.
   std::map<std::int64_t, std::size_t> members;
   for (std::size_t m = 0; m < beam.size(); ++m)
     members[beam[m].id] = m;
@@ -827,8 +825,8 @@ void BeamSearch::Run::submitContenders(const Generation& g) {
 
 bool BeamSearch::Run::exactPending() const {
   // Not for an exact match of a failing lineage: its check goes on while the
-  // search does. Those nearly never pass (none of 44 in eight 120 s runs),
-  // and waiting for each gave the checks, not the search, most of a run.
+  // search does. Those nearly never pass, and waiting for each gave the
+  // checks, not the search, most of a short run (docs/steering.md).
   if (!checks || !checks->pending()) return false;
   for (const auto& [id, m] : contenders)
     if (m.distance <= kExact && (best.id == 0 || best.distance > kExact) && !failing(id)) {

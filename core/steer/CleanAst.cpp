@@ -105,15 +105,11 @@ const clang::ParmVarDecl* kernelBuffer(const clang::Expr* e) {
 /// The value of a literal 0 or 1, looking through parentheses, casts and a
 /// unary + or - (`+0`, `(float)1`, `-0.0f`): 0, 1, or -1 for anything else.
 int zeroOrOne(const clang::Expr* e) {
-  for (;;) {
-    e = e->IgnoreParenCasts();
-    const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e);
-    if (!u || (u->getOpcode() != clang::UO_Plus && u->getOpcode() != clang::UO_Minus)) break;
-    if (u->getOpcode() == clang::UO_Minus) { // -0 is 0; -1 is neither
-      const int v = zeroOrOne(u->getSubExpr());
-      return v == 0 ? 0 : -1;
-    }
-    e = u->getSubExpr();
+  e = e->IgnoreParenCasts();
+  if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e)) {
+    if (u->getOpcode() == clang::UO_Plus) return zeroOrOne(u->getSubExpr());
+    if (u->getOpcode() == clang::UO_Minus) return zeroOrOne(u->getSubExpr()) == 0 ? 0 : -1; // -0 is 0; -1 is neither
+    return -1;
   }
   if (const auto* i = llvm::dyn_cast<clang::IntegerLiteral>(e)) {
     const auto v = i->getValue();
@@ -209,11 +205,9 @@ public:
         isTruthValue(b->getRHS()->IgnoreParenImpCasts()))
       report(b->getOperatorLoc(), kTruthIndex,
              "'" + b->getOpcodeStr().str() + "' divides by a comparison's 0 or 1: by zero, or by nothing");
-    if (identities_ && (b->isAdditiveOp() || b->isMultiplicativeOp() || b->isShiftOp() || b->isBitwiseOp() ||
-                        (b->isCompoundAssignmentOp()))) {
+    if (identities_)
       if (const auto why = identityOf(b); !why.empty())
         report(b->getOperatorLoc(), kIdentityArithmetic, "'" + b->getOpcodeStr().str() + "' " + why);
-    }
     // `b -= 2 * e`, `b = b - e`: the buffer's start moved before its first
     // element, so the kernel's reads of b fall outside what the host passed.
     if (rewinds_) {
