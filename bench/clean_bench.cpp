@@ -53,7 +53,7 @@ int judgeCheckedCandidates(const std::string& path, std::size_t show) {
     std::map<std::string, std::size_t> first;
   };
   std::map<std::string, Tally> byOutcome;
-  std::map<std::string, std::size_t> parentSites; ///< by parent text: many candidates share a parent
+  std::map<std::string, steer::RelativeCounts> parentSites; ///< by parent text: many candidates share a parent
   std::size_t shown = 0;
   for (const auto& row : rows) {
     auto& t = byOutcome[row[1]];
@@ -61,10 +61,10 @@ int judgeCheckedCandidates(const std::string& path, std::size_t show) {
     ++t.all;
     t.exact += exact;
     auto m = steer::measureCandidate(row[2], space, origin, {}, rules);
-    if (m.unclean.empty() && !row[4].empty()) { // identity-arithmetic: against the parent, as steering judges it
-      auto [it, fresh] = parentSites.try_emplace(row[4], 0);
-      if (fresh) it->second = steer::measureCandidate(row[4], space, origin, {}, rules).identities.size();
-      m.unclean = steer::identityArithmeticAdded(m.identities, it->second);
+    if (m.unclean.empty() && !row[4].empty()) { // the relative rules: against the parent, as steering judges them
+      auto [it, fresh] = parentSites.try_emplace(row[4]);
+      if (fresh) it->second = steer::siteCounts(steer::measureCandidate(row[4], space, origin, {}, rules).relative);
+      m.unclean = steer::relativeRuleAdded(m.relative, it->second);
     }
     if (m.unclean.empty()) continue;
     ++t.refused;
@@ -119,7 +119,8 @@ int main(int argc, char** argv) {
     const std::vector<double> origin(space.dimensions.size(), 0.0);
     const auto rules = steer::cleanRuleNames();
     std::map<std::string, std::size_t> first, alone, dead;
-    std::size_t compiled = 0, clean = 0, measuredDead = 0, shown = 0, identities = 0;
+    std::size_t compiled = 0, clean = 0, measuredDead = 0, shown = 0;
+    std::map<std::string, std::size_t> holding; ///< kernels with findings of a relative rule, by rule
     double judging = 0, deadSeconds = 0;
     using Clock = std::chrono::steady_clock;
     for (const auto& row : rows) {
@@ -128,7 +129,8 @@ int main(int argc, char** argv) {
       judging += std::chrono::duration<double>(Clock::now() - t0).count();
       if (!m.compiled) continue;
       ++compiled;
-      identities += !m.identities.empty();
+      for (const auto& [rule, sites] : m.relative)
+        holding[rule] += !sites.empty();
       if (m.unclean.empty()) ++clean;
       else {
         ++first[m.unclean.substr(0, m.unclean.find(':'))];
@@ -167,9 +169,11 @@ int main(int argc, char** argv) {
     for (const auto& r : rules)
       std::printf("%-22s %6zu (%4.1f%%) %6zu\n", r.c_str(), alone[r], 100.0 * double(alone[r]) / double(std::max<std::size_t>(1, compiled)),
                   first[r]);
-    std::printf("identity-arithmetic is judged against a candidate's parent, never alone: %zu of these kernels (%.1f%%) "
-                "hold some (`a[i + 0]`), and keep them as seeds\n",
-                identities, 100.0 * double(identities) / double(std::max<std::size_t>(1, compiled)));
+    for (const auto& r : steer::cleanRules())
+      if (r.relative)
+        std::printf("%s is judged against a candidate's parent, never alone: %zu of these kernels (%.1f%%) hold some, "
+                    "and keep them as seeds\n",
+                    r.name, holding[r.name], 100.0 * double(holding[r.name]) / double(std::max<std::size_t>(1, compiled)));
     std::size_t flagged = 0;
     for (const auto& [why, n] : dead)
       flagged += n;

@@ -152,9 +152,10 @@ struct BeamSearch::Run {
   void keep(Generation& g, std::mt19937_64& rng);
   /// SteerSpec::deadCode: marks the clean candidates that could enter the beam and stand on dead code.
   void refuseDeadCode(Generation& g);
-  /// The identity-arithmetic rule: refuses the generation's clean candidates
-  /// with more arithmetic that changes nothing than their parent member.
-  void refuseIdentityArithmetic(Generation& g);
+  /// The rules judged against the parent (identity-arithmetic,
+  /// number-condition): refuses the generation's clean candidates with more
+  /// findings of one than their parent member.
+  void refuseRelativeFindings(Generation& g);
   /// Records the checks that finished; a passed one nearer than the best becomes it.
   void collectChecks();
   /// A candidate's lineage fails the checks: it failed them, or (not
@@ -468,7 +469,7 @@ void BeamSearch::Run::keep(Generation& gen, std::mt19937_64& rng) {
   // Fill in what measuring gave, then select the next beam from the old beam
   // and the new distinct compiling candidates.
   auto& cands = gen.cands;
-  refuseIdentityArithmetic(gen);
+  refuseRelativeFindings(gen);
   if (spec.deadCode) refuseDeadCode(gen);
   std::size_t compiled = 0;
   std::vector<BeamEntry> pool;
@@ -541,7 +542,7 @@ void BeamSearch::Run::keep(Generation& gen, std::mt19937_64& rng) {
     if (origin[k] >= 0) {
       const auto& c = cands[std::size_t(origin[k])];
       next.push_back({c.id, c.text, candKeys[std::size_t(origin[k])], c.values, c.distance,
-                      int(gen.measured[std::size_t(origin[k])].identities.size())});
+                      siteCounts(gen.measured[std::size_t(origin[k])].relative)});
     } else {
       next.push_back(beam[std::size_t(~origin[k])]);
     }
@@ -654,21 +655,21 @@ SteerResult BeamSearch::Run::result() {
   return res;
 }
 
-void BeamSearch::Run::refuseIdentityArithmetic(Generation& g) {
+void BeamSearch::Run::refuseRelativeFindings(Generation& g) {
   // Seeds are what people wrote (a macro's `a[i + 0]` stays); a candidate is
   // judged against the member it was made from, measured again if the beam
-  // was read back from the workspace. Without the rule no candidate has sites.
+  // was read back from the workspace. Without the rules no candidate has findings.
   std::map<std::int64_t, std::size_t> members;
   for (std::size_t m = 0; m < beam.size(); ++m)
     members[beam[m].id] = m;
   for (std::size_t i = 0; i < g.cands.size(); ++i) {
     auto& m = g.measured[i];
-    if (!m.compiled || !m.unclean.empty() || m.identities.empty()) continue;
+    if (!m.compiled || !m.unclean.empty() || m.relative.empty()) continue;
     const auto it = members.find(g.cands[i].parent);
     if (it == members.end()) continue;
     auto& parent = beam[it->second];
-    if (parent.identities < 0) parent.identities = int(measure(parent.text).identities.size());
-    m.unclean = identityArithmeticAdded(m.identities, std::size_t(parent.identities));
+    if (!parent.relative) parent.relative = siteCounts(measure(parent.text).relative);
+    m.unclean = relativeRuleAdded(m.relative, *parent.relative);
   }
 }
 

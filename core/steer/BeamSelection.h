@@ -5,11 +5,18 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 namespace steerbench::steer {
+
+/// Findings of the clean rules judged against the parent (CleanRule::relative), by rule name.
+using RelativeSites = std::map<std::string, std::vector<std::string>>;
+/// Their number, by rule name (a rule with none may have no entry).
+using RelativeCounts = std::map<std::string, std::size_t>;
 
 /// A beam member: a stored candidate with what selection needs.
 struct Member {
@@ -17,7 +24,7 @@ struct Member {
   std::string text, key; ///< key: model::tokenKey(text), what makes two members the same kernel
   std::vector<double> values;
   double distance = 0;
-  int identities = -1; ///< its arithmetic that changes nothing (Measured::identities), -1: not known yet
+  std::optional<RelativeCounts> relative; ///< its findings of the rules judged against the parent; none: not known yet
 };
 
 /// A kernel that may be kept: its distance to the target and its features.

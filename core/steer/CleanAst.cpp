@@ -172,14 +172,14 @@ std::string identityOf(const clang::BinaryOperator* b) {
 }
 
 struct Enabled {
-  bool chained, pointers, loops, indices, rewinds, identities;
+  bool chained, pointers, loops, indices, rewinds, identities, numbers;
 };
 
 class Walk : public clang::RecursiveASTVisitor<Walk> {
 public:
   Walk(clang::ASTContext& ast, Enabled on, std::vector<Diagnostic>& out)
       : ast_(&ast), sm_(ast.getSourceManager()), chained_(on.chained), pointers_(on.pointers), loops_(on.loops),
-        indices_(on.indices), rewinds_(on.rewinds), identities_(on.identities), out_(out) {}
+        indices_(on.indices), rewinds_(on.rewinds), identities_(on.identities), numbers_(on.numbers), out_(out) {}
 
   /// `b[x < g]`: a subscript that is a comparison's 0 or 1 reads one of two
   /// fixed elements; no kernel of the corpus indexes so, the search does to
@@ -236,12 +236,13 @@ public:
       truth(b->getLHS());
       truth(b->getRHS());
     }
-    // `p != 0`, `p == NULL`: the same test spelled out.
+    // `p != 0`, `p == NULL`: the same test spelled out (for a pointer p;
+    // `x != 0` is a comparison).
     if (pointers_ && b->isEqualityOp())
       for (auto [p, other] : {std::pair(b->getLHS(), b->getRHS()), std::pair(b->getRHS(), b->getLHS())})
         if (other->isNullPointerConstant(*ast_, clang::Expr::NPC_ValueDependentIsNotNull) &&
             !p->isNullPointerConstant(*ast_, clang::Expr::NPC_ValueDependentIsNotNull)) {
-          truth(p);
+          if (!p->IgnoreParenImpCasts()->getType()->isArithmeticType()) truth(p);
           break;
         }
     return true;
@@ -298,17 +299,38 @@ private:
            "and nothing leaves it: once entered, it never ends");
   }
 
-  /// A pointer used as a truth value: a kernel's buffers are never null
-  /// when it runs, so the test is constant, and a search uses it to add
-  /// counts or to return before the work.
+  /// An operand tested as a truth value (a condition, an operand of && or
+  /// ||, of !). A pointer: a kernel's buffers are never null when it runs,
+  /// so the test is constant, and a search uses it to add counts or to
+  /// return before the work. A number: see kNumberCondition.
   void truth(const clang::Expr* e) {
-    if (!pointers_ || !e) return;
+    if (!e) return;
     const clang::Expr* x = e->IgnoreParenImpCasts();
-    if (!x->getType()->isPointerType() && !x->getType()->isArrayType()) return; // an array decays to its address
-    std::string what = "a pointer";
-    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(x)) what = "pointer '" + ref->getDecl()->getNameAsString() + "'";
-    report(x->getBeginLoc(), kPointerCondition,
-           what + " tested as a truth value: never null when the kernel runs (the driver passes every buffer)");
+    if (x->getType()->isPointerType() || x->getType()->isArrayType()) { // an array decays to its address
+      if (!pointers_) return;
+      std::string what = "a pointer";
+      if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(x)) what = "pointer '" + ref->getDecl()->getNameAsString() + "'";
+      report(x->getBeginLoc(), kPointerCondition,
+             what + " tested as a truth value: never null when the kernel runs (the driver passes every buffer)");
+    } else if (numbers_ && numberTested(x)) {
+      std::string what = "a number";
+      if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(x)) what = "'" + ref->getDecl()->getNameAsString() + "'";
+      report(x->getBeginLoc(), kNumberCondition, what + " tested as a truth value, where a comparison would say what is meant");
+    }
+  }
+
+  /// A number where a truth value is read, other than the forms that are
+  /// one already or say a test plainly: a comparison or logical operator,
+  /// `!`, a call (`isnan(x)`, `any(v)`), a bit test (`x & 1`), a literal
+  /// (the tautology rule's), a bool.
+  static bool numberTested(const clang::Expr* x) {
+    if (!x->getType()->isArithmeticType() || x->getType()->isBooleanType()) return false;
+    if (isTruthValue(x) || llvm::isa<clang::CallExpr>(x) || llvm::isa<clang::IntegerLiteral>(x) ||
+        llvm::isa<clang::FloatingLiteral>(x) || llvm::isa<clang::CharacterLiteral>(x))
+      return false;
+    if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(x); u && u->getOpcode() == clang::UO_LNot) return false;
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(x); b && b->getOpcode() == clang::BO_And) return false;
+    return true;
   }
 
   void rewound(const clang::ParmVarDecl& buffer, clang::SourceLocation at) {
@@ -331,7 +353,7 @@ private:
 
   clang::ASTContext* ast_;
   clang::SourceManager& sm_;
-  bool chained_, pointers_, loops_, indices_, rewinds_, identities_;
+  bool chained_, pointers_, loops_, indices_, rewinds_, identities_, numbers_;
   std::vector<Diagnostic>& out_;
 };
 
@@ -343,13 +365,14 @@ CleanAstChecks::CleanAstChecks(const std::vector<std::string>& rules)
       loops_(std::find(rules.begin(), rules.end(), "loop-analysis") != rules.end()),
       indices_(std::find(rules.begin(), rules.end(), kTruthIndex) != rules.end()),
       rewinds_(std::find(rules.begin(), rules.end(), kBufferRewind) != rules.end()),
-      identities_(std::find(rules.begin(), rules.end(), kIdentityArithmetic) != rules.end()) {}
+      identities_(std::find(rules.begin(), rules.end(), kIdentityArithmetic) != rules.end()),
+      numbers_(std::find(rules.begin(), rules.end(), kNumberCondition) != rules.end()) {}
 
 void CleanAstChecks::onTranslationUnit(clang::ASTContext& ast, bool hasErrors) {
   if (hasErrors || !active()) return;
   // The main file's declarations only: the whole translation unit would load
   // every declaration of the precompiled OpenCL header, for each candidate.
-  Walk walk(ast, {chained_, pointers_, loops_, indices_, rewinds_, identities_}, findings_);
+  Walk walk(ast, {chained_, pointers_, loops_, indices_, rewinds_, identities_, numbers_}, findings_);
   const auto& sm = ast.getSourceManager();
   for (clang::Decl* d : ast.getTranslationUnitDecl()->noload_decls())
     if (sm.isInMainFile(sm.getExpansionLoc(d->getLocation()))) walk.TraverseDecl(d);

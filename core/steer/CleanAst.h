@@ -8,7 +8,8 @@
 // Later runs found exact matches that read out of bounds through `b[x < g]`
 // (a comparison as the subscript) and `b -= 2 * e` (a buffer moved back
 // before its start), hung in `while (e < c)` with e never written, divided
-// by a comparison's 0 or 1, and wrote `2 * +0` for the counts.
+// by a comparison's 0 or 1, wrote `2 * +0` for the counts, and turned
+// `if (l >= e)` into `if (l)`.
 #pragma once
 #include "clang/OpenCLFrontend.h"
 
@@ -29,6 +30,11 @@ inline constexpr const char* kBufferRewind = "buffer-rewind";
 /// from a macro), so steering refuses a candidate only when it has more of
 /// them than its parent: an edit added counts that compute nothing.
 inline constexpr const char* kIdentityArithmetic = "identity-arithmetic";
+/// A number tested as a truth value (`if (o >= f || l)`, `if (k)`): an edit
+/// that turns a comparison into its bare operand drops a comparison's count
+/// and changes what the test means. Real kernels hold some (`if (flag)`,
+/// `while (n--)`), so, like identity-arithmetic, it is judged against the parent.
+inline constexpr const char* kNumberCondition = "number-condition";
 /// Reported for the loop-analysis rule (beside Clang's for-loop-analysis):
 /// a while or do loop whose condition nothing in it can change.
 inline constexpr const char* kWhileLoopAnalysis = "while-loop-analysis";
@@ -40,13 +46,14 @@ class CleanAstChecks : public clangfe::AstObserver {
 public:
   explicit CleanAstChecks(const std::vector<std::string>& rules);
   /// True when `rules` holds a rule of this walk (else it need not observe).
-  [[nodiscard]] bool active() const { return chained_ || pointers_ || loops_ || indices_ || rewinds_ || identities_; }
+  [[nodiscard]] bool active() const { return chained_ || pointers_ || loops_ || indices_ || rewinds_ || identities_ || numbers_; }
   void onTranslationUnit(clang::ASTContext& ast, bool hasErrors) override;
   /// Warnings with the option of one of the rules above, in source order.
   [[nodiscard]] const std::vector<clangfe::Diagnostic>& findings() const { return findings_; }
 
 private:
-  bool chained_ = false, pointers_ = false, loops_ = false, indices_ = false, rewinds_ = false, identities_ = false;
+  bool chained_ = false, pointers_ = false, loops_ = false, indices_ = false, rewinds_ = false, identities_ = false,
+       numbers_ = false;
   std::vector<clangfe::Diagnostic> findings_;
 };
 

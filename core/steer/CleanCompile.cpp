@@ -80,11 +80,19 @@ const std::vector<CleanRule>& cleanRules() {
        {},
        {kBufferRewind},
        "a kernel's buffer argument moved back before its start: `b -= 2 * e;`, `b = b - e;`, `b--`"},
-      // Judged against the candidate's parent, not by cleanCompileViolation (identityArithmeticAdded).
+      // Judged against the candidate's parent, not by cleanCompileViolation (relativeRuleAdded).
       {kIdentityArithmetic,
        {},
        {},
-       "more arithmetic that changes nothing than the parent had: `x + 0`, `2 * +0`, `x * 1`, `x - x`"},
+       "more arithmetic that changes nothing than the parent had: `x + 0`, `2 * +0`, `x * 1`, `x - x`",
+       {},
+       true},
+      {kNumberCondition,
+       {},
+       {},
+       "more numbers tested as truth values than the parent had: `if (o >= f || l)` for `if (o >= f || l >= e)`",
+       {},
+       true},
   };
   return rules;
 }
@@ -118,17 +126,33 @@ std::vector<std::string> cleanCompileWarnings(const std::vector<std::string>& ru
   return out;
 }
 
-std::vector<std::string> identityArithmetic(const std::vector<clangfe::Diagnostic>& findings) {
-  std::vector<std::string> out;
+RelativeSites relativeSites(const std::vector<clangfe::Diagnostic>& findings) {
+  RelativeSites out;
   for (const auto& d : findings)
-    if (d.option == kIdentityArithmetic) out.push_back("line " + std::to_string(d.line) + ": " + d.message);
+    if (const auto* r = cleanRule(d.option); r && r->relative)
+      out[d.option].push_back("line " + std::to_string(d.line) + ": " + d.message);
   return out;
 }
 
-std::string identityArithmeticAdded(const std::vector<std::string>& sites, std::size_t parentSites) {
-  if (sites.size() <= parentSites) return {};
-  return std::string(kIdentityArithmetic) + ": " + sites.front() + " (" + std::to_string(sites.size()) +
-         " such operations, the parent " + std::to_string(parentSites) + ")";
+RelativeCounts siteCounts(const RelativeSites& sites) {
+  RelativeCounts out;
+  for (const auto& [rule, s] : sites)
+    out[rule] = s.size();
+  return out;
+}
+
+std::string relativeRuleAdded(const RelativeSites& sites, const RelativeCounts& parent) {
+  for (const auto& r : cleanRules()) {
+    if (!r.relative) continue;
+    const auto it = sites.find(r.name);
+    if (it == sites.end()) continue;
+    const auto p = parent.find(r.name);
+    const std::size_t before = p == parent.end() ? 0 : p->second;
+    if (it->second.size() > before)
+      return std::string(r.name) + ": " + it->second.front() + " (" + std::to_string(it->second.size()) +
+             " such sites, the parent " + std::to_string(before) + ")";
+  }
+  return {};
 }
 
 std::string cleanCompileViolation(const std::vector<clangfe::Diagnostic>& diagnostics,

@@ -7,6 +7,7 @@
 // them on (they change no IR) and judges the candidate by what they report.
 #pragma once
 #include "clang/OpenCLFrontend.h"
+#include "steer/BeamSelection.h"
 
 #include <string>
 #include <vector>
@@ -21,6 +22,10 @@ struct CleanRule {
   /// Parts of the messages of warnings Clang gives no option for (always
   /// on) that break it too ("comparison between pointer and integer").
   std::vector<const char*> messages;
+  /// Judged against the candidate's parent (relativeRuleAdded), not by
+  /// cleanCompileViolation: real kernels hold some, so only an edit that
+  /// adds one is refused. Its findings come from the AST walk.
+  bool relative = false;
 };
 
 /// Every rule, in the order docs/steering.md lists them.
@@ -40,14 +45,17 @@ struct CleanRule {
 [[nodiscard]] std::string cleanCompileViolation(const std::vector<clangfe::Diagnostic>& diagnostics,
                                                 const std::vector<std::string>& rules);
 
-/// The identity-arithmetic findings among `findings` (steer/CleanAst.h), as
-/// "line L: message", in source order.
-[[nodiscard]] std::vector<std::string> identityArithmetic(const std::vector<clangfe::Diagnostic>& findings);
-/// The identity-arithmetic rule, judged against the parent: a candidate with
-/// more such operations (`sites`, identityArithmetic) than its parent had
-/// (`parentSites`) gained counts that compute nothing. Returns
-/// "identity-arithmetic: line L: message (N such operations, the parent M)",
-/// or empty. Seeds are what people wrote and are not judged.
-[[nodiscard]] std::string identityArithmeticAdded(const std::vector<std::string>& sites, std::size_t parentSites);
+/// The findings of the rules judged against the parent (CleanRule::relative)
+/// among `findings` (steer/CleanAst.h), by rule: "line L: message", in
+/// source order. A rule with no findings has no entry.
+[[nodiscard]] RelativeSites relativeSites(const std::vector<clangfe::Diagnostic>& findings);
+/// How many findings each rule of `sites` has.
+[[nodiscard]] RelativeCounts siteCounts(const RelativeSites& sites);
+/// The rules judged against the parent: a candidate with more findings of
+/// one of them (`sites`) than its parent had (`parent`) gained counts that
+/// compute nothing or a test that means something else. Returns "rule: line
+/// L: message (N such sites, the parent M)" for the first such rule in the
+/// order of cleanRules, or empty. Seeds are what people wrote and are not judged.
+[[nodiscard]] std::string relativeRuleAdded(const RelativeSites& sites, const RelativeCounts& parent);
 
 } // namespace steerbench::steer

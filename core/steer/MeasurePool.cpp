@@ -51,7 +51,7 @@ Measured measureCandidate(const std::string& text, const features::FeatureSpace&
     });
   }
   out.unclean = cleanCompileViolation(m.diagnostics, cleanRules);
-  out.identities = identityArithmetic(ast.findings());
+  out.relative = relativeSites(ast.findings());
   out.text = corpus::formatSource(text);
   return out;
 }

@@ -3,6 +3,7 @@
 // text is measured once (MeasureCache).
 #pragma once
 #include "features/FeatureSpace.h"
+#include "steer/BeamSelection.h"
 
 #include <condition_variable>
 #include <cstddef>
@@ -27,10 +28,10 @@ struct Measured {
   /// L: warning"; empty when clean. An unclean candidate compiled and is
   /// measured, but is never kept.
   std::string unclean;
-  /// Its arithmetic that changes nothing (`x + 0`), as "line L: message",
-  /// when the identity-arithmetic rule is judged: steering compares the
-  /// count with the parent's (identityArithmeticAdded).
-  std::vector<std::string> identities;
+  /// Its findings of the rules judged against the parent (identity
+  /// arithmetic, numbers tested as truth values) when they are judged:
+  /// steering compares their counts with the parent's (relativeRuleAdded).
+  RelativeSites relative;
 };
 
 /// Compiles `text` and measures it in `space`; of its kernels, the one

@@ -135,51 +135,68 @@ private Q_SLOTS:
     QVERIFY2(allowed.unclean.empty() || allowed.unclean.rfind(rule.toStdString(), 0) != 0, allowed.unclean.c_str());
   }
 
-  void identityArithmeticIsJudgedAgainstTheParent_data() {
+  void relativeRulesAreJudgedAgainstTheParent_data() {
+    QTest::addColumn<QString>("rule");
     QTest::addColumn<QString>("parent");
     QTest::addColumn<QString>("child");
-    QTest::addColumn<int>("sites");     // the child's operations that change nothing
+    QTest::addColumn<int>("sites");     // the child's findings of the rule
     QTest::addColumn<bool>("refused");
-    auto row = [](const char* name, const char* parent, const char* child, int sites, bool refused) {
-      QTest::newRow(name) << QString::fromStdString(kernelWith(parent)) << QString::fromStdString(kernelWith(child))
-                          << sites << refused;
+    auto row = [](const char* name, const char* rule, const char* parent, const char* child, int sites, bool refused) {
+      QTest::newRow(name) << QString::fromLatin1(rule) << QString::fromStdString(kernelWith(parent))
+                          << QString::fromStdString(kernelWith(child)) << sites << refused;
     };
-    row("+ 0 added", "  a[i] = b[i];", "  a[i] = b[i] + 0;", 1, true);
-    row("+ n added", "  a[i] = b[i];", "  a[i] = b[i] + n;", 0, false);
-    row("2 * +0", "  a[i] = b[i] + 2.0f;", "  a[i] = b[i] + 2 * +0;", 1, true); // the product is always 0
-    row("* 1.0f", "  a[i] = b[i];", "  a[i] = b[i] * 1.0f;", 1, true);
-    row("* 2.0f", "  a[i] = b[i];", "  a[i] = b[i] * 2.0f;", 0, false);
-    row("x - x", "  int k = n;\n  a[i] = k;", "  int k = n - n;\n  a[i] = k;", 1, true);
-    row("x - y", "  int k = n;\n  a[i] = k;", "  int k = n - m;\n  a[i] = k;", 0, false);
-    row("<< 0", "  a[i] = n;", "  a[i] = n << 0;", 1, true);
-    row("*= 1", "  a[i] = b[i];\n  a[i] *= 3;", "  a[i] = b[i];\n  a[i] *= 1;", 1, true);
-    row("% 1", "  a[i] = n;", "  a[i] = n % 1;", 1, true);
+    const char* id = "identity-arithmetic";
+    row("+ 0 added", id, "  a[i] = b[i];", "  a[i] = b[i] + 0;", 1, true);
+    row("+ n added", id, "  a[i] = b[i];", "  a[i] = b[i] + n;", 0, false);
+    row("2 * +0", id, "  a[i] = b[i] + 2.0f;", "  a[i] = b[i] + 2 * +0;", 1, true); // the product is always 0
+    row("* 1.0f", id, "  a[i] = b[i];", "  a[i] = b[i] * 1.0f;", 1, true);
+    row("* 2.0f", id, "  a[i] = b[i];", "  a[i] = b[i] * 2.0f;", 0, false);
+    row("x - x", id, "  int k = n;\n  a[i] = k;", "  int k = n - n;\n  a[i] = k;", 1, true);
+    row("x - y", id, "  int k = n;\n  a[i] = k;", "  int k = n - m;\n  a[i] = k;", 0, false);
+    row("<< 0", id, "  a[i] = n;", "  a[i] = n << 0;", 1, true);
+    row("*= 1", id, "  a[i] = b[i];\n  a[i] *= 3;", "  a[i] = b[i];\n  a[i] *= 1;", 1, true);
+    row("% 1", id, "  a[i] = n;", "  a[i] = n % 1;", 1, true);
     // A macro's `+ 0` in the seed stays; only an edit that adds one is refused.
-    row("the parent's own + 0", "  a[i + 0] = b[i];", "  a[i + 0] = b[i] * 2.0f;", 1, false);
-    row("one more than the parent", "  a[i + 0] = b[i];", "  a[i + 0] = b[i + 0];", 2, true);
+    row("the parent's own + 0", id, "  a[i + 0] = b[i];", "  a[i + 0] = b[i] * 2.0f;", 1, false);
+    row("one more than the parent", id, "  a[i + 0] = b[i];", "  a[i + 0] = b[i + 0];", 2, true);
+    const char* nc = "number-condition";
+    // A comparison turned into its bare operand: one comparison fewer, another test.
+    row("|| l for || l >= n", nc, "  if (i >= m || i >= n) return;\n  a[i] = b[i];",
+        "  if (i >= m || i) return;\n  a[i] = b[i];", 1, true);
+    row("if (k) for if (k == 0)", nc, "  if (i == 0) a[i] = b[i];", "  if (i) a[i] = b[i];", 1, true);
+    row("a product as a condition", nc, "  if (i < n) a[i] = b[i];", "  if (i * n) a[i] = b[i];", 1, true);
+    row("! of a number", nc, "  if (i < n) a[i] = b[i];", "  if (!i) a[i] = b[i];", 1, true);
+    // What is a test already, or says one plainly.
+    row("x != 0", nc, "  if (i < n) a[i] = b[i];", "  if (i != 0) a[i] = b[i];", 0, false);
+    row("a bit test", nc, "  if (i < n) a[i] = b[i];", "  if (i & 1) a[i] = b[i];", 0, false);
+    row("a call", nc, "  if (i < n) a[i] = b[i];", "  if (isnan(b[i])) a[i] = 0.0f;", 0, false);
+    row("the parent's own if (n)", nc, "  if (n) a[i] = b[i];", "  if (n) a[i] = b[i] * 2.0f;", 1, false);
   }
 
-  void identityArithmeticIsJudgedAgainstTheParent() {
+  void relativeRulesAreJudgedAgainstTheParent() {
+    QFETCH(QString, rule);
     QFETCH(QString, parent);
     QFETCH(QString, child);
     QFETCH(int, sites);
     QFETCH(bool, refused);
+    const auto name = rule.toStdString();
+    QVERIFY(steer::cleanRule(name) && steer::cleanRule(name)->relative);
     const auto p = judged(parent.toStdString());
     const auto c = judged(child.toStdString());
     QVERIFY2(p.compiled && c.compiled, (p.error + c.error).c_str());
     QVERIFY2(c.unclean.empty(), c.unclean.c_str()); // no rule judged alone refuses either
-    QCOMPARE(int(c.identities.size()), sites);
-    const auto why = steer::identityArithmeticAdded(c.identities, p.identities.size());
+    QCOMPARE(int(c.relative.count(name) ? c.relative.at(name).size() : 0), sites);
+    const auto why = steer::relativeRuleAdded(c.relative, steer::siteCounts(p.relative));
     QCOMPARE(!why.empty(), refused);
-    if (refused) QVERIFY2(why.rfind("identity-arithmetic: line ", 0) == 0, why.c_str());
+    if (refused) QVERIFY2(why.rfind(name + ": line ", 0) == 0, why.c_str());
     // Without the rule nothing is counted.
     auto others = steer::cleanRuleNames();
-    others.erase(std::find(others.begin(), others.end(), std::string("identity-arithmetic")));
-    QVERIFY(judged(child.toStdString(), others).identities.empty());
+    others.erase(std::find(others.begin(), others.end(), name));
+    QVERIFY(!judged(child.toStdString(), others).relative.count(name));
   }
 
   void everyRuleHasATestRow() {
-    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(19)); // the rows above and identityArithmetic...
+    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(20)); // the rows above and relativeRules...
     QVERIFY(steer::cleanCompileWarnings({}).empty());
     QVERIFY(!steer::cleanRule("no-such-rule"));
   }
