@@ -14,7 +14,8 @@
 // failed the checks and few that passed. identity-arithmetic is judged
 // against the candidate's parent, as steering judges it.
 //
-// Usage: bench-clean [--workspace FILE] [--sample 500] [--seed 1] [--show N] (print N refused kernels' reasons)
+// Usage: bench-clean [--workspace FILE] [--sample 500] [--seed 1] [--show N] (print N refused kernels' reasons, and N
+//                    kernels holding each rule judged against the parent)
 //                    [--candidates FILE]
 #include "common/Paths.h"
 #include "features/DeadCode.h"
@@ -120,7 +121,7 @@ int main(int argc, char** argv) {
     const auto rules = steer::cleanRuleNames();
     std::map<std::string, std::size_t> first, alone, dead;
     std::size_t compiled = 0, clean = 0, measuredDead = 0, shown = 0;
-    std::map<std::string, std::size_t> holding; ///< kernels with findings of a relative rule, by rule
+    std::map<std::string, std::size_t> holding, shownSites; ///< kernels with findings of a relative rule, by rule
     double judging = 0, deadSeconds = 0;
     using Clock = std::chrono::steady_clock;
     for (const auto& row : rows) {
@@ -129,8 +130,13 @@ int main(int argc, char** argv) {
       judging += std::chrono::duration<double>(Clock::now() - t0).count();
       if (!m.compiled) continue;
       ++compiled;
-      for (const auto& [rule, sites] : m.relative)
+      for (const auto& [rule, sites] : m.relative) {
         holding[rule] += !sites.empty();
+        if (!sites.empty() && shownSites[rule] < show) { // what a seed keeps
+          std::printf("  kernel #%s holds %s: %s\n", row[0].c_str(), rule.c_str(), sites.front().c_str());
+          ++shownSites[rule];
+        }
+      }
       if (m.unclean.empty()) ++clean;
       else {
         ++first[m.unclean.substr(0, m.unclean.find(':'))];

@@ -1,5 +1,7 @@
 #include "steer/CleanAst.h"
 
+#include "steer/UniformStores.h"
+
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -172,14 +174,25 @@ std::string identityOf(const clang::BinaryOperator* b) {
 }
 
 struct Enabled {
-  bool chained, pointers, loops, indices, rewinds, identities, numbers;
+  bool chained, pointers, loops, indices, rewinds, identities, numbers, uniforms;
 };
 
 class Walk : public clang::RecursiveASTVisitor<Walk> {
 public:
   Walk(clang::ASTContext& ast, Enabled on, std::vector<Diagnostic>& out)
       : ast_(&ast), sm_(ast.getSourceManager()), chained_(on.chained), pointers_(on.pointers), loops_(on.loops),
-        indices_(on.indices), rewinds_(on.rewinds), identities_(on.identities), numbers_(on.numbers), out_(out) {}
+        indices_(on.indices), rewinds_(on.rewinds), identities_(on.identities), numbers_(on.numbers),
+        uniforms_(on.uniforms), out_(out) {}
+
+  bool VisitFunctionDecl(clang::FunctionDecl* f) {
+    if (uniforms_ && f->doesThisDeclarationHaveABody() && f->hasAttr<clang::OpenCLKernelAttr>())
+      for (const auto& u : uniformStores(*f))
+        report(u.at->getExprLoc(), kUniformStore,
+               "every work-item writes the same element of " +
+                   (u.buffer.empty() ? std::string("a global buffer") : "buffer '" + u.buffer + "'") +
+                   ": the index does not depend on the work-item, and no test of the work-item guards the store");
+    return true;
+  }
 
   /// `b[x < g]`: a subscript that is a comparison's 0 or 1 reads one of two
   /// fixed elements; no kernel of the corpus indexes so, the search does to
@@ -353,7 +366,7 @@ private:
 
   clang::ASTContext* ast_;
   clang::SourceManager& sm_;
-  bool chained_, pointers_, loops_, indices_, rewinds_, identities_, numbers_;
+  bool chained_, pointers_, loops_, indices_, rewinds_, identities_, numbers_, uniforms_;
   std::vector<Diagnostic>& out_;
 };
 
@@ -366,13 +379,14 @@ CleanAstChecks::CleanAstChecks(const std::vector<std::string>& rules)
       indices_(std::find(rules.begin(), rules.end(), kTruthIndex) != rules.end()),
       rewinds_(std::find(rules.begin(), rules.end(), kBufferRewind) != rules.end()),
       identities_(std::find(rules.begin(), rules.end(), kIdentityArithmetic) != rules.end()),
-      numbers_(std::find(rules.begin(), rules.end(), kNumberCondition) != rules.end()) {}
+      numbers_(std::find(rules.begin(), rules.end(), kNumberCondition) != rules.end()),
+      uniforms_(std::find(rules.begin(), rules.end(), kUniformStore) != rules.end()) {}
 
 void CleanAstChecks::onTranslationUnit(clang::ASTContext& ast, bool hasErrors) {
   if (hasErrors || !active()) return;
   // The main file's declarations only: the whole translation unit would load
   // every declaration of the precompiled OpenCL header, for each candidate.
-  Walk walk(ast, {chained_, pointers_, loops_, indices_, rewinds_, identities_, numbers_}, findings_);
+  Walk walk(ast, {chained_, pointers_, loops_, indices_, rewinds_, identities_, numbers_, uniforms_}, findings_);
   const auto& sm = ast.getSourceManager();
   for (clang::Decl* d : ast.getTranslationUnitDecl()->noload_decls())
     if (sm.isInMainFile(sm.getExpansionLoc(d->getLocation()))) walk.TraverseDecl(d);

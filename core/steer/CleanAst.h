@@ -35,6 +35,10 @@ inline constexpr const char* kIdentityArithmetic = "identity-arithmetic";
 /// and changes what the test means. Real kernels hold some (`if (flag)`,
 /// `while (n--)`), so, like identity-arithmetic, it is judged against the parent.
 inline constexpr const char* kNumberCondition = "number-condition";
+/// A store every work-item makes to the same element of a global buffer
+/// (steer/UniformStores.h): a race, or the same value written by all.
+/// Judged against the parent: some real kernels run as one work-item.
+inline constexpr const char* kUniformStore = "uniform-store";
 /// Reported for the loop-analysis rule (beside Clang's for-loop-analysis):
 /// a while or do loop whose condition nothing in it can change.
 inline constexpr const char* kWhileLoopAnalysis = "while-loop-analysis";
@@ -46,14 +50,14 @@ class CleanAstChecks : public clangfe::AstObserver {
 public:
   explicit CleanAstChecks(const std::vector<std::string>& rules);
   /// True when `rules` holds a rule of this walk (else it need not observe).
-  [[nodiscard]] bool active() const { return chained_ || pointers_ || loops_ || indices_ || rewinds_ || identities_ || numbers_; }
+  [[nodiscard]] bool active() const { return chained_ || pointers_ || loops_ || indices_ || rewinds_ || identities_ || numbers_ || uniforms_; }
   void onTranslationUnit(clang::ASTContext& ast, bool hasErrors) override;
   /// Warnings with the option of one of the rules above, in source order.
   [[nodiscard]] const std::vector<clangfe::Diagnostic>& findings() const { return findings_; }
 
 private:
   bool chained_ = false, pointers_ = false, loops_ = false, indices_ = false, rewinds_ = false, identities_ = false,
-       numbers_ = false;
+       numbers_ = false, uniforms_ = false;
   std::vector<clangfe::Diagnostic> findings_;
 };
 

@@ -93,6 +93,12 @@ const std::vector<CleanRule>& cleanRules() {
        "more numbers tested as truth values than the parent had: `if (o >= f || l)` for `if (o >= f || l >= e)`",
        {},
        true},
+      {kUniformStore,
+       {},
+       {},
+       "more stores every work-item makes to the same global element than the parent had: `a[m] = d[j];`",
+       {},
+       true},
   };
   return rules;
 }

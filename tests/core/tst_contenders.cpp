@@ -171,6 +171,20 @@ private Q_SLOTS:
     row("a bit test", nc, "  if (i < n) a[i] = b[i];", "  if (i & 1) a[i] = b[i];", 0, false);
     row("a call", nc, "  if (i < n) a[i] = b[i];", "  if (isnan(b[i])) a[i] = 0.0f;", 0, false);
     row("the parent's own if (n)", nc, "  if (n) a[i] = b[i];", "  if (n) a[i] = b[i] * 2.0f;", 1, false);
+    const char* us = "uniform-store";
+    // Every work-item writing one element: a race, or one value written by all.
+    row("a[n] for a[i]", us, "  a[i] = b[i];", "  a[n] = b[i];", 1, true);
+    row("a loop over n in every work-item", us, "  a[i] = b[i];", "  for (int k = 0; k < n; k++)\n    a[k] = b[k] * i;", 1,
+        true);
+    row("through a variable that does not vary", us, "  a[i] = b[i];", "  int k = n * 2;\n  a[k] = b[i];", 1, true);
+    // What depends on the work-item, or is guarded by a test of it.
+    row("an index from the work-item through a variable", us, "  a[i] = b[i];", "  int k = i * 2;\n  a[k] = b[i];", 0,
+        false);
+    row("guarded by the work-item", us, "  a[i] = b[i];", "  if (i == 0)\n    a[0] = b[i];", 0, false);
+    row("after the others returned", us, "  a[i] = b[i];", "  if (i != 0)\n    return;\n  a[0] = b[0];", 0, false);
+    row("assigned under a test of the work-item", us, "  a[i] = b[i];",
+        "  int k = 0;\n  if (i > n)\n    k = i;\n  a[k] = b[i];", 0, false);
+    row("the parent's own a[0]", us, "  a[0] = b[i];", "  a[0] = b[i + 1];", 1, false);
   }
 
   void relativeRulesAreJudgedAgainstTheParent() {
@@ -196,7 +210,7 @@ private Q_SLOTS:
   }
 
   void everyRuleHasATestRow() {
-    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(20)); // the rows above and relativeRules...
+    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(21)); // the rows above and relativeRules...
     QVERIFY(steer::cleanCompileWarnings({}).empty());
     QVERIFY(!steer::cleanRule("no-such-rule"));
   }

@@ -1,0 +1,167 @@
+#include "steer/UniformStores.h"
+
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/Stmt.h>
+
+#include <set>
+
+namespace steerbench::steer {
+
+namespace {
+
+/// The functions whose value differs between work-items (the sizes and
+/// counts of the NDRange do not).
+bool identifiesTheWorkItem(const clang::FunctionDecl* f) {
+  if (!f || !f->getIdentifier()) return false;
+  const auto name = f->getName();
+  return name == "get_global_id" || name == "get_local_id" || name == "get_group_id" ||
+         name == "get_global_linear_id" || name == "get_local_linear_id";
+}
+
+/// A pointer to global memory (a store through it is visible to every work-item).
+bool isGlobalPointer(const clang::Expr* e) {
+  const auto t = e->IgnoreParenImpCasts()->getType();
+  return t->isPointerType() && t->getPointeeType().getAddressSpace() == clang::LangAS::opencl_global;
+}
+
+/// The variable an lvalue names (`x`, not `a[i]`), or null.
+const clang::VarDecl* variableOf(const clang::Expr* e) {
+  const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
+  return r ? llvm::dyn_cast<clang::VarDecl>(r->getDecl()) : nullptr;
+}
+
+class Analysis {
+public:
+  /// Which variables vary: assignments are followed until nothing changes.
+  void settle(const clang::Stmt* body) {
+    do {
+      changed_ = exited_ = false;
+      walk(body, false);
+    } while (changed_);
+  }
+  /// Then the stores, with what guards them.
+  std::vector<UniformStore> stores(const clang::Stmt* body) {
+    collecting_ = true;
+    exited_ = false;
+    walk(body, false);
+    return std::move(found_);
+  }
+
+private:
+  bool varies(const clang::Stmt* s) const {
+    if (!s) return false;
+    if (const auto* c = llvm::dyn_cast<clang::CallExpr>(s); c && identifiesTheWorkItem(c->getDirectCallee()))
+      return true;
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(s))
+      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()); v && varying_.count(v)) return true;
+    for (const clang::Stmt* child : s->children())
+      if (varies(child)) return true;
+    return false;
+  }
+
+  void assigned(const clang::VarDecl* v, bool varying) {
+    if (v && varying && varying_.insert(v).second) changed_ = true;
+  }
+
+  /// A store to global memory: `p[i] = `, `*p = `, `p[i] += `, `p[i]++`.
+  void store(const clang::Expr* op, const clang::Expr* target, bool guarded) {
+    if (!collecting_ || guarded) return;
+    const clang::Expr* t = target->IgnoreParenImpCasts();
+    const clang::Expr* base = nullptr;
+    if (const auto* a = llvm::dyn_cast<clang::ArraySubscriptExpr>(t)) base = a->getBase();
+    else if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(t); u && u->getOpcode() == clang::UO_Deref)
+      base = u->getSubExpr();
+    if (!base || !isGlobalPointer(base) || varies(t)) return;
+    const auto* v = variableOf(base);
+    found_.push_back({op, v ? v->getNameAsString() : std::string()});
+  }
+
+  /// `guarded`: a condition that varies between work-items decides whether this runs.
+  void walk(const clang::Stmt* s, bool guarded) {
+    if (!s) return;
+    guarded = guarded || exited_;
+    if (const auto* d = llvm::dyn_cast<clang::DeclStmt>(s)) {
+      for (const auto* decl : d->decls())
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(decl); v && v->getInit()) {
+          walk(v->getInit(), guarded);
+          assigned(v, guarded || varies(v->getInit()));
+        }
+      return;
+    }
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(s)) {
+      if (b->isAssignmentOp()) {
+        walk(b->getRHS(), guarded);
+        assigned(variableOf(b->getLHS()), guarded || varies(b->getRHS()));
+        store(b, b->getLHS(), guarded);
+        return;
+      }
+      if (b->isLogicalOp()) { // the right side runs only when the left allows it
+        walk(b->getLHS(), guarded);
+        walk(b->getRHS(), guarded || varies(b->getLHS()));
+        return;
+      }
+    }
+    if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(s); u && u->isIncrementDecrementOp()) {
+      assigned(variableOf(u->getSubExpr()), guarded);
+      store(u, u->getSubExpr(), guarded);
+      return;
+    }
+    if (const auto* i = llvm::dyn_cast<clang::IfStmt>(s)) {
+      walk(i->getInit(), guarded);
+      walk(i->getCond(), guarded);
+      const bool g = guarded || varies(i->getCond());
+      walk(i->getThen(), g);
+      walk(i->getElse(), g);
+      return;
+    }
+    if (const auto* f = llvm::dyn_cast<clang::ForStmt>(s)) {
+      walk(f->getInit(), guarded);
+      walk(f->getCond(), guarded);
+      const bool g = guarded || varies(f->getCond());
+      walk(f->getBody(), g);
+      walk(f->getInc(), g);
+      return;
+    }
+    if (const auto* w = llvm::dyn_cast<clang::WhileStmt>(s)) {
+      walk(w->getCond(), guarded);
+      walk(w->getBody(), guarded || varies(w->getCond()));
+      return;
+    }
+    if (const auto* d = llvm::dyn_cast<clang::DoStmt>(s)) {
+      walk(d->getBody(), guarded || varies(d->getCond()));
+      walk(d->getCond(), guarded);
+      return;
+    }
+    if (const auto* c = llvm::dyn_cast<clang::AbstractConditionalOperator>(s)) {
+      walk(c->getCond(), guarded);
+      const bool g = guarded || varies(c->getCond());
+      walk(c->getTrueExpr(), g);
+      walk(c->getFalseExpr(), g);
+      return;
+    }
+    if (llvm::isa<clang::ReturnStmt>(s)) {
+      // Past a return that only some work-items take, the rest of the
+      // kernel is guarded by it (`if (i != 0) return;`).
+      if (guarded) exited_ = true;
+      return;
+    }
+    for (const clang::Stmt* child : s->children())
+      walk(child, guarded);
+  }
+
+  std::set<const clang::VarDecl*> varying_;
+  std::vector<UniformStore> found_;
+  bool changed_ = false, collecting_ = false, exited_ = false;
+};
+
+} // namespace
+
+std::vector<UniformStore> uniformStores(const clang::FunctionDecl& kernel) {
+  if (!kernel.hasBody()) return {};
+  Analysis a;
+  a.settle(kernel.getBody());
+  return a.stores(kernel.getBody());
+}
+
+} // namespace steerbench::steer

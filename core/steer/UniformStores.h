@@ -1,0 +1,31 @@
+// Stores every work-item makes to the same element of global memory: the
+// index and the pointer do not depend on the work-item, and no test of the
+// work-item's identity guards them. Work-items then race on that element
+// (`a[m] = d[j];` in every work-item of a reduction), or all write one value,
+// which the dynamic checks cannot tell from real work. Steering found counts
+// so (docs/steering.md, "uniform-store"). A test of whether a value varies
+// between work-items, flow-insensitive: a value varies when it is computed
+// from get_global_id, get_local_id or get_group_id, from a variable that
+// varies, or is assigned under a condition that varies.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace clang {
+class Expr;
+class FunctionDecl;
+} // namespace clang
+
+namespace steerbench::steer {
+
+struct UniformStore {
+  const clang::Expr* at = nullptr; ///< the store (an assignment, ++ or --)
+  std::string buffer;              ///< the buffer's name as written, or "" when it is not a plain name
+};
+
+/// The uniform stores of `kernel`'s body, in the order they are written.
+/// Atomics are calls, not stores, and are never uniform stores.
+[[nodiscard]] std::vector<UniformStore> uniformStores(const clang::FunctionDecl& kernel);
+
+} // namespace steerbench::steer
