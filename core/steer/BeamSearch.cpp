@@ -28,6 +28,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <tuple>
 
 namespace steerbench::steer {
 
@@ -161,6 +162,9 @@ struct BeamSearch::Run {
   /// A candidate's lineage fails the checks: it failed them, or (not
   /// checked) its nearest checked ancestor did.
   [[nodiscard]] bool failing(std::int64_t candidate) const;
+  /// The edits between a candidate (made from `parent`) and its nearest
+  /// ancestor with a verdict, or its seed: 1 for a checked parent's child.
+  [[nodiscard]] int editsSinceChecked(std::int64_t parent) const;
   /// Not worth a check now: the nearest ancestor of `c` that was checked or
   /// is being checked (`pending`) is as near as `c`, and failed or has no
   /// verdict yet (one that passed is as near as the best, so `c` is not
@@ -738,6 +742,16 @@ bool BeamSearch::Run::failing(std::int64_t candidate) const {
   return false;
 }
 
+int BeamSearch::Run::editsSinceChecked(std::int64_t parent) const {
+  int edits = 1;
+  for (std::int64_t a = parent; a != 0 && !verdicts.count(a); ++edits) {
+    const auto p = parents.find(a);
+    if (p == parents.end()) break;
+    a = p->second;
+  }
+  return edits;
+}
+
 bool BeamSearch::Run::heldBack(const CandidateRecord& c, const std::vector<std::int64_t>& pending) const {
   for (std::int64_t a = c.parent; a != 0;) {
     if (const auto v = verdicts.find(a); v != verdicts.end())
@@ -793,8 +807,12 @@ void BeamSearch::Run::submitContenders(const Generation& g) {
   // most likely kept the fault too (one run checked 18 such descendants of
   // one kernel, all reading out of bounds as it did; another, 6 of a kernel
   // whose check was under way, all writing nothing as it did).
+  // Among candidates as near, the one fewest edits from a verdict goes
+  // first: a run's exact matches are often many, and each edit the search
+  // made for the counts alone is one more chance that the kernel broke.
   std::vector<std::size_t> order;
   std::vector<char> fails(g.cands.size(), 0);
+  std::vector<int> edits(g.cands.size(), 0);
   const auto pending = checks->pendingCandidates();
   for (std::size_t i = 0; i < g.cands.size(); ++i) {
     const auto& c = g.cands[i];
@@ -802,10 +820,11 @@ void BeamSearch::Run::submitContenders(const Generation& g) {
       if (heldBack(c, pending) && !checks->known(c.text)) continue;
       order.push_back(i);
       fails[i] = failing(c.parent) ? 1 : 0;
+      edits[i] = editsSinceChecked(c.parent);
     }
   }
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return std::pair(fails[a], g.cands[a].distance) < std::pair(fails[b], g.cands[b].distance);
+    return std::tuple(fails[a], g.cands[a].distance, edits[a]) < std::tuple(fails[b], g.cands[b].distance, edits[b]);
   });
   int sent = 0;
   for (const auto i : order) {

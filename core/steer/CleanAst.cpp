@@ -174,7 +174,7 @@ std::string identityOf(const clang::BinaryOperator* b) {
 }
 
 struct Enabled {
-  bool chained, pointers, loops, indices, rewinds, identities, numbers, uniforms;
+  bool chained, pointers, loops, indices, rewinds, identities, numbers, uniforms, dimensions;
 };
 
 class Walk : public clang::RecursiveASTVisitor<Walk> {
@@ -182,7 +182,7 @@ public:
   Walk(clang::ASTContext& ast, Enabled on, std::vector<Diagnostic>& out)
       : ast_(&ast), sm_(ast.getSourceManager()), chained_(on.chained), pointers_(on.pointers), loops_(on.loops),
         indices_(on.indices), rewinds_(on.rewinds), identities_(on.identities), numbers_(on.numbers),
-        uniforms_(on.uniforms), out_(out) {}
+        uniforms_(on.uniforms), dimensions_(on.dimensions), out_(out) {}
 
   bool VisitFunctionDecl(clang::FunctionDecl* f) {
     if (uniforms_ && f->doesThisDeclarationHaveABody() && f->hasAttr<clang::OpenCLKernelAttr>())
@@ -204,20 +204,30 @@ public:
     return true;
   }
   /// `get_global_size(j >= g)`: a dimension computed from a comparison.
+  /// `get_global_id(2 * c)`: a dimension computed from a kernel argument or
+  /// a variable, where kernels name the dimension they mean (0, 1 or 2).
   bool VisitCallExpr(clang::CallExpr* c) {
-    if (indices_ && c->getNumArgs() == 1 && takesDimension(c->getDirectCallee()) && holdsTruthValue(c->getArg(0)))
-      report(c->getArg(0)->getBeginLoc(), kTruthIndex,
-             "the work-item dimension of '" + c->getDirectCallee()->getName().str() + "' is computed from a comparison");
+    if (c->getNumArgs() != 1 || !takesDimension(c->getDirectCallee())) return true;
+    const auto name = c->getDirectCallee()->getName().str();
+    if (indices_ && holdsTruthValue(c->getArg(0)))
+      report(c->getArg(0)->getBeginLoc(), kTruthIndex, "the work-item dimension of '" + name + "' is computed from a comparison");
+    else if (dimensions_ && !c->getArg(0)->isValueDependent() && !c->getArg(0)->isIntegerConstantExpr(*ast_))
+      report(c->getArg(0)->getBeginLoc(), kWorkItemDimension,
+             "the work-item dimension of '" + name + "' is not a constant: it depends on the kernel's arguments");
     return true;
   }
 
   bool VisitBinaryOperator(clang::BinaryOperator* b) {
-    // `x / (i < n)`: a division by 0 or by 1.
-    if (indices_ && (b->getOpcode() == clang::BO_Div || b->getOpcode() == clang::BO_Rem ||
-                     b->getOpcode() == clang::BO_DivAssign || b->getOpcode() == clang::BO_RemAssign) &&
-        isTruthValue(b->getRHS()->IgnoreParenImpCasts()))
+    // `x / (i < n)`: a division by 0 or by 1; `(i < n) / 2`: a 0 or 1
+    // divided, 0 for any divisor above 1.
+    const bool divides = b->getOpcode() == clang::BO_Div || b->getOpcode() == clang::BO_Rem ||
+                         b->getOpcode() == clang::BO_DivAssign || b->getOpcode() == clang::BO_RemAssign;
+    if (indices_ && divides && isTruthValue(b->getRHS()->IgnoreParenImpCasts()))
       report(b->getOperatorLoc(), kTruthIndex,
              "'" + b->getOpcodeStr().str() + "' divides by a comparison's 0 or 1: by zero, or by nothing");
+    else if (indices_ && divides && !b->isCompoundAssignmentOp() && isTruthValue(b->getLHS()->IgnoreParenImpCasts()))
+      report(b->getOperatorLoc(), kTruthIndex,
+             "'" + b->getOpcodeStr().str() + "' divides a comparison's 0 or 1: 0 for any divisor above 1");
     if (identities_)
       if (const auto why = identityOf(b); !why.empty())
         report(b->getOperatorLoc(), kIdentityArithmetic, "'" + b->getOpcodeStr().str() + "' " + why);
@@ -366,7 +376,7 @@ private:
 
   clang::ASTContext* ast_;
   clang::SourceManager& sm_;
-  bool chained_, pointers_, loops_, indices_, rewinds_, identities_, numbers_, uniforms_;
+  bool chained_, pointers_, loops_, indices_, rewinds_, identities_, numbers_, uniforms_, dimensions_;
   std::vector<Diagnostic>& out_;
 };
 
@@ -380,13 +390,15 @@ CleanAstChecks::CleanAstChecks(const std::vector<std::string>& rules)
       rewinds_(std::find(rules.begin(), rules.end(), kBufferRewind) != rules.end()),
       identities_(std::find(rules.begin(), rules.end(), kIdentityArithmetic) != rules.end()),
       numbers_(std::find(rules.begin(), rules.end(), kNumberCondition) != rules.end()),
-      uniforms_(std::find(rules.begin(), rules.end(), kUniformStore) != rules.end()) {}
+      uniforms_(std::find(rules.begin(), rules.end(), kUniformStore) != rules.end()),
+      dimensions_(std::find(rules.begin(), rules.end(), kWorkItemDimension) != rules.end()) {}
 
 void CleanAstChecks::onTranslationUnit(clang::ASTContext& ast, bool hasErrors) {
   if (hasErrors || !active()) return;
   // The main file's declarations only: the whole translation unit would load
   // every declaration of the precompiled OpenCL header, for each candidate.
-  Walk walk(ast, {chained_, pointers_, loops_, indices_, rewinds_, identities_, numbers_, uniforms_}, findings_);
+  Walk walk(ast, {chained_, pointers_, loops_, indices_, rewinds_, identities_, numbers_, uniforms_, dimensions_},
+            findings_);
   const auto& sm = ast.getSourceManager();
   for (clang::Decl* d : ast.getTranslationUnitDecl()->noload_decls())
     if (sm.isInMainFile(sm.getExpansionLoc(d->getLocation()))) walk.TraverseDecl(d);

@@ -23,6 +23,8 @@ inline constexpr const char* kChainedComparison = "chained-comparison";
 inline constexpr const char* kPointerCondition = "pointer-condition";
 /// A comparison's 0 or 1 used as a subscript or a work-item dimension.
 inline constexpr const char* kTruthIndex = "truth-index";
+/// A work-item function's dimension that is not a constant: `get_global_id(2 * c)`.
+inline constexpr const char* kWorkItemDimension = "work-item-dimension";
 /// A kernel's buffer argument moved backwards (`b -= 2 * e`) before it is read.
 inline constexpr const char* kBufferRewind = "buffer-rewind";
 /// An arithmetic operation that changes nothing or gives a constant (`x + 0`,
@@ -50,14 +52,15 @@ class CleanAstChecks : public clangfe::AstObserver {
 public:
   explicit CleanAstChecks(const std::vector<std::string>& rules);
   /// True when `rules` holds a rule of this walk (else it need not observe).
-  [[nodiscard]] bool active() const { return chained_ || pointers_ || loops_ || indices_ || rewinds_ || identities_ || numbers_ || uniforms_; }
+  [[nodiscard]] bool active() const { return chained_ || pointers_ || loops_ || indices_ || rewinds_ || identities_ || numbers_ || uniforms_ ||
+                                        dimensions_; }
   void onTranslationUnit(clang::ASTContext& ast, bool hasErrors) override;
   /// Warnings with the option of one of the rules above, in source order.
   [[nodiscard]] const std::vector<clangfe::Diagnostic>& findings() const { return findings_; }
 
 private:
   bool chained_ = false, pointers_ = false, loops_ = false, indices_ = false, rewinds_ = false, identities_ = false,
-       numbers_ = false, uniforms_ = false;
+       numbers_ = false, uniforms_ = false, dimensions_ = false;
   std::vector<clangfe::Diagnostic> findings_;
 };
 

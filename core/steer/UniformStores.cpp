@@ -91,6 +91,7 @@ private:
     }
     if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(s)) {
       if (b->isAssignmentOp()) {
+        walk(b->getLHS(), guarded); // `a[k++] = ...`
         walk(b->getRHS(), guarded);
         assigned(variableOf(b->getLHS()), guarded || varies(b->getRHS()));
         store(b, b->getLHS(), guarded);

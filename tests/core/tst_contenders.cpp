@@ -100,6 +100,11 @@ private Q_SLOTS:
     QTest::newRow("truth-index, divisor") << QStringLiteral("truth-index")
                                           << QString::fromStdString(kernelWith("  a[i] = b[i] / (i < n);"))
                                           << QString::fromStdString(kernelWith("  a[i] = b[i] * (i < n);"));
+    QTest::newRow("truth-index, dividend") << QStringLiteral("truth-index")
+                                           << QString::fromStdString(kernelWith("  a[i] = b[i] * ((i < n) / 2);"))
+                                           << QString::fromStdString(kernelWith("  a[i] = b[i] * ((i < n) * 2);"));
+    row("work-item-dimension", "  a[i] = get_global_id(n);", "  a[i] = get_global_id(0);");
+    row("empty-declaration", "  int;\n  a[i] = b[i];", "  int k = n;\n  a[i] = b[i] + k;");
     QTest::newRow("truth-index, dimension") << QStringLiteral("truth-index")
                                             << QString::fromStdString(kernelWith("  a[i] = get_global_size(n >= m);"))
                                             << QString::fromStdString(kernelWith("  a[i] = get_global_size(0);"));
@@ -210,7 +215,7 @@ private Q_SLOTS:
   }
 
   void everyRuleHasATestRow() {
-    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(21)); // the rows above and relativeRules...
+    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(23)); // the rows above and relativeRules...
     QVERIFY(steer::cleanCompileWarnings({}).empty());
     QVERIFY(!steer::cleanRule("no-such-rule"));
   }
