@@ -292,6 +292,7 @@ public:
   }
   bool VisitForStmt(clang::ForStmt* s) {
     truth(s->getCond());
+    idleStep(s);
     return true;
   }
   bool VisitAbstractConditionalOperator(clang::AbstractConditionalOperator* c) { // `c ? a : b` and `c ?: b`
@@ -320,6 +321,26 @@ private:
     report(at, kWhileLoopAnalysis,
            "variable(s) " + names + " used in the loop condition are not modified in the loop body, "
            "and nothing leaves it: once entered, it never ends");
+  }
+
+  /// A for loop whose step changes none of the local scalars its
+  /// condition reads (`for (m = 0; m < l; b++)`): Clang warns only when the
+  /// body changes none of them either, and the search made loops that the
+  /// body's `l += ...` kept quiet while m never moved.
+  void idleStep(const clang::ForStmt* s) {
+    if (!loops_ || !s->getCond() || !s->getInc()) return;
+    ConditionReads reads;
+    reads.TraverseStmt(const_cast<clang::Expr*>(s->getCond()));
+    if (reads.opaque || reads.vars.empty()) return;
+    ChangesOrLeaves step(reads.vars);
+    step.TraverseStmt(const_cast<clang::Expr*>(s->getInc()));
+    if (step.found) return;
+    std::string names;
+    for (const auto* v : reads.vars)
+      if (names.find("'" + v->getNameAsString() + "'") == std::string::npos)
+        names += (names.empty() ? "'" : ", '") + v->getNameAsString() + "'";
+    report(s->getInc()->getBeginLoc(), kWhileLoopAnalysis,
+           "the loop's step changes none of the variables its condition reads (" + names + ")");
   }
 
   /// An operand tested as a truth value (a condition, an operand of && or

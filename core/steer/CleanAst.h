@@ -42,7 +42,8 @@ inline constexpr const char* kNumberCondition = "number-condition";
 /// Judged against the parent: some real kernels run as one work-item.
 inline constexpr const char* kUniformStore = "uniform-store";
 /// Reported for the loop-analysis rule (beside Clang's for-loop-analysis):
-/// a while or do loop whose condition nothing in it can change.
+/// a while or do loop whose condition nothing in it can change, and a for
+/// loop whose step changes none of the variables its condition reads.
 inline constexpr const char* kWhileLoopAnalysis = "while-loop-analysis";
 
 /// Observes one compile (clangfe::CompileRequest::observer, through

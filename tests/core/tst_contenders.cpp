@@ -117,6 +117,11 @@ private Q_SLOTS:
     QTest::newRow("loop-analysis, while") << QStringLiteral("loop-analysis")
                                           << QString::fromStdString(kernelWith("  int k = 0;\n  while (k < n) a[i] += 1.0f;"))
                                           << QString::fromStdString(kernelWith("  int k = 0;\n  while (k < n) {\n    a[i] += 1.0f;\n    k++;\n  }"));
+    // The body's `l +=` keeps Clang quiet; k never moves.
+    QTest::newRow("loop-analysis, idle step")
+        << QStringLiteral("loop-analysis")
+        << QString::fromStdString(kernelWith("  float l = 0.0f;\n  for (int k = 0; k < n + l; b++)\n    l += b[k];\n  a[i] = l;"))
+        << QString::fromStdString(kernelWith("  float l = 0.0f;\n  for (int k = 0; k < n + l; k++)\n    l += b[k];\n  a[i] = l;"));
     QTest::newRow("implicit-int") << QStringLiteral("implicit-int")
                                   << QStringLiteral("kernel void A(global float* a, const n) {\n  a[get_global_id(0)] = n;\n}\n")
                                   << QStringLiteral("kernel void A(global float* a, const int n) {\n  a[get_global_id(0)] = n;\n}\n");
