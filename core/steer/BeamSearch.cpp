@@ -153,9 +153,9 @@ struct BeamSearch::Run {
   void keep(Generation& g, std::mt19937_64& rng);
   /// SteerSpec::deadCode: marks the clean candidates that could enter the beam and stand on dead code.
   void refuseDeadCode(Generation& g);
-  /// The rules judged against the parent (identity-arithmetic,
-  /// number-condition): refuses the generation's clean candidates with more
-  /// findings of one than their parent member.
+  /// The rules judged against the parent (CleanRule::relative): refuses the
+  /// generation's clean candidates with more findings of one than their
+  /// parent member.
   void refuseRelativeFindings(Generation& g);
   /// Records the checks that finished; a passed one nearer than the best becomes it.
   void collectChecks();

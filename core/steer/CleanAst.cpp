@@ -40,6 +40,15 @@ public:
   bool opaque = false;
 };
 
+/// "'a', 'b'": the names of `vars`, each once.
+std::string quoted(const std::vector<const clang::VarDecl*>& vars) {
+  std::string names;
+  for (const auto* v : vars)
+    if (names.find("'" + v->getNameAsString() + "'") == std::string::npos)
+      names += (names.empty() ? "'" : ", '") + v->getNameAsString() + "'";
+  return names;
+}
+
 /// Whether a loop's body (or its condition) may change one of `vars` or
 /// leave the loop: an assignment, ++ or --, its address taken, a break,
 /// return or goto anywhere inside.
@@ -173,19 +182,13 @@ std::string identityOf(const clang::BinaryOperator* b) {
   }
 }
 
-struct Enabled {
-  bool chained, pointers, loops, indices, rewinds, identities, numbers, uniforms, dimensions;
-};
-
 class Walk : public clang::RecursiveASTVisitor<Walk> {
 public:
-  Walk(clang::ASTContext& ast, Enabled on, std::vector<Diagnostic>& out)
-      : ast_(&ast), sm_(ast.getSourceManager()), chained_(on.chained), pointers_(on.pointers), loops_(on.loops),
-        indices_(on.indices), rewinds_(on.rewinds), identities_(on.identities), numbers_(on.numbers),
-        uniforms_(on.uniforms), dimensions_(on.dimensions), out_(out) {}
+  Walk(clang::ASTContext& ast, const AstRules& on, std::vector<Diagnostic>& out)
+      : ast_(&ast), sm_(ast.getSourceManager()), on_(on), out_(out) {}
 
   bool VisitFunctionDecl(clang::FunctionDecl* f) {
-    if (uniforms_ && f->doesThisDeclarationHaveABody() && f->hasAttr<clang::OpenCLKernelAttr>())
+    if (on_.uniforms && f->doesThisDeclarationHaveABody() && f->hasAttr<clang::OpenCLKernelAttr>())
       for (const auto& u : uniformStores(*f))
         report(u.at->getExprLoc(), kUniformStore,
                "every work-item writes the same element of " +
@@ -198,7 +201,7 @@ public:
   /// fixed elements; no kernel of the corpus indexes so, the search does to
   /// add a comparison's count.
   bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr* a) {
-    if (indices_ && isTruthValue(a->getIdx()->IgnoreParenImpCasts()))
+    if (on_.indices && isTruthValue(a->getIdx()->IgnoreParenImpCasts()))
       report(a->getIdx()->getBeginLoc(), kTruthIndex,
              "a subscript that is a comparison's 0 or 1: it reads one of two fixed elements");
     return true;
@@ -209,9 +212,9 @@ public:
   bool VisitCallExpr(clang::CallExpr* c) {
     if (c->getNumArgs() != 1 || !takesDimension(c->getDirectCallee())) return true;
     const auto name = c->getDirectCallee()->getName().str();
-    if (indices_ && holdsTruthValue(c->getArg(0)))
+    if (on_.indices && holdsTruthValue(c->getArg(0)))
       report(c->getArg(0)->getBeginLoc(), kTruthIndex, "the work-item dimension of '" + name + "' is computed from a comparison");
-    else if (dimensions_ && !c->getArg(0)->isValueDependent() && !c->getArg(0)->isIntegerConstantExpr(*ast_))
+    else if (on_.dimensions && !c->getArg(0)->isValueDependent() && !c->getArg(0)->isIntegerConstantExpr(*ast_))
       report(c->getArg(0)->getBeginLoc(), kWorkItemDimension,
              "the work-item dimension of '" + name + "' is not a constant: it depends on the kernel's arguments");
     return true;
@@ -222,18 +225,18 @@ public:
     // divided, 0 for any divisor above 1.
     const bool divides = b->getOpcode() == clang::BO_Div || b->getOpcode() == clang::BO_Rem ||
                          b->getOpcode() == clang::BO_DivAssign || b->getOpcode() == clang::BO_RemAssign;
-    if (indices_ && divides && isTruthValue(b->getRHS()->IgnoreParenImpCasts()))
+    if (on_.indices && divides && isTruthValue(b->getRHS()->IgnoreParenImpCasts()))
       report(b->getOperatorLoc(), kTruthIndex,
              "'" + b->getOpcodeStr().str() + "' divides by a comparison's 0 or 1: by zero, or by nothing");
-    else if (indices_ && divides && !b->isCompoundAssignmentOp() && isTruthValue(b->getLHS()->IgnoreParenImpCasts()))
+    else if (on_.indices && divides && !b->isCompoundAssignmentOp() && isTruthValue(b->getLHS()->IgnoreParenImpCasts()))
       report(b->getOperatorLoc(), kTruthIndex,
              "'" + b->getOpcodeStr().str() + "' divides a comparison's 0 or 1: 0 for any divisor above 1");
-    if (identities_)
+    if (on_.identities)
       if (const auto why = identityOf(b); !why.empty())
         report(b->getOperatorLoc(), kIdentityArithmetic, "'" + b->getOpcodeStr().str() + "' " + why);
     // `b -= 2 * e`, `b = b - e`: the buffer's start moved before its first
     // element, so the kernel's reads of b fall outside what the host passed.
-    if (rewinds_) {
+    if (on_.rewinds) {
       const auto* p = kernelBuffer(b->getLHS());
       bool back = p && b->getOpcode() == clang::BO_SubAssign;
       if (p && b->getOpcode() == clang::BO_Assign)
@@ -241,7 +244,7 @@ public:
           back = r->getOpcode() == clang::BO_Sub && kernelBuffer(r->getLHS()) == p;
       if (back) rewound(*p, b->getOperatorLoc());
     }
-    if (chained_ && b->isComparisonOp())
+    if (on_.chained && b->isComparisonOp())
       for (const clang::Expr* side : {b->getLHS(), b->getRHS()}) {
         // `a < b >= c` and `(a < b) >= c` order a 0 or 1 against a value:
         // never what a kernel means. `(a < 0) == (b < 0)` (two signs alike)
@@ -261,7 +264,7 @@ public:
     }
     // `p != 0`, `p == NULL`: the same test spelled out (for a pointer p;
     // `x != 0` is a comparison).
-    if (pointers_ && b->isEqualityOp())
+    if (on_.pointers && b->isEqualityOp())
       for (auto [p, other] : {std::pair(b->getLHS(), b->getRHS()), std::pair(b->getRHS(), b->getLHS())})
         if (other->isNullPointerConstant(*ast_, clang::Expr::NPC_ValueDependentIsNotNull) &&
             !p->isNullPointerConstant(*ast_, clang::Expr::NPC_ValueDependentIsNotNull)) {
@@ -272,7 +275,7 @@ public:
   }
   bool VisitUnaryOperator(clang::UnaryOperator* u) {
     if (u->getOpcode() == clang::UO_LNot) truth(u->getSubExpr());
-    if (rewinds_ && u->isDecrementOp())
+    if (on_.rewinds && u->isDecrementOp())
       if (const auto* p = kernelBuffer(u->getSubExpr())) rewound(*p, u->getOperatorLoc());
     return true;
   }
@@ -306,7 +309,7 @@ private:
   /// of the body, never ends once entered (`while (e < c) { ... }` with e
   /// never written: one run's 185 exact candidates all hung so).
   void endless(const clang::Expr* cond, const clang::Stmt* body, clang::SourceLocation at) {
-    if (!loops_ || !cond || !body) return;
+    if (!on_.loops || !cond || !body) return;
     ConditionReads reads;
     reads.TraverseStmt(const_cast<clang::Expr*>(cond));
     if (reads.opaque || reads.vars.empty()) return;
@@ -314,10 +317,7 @@ private:
     inside.TraverseStmt(const_cast<clang::Stmt*>(body));
     if (!inside.found) inside.TraverseStmt(const_cast<clang::Expr*>(cond));
     if (inside.found) return;
-    std::string names;
-    for (const auto* v : reads.vars)
-      if (names.find("'" + v->getNameAsString() + "'") == std::string::npos)
-        names += (names.empty() ? "'" : ", '") + v->getNameAsString() + "'";
+    const auto names = quoted(reads.vars);
     report(at, kWhileLoopAnalysis,
            "variable(s) " + names + " used in the loop condition are not modified in the loop body, "
            "and nothing leaves it: once entered, it never ends");
@@ -328,17 +328,14 @@ private:
   /// body changes none of them either, and the search made loops that the
   /// body's `l += ...` kept quiet while m never moved.
   void idleStep(const clang::ForStmt* s) {
-    if (!loops_ || !s->getCond() || !s->getInc()) return;
+    if (!on_.loops || !s->getCond() || !s->getInc()) return;
     ConditionReads reads;
     reads.TraverseStmt(const_cast<clang::Expr*>(s->getCond()));
     if (reads.opaque || reads.vars.empty()) return;
     ChangesOrLeaves step(reads.vars);
     step.TraverseStmt(const_cast<clang::Expr*>(s->getInc()));
     if (step.found) return;
-    std::string names;
-    for (const auto* v : reads.vars)
-      if (names.find("'" + v->getNameAsString() + "'") == std::string::npos)
-        names += (names.empty() ? "'" : ", '") + v->getNameAsString() + "'";
+    const auto names = quoted(reads.vars);
     report(s->getInc()->getBeginLoc(), kWhileLoopAnalysis,
            "the loop's step changes none of the variables its condition reads (" + names + ")");
   }
@@ -351,12 +348,12 @@ private:
     if (!e) return;
     const clang::Expr* x = e->IgnoreParenImpCasts();
     if (x->getType()->isPointerType() || x->getType()->isArrayType()) { // an array decays to its address
-      if (!pointers_) return;
+      if (!on_.pointers) return;
       std::string what = "a pointer";
       if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(x)) what = "pointer '" + ref->getDecl()->getNameAsString() + "'";
       report(x->getBeginLoc(), kPointerCondition,
              what + " tested as a truth value: never null when the kernel runs (the driver passes every buffer)");
-    } else if (numbers_ && numberTested(x)) {
+    } else if (on_.numbers && numberTested(x)) {
       std::string what = "a number";
       if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(x)) what = "'" + ref->getDecl()->getNameAsString() + "'";
       report(x->getBeginLoc(), kNumberCondition, what + " tested as a truth value, where a comparison would say what is meant");
@@ -397,29 +394,30 @@ private:
 
   clang::ASTContext* ast_;
   clang::SourceManager& sm_;
-  bool chained_, pointers_, loops_, indices_, rewinds_, identities_, numbers_, uniforms_, dimensions_;
+  AstRules on_;
   std::vector<Diagnostic>& out_;
 };
 
 } // namespace
 
-CleanAstChecks::CleanAstChecks(const std::vector<std::string>& rules)
-    : chained_(std::find(rules.begin(), rules.end(), kChainedComparison) != rules.end()),
-      pointers_(std::find(rules.begin(), rules.end(), kPointerCondition) != rules.end()),
-      loops_(std::find(rules.begin(), rules.end(), "loop-analysis") != rules.end()),
-      indices_(std::find(rules.begin(), rules.end(), kTruthIndex) != rules.end()),
-      rewinds_(std::find(rules.begin(), rules.end(), kBufferRewind) != rules.end()),
-      identities_(std::find(rules.begin(), rules.end(), kIdentityArithmetic) != rules.end()),
-      numbers_(std::find(rules.begin(), rules.end(), kNumberCondition) != rules.end()),
-      uniforms_(std::find(rules.begin(), rules.end(), kUniformStore) != rules.end()),
-      dimensions_(std::find(rules.begin(), rules.end(), kWorkItemDimension) != rules.end()) {}
+CleanAstChecks::CleanAstChecks(const std::vector<std::string>& rules) {
+  auto has = [&](const char* name) { return std::find(rules.begin(), rules.end(), name) != rules.end(); };
+  on_.chained = has(kChainedComparison);
+  on_.pointers = has(kPointerCondition);
+  on_.loops = has("loop-analysis");
+  on_.indices = has(kTruthIndex);
+  on_.rewinds = has(kBufferRewind);
+  on_.identities = has(kIdentityArithmetic);
+  on_.numbers = has(kNumberCondition);
+  on_.uniforms = has(kUniformStore);
+  on_.dimensions = has(kWorkItemDimension);
+}
 
 void CleanAstChecks::onTranslationUnit(clang::ASTContext& ast, bool hasErrors) {
   if (hasErrors || !active()) return;
   // The main file's declarations only: the whole translation unit would load
   // every declaration of the precompiled OpenCL header, for each candidate.
-  Walk walk(ast, {chained_, pointers_, loops_, indices_, rewinds_, identities_, numbers_, uniforms_, dimensions_},
-            findings_);
+  Walk walk(ast, on_, findings_);
   const auto& sm = ast.getSourceManager();
   for (clang::Decl* d : ast.getTranslationUnitDecl()->noload_decls())
     if (sm.isInMainFile(sm.getExpansionLoc(d->getLocation()))) walk.TraverseDecl(d);

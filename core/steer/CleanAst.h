@@ -46,6 +46,15 @@ inline constexpr const char* kUniformStore = "uniform-store";
 /// loop whose step changes none of the variables its condition reads.
 inline constexpr const char* kWhileLoopAnalysis = "while-loop-analysis";
 
+/// Which rules of the walk below are judged.
+struct AstRules {
+  bool chained = false, pointers = false, loops = false, indices = false, rewinds = false, identities = false,
+       numbers = false, uniforms = false, dimensions = false;
+  [[nodiscard]] bool any() const {
+    return chained || pointers || loops || indices || rewinds || identities || numbers || uniforms || dimensions;
+  }
+};
+
 /// Observes one compile (clangfe::CompileRequest::observer, through
 /// features::MeasureOptions::observers) and collects what breaks the AST
 /// rules among `rules`, in the main file only.
@@ -53,15 +62,13 @@ class CleanAstChecks : public clangfe::AstObserver {
 public:
   explicit CleanAstChecks(const std::vector<std::string>& rules);
   /// True when `rules` holds a rule of this walk (else it need not observe).
-  [[nodiscard]] bool active() const { return chained_ || pointers_ || loops_ || indices_ || rewinds_ || identities_ || numbers_ || uniforms_ ||
-                                        dimensions_; }
+  [[nodiscard]] bool active() const { return on_.any(); }
   void onTranslationUnit(clang::ASTContext& ast, bool hasErrors) override;
   /// Warnings with the option of one of the rules above, in source order.
   [[nodiscard]] const std::vector<clangfe::Diagnostic>& findings() const { return findings_; }
 
 private:
-  bool chained_ = false, pointers_ = false, loops_ = false, indices_ = false, rewinds_ = false, identities_ = false,
-       numbers_ = false, uniforms_ = false, dimensions_ = false;
+  AstRules on_;
   std::vector<clangfe::Diagnostic> findings_;
 };
 

@@ -28,9 +28,9 @@ struct Measured {
   /// L: warning"; empty when clean. An unclean candidate compiled and is
   /// measured, but is never kept.
   std::string unclean;
-  /// Its findings of the rules judged against the parent (identity
-  /// arithmetic, numbers tested as truth values) when they are judged:
-  /// steering compares their counts with the parent's (relativeRuleAdded).
+  /// Its findings of the rules judged against the parent
+  /// (CleanRule::relative) among those judged: steering compares their
+  /// counts with the parent's (relativeRuleAdded).
   RelativeSites relative;
 };
 
