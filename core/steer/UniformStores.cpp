@@ -4,6 +4,7 @@
 #include <clang/AST/Expr.h>
 #include <clang/AST/Stmt.h>
 
+#include <initializer_list>
 #include <set>
 
 namespace steerbench::steer {
@@ -77,6 +78,14 @@ private:
     found_.push_back({op, v ? v->getNameAsString() : std::string()});
   }
 
+  /// A condition, then the parts it decides whether to run: guarded when it varies.
+  void branch(const clang::Expr* cond, std::initializer_list<const clang::Stmt*> parts, bool guarded) {
+    walk(cond, guarded);
+    const bool g = guarded || varies(cond);
+    for (const clang::Stmt* p : parts)
+      walk(p, g);
+  }
+
   /// `guarded`: a condition that varies between work-items decides whether this runs.
   void walk(const clang::Stmt* s, bool guarded) {
     if (!s) return;
@@ -110,23 +119,16 @@ private:
     }
     if (const auto* i = llvm::dyn_cast<clang::IfStmt>(s)) {
       walk(i->getInit(), guarded);
-      walk(i->getCond(), guarded);
-      const bool g = guarded || varies(i->getCond());
-      walk(i->getThen(), g);
-      walk(i->getElse(), g);
+      branch(i->getCond(), {i->getThen(), i->getElse()}, guarded);
       return;
     }
     if (const auto* f = llvm::dyn_cast<clang::ForStmt>(s)) {
       walk(f->getInit(), guarded);
-      walk(f->getCond(), guarded);
-      const bool g = guarded || varies(f->getCond());
-      walk(f->getBody(), g);
-      walk(f->getInc(), g);
+      branch(f->getCond(), {f->getBody(), f->getInc()}, guarded);
       return;
     }
     if (const auto* w = llvm::dyn_cast<clang::WhileStmt>(s)) {
-      walk(w->getCond(), guarded);
-      walk(w->getBody(), guarded || varies(w->getCond()));
+      branch(w->getCond(), {w->getBody()}, guarded);
       return;
     }
     if (const auto* d = llvm::dyn_cast<clang::DoStmt>(s)) {
@@ -135,10 +137,7 @@ private:
       return;
     }
     if (const auto* c = llvm::dyn_cast<clang::AbstractConditionalOperator>(s)) {
-      walk(c->getCond(), guarded);
-      const bool g = guarded || varies(c->getCond());
-      walk(c->getTrueExpr(), g);
-      walk(c->getFalseExpr(), g);
+      branch(c->getCond(), {c->getTrueExpr(), c->getFalseExpr()}, guarded);
       return;
     }
     if (llvm::isa<clang::ReturnStmt>(s)) {
