@@ -179,6 +179,8 @@ struct BeamSearch::Run {
   /// True when a contender as near as an exact match, not of a failing
   /// lineage, is still being checked.
   [[nodiscard]] bool exactPending() const;
+  /// How long to wait for the contenders' checks (`last`: the run's end).
+  [[nodiscard]] double checkWaitLeft(bool last) const;
   void report(const Generation& g, const store::Workspace::SteerGenerationRecord& stored, std::size_t compiled) const;
   SteerResult result();
 };
@@ -862,6 +864,17 @@ static double checkWait(const SteerSpec& spec) {
   return 6 * spec.checkTimeout * (1 + 2 * double(spec.confirmSizes.size()));
 }
 
+double BeamSearch::Run::checkWaitLeft(bool last) const {
+  const double cap = checkWait(spec);
+  if (spec.timeBudget <= 0) return cap;
+  // A time budget bounds the waits too: during the search, what is left of
+  // it; at the end, that and one check of every size, so the check in
+  // flight may end.
+  const double left = std::max(0.0, spec.timeBudget - elapsed());
+  const double inFlight = last ? spec.checkTimeout * (1 + double(spec.confirmSizes.size())) : 0;
+  return std::min(cap, left + inFlight);
+}
+
 // --- the search ----------------------------------------------------------------
 
 BeamSearch::BeamSearch(store::Workspace& workspace, model::Sampler& sampler) : ws_(workspace), sampler_(sampler) {}
@@ -918,7 +931,7 @@ SteerResult BeamSearch::go(std::int64_t id, const SteerSpec& spec, const CancelT
   for (;; ++run.generation) {
     const double lastGeneration = lastStart ? std::chrono::duration<double>(Clock::now() - *lastStart).count() : 0;
     // An exact match being checked may end the run: its check is waited for.
-    if (run.exactPending()) run.checks->wait(checkWait(spec));
+    if (run.exactPending()) run.checks->wait(run.checkWaitLeft(false));
     run.collectChecks();
     run.stopReason = run.stopBefore(lastGeneration);
     if (!run.stopReason.empty()) break;
@@ -943,7 +956,7 @@ SteerResult BeamSearch::go(std::int64_t id, const SteerSpec& spec, const CancelT
     run.keep(g, rng);
   }
   if (run.checks && run.stopReason != "cancelled") { // the contenders still in the checks: a last wait
-    run.checks->wait(checkWait(spec));
+    run.checks->wait(run.checkWaitLeft(true));
     run.collectChecks();
   }
   return run.result();
