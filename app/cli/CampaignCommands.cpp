@@ -11,6 +11,7 @@
 #include "campaign/Campaign.h"
 #include "campaign/ShardRun.h"
 #include "common/AtomicFile.h"
+#include "common/ContentHash.h"
 #include "common/Error.h"
 #include "common/Paths.h"
 #include "common/TextFormat.h"
@@ -108,6 +109,7 @@ int runCampaignPlan(const CommandLine& cl) {
                      std::to_string(spec.targets.size()) + " targets");
   spec.baseWorkspace = base;
   spec.checkpoint = absolute(checkpointFor(cl, base));
+  spec.modelHash = sha256OfFile(spec.checkpoint);
   spec.steer.target = spec.targets[0];
   readSearchOptions(cl, spec.steer);
   spec.steer.nearest = int(cl.unsignedValue("nearest", 1, 100000));

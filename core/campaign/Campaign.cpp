@@ -31,6 +31,7 @@ std::string CampaignSpec::toJson() const {
   return "{\"command\":\"campaign\",\"shards\":" + std::to_string(shards) +
          ",\"base_workspace\":" + jsonString(baseWorkspace) + ",\"corpus\":" + jsonString(corpusHash) +
          ",\"corpus_kernels\":" + std::to_string(corpusKernels) + ",\"checkpoint\":" + jsonString(checkpoint) +
+         (modelHash.empty() ? std::string() : ",\"model\":" + jsonString(modelHash)) +
          ",\"drive\":" + (drive ? "true" : "false") + ",\"steer\":" + steer.toJson() + ",\"targets\":" + t + "}";
 }
 
@@ -49,6 +50,7 @@ CampaignSpec CampaignSpec::fromJson(const std::string& text, const std::string& 
   s.corpusHash = need(o->getString("corpus"), "corpus");
   s.corpusKernels = need(o->getInteger("corpus_kernels"), "corpus_kernels");
   s.checkpoint = need(o->getString("checkpoint"), "checkpoint");
+  s.modelHash = o->getString("model").value_or("");
   s.drive = need(o->getBoolean("drive"), "drive");
   const auto* steer = o->find("steer");
   if (!steer) throw InputError(name + ": the campaign spec lacks \"steer\"");

@@ -26,6 +26,9 @@ struct CampaignSpec {
   std::string baseWorkspace, corpusHash;
   std::int64_t corpusKernels = 0;
   std::string checkpoint; ///< the model (absolute path)
+  /// The model's sha256 when the campaign was planned, so no shard steers
+  /// with another (empty in specs written before it was recorded: unchecked).
+  std::string modelHash;
   /// How each target is steered: specFor() puts the target in and adds the
   /// target's index to the seed.
   steer::SteerSpec steer;

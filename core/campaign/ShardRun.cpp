@@ -1,6 +1,7 @@
 #include "campaign/ShardRun.h"
 
 #include "common/Error.h"
+#include "model/Sampler.h"
 #include "drive/host/DriveJob.h"
 #include "features/Distance.h"
 #include "steer/Lineage.h"
@@ -112,6 +113,10 @@ ShardResult runShard(const CampaignSpec& spec, const std::string& dir, int shard
   if (shard < 0 || shard >= spec.shards)
     throw InputError("the campaign has shards 0 to " + std::to_string(spec.shards - 1) + ", not " +
                      std::to_string(shard));
+  if (!spec.modelHash.empty() && sampler.modelHash() != spec.modelHash)
+    throw InputError("the model " + spec.checkpoint + " is not the one the campaign was planned with (sha256 " +
+                     sampler.modelHash().substr(0, 12) + ", not " + spec.modelHash.substr(0, 12) +
+                     "); restore it or plan the campaign again");
   ShardResult result;
   result.shard = shard;
   auto say = [&](const std::string& m) {

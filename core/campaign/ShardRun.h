@@ -68,7 +68,8 @@ struct ShardResult {
 
 /// Runs shard `shard` of the campaign in `dir` with `sampler` (the spec's
 /// checkpoint). Throws InputError when the base workspace is missing or no
-/// longer holds the corpus the campaign was planned on.
+/// longer holds the corpus the campaign was planned on, or when `sampler`'s
+/// model is not the one it was planned with.
 ShardResult runShard(const CampaignSpec& spec, const std::string& dir, int shard, model::Sampler& sampler,
                      const ShardOptions& options);
 

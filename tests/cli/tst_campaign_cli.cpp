@@ -11,6 +11,7 @@
 #include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QRegularExpression>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -260,6 +261,26 @@ private slots:
     const Run partial = cli({QStringLiteral("campaign"), QStringLiteral("merge"), path(QStringLiteral("part")),
                              QStringLiteral("--partial")});
     QVERIFY2(partial.exitCode == 0, qPrintable(partial.err));
+
+    // A shard refuses a model other than the one the campaign was planned
+    // with (here the spec's recorded hash is changed, as if the file had been).
+    QVERIFY(plan(QStringLiteral("swapped")).exitCode == 0);
+    QFile spec(path(QStringLiteral("swapped/campaign.json")));
+    QVERIFY(spec.open(QIODevice::ReadOnly));
+    QString json = QString::fromUtf8(spec.readAll());
+    spec.close();
+    const QRegularExpression model(QStringLiteral("\"model\":\"[0-9a-f]{64}\""));
+    QVERIFY2(json.contains(model), qPrintable(json));
+    json.replace(model, QStringLiteral("\"model\":\"%1\"").arg(QString(64, QLatin1Char('0'))));
+    QVERIFY(spec.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    spec.write(json.toUtf8());
+    spec.close();
+    const Run swapped = cli({QStringLiteral("campaign"), QStringLiteral("run"), path(QStringLiteral("swapped")),
+                             QStringLiteral("--shard"), QStringLiteral("0"), QStringLiteral("--threads"), QStringLiteral("1"),
+                             QStringLiteral("-q")});
+    QCOMPARE(swapped.exitCode, 1);
+    QVERIFY2(swapped.err.contains(QLatin1String("not the one the campaign was planned with")), qPrintable(swapped.err));
+    QVERIFY(!QFile::exists(path(QStringLiteral("swapped/shard-0.sbw"))));
 
     // workspace merge refuses a foreign corpus and names it.
     const QString other = path(QStringLiteral("other.sbw"));
