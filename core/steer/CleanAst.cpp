@@ -191,8 +191,10 @@ public:
     if (on_.uniforms && f->doesThisDeclarationHaveABody() && f->hasAttr<clang::OpenCLKernelAttr>())
       for (const auto& u : uniformStores(*f))
         report(u.at->getExprLoc(), kUniformStore,
-               "every work-item writes the same element of " +
-                   (u.buffer.empty() ? std::string("a global buffer") : "buffer '" + u.buffer + "'") +
+               std::string(u.local ? "every work-item of a group" : "every work-item") +
+                   " writes the same element of " +
+                   (u.buffer.empty() ? std::string(u.local ? "a local buffer" : "a global buffer")
+                                     : "buffer '" + u.buffer + "'") +
                    ": the index does not depend on the work-item, and no test of the work-item guards the store");
     return true;
   }

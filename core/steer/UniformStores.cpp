@@ -4,6 +4,7 @@
 #include <clang/AST/Expr.h>
 #include <clang/AST/Stmt.h>
 
+#include <algorithm>
 #include <initializer_list>
 #include <set>
 
@@ -11,19 +12,25 @@ namespace steerbench::steer {
 
 namespace {
 
-/// The functions whose value differs between work-items (the sizes and
-/// counts of the NDRange do not).
-bool identifiesTheWorkItem(const clang::FunctionDecl* f) {
+/// The functions whose value differs between the work-items that share
+/// memory of `space` (the sizes and counts of the NDRange do not; the group's
+/// id is the same for all who share its local memory).
+bool identifiesTheWorkItem(const clang::FunctionDecl* f, clang::LangAS space) {
   if (!f || !f->getIdentifier()) return false;
   const auto name = f->getName();
-  return name == "get_global_id" || name == "get_local_id" || name == "get_group_id" ||
-         name == "get_global_linear_id" || name == "get_local_linear_id";
+  if (name == "get_group_id") return space == clang::LangAS::opencl_global;
+  return name == "get_global_id" || name == "get_local_id" || name == "get_global_linear_id" ||
+         name == "get_local_linear_id";
 }
 
-/// A pointer to global memory (a store through it is visible to every work-item).
-bool isGlobalPointer(const clang::Expr* e) {
-  const auto t = e->IgnoreParenImpCasts()->getType();
-  return t->isPointerType() && t->getPointeeType().getAddressSpace() == clang::LangAS::opencl_global;
+/// A pointer into memory of `space` (a store through it is visible to every
+/// work-item that shares it): a pointer, or a local array as it decays.
+bool pointsInto(const clang::Expr* e, clang::LangAS space) {
+  for (const clang::Expr* x : {e->IgnoreParens(), e->IgnoreParenImpCasts()}) {
+    const auto t = x->getType();
+    if (t->isPointerType() && t->getPointeeType().getAddressSpace() == space) return true;
+  }
+  return false;
 }
 
 /// The variable an lvalue names (`x`, not `a[i]`), or null.
@@ -34,6 +41,8 @@ const clang::VarDecl* variableOf(const clang::Expr* e) {
 
 class Analysis {
 public:
+  /// Stores into memory of `space`: global, or local (shared by a work-group).
+  explicit Analysis(clang::LangAS space) : space_(space) {}
   /// Which variables vary: assignments are followed until nothing changes.
   void settle(const clang::Stmt* body) {
     do {
@@ -52,7 +61,7 @@ public:
 private:
   bool varies(const clang::Stmt* s) const {
     if (!s) return false;
-    if (const auto* c = llvm::dyn_cast<clang::CallExpr>(s); c && identifiesTheWorkItem(c->getDirectCallee()))
+    if (const auto* c = llvm::dyn_cast<clang::CallExpr>(s); c && identifiesTheWorkItem(c->getDirectCallee(), space_))
       return true;
     if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(s))
       if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()); v && varying_.count(v)) return true;
@@ -65,7 +74,7 @@ private:
     if (v && varying && varying_.insert(v).second) changed_ = true;
   }
 
-  /// A store to global memory: `p[i] = `, `*p = `, `p[i] += `, `p[i]++`.
+  /// A store to memory of the space: `p[i] = `, `*p = `, `p[i] += `, `p[i]++`.
   void store(const clang::Expr* op, const clang::Expr* target, bool guarded) {
     if (!collecting_ || guarded) return;
     const clang::Expr* t = target->IgnoreParenImpCasts();
@@ -73,9 +82,9 @@ private:
     if (const auto* a = llvm::dyn_cast<clang::ArraySubscriptExpr>(t)) base = a->getBase();
     else if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(t); u && u->getOpcode() == clang::UO_Deref)
       base = u->getSubExpr();
-    if (!base || !isGlobalPointer(base) || varies(t)) return;
+    if (!base || !pointsInto(base, space_) || varies(t)) return;
     const auto* v = variableOf(base);
-    found_.push_back({op, v ? v->getNameAsString() : std::string()});
+    found_.push_back({op, v ? v->getNameAsString() : std::string(), space_ == clang::LangAS::opencl_local});
   }
 
   /// A condition, then the parts it decides whether to run: guarded when it varies.
@@ -150,6 +159,7 @@ private:
       walk(child, guarded);
   }
 
+  clang::LangAS space_;
   std::set<const clang::VarDecl*> varying_;
   std::vector<UniformStore> found_;
   bool changed_ = false, collecting_ = false, exited_ = false;
@@ -159,9 +169,17 @@ private:
 
 std::vector<UniformStore> uniformStores(const clang::FunctionDecl& kernel) {
   if (!kernel.hasBody()) return {};
-  Analysis a;
-  a.settle(kernel.getBody());
-  return a.stores(kernel.getBody());
+  std::vector<UniformStore> out;
+  for (const auto space : {clang::LangAS::opencl_global, clang::LangAS::opencl_local}) {
+    Analysis a(space);
+    a.settle(kernel.getBody());
+    const auto found = a.stores(kernel.getBody());
+    out.insert(out.end(), found.begin(), found.end());
+  }
+  std::stable_sort(out.begin(), out.end(), [](const UniformStore& x, const UniformStore& y) {
+    return x.at->getBeginLoc().getRawEncoding() < y.at->getBeginLoc().getRawEncoding();
+  });
+  return out;
 }
 
 } // namespace steerbench::steer

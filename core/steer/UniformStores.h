@@ -1,6 +1,8 @@
-// Stores every work-item makes to the same element of global memory: the
-// index and the pointer do not depend on the work-item, and no test of the
-// work-item's identity guards them. Work-items then race on that element
+// Stores every work-item makes to the same element of global memory, or every
+// work-item of a group to the same element of its local memory: the index
+// and the pointer do not depend on the work-item (for local memory: on the
+// work-item within its group), and no test of the work-item's identity
+// guards them. Work-items then race on that element
 // (`a[m] = d[j];` in every work-item of a reduction), or all write one value,
 // which the dynamic checks cannot tell from real work. Steering found counts
 // so (docs/steering.md, "uniform-store"). A test of whether a value varies
@@ -22,6 +24,7 @@ namespace steerbench::steer {
 struct UniformStore {
   const clang::Expr* at = nullptr; ///< the store (an assignment, ++ or --)
   std::string buffer;              ///< the buffer's name as written, or "" when it is not a plain name
+  bool local = false;              ///< a local buffer (the same element for every work-item of a group)
 };
 
 /// The uniform stores of `kernel`'s body, in the order they are written.

@@ -195,6 +195,21 @@ private Q_SLOTS:
     row("assigned under a test of the work-item", us, "  a[i] = b[i];",
         "  int k = 0;\n  if (i > n)\n    k = i;\n  a[k] = b[i];", 0, false);
     row("the parent's own a[0]", us, "  a[0] = b[i];", "  a[0] = b[i + 1];", 1, false);
+    // Local memory: the same element for every work-item of a group.
+    const char* lp = "  local float l[64];\n  l[get_local_id(0)] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = l[0];";
+    row("l[0] in every work-item", us, lp,
+        "  local float l[64];\n  l[0] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = l[0];", 1, true);
+    row("l[group id]: the same within a group", us, lp,
+        "  local float l[64];\n  l[get_group_id(0)] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = l[0];", 1,
+        true);
+    row("l[0] by the group's first work-item", us, lp,
+        "  local float l[64];\n  if (get_local_id(0) == 0)\n    l[0] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  a[i] = l[0];",
+        0, false);
+    row("a local tile by the local id", us, lp,
+        "  local float l[8][8];\n  l[get_local_id(0) % 8][i % 8] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  a[i] = l[0][0];",
+        0, false);
   }
 
   void relativeRulesAreJudgedAgainstTheParent() {
