@@ -176,7 +176,7 @@ void EditorController::fillHoles(const QString& source) {
   const unsigned seed = unsigned(QDateTime::currentMSecsSinceEpoch() & 0xffffffu);
   bench_.engine->post(tr("Cannot fill the holes"), [this, text, path, id, title, seed](EngineState& s) -> EngineBridge::Continuation {
     auto& sampler = s.samplerFor(path);
-    model::SampleOptions o;
+    model::SampleOptions o = sampler.recommendedOptions();
     o.batchSize = 1;
     o.maxNewTokens = 256;
     o.seed = seed;

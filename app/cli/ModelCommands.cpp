@@ -242,7 +242,7 @@ CommandLine sampleCommandLine() {
   cl.option({"checkpoint", 'o', "FILE", "the model (default: WORKSPACE.model.ckpt when trained, else the shipped default model)"});
   cl.option({"temperature", 't', "T", "sampling temperature (0: most likely token)", false, "0.8"});
   cl.option({"top-p", 0, "P", "nucleus sampling: draw among the most likely tokens whose probabilities sum to P "
-                              "(1: all)", false, "1"});
+                              "(1: all; default: 0.9 for a decoder, 1 for an encoder)"});
   cl.option({"batch", 0, "N", "rows sampled together (per stream)", false, "64"});
   cl.option({"max-new-tokens", 0, "N", "cap on the tokens one sample adds", false, "512"});
   cl.option({"seed", 0, "N", "sampling seed", false, "1"});
@@ -255,7 +255,8 @@ CommandLine sampleCommandLine() {
                                  "compiled as it ends, and one with an error is sampled again)"});
   cl.option({"check-patience", 0, "N", "give a row up after N statements sampled again", false, "8"});
   cl.option({"restarts", 0, "N", "a sample given up, or whose last hole would close into a kernel with an error once "
-                                "the check patience is spent, starts again from its feed, at most N times", false, "0"});
+                                "the check patience is spent, starts again from its feed, at most N times (default: "
+                                "3 for a decoder, 0 for an encoder)"});
   cl.option({"threads", 'j', "N", "model (BLAS) and compile threads (default: all cores)", false, "0"});
   cl.option({"streams", 0, "N", "batches sampled at once, each on one core (0: one per BLAS thread with OpenBLAS, "
                                 "else 1); the samples depend on it as on the seed", false, "0"});
@@ -277,8 +278,10 @@ int runSample(const CommandLine& cl) {
   const int count = int(cl.unsignedValue("count", 1, 100000000));
   model::SampleOptions o;
   o.temperature = std::atof(cl.value("temperature").c_str());
-  o.topP = std::atof(cl.value("top-p").c_str());
-  if (!(o.topP > 0 && o.topP <= 1)) throw UsageError("--top-p must be in (0, 1]");
+  if (cl.has("top-p")) {
+    o.topP = std::atof(cl.value("top-p").c_str());
+    if (!(o.topP > 0 && o.topP <= 1)) throw UsageError("--top-p must be in (0, 1]");
+  }
   o.batchSize = int(cl.unsignedValue("batch", 1, 4096));
   o.maxNewTokens = int(cl.unsignedValue("max-new-tokens", 1, 1000000));
   o.seed = std::stoull(cl.value("seed"));
@@ -286,7 +289,7 @@ int runSample(const CommandLine& cl) {
   o.guardPatience = int(cl.unsignedValue("patience", 0, 1000000));
   o.checkPatience = int(cl.unsignedValue("check-patience", 1, 1000000));
   o.minNewTokens = int(cl.unsignedValue("min-tokens", 0, 1000000));
-  o.restarts = int(cl.unsignedValue("restarts", 0, 1000));
+  if (cl.has("restarts")) o.restarts = int(cl.unsignedValue("restarts", 0, 1000));
   if (cl.has("target")) o.target = model::parseConditionTarget(cl.value("target"));
   // Each sample its own target: around --target, or the cells of a grid (-n per cell), feeds taken in turn.
   int samplesWanted = count;
@@ -319,6 +322,9 @@ int runSample(const CommandLine& cl) {
   auto ws = store::Workspace::open(wsPath);
   auto sampler = loadSampler(ckpt, threads);
   if (o.streams == 0) o.streams = sampler.defaultStreams();
+  const auto recommended = sampler.recommendedOptions(); // what the model samples best with, unless given
+  if (!cl.has("top-p")) o.topP = recommended.topP;
+  if (!cl.has("restarts")) o.restarts = recommended.restarts;
   InterruptGuard interrupt;
   const auto t0 = std::chrono::steady_clock::now();
   const auto samples = sampler.sample(feeds, samplesWanted, o, {}, &interrupt.token());

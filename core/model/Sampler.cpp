@@ -135,6 +135,17 @@ std::string Sampler::describe() const { return impl_->model->config().describe()
 
 int Sampler::maxLength() const { return impl_->model->config().maxLength; }
 
+bool Sampler::decoder() const { return impl_->model->config().decoder(); }
+
+SampleOptions Sampler::recommendedOptions() const {
+  SampleOptions o;
+  if (decoder()) {
+    o.topP = 0.9;
+    o.restarts = 3;
+  }
+  return o;
+}
+
 std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int count, const SampleOptions& o,
                                     const std::function<void(const Sample&)>& done, const CancelToken* cancel) {
   const auto& tok = impl_->tokenizer;

@@ -174,6 +174,10 @@ private slots:
                              QStringLiteral("21"), QStringLiteral("--threads"), QStringLiteral("1")});
     QVERIFY2(sampled.exitCode == 0, qPrintable(sampled.err));
     QCOMPARE(scalar(ws_, "SELECT count(*) FROM samples WHERE seed = 21 AND text LIKE 'kernel void%'"), QStringLiteral("4"));
+    // Unless told otherwise, a decoder samples with the options it samples best with.
+    const QString sampleSpec = scalar(ws_, "SELECT spec FROM samples WHERE seed = 21 LIMIT 1");
+    QVERIFY2(sampleSpec.contains(QLatin1String("\"top_p\":0.9,")) && sampleSpec.contains(QLatin1String("\"restarts\":3,")),
+             qPrintable(sampleSpec));
 
     // A suffix-first fine-tune of it: the order is in the model and the
     // recipe, a resume may not change it, and the model samples.
