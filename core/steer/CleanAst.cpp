@@ -101,6 +101,14 @@ bool takesDimension(const clang::FunctionDecl* f) {
   return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return name == n; });
 }
 
+/// The work-group barrier and the memory fences, whose argument is flags.
+bool isFence(const clang::FunctionDecl* f) {
+  if (!f || !f->getIdentifier()) return false;
+  const auto name = f->getName();
+  return name == "barrier" || name == "work_group_barrier" || name == "mem_fence" || name == "read_mem_fence" ||
+         name == "write_mem_fence";
+}
+
 /// A kernel's buffer argument named in `e` (a global or constant pointer
 /// parameter of a kernel function), else null.
 const clang::ParmVarDecl* kernelBuffer(const clang::Expr* e) {
@@ -206,12 +214,38 @@ public:
     if (on_.indices && isTruthValue(a->getIdx()->IgnoreParenImpCasts()))
       report(a->getIdx()->getBeginLoc(), kTruthIndex,
              "a subscript that is a comparison's 0 or 1: it reads one of two fixed elements");
+    // `e[d]` is `d[e]` in C; no kernel of the corpus writes it, the search
+    // does when an infill puts an index before the brackets.
+    if (on_.reversed && a->getLHS() != a->getBase())
+      report(a->getBeginLoc(), kReversedSubscript, "a subscript written index first (`i[p]` for `p[i]`)");
+    return true;
+  }
+  /// A statement that computes a value nothing uses and does nothing else.
+  /// Clang warns of most (unused-value), but not of one a macro wrote:
+  /// `(CLK_LOCAL_MEM_FENCE);`, which the search made of `barrier(...)`.
+  bool VisitCompoundStmt(clang::CompoundStmt* s) {
+    if (!on_.statements) return true;
+    for (clang::Stmt* child : s->body()) {
+      const auto* e = llvm::dyn_cast<clang::Expr>(child);
+      if (!e || e->isValueDependent() || e->HasSideEffects(*ast_)) continue;
+      if (const auto* cast = llvm::dyn_cast<clang::CStyleCastExpr>(e->IgnoreParens());
+          cast && cast->getType()->isVoidType())
+        continue; // `(void)x;` says the value is unused on purpose
+      report(e->getBeginLoc(), kUnusedStatement, "a statement whose value nothing uses, and that does nothing else");
+    }
     return true;
   }
   /// `get_global_size(j >= g)`: a dimension computed from a comparison.
   /// `get_global_id(2 * c)`: a dimension computed from a kernel argument or
   /// a variable, where kernels name the dimension they mean (0, 1 or 2).
   bool VisitCallExpr(clang::CallExpr* c) {
+    // `barrier(l)`: the flags say which memory the fence orders; kernels
+    // name them (CLK_LOCAL_MEM_FENCE, CLK_GLOBAL_MEM_FENCE).
+    if (on_.barriers && c->getNumArgs() == 1 && isFence(c->getDirectCallee()) && !c->getArg(0)->isValueDependent() &&
+        !c->getArg(0)->isIntegerConstantExpr(*ast_))
+      report(c->getArg(0)->getBeginLoc(), kBarrierFlags,
+             "the flags of '" + c->getDirectCallee()->getName().str() + "' are not a constant (CLK_LOCAL_MEM_FENCE, "
+             "CLK_GLOBAL_MEM_FENCE)");
     if (c->getNumArgs() != 1 || !takesDimension(c->getDirectCallee())) return true;
     const auto name = c->getDirectCallee()->getName().str();
     if (on_.indices && holdsTruthValue(c->getArg(0)))
@@ -413,6 +447,9 @@ CleanAstChecks::CleanAstChecks(const std::vector<std::string>& rules) {
   on_.numbers = has(kNumberCondition);
   on_.uniforms = has(kUniformStore);
   on_.dimensions = has(kWorkItemDimension);
+  on_.barriers = has(kBarrierFlags);
+  on_.reversed = has(kReversedSubscript);
+  on_.statements = has("unused-value");
 }
 
 void CleanAstChecks::onTranslationUnit(clang::ASTContext& ast, bool hasErrors) {

@@ -25,6 +25,14 @@ inline constexpr const char* kPointerCondition = "pointer-condition";
 inline constexpr const char* kTruthIndex = "truth-index";
 /// A work-item function's dimension that is not a constant: `get_global_id(2 * c)`.
 inline constexpr const char* kWorkItemDimension = "work-item-dimension";
+/// A barrier or fence whose flags are not a constant: `barrier(l)`.
+inline constexpr const char* kBarrierFlags = "barrier-flags";
+/// A subscript written index first: `e[d]` for `d[e]`.
+inline constexpr const char* kReversedSubscript = "reversed-subscript";
+/// Reported for the unused-value rule (beside Clang's): a statement whose
+/// value nothing uses and that does nothing, where Clang is silent because a
+/// macro wrote it (`(CLK_LOCAL_MEM_FENCE);`).
+inline constexpr const char* kUnusedStatement = "unused-statement";
 /// A kernel's buffer argument moved backwards (`b -= 2 * e`) before it is read.
 inline constexpr const char* kBufferRewind = "buffer-rewind";
 /// An arithmetic operation that changes nothing or gives a constant (`x + 0`,
@@ -49,9 +57,10 @@ inline constexpr const char* kWhileLoopAnalysis = "while-loop-analysis";
 /// Which rules of the walk below are judged.
 struct AstRules {
   bool chained = false, pointers = false, loops = false, indices = false, rewinds = false, identities = false,
-       numbers = false, uniforms = false, dimensions = false;
+       numbers = false, uniforms = false, dimensions = false, barriers = false, reversed = false, statements = false;
   [[nodiscard]] bool any() const {
-    return chained || pointers || loops || indices || rewinds || identities || numbers || uniforms || dimensions;
+    return chained || pointers || loops || indices || rewinds || identities || numbers || uniforms || dimensions ||
+           barriers || reversed || statements;
   }
 };
 

@@ -10,8 +10,9 @@ const std::vector<CleanRule>& cleanRules() {
   static const std::vector<CleanRule> rules = {
       {"unused-value",
        {"unused-value"},
-       {"unused-value", "unused-comparison", "unused-result"},
-       "an expression whose value nothing uses: a statement `a[i] + b;`, a comma's left operand, a loop step `s`"},
+       {"unused-value", "unused-comparison", "unused-result", kUnusedStatement},
+       "an expression whose value nothing uses: a statement `a[i] + b;`, a comma's left operand, a loop step `s`, "
+       "`(CLK_LOCAL_MEM_FENCE);` (a macro's, which Clang lets pass, found by the AST walk)"},
       {"comma", {"comma"}, {"comma"}, "the comma operator outside a for loop's header: `q = (a, b[j]);`"},
       {"unused-variable",
        {"unused-variable", "unused-but-set-variable"},
@@ -85,6 +86,11 @@ const std::vector<CleanRule>& cleanRules() {
        {},
        {kWorkItemDimension},
        "a work-item function's dimension that is not a constant: `get_global_id(2 * c)`, `get_local_size(n)`"},
+      {kBarrierFlags,
+       {},
+       {kBarrierFlags},
+       "a barrier or fence whose flags are not a constant: `barrier(l)`, `mem_fence(k < n)`"},
+      {kReversedSubscript, {}, {kReversedSubscript}, "a subscript written index first: `e[d]` for `d[e]`"},
       {kBufferRewind,
        {},
        {kBufferRewind},

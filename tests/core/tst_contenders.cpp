@@ -104,6 +104,12 @@ private Q_SLOTS:
                                            << QString::fromStdString(kernelWith("  a[i] = b[i] * ((i < n) / 2);"))
                                            << QString::fromStdString(kernelWith("  a[i] = b[i] * ((i < n) * 2);"));
     row("work-item-dimension", "  a[i] = get_global_id(n);", "  a[i] = get_global_id(0);");
+    row("barrier-flags", "  a[i] = b[i];\n  barrier(n);\n  b[i] = a[i + 1];",
+        "  a[i] = b[i];\n  barrier(CLK_GLOBAL_MEM_FENCE);\n  b[i] = a[i + 1];");
+    row("reversed-subscript", "  a[i] = i[b];", "  a[i] = b[i];");
+    QTest::newRow("unused-value, a macro's") << QStringLiteral("unused-value")
+                                             << QString::fromStdString(kernelWith("  a[i] = b[i];\n  (CLK_LOCAL_MEM_FENCE);"))
+                                             << QString::fromStdString(kernelWith("  a[i] = b[i];\n  (void)n;"));
     row("empty-declaration", "  int;\n  a[i] = b[i];", "  int k = n;\n  a[i] = b[i] + k;");
     QTest::newRow("truth-index, dimension") << QStringLiteral("truth-index")
                                             << QString::fromStdString(kernelWith("  a[i] = get_global_size(n >= m);"))
@@ -235,7 +241,7 @@ private Q_SLOTS:
   }
 
   void everyRuleHasATestRow() {
-    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(23)); // the rows above and relativeRules...
+    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(25)); // the rows above and relativeRules...
     QVERIFY(steer::cleanCompileWarnings({}).empty());
     QVERIFY(!steer::cleanRule("no-such-rule"));
   }
