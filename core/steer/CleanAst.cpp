@@ -322,16 +322,19 @@ public:
   bool VisitWhileStmt(clang::WhileStmt* s) {
     truth(s->getCond());
     endless(s->getCond(), s->getBody(), s->getWhileLoc());
+    forever(s->getCond(), s->getBody(), s->getWhileLoc());
     return true;
   }
   bool VisitDoStmt(clang::DoStmt* s) {
     truth(s->getCond());
     endless(s->getCond(), s->getBody(), s->getWhileLoc());
+    forever(s->getCond(), s->getBody(), s->getWhileLoc());
     return true;
   }
   bool VisitForStmt(clang::ForStmt* s) {
     truth(s->getCond());
     idleStep(s);
+    forever(s->getCond(), s->getBody(), s->getForLoc());
     return true;
   }
   bool VisitAbstractConditionalOperator(clang::AbstractConditionalOperator* c) { // `c ? a : b` and `c ?: b`
@@ -357,6 +360,25 @@ private:
     report(at, kWhileLoopAnalysis,
            "variable(s) " + names + " used in the loop condition are not modified in the loop body, "
            "and nothing leaves it: once entered, it never ends");
+  }
+
+  /// A loop with no condition, or one that is always true (`for (i = 0;;
+  /// ++i)`, `while (1)`), and no break, return or goto inside: it never
+  /// ends. The search made such a loop of `for (i = 0; i < n; ++i)`.
+  void forever(const clang::Expr* cond, const clang::Stmt* body, clang::SourceLocation at) {
+    if (!on_.loops || !body) return;
+    if (cond) {
+      if (cond->isValueDependent()) return;
+      clang::Expr::EvalResult r;
+      if (!cond->EvaluateAsInt(r, *ast_) || r.Val.getInt().isZero()) return;
+    }
+    const std::vector<const clang::VarDecl*> none; // only a way out counts
+    ChangesOrLeaves inside(none);
+    inside.TraverseStmt(const_cast<clang::Stmt*>(body));
+    if (inside.found) return;
+    report(at, kWhileLoopAnalysis,
+           std::string(cond ? "the loop's condition is always true" : "the loop has no condition") +
+               ", and nothing leaves it: it never ends");
   }
 
   /// A for loop whose step changes none of the local scalars its

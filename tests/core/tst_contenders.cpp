@@ -123,6 +123,15 @@ private Q_SLOTS:
     QTest::newRow("loop-analysis, while") << QStringLiteral("loop-analysis")
                                           << QString::fromStdString(kernelWith("  int k = 0;\n  while (k < n) a[i] += 1.0f;"))
                                           << QString::fromStdString(kernelWith("  int k = 0;\n  while (k < n) {\n    a[i] += 1.0f;\n    k++;\n  }"));
+    // No condition, or one always true, and no way out: it never ends.
+    QTest::newRow("loop-analysis, no condition")
+        << QStringLiteral("loop-analysis")
+        << QString::fromStdString(kernelWith("  for (int k = 0;; ++k)\n    a[i] += b[k];"))
+        << QString::fromStdString(kernelWith("  for (int k = 0;; ++k) {\n    if (k >= n)\n      break;\n    a[i] += b[k];\n  }"));
+    QTest::newRow("loop-analysis, always true")
+        << QStringLiteral("loop-analysis")
+        << QString::fromStdString(kernelWith("  int k = 0;\n  while (1)\n    a[i] += b[k++];"))
+        << QString::fromStdString(kernelWith("  int k = 0;\n  while (1) {\n    a[i] += b[k++];\n    if (k > n)\n      return;\n  }"));
     // The body's `l +=` keeps Clang quiet; k never moves.
     QTest::newRow("loop-analysis, idle step")
         << QStringLiteral("loop-analysis")
