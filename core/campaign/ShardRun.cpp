@@ -1,9 +1,9 @@
 #include "campaign/ShardRun.h"
 
 #include "common/Error.h"
-#include "model/Sampler.h"
 #include "drive/host/DriveJob.h"
 #include "features/Distance.h"
+#include "model/Sampler.h"
 #include "steer/Lineage.h"
 #include "store/Workspace.h"
 #include "store/WorkspaceMerge.h"

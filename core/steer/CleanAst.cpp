@@ -241,8 +241,7 @@ public:
   bool VisitCallExpr(clang::CallExpr* c) {
     // `barrier(l)`: the flags say which memory the fence orders; kernels
     // name them (CLK_LOCAL_MEM_FENCE, CLK_GLOBAL_MEM_FENCE).
-    if (on_.barriers && c->getNumArgs() == 1 && isFence(c->getDirectCallee()) && !c->getArg(0)->isValueDependent() &&
-        !c->getArg(0)->isIntegerConstantExpr(*ast_))
+    if (on_.barriers && c->getNumArgs() == 1 && isFence(c->getDirectCallee()) && !constant(c->getArg(0)))
       report(c->getArg(0)->getBeginLoc(), kBarrierFlags,
              "the flags of '" + c->getDirectCallee()->getName().str() + "' are not a constant (CLK_LOCAL_MEM_FENCE, "
              "CLK_GLOBAL_MEM_FENCE)");
@@ -250,7 +249,7 @@ public:
     const auto name = c->getDirectCallee()->getName().str();
     if (on_.indices && holdsTruthValue(c->getArg(0)))
       report(c->getArg(0)->getBeginLoc(), kTruthIndex, "the work-item dimension of '" + name + "' is computed from a comparison");
-    else if (on_.dimensions && !c->getArg(0)->isValueDependent() && !c->getArg(0)->isIntegerConstantExpr(*ast_))
+    else if (on_.dimensions && !constant(c->getArg(0)))
       report(c->getArg(0)->getBeginLoc(), kWorkItemDimension,
              "the work-item dimension of '" + name + "' is not a constant: it depends on the kernel's arguments");
     return true;
@@ -430,6 +429,11 @@ private:
     if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(x); u && u->getOpcode() == clang::UO_LNot) return false;
     if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(x); b && b->getOpcode() == clang::BO_And) return false;
     return true;
+  }
+
+  /// An integer constant expression (or one a template would decide).
+  [[nodiscard]] bool constant(const clang::Expr* e) const {
+    return e->isValueDependent() || e->isIntegerConstantExpr(*ast_);
   }
 
   void rewound(const clang::ParmVarDecl& buffer, clang::SourceLocation at) {

@@ -50,6 +50,9 @@ public:
       walk(body, false);
     } while (changed_);
   }
+  /// Whether the walk met a store into local memory (an analysis of another
+  /// space, then, has something to find).
+  [[nodiscard]] bool storesLocal() const { return storesLocal_; }
   /// Then the stores, with what guards them.
   std::vector<UniformStore> stores(const clang::Stmt* body) {
     collecting_ = true;
@@ -76,13 +79,14 @@ private:
 
   /// A store to memory of the space: `p[i] = `, `*p = `, `p[i] += `, `p[i]++`.
   void store(const clang::Expr* op, const clang::Expr* target, bool guarded) {
-    if (!collecting_ || guarded) return;
     const clang::Expr* t = target->IgnoreParenImpCasts();
     const clang::Expr* base = nullptr;
     if (const auto* a = llvm::dyn_cast<clang::ArraySubscriptExpr>(t)) base = a->getBase();
     else if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(t); u && u->getOpcode() == clang::UO_Deref)
       base = u->getSubExpr();
-    if (!base || !pointsInto(base, space_) || varies(t)) return;
+    if (!base) return;
+    storesLocal_ = storesLocal_ || pointsInto(base, clang::LangAS::opencl_local);
+    if (!collecting_ || guarded || !pointsInto(base, space_) || varies(t)) return;
     const auto* v = variableOf(base);
     found_.push_back({op, v ? v->getNameAsString() : std::string(), space_ == clang::LangAS::opencl_local});
   }
@@ -162,20 +166,21 @@ private:
   clang::LangAS space_;
   std::set<const clang::VarDecl*> varying_;
   std::vector<UniformStore> found_;
-  bool changed_ = false, collecting_ = false, exited_ = false;
+  bool changed_ = false, collecting_ = false, exited_ = false, storesLocal_ = false;
 };
 
 } // namespace
 
 std::vector<UniformStore> uniformStores(const clang::FunctionDecl& kernel) {
   if (!kernel.hasBody()) return {};
-  std::vector<UniformStore> out;
-  for (const auto space : {clang::LangAS::opencl_global, clang::LangAS::opencl_local}) {
-    Analysis a(space);
-    a.settle(kernel.getBody());
-    const auto found = a.stores(kernel.getBody());
-    out.insert(out.end(), found.begin(), found.end());
-  }
+  Analysis global(clang::LangAS::opencl_global);
+  global.settle(kernel.getBody());
+  auto out = global.stores(kernel.getBody());
+  if (!global.storesLocal()) return out; // most kernels: the second analysis would find nothing
+  Analysis local(clang::LangAS::opencl_local);
+  local.settle(kernel.getBody());
+  const auto found = local.stores(kernel.getBody());
+  out.insert(out.end(), found.begin(), found.end());
   std::stable_sort(out.begin(), out.end(), [](const UniformStore& x, const UniformStore& y) {
     return x.at->getBeginLoc().getRawEncoding() < y.at->getBeginLoc().getRawEncoding();
   });
