@@ -12,8 +12,10 @@
 //   4. Infilling: held-out kernels (the trainer's validation split, then the
 //      corpus kernels training never saw), one random hole each, filled in
 //      one batched run: compile rate, and how many merely rebuild the original.
-//      Twice: holes as training makes them (up to 90% of a kernel), and as
-//      steering makes them (0 to 8 tokens). Each hole covers whole lexemes,
+//      For holes as training makes them (up to 90% of a kernel), and as
+//      steering makes them (0 to 8 tokens); each kind twice: as the model
+//      fills it, and with a fill that rebuilds the original drawn again
+//      (--redraws times at most, as steering samples its infills). Each hole covers whole lexemes,
 //      as a [HOLE] written in text and steering's holes do (--cut-lexemes:
 //      as training draws them, possibly inside a spelled literal, where the
 //      feed's text lexes the rest of the literal differently).
@@ -38,7 +40,7 @@
 //                        [--unchecked] [--check-patience 8]   (compiler-checked statements, SampleOptions::check)
 //                        [--min-tokens 0]   (a length floor for the undirected samples only)
 //                        [--close-bias 0]   (a soft length prior for them: added to the logit of closing the kernel)
-//                        [--cut-lexemes] [--restarts 0] [--dump-failed-infills DIR]
+//                        [--cut-lexemes] [--restarts 0] [--redraws 4] [--dump-failed-infills DIR]
 //                        [--vectors FILE]   (the compiling undirected samples' tokens and Grewe vectors, CSV)
 //                        [--repeat-close 2]   (SampleOptions::closeOnRepeat; 0: off)
 //                        [--devmap DIR] [--clgen DIR]   (coverage; skipped when DevMap is not there)
@@ -187,6 +189,7 @@ int main(int argc, char** argv) {
     else if (arg("--dump-failed-infills")) dumpDir = argv[++i];
     else if (arg("--vectors")) vectorsCsv = argv[++i];
     else if (arg("--restarts")) o.restarts = std::atoi(argv[++i]);
+    else if (arg("--redraws")) o.redraws = std::atoi(argv[++i]);
     else if (arg("--repeat-close")) o.closeOnRepeat = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--cut-lexemes")) cutLexemes = true;
     else if (arg("--devmap")) devmapDir = argv[++i];
@@ -200,7 +203,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 64] [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0] "
                            "[--unguarded] [--typed] [--untyped] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
-                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10] [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20]\n");
+                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--redraws 4] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10] [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20]\n");
       return 2;
     }
   }
@@ -511,15 +514,23 @@ int main(int argc, char** argv) {
     // makes them (up to 90% of a kernel), then as steering makes them (0 to 8 tokens).
     const auto& tok = sampler.tokenizer();
     std::vector<bool> okOriginal; // the control: do the held-out kernels compile as they stand
-    auto infillRun = [&](const char* what, const model::DatapointOptions& d) {
+    // With `redraw`, a fill that rebuilds what its hole hid is drawn again
+    // (SampleOptions::feedReplaced), as steering samples its infills.
+    auto infillRun = [&](const char* what, const model::DatapointOptions& d, bool redraw) {
       std::mt19937_64 rng(o.seed);
       std::vector<std::string> feeds, originals;
+      model::SampleOptions fo = o;
+      fo.feedReplaced.clear();
       std::size_t fromValidation = 0;
       for (std::size_t i = 0; i < heldOut.size() && int(feeds.size()) < infill; ++i) {
         auto ids = tok.encode(heldOut[i]);
         if (ids.size() + 4 > d.maxLength) continue; // whole kernels only
         auto point = model::makeDatapoint(ids, d, rng);
         std::vector<int> inner(point.inputs.begin() + 1, point.inputs.end() - 1);
+        const auto hole = std::size_t(std::find(inner.begin(), inner.end(), model::Tokenizer::kHole) - inner.begin());
+        if (redraw) // the hidden tokens: the kernel's between the text before and after the hole
+          fo.feedReplaced.emplace_back(ids.begin() + std::ptrdiff_t(hole),
+                                       ids.begin() + std::ptrdiff_t(hole + ids.size() + 1 - inner.size()));
         feeds.push_back(tok.decode(inner));
         originals.push_back(heldOut[i]);
         fromValidation += i < validationKernels;
@@ -532,9 +543,12 @@ int main(int argc, char** argv) {
       std::vector<std::string> filled(feeds);
       std::vector<char> complete(feeds.size(), 0);
       const auto t1 = Clock::now();
-      for (const auto& s : sampler.sample(feeds, int(feeds.size()), o)) {
+      std::size_t redrawn = 0, redrawsSpent = 0;
+      for (const auto& s : sampler.sample(feeds, int(feeds.size()), fo)) {
         filled[s.feed] = s.text;
         complete[s.feed] = s.complete;
+        redrawn += s.redraws > 0;
+        redrawsSpent += std::size_t(s.redraws);
       }
       const double infillSeconds = std::chrono::duration<double>(Clock::now() - t1).count();
       std::vector<std::string> errors;
@@ -555,11 +569,15 @@ int main(int argc, char** argv) {
         ++fc;
         rebuilt += model::sameTokens(filled[f], originals[f]);
       }
-      std::printf("\nInfill, %s: %zu held-out kernels (%zu of the validation split, %zu capped) with one random hole, "
+      std::printf("\nInfill, %s%s: %zu held-out kernels (%zu of the validation split, %zu capped) with one random hole, "
                   "filled in %.1f s: %zu compile (%.1f%%; goal >= 70%%), of which %zu rebuild the original and %zu differ "
                   "(goal: at least half differ)\n",
-                  what, filled.size(), fromValidation, filled.size() - fromValidation, infillSeconds, fc,
+                  what, redraw ? ", a fill that rebuilds the original drawn again (as steering samples)" : "",
+                  filled.size(), fromValidation, filled.size() - fromValidation, infillSeconds, fc,
                   100.0 * double(fc) / double(filled.size()), rebuilt, fc - rebuilt);
+      if (redraw)
+        std::printf("  %zu fills were drawn again (%zu draws in all, at most %d a fill)\n", redrawn, redrawsSpent,
+                    fo.redraws);
       std::printf("  control: %zu of the %zu originals compile as the bench compiles them\n",
                   std::size_t(std::count(okOriginal.begin(), okOriginal.end(), true)), originals.size());
       const auto byCount = mostFrequentFirst(kinds);
@@ -575,9 +593,11 @@ int main(int argc, char** argv) {
     std::printf("\nInfill holes %s\n", cutLexemes ? "as training draws them (--cut-lexemes: some start or end inside a "
                                                      "spelled literal)"
                                                    : "cover whole lexemes (as a [HOLE] written in text does)");
-    infillRun("training's holes (up to 90% of a kernel)", d);
+    infillRun("training's holes (up to 90% of a kernel)", d, false);
+    infillRun("training's holes (up to 90% of a kernel)", d, true);
     d.shortHoleProbability = 1.0; // steering's holes
-    infillRun("steering's holes (0 to 8 tokens)", d);
+    infillRun("steering's holes (0 to 8 tokens)", d, false);
+    infillRun("steering's holes (0 to 8 tokens)", d, true);
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench-generate: %s\n", e.what());

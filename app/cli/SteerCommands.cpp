@@ -178,6 +178,8 @@ void addSearchOptions(CommandLine& cl) {
                                        "long, after 2N four times (0: never)", false, "0"});
   cl.option({"restarts", 0, "N", "an infill given up, or still in error once the check patience is spent, starts "
                                  "again at most N times", false, "0"});
+  cl.option({"redraws", 0, "N", "an infill that puts back exactly the tokens its hole replaced (its beam member "
+                                "again) is drawn again at most N times", false, "4"});
   cl.option({"combine", 0, "N", "also try, each generation, up to N pairs of a beam member's infills applied together "
                                 "(this generation's with each other or with the last 8 generations'), those whose "
                                 "summed feature changes predict a kernel nearer than the member (0: none)", false, "16"});
@@ -247,6 +249,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.maxNewTokens = int(cl.unsignedValue("max-new-tokens", 1, 100000));
     spec.escalateAfter = int(cl.unsignedValue("escalate-after", 0, 100000));
     spec.restarts = int(cl.unsignedValue("restarts", 0, 1000));
+    spec.redraws = int(cl.unsignedValue("redraws", 0, 1000));
     spec.combine = int(cl.unsignedValue("combine", 0, 100000));
     spec.maxPerVector = int(cl.unsignedValue("max-per-vector", 0, 100000));
     spec.failingMembers = cl.value("failing-members") == "any" ? -1 : int(cl.unsignedValue("failing-members", 0, 100000));

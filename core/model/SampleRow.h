@@ -25,6 +25,7 @@ struct SampleRow {
   int endsTakenBack = 0;   ///< closed holes whose whole kernel had an error
   bool unchecked = false;  ///< the feed's own text has an error: no more checks
   int restarts = 0;        ///< times it started again from its feed (SampleOptions::restarts)
+  int redraws = 0;         ///< times its fill rebuilt what the hole replaced (SampleOptions::feedReplaced)
   // A decoder's view (CachedDecoding): the hole being filled began at
   // `middleAt` in `seq` when the row had `holesLeft` holes (-1: not yet read).
   int middleAt = -1;

@@ -170,6 +170,13 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
   if (targeted && model->config().conditions == 0)
     throw InputError("this model was trained without conditions, so it cannot be given a target (train one with "
                      "--conditions, from this one with --init-from)");
+  if (!o.feedReplaced.empty()) {
+    if (o.feedReplaced.size() != encoded.size())
+      throw std::invalid_argument("SampleOptions::feedReplaced must have one entry per feed");
+    for (const auto& ids : encoded)
+      if (std::count(ids.begin(), ids.end(), int(Tokenizer::kHole)) != 1)
+        throw std::invalid_argument("SampleOptions::feedReplaced is for feeds with one [HOLE]");
+  }
   if (!o.feedEnds.empty() && o.feedEnds.size() != encoded.size())
     throw std::invalid_argument("SampleOptions::feedEnds must have one entry per feed");
   if (!o.feedMinNewTokens.empty() && o.feedMinNewTokens.size() != encoded.size())
@@ -280,11 +287,12 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
   // A row from its feed: new, or started again (its index, feed and restarts kept).
   auto fromFeed = [&](Row& r) {
     const std::size_t index = r.index, feed = r.feed;
-    const int restarts = r.restarts;
+    const int restarts = r.restarts, redraws = r.redraws;
     r = Row{};
     r.index = index;
     r.feed = feed;
     r.restarts = restarts;
+    r.redraws = redraws;
     if (!o.feedEnds.empty()) {
       r.start = o.feedEnds[r.feed] & SampleOptions::kHasStart;
       r.end = o.feedEnds[r.feed] & SampleOptions::kHasEnd;
@@ -308,6 +316,14 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
     fromFeed(r);
     return true;
   };
+  // A closed one-hole row's fill is the `newTokens` tokens where its hole was.
+  auto rebuildsReplaced = [&](const Row& r) {
+    if (o.feedReplaced.empty()) return false;
+    const auto& replaced = o.feedReplaced[r.feed];
+    const auto at = r.seq.begin() + (r.start ? 1 : 0) + r.holeAt;
+    return std::size_t(r.newTokens) == replaced.size() && r.seq.end() - at >= std::ptrdiff_t(replaced.size()) &&
+           std::equal(replaced.begin(), replaced.end(), at);
+  };
   std::vector<Row> rows;
   while (int(rows.size()) < std::min(o.batchSize, share))
     rows.push_back(next());
@@ -323,6 +339,7 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
     s.holeAt = r.holeAt;
     s.complete = complete;
     s.restarts = r.restarts;
+    s.redraws = r.redraws;
     out.push_back(s);
     if (done) done(out.back());
   };
@@ -359,7 +376,11 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
     for (std::size_t b = 0; b < rows.size(); ++b) {
       Row& r = rows[b];
       const bool holesLeft = !ended[b] || std::find(r.seq.begin(), r.seq.end(), Tokenizer::kHole) != r.seq.end();
-      if (!holesLeft)
+      if (!holesLeft && rebuildsReplaced(r) && r.redraws < o.redraws) {
+        ++r.redraws; // the feed's own kernel again: a fresh draw
+        fromFeed(r);
+        keep.push_back(std::move(r));
+      } else if (!holesLeft)
         finish(r, true);
       else if ((r.newTokens >= o.maxNewTokens || int(r.seq.size() + conditionLength) >= maxLength ||
                 (o.guardPatience > 0 && r.blocked >= o.guardPatience) ||

@@ -108,6 +108,13 @@ struct SampleOptions {
   /// ends. A fresh draw where the model lost its way, at the cost of the
   /// tokens it wrote. 0: never (each sample gets one try).
   int restarts = 0;
+  /// Per feed (one entry per feed, or empty: none), the tokens its hole
+  /// replaced, for a feed with one hole: a fill that rebuilds them exactly
+  /// (the feed's own kernel again, a wasted sample) is drawn again from the
+  /// feed, at most `redraws` times, after which it is kept. An empty entry:
+  /// the hole replaced nothing, so an empty fill is the copy.
+  std::vector<std::vector<int>> feedReplaced;
+  int redraws = 4;
   unsigned checkJobs = 0; ///< 0: all cores (shared by the streams)
   /// Independent batches sampled at once, each of `batchSize` rows on one
   /// core; the results depend on the stream count as on the seed. 0:
@@ -129,6 +136,7 @@ struct Sample {
   int holeAt = 0;            ///< where the feed's first [HOLE] was in `ids` (its infill starts there)
   bool complete = false;     ///< every hole closed by [ENDHOLE] (not cut by a limit)
   int restarts = 0;          ///< times it started again from its feed (SampleOptions::restarts)
+  int redraws = 0;           ///< times its fill rebuilt what the hole replaced and was drawn again
 };
 
 class Sampler {

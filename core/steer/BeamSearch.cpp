@@ -385,6 +385,13 @@ void BeamSearch::Run::sampleFeeds(Generation& g, const Feeds& feeds, int maxNewT
   so.checkWhole = false;
   so.checkJobs = jobs;
   so.feedEnds = feeds.ends;
+  if (spec.redraws > 0 && !beam.empty()) { // a fill that puts back what its hole took is its member again
+    so.redraws = spec.redraws;
+    for (const auto& f : feeds.feeds) {
+      const auto& ids = g.memberIds[f.member];
+      so.feedReplaced.emplace_back(ids.begin() + std::ptrdiff_t(f.start), ids.begin() + std::ptrdiff_t(f.start + f.length));
+    }
+  }
   if (spec.fillInsertions && !beam.empty()) // an insertion (a hole of no tokens) adds one at least
     for (const auto& f : feeds.feeds)
       so.feedMinNewTokens.push_back(f.length == 0 ? 1 : 0);

@@ -43,7 +43,7 @@ std::string SteerSpec::toJson() const {
          ",\"hole_max\":" + std::to_string(holeMax) + ",\"hole_max_fraction\":" + formatNumber(holeMaxFraction) +
          ",\"directed_holes\":" + formatNumber(directedHoles) + ",\"rename_holes\":" + (renameHoles ? "true" : "false") +
          ",\"max_new_tokens\":" + std::to_string(maxNewTokens) +
-         ",\"escalate_after\":" + std::to_string(escalateAfter) + ",\"restarts\":" + std::to_string(restarts) +
+         ",\"escalate_after\":" + std::to_string(escalateAfter) + ",\"restarts\":" + std::to_string(restarts) + ",\"redraws\":" + std::to_string(redraws) +
          ",\"combine\":" + std::to_string(combine) + ",\"combine_greedy\":" + std::to_string(combineGreedy) + ",\"max_per_vector\":" + std::to_string(maxPerVector) +
          ",\"reseed_after\":" + std::to_string(reseedAfter) + ",\"reseed_draw\":" + (reseedDraw ? "true" : "false") +
          ",\"fill_insertions\":" + (fillInsertions ? "true" : "false") +
@@ -95,6 +95,8 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   integer("escalate_after", s.escalateAfter);
   s.restarts = 0; // and before restarts gave each infill one try
   integer("restarts", s.restarts);
+  s.redraws = 0; // and before redraws kept an infill that rebuilt its hole
+  integer("redraws", s.redraws);
   s.combine = 0; // and before combining infills made none
   integer("combine", s.combine);
   s.combineGreedy = 0; // and before greedy combining made none
@@ -168,11 +170,11 @@ void SteerSpec::validate() const {
                      " space has " + std::to_string(space.dimensions.size()) + " dimensions");
   if (width < 1 || candidatesPerMember < 1 || depth < 0 || holeMin < 0 ||
       holeMax < holeMin || swapProbability < 0 || swapProbability > 1 ||
-      !(directedHoles >= 0 && directedHoles <= 1) || escalateAfter < 0 || restarts < 0 ||
+      !(directedHoles >= 0 && directedHoles <= 1) || escalateAfter < 0 || restarts < 0 || redraws < 0 ||
       combine < 0 || combineGreedy < 0 || maxPerVector < 0 || reseedAfter < 0 || failingMembers < -1)
     throw InputError("bad steering parameters: width and candidates must be at least 1, 0 <= hole min <= hole max, "
                      "the swap probability and the share of directed holes within [0, 1], and escalation, "
-                     "restarts, combined candidates, members per vector and reseeding at least 0, failing members at least "
+                     "restarts, redraws, combined candidates, members per vector and reseeding at least 0, failing members at least "
                      "-1 (any)");
   if (seeding == Seeding::Given && seeds.empty()) throw InputError("no seed kernels given");
   if (seeding == Seeding::Generated && space.name != "grewe")

@@ -62,6 +62,10 @@ struct SteerSpec {
   /// spent, start again from their feed at most this many times
   /// (model::SampleOptions::restarts). Runs stored without it had none.
   int restarts = 0;
+  /// An infill that rebuilds exactly the tokens its hole replaced (its
+  /// member again, a wasted candidate) is drawn again at most this many
+  /// times (model::SampleOptions::redraws). Runs stored without it had none.
+  int redraws = 4;
   /// Combined candidates per generation: two infills of the same beam member
   /// (from this generation, or one from the last kCombineWindow), applied
   /// together to the member when their spans do not overlap. Pairs are

@@ -633,6 +633,43 @@ private Q_SLOTS:
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, (void)stopper.sample({"kernel void A ( ) { [HOLE] }"}, 1, o));
   }
 
+  void aFillThatRebuildsWhatTheHoleReplacedIsDrawnAgain() {
+    // The model wants to stop at once, then `;`; a floor of one token makes
+    // every fill `;`. Where the hole replaced `;`, each fill is the feed's own
+    // kernel again: drawn again `redraws` times, then kept.
+    auto s0 = biased(Tokenizer::kEndHole);
+    const int semi = s0.tokenizer().encode(";")[0];
+    auto stopper = biased(Tokenizer::kEndHole, semi);
+    SampleOptions o;
+    o.temperature = 0;
+    o.check = {};
+    o.minNewTokens = 1;
+    o.redraws = 3;
+    const std::vector<std::string> feeds = {"kernel void A ( ) { [HOLE] }", "kernel void B ( ) { [HOLE] }"};
+    o.feedReplaced = {{semi}, stopper.tokenizer().encode("return ;")};
+    auto out = stopper.sample(feeds, 2, o);
+    QCOMPARE(out.size(), std::size_t(2));
+    for (const auto& x : out) {
+      QVERIFY(x.complete);
+      QCOMPARE(x.newTokens, 1);
+      QCOMPARE(x.redraws, x.feed == 0 ? 3 : 0); // feed 1's hole replaced other tokens
+    }
+    // A hole that replaced nothing: an empty fill is the copy.
+    o.minNewTokens = 0;
+    o.feedReplaced = {{}, {semi}};
+    out = stopper.sample(feeds, 2, o);
+    QCOMPARE(out[0].redraws, 3);
+    QCOMPARE(out[0].newTokens, 0);
+    QCOMPARE(out[1].redraws, 0);
+    o.redraws = 0; // none: the copy is kept at once
+    QCOMPARE(stopper.sample(feeds, 1, o)[0].redraws, 0);
+    o.feedReplaced = {{semi}};
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, (void)stopper.sample(feeds, 1, o));
+    o.feedReplaced = {{semi}}; // for one-hole feeds only
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             (void)stopper.sample({"kernel void A ( ) { [HOLE] ; [HOLE] }"}, 1, o));
+  }
+
   void aFeedsTokenBiasLeansOnlyThatFeedsRows() {
     // The model wants to stop at once, then `;`. Feed 0 leans 20 toward `;`
     // (past [ENDHOLE]): its rows write `;` to the token limit; feed 1's stop.
