@@ -53,17 +53,29 @@ std::vector<std::int64_t> drawTokens(const torch::Tensor& logits, double tempera
     if (topP < 1.0) {
       // The nucleus: tokens by falling probability until their sum reaches
       // topP; the rest set to 0. Tokens below (1 - topP) / vocab together hold
-      // at most 1 - topP, so the nucleus is among the others: only they are sorted.
+      // at most 1 - topP, so the nucleus is among the others: only they are
+      // sorted. Most rows are surer than that: the tokens above a hundredth
+      // of a percent are tried first, and when they reach topP the nucleus
+      // is among them (any token below comes after them in the order).
       auto row = pa[std::int64_t(b)];
-      const double floor = (1.0 - topP) / double(vocab);
-      order.clear();
-      for (std::int64_t v = 0; v < vocab; ++v)
-        if (row[v] >= floor) order.push_back(v);
-      std::sort(order.begin(), order.end(),
-                [&](std::int64_t x, std::int64_t y) { return row[x] > row[y] || (row[x] == row[y] && x < y); });
       double kept = 0;
       std::size_t k = 0;
-      while (k < order.size() && (k == 0 || kept < topP)) kept += row[order[k++]];
+      for (const double floor : {1e-4, (1.0 - topP) / double(vocab)}) {
+        order.clear();
+        double above = 0;
+        for (std::int64_t v = 0; v < vocab; ++v)
+          if (row[v] >= floor) {
+            order.push_back(v);
+            above += row[v];
+          }
+        if (above < topP + 1e-6 && floor > (1.0 - topP) / double(vocab)) continue; // (a margin for rounding)
+        std::sort(order.begin(), order.end(),
+                  [&](std::int64_t x, std::int64_t y) { return row[x] > row[y] || (row[x] == row[y] && x < y); });
+        kept = 0;
+        k = 0;
+        while (k < order.size() && (k == 0 || kept < topP)) kept += row[order[k++]];
+        break;
+      }
       inNucleus.assign(std::size_t(vocab), 0);
       for (std::size_t r = 0; r < k; ++r) inNucleus[std::size_t(order[r])] = 1;
       for (std::int64_t v = 0; v < vocab; ++v)
@@ -188,10 +200,12 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
       if (id < 0 || id >= tok.size())
         throw std::invalid_argument("SampleOptions::feedTokenBias names token " + std::to_string(id) +
                                     ", outside the vocabulary");
+  SampleOptions checked = o; // the rows' checks, with a memory shared by the streams
+  if (o.check && o.rememberChecks) checked.check = rememberedChecks(o.check);
   int streams = o.streams > 0 ? o.streams : defaultStreams_;
   streams = std::min(streams, count);
   if (streams == 1) {
-    auto out = sampleStream(encoded, count, 0, 1, o, done, cancel);
+    auto out = sampleStream(encoded, count, 0, 1, checked, done, cancel);
     std::sort(out.begin(), out.end(), [](const Sample& a, const Sample& b) { return a.index < b.index; });
     return out;
   }
@@ -211,7 +225,7 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
   for (int st = 0; st < streams; ++st)
     pool.emplace_back([&, st] {
       try {
-        (void)sampleStream(encoded, count, st, streams, o,
+        (void)sampleStream(encoded, count, st, streams, checked,
                            [&](const Sample& smp) {
                              std::lock_guard lock(m);
                              finished.emplace(smp.index, smp);

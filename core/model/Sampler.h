@@ -94,6 +94,10 @@ struct SampleOptions {
   /// `checkJobs` threads at once. Empty: no checks.
   std::function<std::size_t(const std::string&)> check;
   bool checkWhole = true; ///< also check the whole kernel as its last hole closes (see `check`)
+  /// A text checked before in the same call gets its verdict again without
+  /// calling `check` (rememberedChecks), which must then be a function of
+  /// the text alone, as a compiler is. false: every check is a call.
+  bool rememberChecks = true;
   /// A statement's first error takes it back only to the token the error is
   /// at, keeping what came before; a second takes all of it back. false: all
   /// of it every time.

@@ -6,6 +6,9 @@
 #include "model/Tokenizer.h"
 
 #include <algorithm>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
 
 namespace steerbench::model {
 
@@ -151,6 +154,26 @@ void applyChecks(std::vector<SampleRow>& rows,
     if (c.whole) applyWholeCheck(r, c.hole, c, o, ended[c.row], restart);
     else applyStatementCheck(r, c.hole, c, o, tok);
   }
+}
+
+std::function<std::size_t(const std::string&)> rememberedChecks(std::function<std::size_t(const std::string&)> check,
+                                                                std::size_t capacity) {
+  struct Memory {
+    std::mutex m;
+    std::unordered_map<std::string, std::size_t> verdicts;
+  };
+  auto memory = std::make_shared<Memory>();
+  return [memory, check = std::move(check), capacity](const std::string& text) {
+    {
+      std::lock_guard lock(memory->m);
+      if (const auto it = memory->verdicts.find(text); it != memory->verdicts.end()) return it->second;
+    }
+    const std::size_t verdict = check(text);
+    std::lock_guard lock(memory->m);
+    if (memory->verdicts.size() >= capacity) memory->verdicts.clear();
+    memory->verdicts.emplace(text, verdict);
+    return verdict;
+  };
 }
 
 } // namespace steerbench::model

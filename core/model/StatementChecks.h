@@ -44,4 +44,12 @@ void applyChecks(std::vector<SampleRow>& rows,
                  std::vector<StatementCheck>& checks, const SampleOptions& o, const Tokenizer& tok, unsigned jobs,
                  std::vector<char>& ended, const std::function<bool(SampleRow&)>& restart);
 
+/// `check` with a memory: a text checked before gets its first verdict
+/// again without a compile (a check is a function of the text alone). Rows
+/// write the same texts often: the first statements of undirected samples,
+/// the feeds a steering member gives several holes. Safe from several
+/// threads; forgets all once it holds `capacity` texts.
+[[nodiscard]] std::function<std::size_t(const std::string&)>
+rememberedChecks(std::function<std::size_t(const std::string&)> check, std::size_t capacity = 1 << 16);
+
 } // namespace steerbench::model

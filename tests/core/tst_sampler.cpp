@@ -4,6 +4,7 @@
 #include "model/SamplerImpl.h"
 
 #include "model/CachedDecoding.h"
+#include "model/StatementChecks.h"
 
 #include "common/Error.h"
 
@@ -372,6 +373,7 @@ private Q_SLOTS:
     o.temperature = 0;
     o.maxNewTokens = 5;
     o.checkPatience = 3;
+    o.rememberChecks = false; // every check a call, to count them
     RecordingCheck check{[](const std::string& text) { return text.size() - 3; }}; // an error in the statement just written
     auto& seen = *check.seen;
     o.check = check;
@@ -381,6 +383,16 @@ private Q_SLOTS:
     QCOMPARE(out[0].newTokens, 0);
     QCOMPARE(out[0].text, s.tokenizer().decode(s.tokenizer().encode(feed)));
     QCOMPARE(seen.size(), std::size_t(3));
+    // Remembered: the same statement three times is one call, and the row
+    // ends as it did.
+    SampleOptions remembering = o;
+    remembering.rememberChecks = true;
+    seen.clear();
+    const auto again = s.sample({feed}, 1, remembering);
+    QCOMPARE(seen.size(), std::size_t(1));
+    QCOMPARE(again[0].text, out[0].text);
+    QCOMPARE(again[0].complete, out[0].complete);
+    seen.clear();
     for (const auto& t : seen) {
       QVERIFY2(t.size() >= 2 && t.compare(t.size() - 2, 2, "\n}") == 0, t.c_str()); // the block closed
       QVERIFY(t.find(';') != std::string::npos);
@@ -463,6 +475,7 @@ private Q_SLOTS:
     SampleOptions o;
     o.temperature = 0;
     o.checkPatience = 3;
+    o.rememberChecks = false; // every check a call, to count them
     RecordingCheck check{[](const std::string& text) { return text.size() - 1; }};
     auto& seen = *check.seen;
     o.check = check;
@@ -515,6 +528,7 @@ private Q_SLOTS:
     c.temperature = 0;
     c.checkPatience = 3;
     c.restarts = 2;
+    c.rememberChecks = false; // every check a call (the second verdict below changes with the count)
     RecordingCheck failing{[](const std::string& text) { return text.size() - 1; }};
     c.check = failing;
     out = stopper.sample({feed}, 1, c);
@@ -529,6 +543,24 @@ private Q_SLOTS:
     QVERIFY(out[0].complete);
     QCOMPARE(out[0].restarts, 1);
     QCOMPARE(laterOk.seen->size(), std::size_t(5));
+  }
+
+  void rememberedChecksCallOncePerText() {
+    std::vector<std::string> calls;
+    auto remembered = rememberedChecks(
+        [&](const std::string& t) {
+          calls.push_back(t);
+          return t.size();
+        },
+        2);
+    QCOMPARE(remembered("ab"), std::size_t(2));
+    QCOMPARE(remembered("ab"), std::size_t(2)); // remembered: no call
+    QCOMPARE(remembered("c"), std::size_t(1));
+    QCOMPARE(calls.size(), std::size_t(2));
+    QCOMPARE(remembered("def"), std::size_t(3)); // full: it forgets all, then keeps this one
+    QCOMPARE(remembered("ab"), std::size_t(2));
+    QCOMPARE(remembered("def"), std::size_t(3));
+    QCOMPARE(calls, (std::vector<std::string>{"ab", "c", "def", "ab"}));
   }
 
   void aLengthFloorKeepsTheHoleAndTheKernelOpen() {
