@@ -214,6 +214,15 @@ private Q_SLOTS:
     QVERIFY(!before.guardTypes);
     QVERIFY(!before.check);
     QCOMPARE(before.streams, 1);
+    // Redraws: kept, and a run stored before them kept an infill that rebuilt its hole.
+    QCOMPARE(s.redraws, 4);
+    s.redraws = 2;
+    std::string redrawing = s.toJson();
+    QCOMPARE(steer::SteerSpec::fromJson(redrawing, "spec").redraws, 2);
+    const auto rd = redrawing.find(",\"redraws\":2");
+    QVERIFY(rd != std::string::npos);
+    redrawing.erase(rd, std::strlen(",\"redraws\":2"));
+    QCOMPARE(steer::SteerSpec::fromJson(redrawing, "old spec").redraws, 0);
     // Directed holes: kept, and a run stored before them placed every hole anywhere.
     s.directedHoles = 0.25;
     QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "spec").directedHoles, 0.25);
