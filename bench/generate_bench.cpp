@@ -1,6 +1,8 @@
 // bench-generate: what a checkpoint generates: undirected samples and infill.
 //   1. Undirected generation from "kernel void [HOLE]": unique count, compile
-//      rate, token lengths, the largest compiling sample, ms per sample.
+//      rate, token lengths, the largest compiling sample, ms per sample; and
+//      how many compiling samples steering's clean-compile rules would keep
+//      (a rule judged against a parent counts any finding: a sample has none).
 //   2. Coverage (BenchPress's Figure 7 measure): the compiling samples'
 //      distinct Grewe vectors, and how near they come to DevMap's 256
 //      benchmark kernels (median distance from each to its nearest sample,
@@ -53,12 +55,15 @@
 #include "dataset/DevMap.h"
 #include "engine/ParallelFor.h"
 #include "features/Distance.h"
+#include "features/FeatureSpace.h"
 #include "features/Measurement.h"
 #include "model/Conditioning.h"
 #include "model/Datapoints.h"
 #include "model/Sampler.h"
 #include "model/Tokenizer.h"
 #include "model/Trainer.h"
+#include "steer/CleanCompile.h"
+#include "steer/MeasurePool.h"
 #include "store/Workspace.h"
 
 #include <algorithm>
@@ -339,6 +344,42 @@ int main(int argc, char** argv) {
       const std::size_t distinctOurs = std::set<Counts>(ours.begin(), ours.end()).size();
       std::printf("  distinct Grewe vectors: %zu of the %zu compiling samples (%.1f%%; goal >= 50%%)\n", distinctOurs,
                   ours.size(), 100.0 * double(distinctOurs) / double(std::max<std::size_t>(1, ours.size())));
+      // Steering's clean-compile rules (steer/CleanCompile.h) on the compiling
+      // samples; a rule judged against a parent counts any finding here (a
+      // sample has no parent).
+      {
+        const auto& space = features::featureSpace("grewe");
+        const std::vector<double> origin(space.dimensions.size(), 0.0);
+        const auto rules = steer::cleanRuleNames();
+        std::vector<std::size_t> compiling;
+        for (std::size_t i = 0; i < samples.size(); ++i)
+          if (ok[i]) compiling.push_back(i);
+        std::vector<std::string> broken(compiling.size());
+        engine::parallelFor(compiling.size(), jobs, [&](std::size_t k) {
+          const auto m = steer::measureCandidate(texts[compiling[k]], space, origin, {}, rules);
+          broken[k] = !m.compiled ? "does not compile with the rules' warnings"
+                      : !m.unclean.empty() ? m.unclean
+                                           : steer::relativeRuleAdded(m.relative, {});
+        });
+        std::map<std::string, std::size_t> byRule;
+        std::size_t clean = 0, cleanAt = compiling.size();
+        for (std::size_t k = 0; k < compiling.size(); ++k)
+          if (broken[k].empty()) {
+            ++clean;
+            if (cleanAt == compiling.size() || samples[compiling[k]].ids.size() > samples[compiling[cleanAt]].ids.size())
+              cleanAt = k;
+          } else
+            ++byRule[broken[k].substr(0, broken[k].find(':'))];
+        std::printf("  clean by steering's rules: %zu of the %zu compiling samples (%.1f%%); the others by the first "
+                    "rule they break:",
+                    clean, compiling.size(), 100.0 * double(clean) / double(std::max<std::size_t>(1, compiling.size())));
+        for (const auto& [count, rule] : mostFrequentFirst(byRule))
+          std::printf(" %s %zu;", rule.c_str(), count);
+        std::printf("\n");
+        if (cleanAt < compiling.size())
+          std::printf("  the largest clean sample (%zu tokens):\n%s\n", samples[compiling[cleanAt]].ids.size(),
+                      texts[compiling[cleanAt]].c_str());
+      }
       const std::string devmapCsv = devmapDir + "/cgo17-amd.csv";
       if (std::ifstream(devmapCsv).good()) {
         const std::vector<Counts> reference = bench::devmapKernelVectors(devmapCsv);
