@@ -40,6 +40,8 @@
 //                        [--unguarded] [--typed] [--untyped] [--patience 6]   (the grammar guard, model::SyntaxGuard;
 //                        --typed: its builtin-call rule; --untyped: without its rules of types and scopes)
 //                        [--unchecked] [--check-patience 8]   (compiler-checked statements, SampleOptions::check)
+//                        [--clean-statements]   (undirected samples' statements also checked against the clean-compile
+//                        rules a statement can break alone, steer::cleanStatementWarnings)
 //                        [--min-tokens 0]   (a length floor for the undirected samples only)
 //                        [--close-bias 0]   (a soft length prior for them: added to the logit of closing the kernel)
 //                        [--cut-lexemes] [--restarts 0] [--redraws 4] [--dump-failed-infills DIR]
@@ -168,6 +170,7 @@ int main(int argc, char** argv) {
   int minTokens = 0;
   double closeBias = 0;
   bool cutLexemes = false;
+  bool cleanStatements = false;
   model::SampleOptions o;
   for (int i = 1; i < argc; ++i) {
     auto arg = [&](const char* name) { return !std::strcmp(argv[i], name) && i + 1 < argc; };
@@ -195,6 +198,7 @@ int main(int argc, char** argv) {
     else if (arg("--vectors")) vectorsCsv = argv[++i];
     else if (arg("--restarts")) o.restarts = std::atoi(argv[++i]);
     else if (arg("--redraws")) o.redraws = std::atoi(argv[++i]);
+    else if (arg("--clean-statements")) cleanStatements = true;
     else if (arg("--repeat-close")) o.closeOnRepeat = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--cut-lexemes")) cutLexemes = true;
     else if (arg("--devmap")) devmapDir = argv[++i];
@@ -208,7 +212,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 64] [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0] "
                            "[--unguarded] [--typed] [--untyped] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
-                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--redraws 4] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10] [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20]\n");
+                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--redraws 4] [--clean-statements] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10] [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20]\n");
       return 2;
     }
   }
@@ -221,6 +225,10 @@ int main(int argc, char** argv) {
     // Compiler checks (statements, and whole kernels as holes close): how
     // many, how many failed, and their CPU time (summed over threads).
     std::atomic<long> checks{0}, failedChecks{0}, checkMicros{0};
+    // --clean-statements: the undirected samples' statements also checked
+    // against the clean-compile rules a statement can break on its own.
+    const std::vector<std::string> statementWarnings =
+        cleanStatements ? steer::cleanStatementWarnings() : std::vector<std::string>{};
     if (checked)
       o.check = [&](const std::string& text) {
         const auto t = Clock::now();
@@ -271,6 +279,15 @@ int main(int argc, char** argv) {
       model::SampleOptions undirected = o;
       undirected.minNewTokens = minTokens;
       undirected.closeBias = closeBias;
+      if (checked && cleanStatements)
+        undirected.check = [&](const std::string& text) {
+          const auto t = Clock::now();
+          const std::size_t at = clangfe::firstErrorOffsetWith(text, statementWarnings);
+          checkMicros += long(std::chrono::duration<double, std::micro>(Clock::now() - t).count());
+          ++checks;
+          failedChecks += at != std::string::npos;
+          return at;
+        };
       const auto samples = sampler.sample({"kernel void [HOLE]"}, n, undirected);
       const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
       std::vector<std::string> texts;

@@ -460,9 +460,12 @@ CompileResult compile(const CompileRequest& req) {
   return result;
 }
 
-std::size_t firstErrorOffset(const std::string& source) {
+std::size_t firstErrorOffset(const std::string& source) { return firstErrorOffsetWith(source, {}); }
+
+std::size_t firstErrorOffsetWith(const std::string& source, const std::vector<std::string>& warnings) {
   CompileRequest req;
   req.source = source;
+  req.options.warnings = warnings;
   req.fileName = "check.cl";
   req.options.errorLimit = 1;
   req.options.maxDiagnostics = 8;

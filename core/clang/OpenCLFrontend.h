@@ -131,5 +131,8 @@ struct PreprocessResult {
 /// generation), or std::string::npos when it has none. An error Clang gives
 /// no place in `source` counts as at offset 0. Default options. Thread-safe.
 [[nodiscard]] std::size_t firstErrorOffset(const std::string& source);
+/// The same with `warnings` turned on (each passed as -W<warning>; "error"
+/// makes every warning an error, "error=x" warning x).
+[[nodiscard]] std::size_t firstErrorOffsetWith(const std::string& source, const std::vector<std::string>& warnings);
 
 } // namespace steerbench::clangfe

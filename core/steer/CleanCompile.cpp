@@ -176,6 +176,16 @@ std::string relativeRuleAdded(const RelativeSites& sites, const RelativeCounts& 
   return {};
 }
 
+std::vector<std::string> cleanStatementWarnings() {
+  std::vector<std::string> out = {"error"};
+  for (const char* name : {"unused-value", "comma", "implicit-int", "tautology", "float-to-integer", "uninitialized",
+                           "undefined-arithmetic", "empty-body", "unsequenced", "pointer-integer",
+                           "assignment-condition", "empty-declaration"})
+    for (const char* flag : cleanRule(name)->flags)
+      out.emplace_back(flag);
+  return out;
+}
+
 std::string cleanCompileViolation(const std::vector<clangfe::Diagnostic>& diagnostics,
                                   const std::vector<std::string>& rules) {
   for (const auto& d : diagnostics) {

@@ -40,6 +40,15 @@ struct CleanRule {
 /// The warnings a compile must turn on to judge `rules`.
 [[nodiscard]] std::vector<std::string> cleanCompileWarnings(const std::vector<std::string>& rules);
 
+/// Warnings for checking statements as a sampler writes them
+/// (model::SampleOptions::check with clangfe::firstErrorOffsetWith): every
+/// warning an error, with those of the rules a statement can break on its
+/// own turned on (not unused-variable or unreachable-code, which later text
+/// decides, nor the rules of the AST walk). A sample written under them
+/// breaks fewer rules; they are for feeds without text of their own that
+/// could break them (the undirected "kernel void [HOLE]").
+[[nodiscard]] std::vector<std::string> cleanStatementWarnings();
+
 /// The first of `rules` a compile's diagnostics break, as "rule: message [-Wflag]"
 /// (empty: clean). Warnings outside the rules are ignored.
 [[nodiscard]] std::string cleanCompileViolation(const std::vector<clangfe::Diagnostic>& diagnostics,

@@ -176,8 +176,19 @@ private slots:
     QCOMPARE(scalar(ws_, "SELECT count(*) FROM samples WHERE seed = 21 AND text LIKE 'kernel void%'"), QStringLiteral("4"));
     // Unless told otherwise, a decoder samples with the options it samples best with.
     const QString sampleSpec = scalar(ws_, "SELECT spec FROM samples WHERE seed = 21 LIMIT 1");
-    QVERIFY2(sampleSpec.contains(QLatin1String("\"top_p\":0.9,")) && sampleSpec.contains(QLatin1String("\"restarts\":3,")),
+    QVERIFY2(sampleSpec.contains(QLatin1String("\"top_p\":0.9,")) && sampleSpec.contains(QLatin1String("\"restarts\":3,")) &&
+                 sampleSpec.contains(QLatin1String("\"clean_statements\":false")),
              qPrintable(sampleSpec));
+    // --clean: the statements checked against the rules too, and recorded.
+    const Run cleaned = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"),
+                             dir_.filePath(QStringLiteral("dec.ckpt")), QStringLiteral("-n"), QStringLiteral("2"),
+                             QStringLiteral("--max-new-tokens"), QStringLiteral("20"), QStringLiteral("--seed"),
+                             QStringLiteral("121"), QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("--clean")});
+    QVERIFY2(cleaned.exitCode == 0, qPrintable(cleaned.err));
+    QVERIFY(scalar(ws_, "SELECT spec FROM samples WHERE seed = 121 LIMIT 1").contains(QLatin1String("\"clean_statements\":true")));
+    const Run contradictory = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("--clean"),
+                                   QStringLiteral("--unchecked")});
+    QVERIFY(contradictory.exitCode != 0 && contradictory.err.contains(QLatin1String("--clean")));
 
     // A suffix-first fine-tune of it: the order is in the model and the
     // recipe, a resume may not change it, and the model samples.

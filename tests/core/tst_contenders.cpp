@@ -3,6 +3,7 @@
 // similar one that does not), the dead-code check on the -O1 IR, and the
 // contenders' drive checks on their own thread through the steerbench-drive
 // worker.
+#include "clang/OpenCLFrontend.h"
 #include "features/DeadCode.h"
 #include "features/FeatureSpace.h"
 #include "steer/CleanCompile.h"
@@ -247,6 +248,23 @@ private Q_SLOTS:
     auto others = steer::cleanRuleNames();
     others.erase(std::find(others.begin(), others.end(), name));
     QVERIFY(!judged(child.toStdString(), others).relative.count(name));
+  }
+
+  void statementChecksCanHoldTheCleanRules() {
+    // A sampler's statement check (a kernel so far, its blocks closed) under
+    // cleanStatementWarnings: a statement that breaks a rule it can break on
+    // its own is an error where it breaks it; the plain check passes it.
+    const std::string before = "kernel void A(global float* a, global float* b, int n) {\n  int e = get_global_id(0);\n";
+    for (const std::string statement : {"  if (e < b) a[e] = 1.0f;\n", "  int f = a[e];\n", "  a[e] == a[e];\n",
+                                        "  if (e == e) a[e] = 0.0f;\n"}) {
+      const std::string text = before + statement + "}";
+      QCOMPARE(clangfe::firstErrorOffset(text), std::string::npos);
+      const auto at = clangfe::firstErrorOffsetWith(text, steer::cleanStatementWarnings());
+      QVERIFY2(at >= before.size() && at < before.size() + statement.size(), statement.c_str());
+    }
+    // A clean statement passes; a variable not used yet is not judged (later text may use it).
+    const std::string clean = before + "  float g = a[e] * 2.0f;\n  if (e < n) b[e] = a[e] + 1.0f;\n}";
+    QCOMPARE(clangfe::firstErrorOffsetWith(clean, steer::cleanStatementWarnings()), std::string::npos);
   }
 
   void everyRuleHasATestRow() {
