@@ -179,7 +179,7 @@ void addSearchOptions(CommandLine& cl) {
   cl.option({"restarts", 0, "N", "an infill given up, or still in error once the check patience is spent, starts "
                                  "again at most N times", false, "0"});
   cl.option({"redraws", 0, "N", "an infill that puts back exactly the tokens its hole replaced (its beam member "
-                                "again) is drawn again at most N times", false, "4"});
+                                "again) is drawn again at most N times", false, "0"});
   cl.option({"combine", 0, "N", "also try, each generation, up to N pairs of a beam member's infills applied together "
                                 "(this generation's with each other or with the last 8 generations'), those whose "
                                 "summed feature changes predict a kernel nearer than the member (0: none)", false, "16"});

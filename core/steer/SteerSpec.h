@@ -64,8 +64,11 @@ struct SteerSpec {
   int restarts = 0;
   /// An infill that rebuilds exactly the tokens its hole replaced (its
   /// member again, a wasted candidate) is drawn again at most this many
-  /// times (model::SampleOptions::redraws). Runs stored without it had none.
-  int redraws = 4;
+  /// times (model::SampleOptions::redraws). Off by default: a redraw starts
+  /// the row again from its feed, which costs about what a new candidate
+  /// costs, and with 4 steering found no more distinct compiling candidates
+  /// (docs/steering.md). Runs stored without it had none.
+  int redraws = 0;
   /// Combined candidates per generation: two infills of the same beam member
   /// (from this generation, or one from the last kCombineWindow), applied
   /// together to the member when their spans do not overlap. Pairs are
