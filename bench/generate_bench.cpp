@@ -198,7 +198,7 @@ int main(int argc, char** argv) {
     else if (arg("--vectors")) vectorsCsv = argv[++i];
     else if (arg("--restarts")) o.restarts = std::atoi(argv[++i]);
     else if (arg("--redraws")) o.redraws = std::atoi(argv[++i]);
-    else if (arg("--clean-statements")) cleanStatements = true;
+    else if (!std::strcmp(argv[i], "--clean-statements")) cleanStatements = true;
     else if (arg("--repeat-close")) o.closeOnRepeat = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--cut-lexemes")) cutLexemes = true;
     else if (arg("--devmap")) devmapDir = argv[++i];
@@ -225,19 +225,20 @@ int main(int argc, char** argv) {
     // Compiler checks (statements, and whole kernels as holes close): how
     // many, how many failed, and their CPU time (summed over threads).
     std::atomic<long> checks{0}, failedChecks{0}, checkMicros{0};
-    // --clean-statements: the undirected samples' statements also checked
-    // against the clean-compile rules a statement can break on its own.
-    const std::vector<std::string> statementWarnings =
-        cleanStatements ? steer::cleanStatementWarnings() : std::vector<std::string>{};
-    if (checked)
-      o.check = [&](const std::string& text) {
+    // Statement checks, counted; with --clean-statements the undirected
+    // samples' are also checked against the clean-compile rules a statement
+    // can break on its own.
+    auto countedCheck = [&](std::vector<std::string> warnings) {
+      return [&, warnings = std::move(warnings)](const std::string& text) {
         const auto t = Clock::now();
-        const std::size_t at = clangfe::firstErrorOffset(text);
+        const std::size_t at = clangfe::firstErrorOffsetWith(text, warnings);
         checkMicros += long(std::chrono::duration<double, std::micro>(Clock::now() - t).count());
         ++checks;
         failedChecks += at != std::string::npos;
         return at;
       };
+    };
+    if (checked) o.check = countedCheck({});
     std::printf("BLAS: %s\n", model::useThreads(threads).c_str());
     model::Sampler sampler(ckpt, threads);
     if (o.streams <= 0) o.streams = sampler.defaultStreams();
@@ -279,15 +280,7 @@ int main(int argc, char** argv) {
       model::SampleOptions undirected = o;
       undirected.minNewTokens = minTokens;
       undirected.closeBias = closeBias;
-      if (checked && cleanStatements)
-        undirected.check = [&](const std::string& text) {
-          const auto t = Clock::now();
-          const std::size_t at = clangfe::firstErrorOffsetWith(text, statementWarnings);
-          checkMicros += long(std::chrono::duration<double, std::micro>(Clock::now() - t).count());
-          ++checks;
-          failedChecks += at != std::string::npos;
-          return at;
-        };
+      if (checked && cleanStatements) undirected.check = countedCheck(steer::cleanStatementWarnings());
       const auto samples = sampler.sample({"kernel void [HOLE]"}, n, undirected);
       const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
       std::vector<std::string> texts;
