@@ -571,17 +571,17 @@ int main(int argc, char** argv) {
       std::mt19937_64 rng(o.seed);
       std::vector<std::string> feeds, originals;
       model::SampleOptions fo = o;
-      fo.feedReplaced.clear();
       std::size_t fromValidation = 0;
       for (std::size_t i = 0; i < heldOut.size() && int(feeds.size()) < infill; ++i) {
         auto ids = tok.encode(heldOut[i]);
         if (ids.size() + 4 > d.maxLength) continue; // whole kernels only
         auto point = model::makeDatapoint(ids, d, rng);
         std::vector<int> inner(point.inputs.begin() + 1, point.inputs.end() - 1);
-        const auto hole = std::size_t(std::find(inner.begin(), inner.end(), model::Tokenizer::kHole) - inner.begin());
-        if (redraw) // the hidden tokens: the kernel's between the text before and after the hole
+        if (redraw) { // the hidden tokens: the kernel's between the text before and after the hole
+          const auto hole = std::size_t(std::find(inner.begin(), inner.end(), model::Tokenizer::kHole) - inner.begin());
           fo.feedReplaced.emplace_back(ids.begin() + std::ptrdiff_t(hole),
                                        ids.begin() + std::ptrdiff_t(hole + ids.size() + 1 - inner.size()));
+        }
         feeds.push_back(tok.decode(inner));
         originals.push_back(heldOut[i]);
         fromValidation += i < validationKernels;

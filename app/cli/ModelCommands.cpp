@@ -316,9 +316,8 @@ int runSample(const CommandLine& cl) {
     feeds = each;
     o.feedTargets = targets;
   }
-  const bool checked = !cl.has("unchecked");
-  if (cl.has("clean") && !checked) throw UsageError("--clean needs the compiler checks: give it without --unchecked");
-  const bool clean = cl.has("clean");
+  const bool checked = !cl.has("unchecked"), clean = cl.has("clean");
+  if (clean && !checked) throw UsageError("--clean needs the compiler checks: give it without --unchecked");
   if (clean)
     o.check = [warnings = steer::cleanStatementWarnings()](const std::string& text) {
       return clangfe::firstErrorOffsetWith(text, warnings);

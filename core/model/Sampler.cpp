@@ -58,24 +58,24 @@ std::vector<std::int64_t> drawTokens(const torch::Tensor& logits, double tempera
       // of a percent are tried first, and when they reach topP the nucleus
       // is among them (any token below comes after them in the order).
       auto row = pa[std::int64_t(b)];
-      double kept = 0;
-      std::size_t k = 0;
-      for (const double floor : {1e-4, (1.0 - topP) / double(vocab)}) {
+      auto above = [&](double floor) { // the tokens at `floor` or more, into `order`; their sum
         order.clear();
-        double above = 0;
+        double sum = 0;
         for (std::int64_t v = 0; v < vocab; ++v)
           if (row[v] >= floor) {
             order.push_back(v);
-            above += row[v];
+            sum += row[v];
           }
-        if (above < topP + 1e-6 && floor > (1.0 - topP) / double(vocab)) continue; // (a margin for rounding)
-        std::sort(order.begin(), order.end(),
-                  [&](std::int64_t x, std::int64_t y) { return row[x] > row[y] || (row[x] == row[y] && x < y); });
-        kept = 0;
-        k = 0;
-        while (k < order.size() && (k == 0 || kept < topP)) kept += row[order[k++]];
-        break;
-      }
+        return sum;
+      };
+      const double safeFloor = (1.0 - topP) / double(vocab);
+      if (above(std::max(1e-4, safeFloor)) < topP + 1e-6 && safeFloor < 1e-4) // (a margin for rounding)
+        (void)above(safeFloor);
+      std::sort(order.begin(), order.end(),
+                [&](std::int64_t x, std::int64_t y) { return row[x] > row[y] || (row[x] == row[y] && x < y); });
+      double kept = 0;
+      std::size_t k = 0;
+      while (k < order.size() && (k == 0 || kept < topP)) kept += row[order[k++]];
       inNucleus.assign(std::size_t(vocab), 0);
       for (std::size_t r = 0; r < k; ++r) inNucleus[std::size_t(order[r])] = 1;
       for (std::int64_t v = 0; v < vocab; ++v)

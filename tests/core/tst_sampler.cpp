@@ -82,6 +82,20 @@ Sampler biased(int token, int second = -1) {
   return s;
 }
 
+/// A sampler whose model wants to stop at once ([ENDHOLE]), then `;`.
+Sampler stopperThenSemicolon() {
+  const int semi = biased(Tokenizer::kEndHole).tokenizer().encode(";")[0];
+  return biased(Tokenizer::kEndHole, semi);
+}
+
+/// The most likely token every time, no compiler checks.
+SampleOptions greedyUnchecked() {
+  SampleOptions o;
+  o.temperature = 0;
+  o.check = {};
+  return o;
+}
+
 /// A compile check with verdicts the test chooses (it stands in for Clang;
 /// the real check, clangfe::firstErrorOffset, is tested in
 /// tests/core/tst_openclfrontend). Keeps every text it was given.
@@ -648,12 +662,9 @@ private Q_SLOTS:
   void aFeedsOwnFloorHoldsOnlyForThatFeed() {
     // The model wants to stop at once, then `;`. Two feeds, floors 1 and 0:
     // the first writes one token, the second none, in the same batch.
-    auto s0 = biased(Tokenizer::kEndHole);
-    const int semi = s0.tokenizer().encode(";")[0];
-    auto stopper = biased(Tokenizer::kEndHole, semi);
-    SampleOptions o;
-    o.temperature = 0;
-    o.check = {};
+    auto stopper = stopperThenSemicolon();
+    const int semi = stopper.tokenizer().encode(";")[0];
+    auto o = greedyUnchecked();
     o.feedMinNewTokens = {1, 0};
     auto out = stopper.sample({"kernel void A ( ) { [HOLE] }", "kernel void B ( ) { [HOLE] }"}, 4, o);
     QCOMPARE(out.size(), std::size_t(4));
@@ -669,12 +680,9 @@ private Q_SLOTS:
     // The model wants to stop at once, then `;`; a floor of one token makes
     // every fill `;`. Where the hole replaced `;`, each fill is the feed's own
     // kernel again: drawn again `redraws` times, then kept.
-    auto s0 = biased(Tokenizer::kEndHole);
-    const int semi = s0.tokenizer().encode(";")[0];
-    auto stopper = biased(Tokenizer::kEndHole, semi);
-    SampleOptions o;
-    o.temperature = 0;
-    o.check = {};
+    auto stopper = stopperThenSemicolon();
+    const int semi = stopper.tokenizer().encode(";")[0];
+    auto o = greedyUnchecked();
     o.minNewTokens = 1;
     o.redraws = 3;
     const std::vector<std::string> feeds = {"kernel void A ( ) { [HOLE] }", "kernel void B ( ) { [HOLE] }"};
@@ -705,11 +713,9 @@ private Q_SLOTS:
   void aFeedsTokenBiasLeansOnlyThatFeedsRows() {
     // The model wants to stop at once, then `;`. Feed 0 leans 20 toward `;`
     // (past [ENDHOLE]): its rows write `;` to the token limit; feed 1's stop.
-    auto stopper = biased(Tokenizer::kEndHole, biased(Tokenizer::kEndHole).tokenizer().encode(";")[0]);
+    auto stopper = stopperThenSemicolon();
     const int semi = stopper.tokenizer().encode(";")[0];
-    SampleOptions o;
-    o.temperature = 0;
-    o.check = {};
+    auto o = greedyUnchecked();
     o.maxNewTokens = 3;
     o.feedTokenBias = {{{semi, 20.0f}}, {}};
     auto out = stopper.sample({"kernel void A ( ) { [HOLE] }", "kernel void B ( ) { [HOLE] }"}, 4, o);
