@@ -42,6 +42,8 @@
 //                        [--unchecked] [--check-patience 8]   (compiler-checked statements, SampleOptions::check)
 //                        [--clean-statements]   (undirected samples' statements also checked against the clean-compile
 //                        rules a statement can break alone, steer::cleanStatementWarnings)
+//                        [--clean-kernels]   (an undirected sample's last hole closes only on a kernel that breaks
+//                        no clean-compile rule, steer::cleanKernelCheck; else its last statement goes back)
 //                        [--min-tokens 0]   (a length floor for the undirected samples only)
 //                        [--close-bias 0]   (a soft length prior for them: added to the logit of closing the kernel)
 //                        [--cut-lexemes] [--restarts 0] [--redraws 4] [--dump-failed-infills DIR]
@@ -65,7 +67,7 @@
 #include "model/Tokenizer.h"
 #include "model/Trainer.h"
 #include "steer/CleanCompile.h"
-#include "steer/MeasurePool.h"
+#include "steer/CleanKernelCheck.h"
 #include "store/Workspace.h"
 
 #include <algorithm>
@@ -170,7 +172,7 @@ int main(int argc, char** argv) {
   int minTokens = 0;
   double closeBias = 0;
   bool cutLexemes = false;
-  bool cleanStatements = false;
+  bool cleanStatements = false, cleanKernels = false;
   model::SampleOptions o;
   for (int i = 1; i < argc; ++i) {
     auto arg = [&](const char* name) { return !std::strcmp(argv[i], name) && i + 1 < argc; };
@@ -199,6 +201,7 @@ int main(int argc, char** argv) {
     else if (arg("--restarts")) o.restarts = std::atoi(argv[++i]);
     else if (arg("--redraws")) o.redraws = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--clean-statements")) cleanStatements = true;
+    else if (!std::strcmp(argv[i], "--clean-kernels")) cleanKernels = true;
     else if (arg("--repeat-close")) o.closeOnRepeat = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--cut-lexemes")) cutLexemes = true;
     else if (arg("--devmap")) devmapDir = argv[++i];
@@ -212,7 +215,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 64] [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0] "
                            "[--unguarded] [--typed] [--untyped] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
-                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--redraws 4] [--clean-statements] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10] [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20]\n");
+                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--redraws 4] [--clean-statements] [--clean-kernels] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10] [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20]\n");
       return 2;
     }
   }
@@ -281,6 +284,17 @@ int main(int argc, char** argv) {
       undirected.minNewTokens = minTokens;
       undirected.closeBias = closeBias;
       if (checked && cleanStatements) undirected.check = countedCheck(steer::cleanStatementWarnings());
+      if (checked && cleanKernels) {
+        auto judged = steer::cleanKernelCheck(steer::cleanRuleNames());
+        undirected.wholeCheck = [&, judged](const std::string& text) {
+          const auto t = Clock::now();
+          const std::size_t at = judged(text);
+          checkMicros += long(std::chrono::duration<double, std::micro>(Clock::now() - t).count());
+          ++checks;
+          failedChecks += at != std::string::npos;
+          return at;
+        };
+      }
       const auto samples = sampler.sample({"kernel void [HOLE]"}, n, undirected);
       const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
       std::vector<std::string> texts;
@@ -358,18 +372,13 @@ int main(int argc, char** argv) {
       // samples; a rule judged against a parent counts any finding here (a
       // sample has no parent).
       {
-        const auto& space = features::featureSpace("grewe");
-        const std::vector<double> origin(space.dimensions.size(), 0.0);
         const auto rules = steer::cleanRuleNames();
         std::vector<std::size_t> compiling;
         for (std::size_t i = 0; i < samples.size(); ++i)
           if (ok[i]) compiling.push_back(i);
         std::vector<std::string> broken(compiling.size());
         engine::parallelFor(compiling.size(), jobs, [&](std::size_t k) {
-          const auto m = steer::measureCandidate(texts[compiling[k]], space, origin, {}, rules);
-          broken[k] = !m.compiled ? "does not compile with the rules' warnings"
-                      : !m.unclean.empty() ? m.unclean
-                                           : steer::relativeRuleAdded(m.relative, {});
+          broken[k] = steer::cleanKernelViolation(texts[compiling[k]], rules);
         });
         std::map<std::string, std::size_t> byRule;
         std::size_t clean = 0, cleanAt = compiling.size();

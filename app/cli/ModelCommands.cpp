@@ -21,6 +21,7 @@
 #include "features/Measurement.h"
 #include "corpus/SourceFormatting.h"
 #include "steer/CleanCompile.h"
+#include "steer/CleanKernelCheck.h"
 #include "store/Workspace.h"
 
 #include <algorithm>
@@ -254,10 +255,11 @@ CommandLine sampleCommandLine() {
                                    "kernel's body (0: the model decides)", false, "0"});
   cl.option({"unchecked", 0, "", "no compiler checks: statements with errors are kept (by default each statement is "
                                  "compiled as it ends, and one with an error is sampled again)"});
-  cl.option({"clean", 0, "", "check each statement also against the clean-compile rules a statement can break on "
-                             "its own (steering's: a pointer compared with an integer, a float made an index, a test "
-                             "whose answer is known, a value nothing uses, ...): kernels that break them less, at more "
-                             "checks a sample"});
+  cl.option({"clean", 0, "", "samples that break none of steering's clean-compile rules: each statement is also "
+                             "checked against the rules a statement can break on its own (a pointer compared with an "
+                             "integer, a float made an index, a test whose answer is known, a value nothing uses, ...), "
+                             "and a kernel that breaks any rule as its last hole closes (a variable nothing uses, a "
+                             "store every work-item makes to one element, ...) is written on; slower a sample"});
   cl.option({"check-patience", 0, "N", "give a row up after N statements sampled again", false, "8"});
   cl.option({"restarts", 0, "N", "a sample given up, or whose last hole would close into a kernel with an error once "
                                 "the check patience is spent, starts again from its feed, at most N times (default: "
@@ -318,10 +320,12 @@ int runSample(const CommandLine& cl) {
   }
   const bool checked = !cl.has("unchecked"), clean = cl.has("clean");
   if (clean && !checked) throw UsageError("--clean needs the compiler checks: give it without --unchecked");
-  if (clean)
+  if (clean) {
     o.check = [warnings = steer::cleanStatementWarnings()](const std::string& text) {
       return clangfe::firstErrorOffsetWith(text, warnings);
     };
+    o.wholeCheck = steer::cleanKernelCheck(steer::cleanRuleNames());
+  }
   else if (checked)
     o.check = clangfe::firstErrorOffset;
   const int threads = int(cl.unsignedValue("threads", 0, 256));
@@ -355,6 +359,7 @@ int runSample(const CommandLine& cl) {
                            ",\"guard\":" + (o.guard ? "true" : "false") + ",\"guard_types\":" + (o.typeRules ? "true" : "false") + ",\"patience\":" + std::to_string(o.guardPatience) +
                            ",\"checked\":" + (checked ? "true" : "false") +
                            ",\"clean_statements\":" + (clean ? "true" : "false") +
+                           ",\"clean_kernels\":" + (clean ? "true" : "false") +
                            ",\"check_patience\":" + std::to_string(o.checkPatience) +
                            ",\"min_new_tokens\":" + std::to_string(o.minNewTokens) +
                            ",\"restarts\":" + std::to_string(o.restarts) +

@@ -202,6 +202,7 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
                                     ", outside the vocabulary");
   SampleOptions checked = o; // the rows' checks, with a memory shared by the streams
   if (o.check && o.rememberChecks) checked.check = rememberedChecks(o.check);
+  if (o.wholeCheck && o.rememberChecks) checked.wholeCheck = rememberedChecks(o.wholeCheck);
   int streams = o.streams > 0 ? o.streams : defaultStreams_;
   streams = std::min(streams, count);
   if (streams == 1) {

@@ -94,6 +94,11 @@ struct SampleOptions {
   /// `checkJobs` threads at once. Empty: no checks.
   std::function<std::size_t(const std::string&)> check;
   bool checkWhole = true; ///< also check the whole kernel as its last hole closes (see `check`)
+  /// The whole kernel's check, when it should judge more than a statement
+  /// can: a variable nothing uses, a store every work-item makes to one
+  /// element (steer::cleanKernelCheck). Same contract as `check`; an offset
+  /// from the hole on keeps the hole open. Empty: `check`.
+  std::function<std::size_t(const std::string&)> wholeCheck;
   /// A text checked before in the same call gets its verdict again without
   /// calling `check` (rememberedChecks), which must then be a function of
   /// the text alone, as a compiler is. false: every check is a call.

@@ -148,7 +148,9 @@ void applyChecks(std::vector<SampleRow>& rows,
                  std::vector<StatementCheck>& checks, const SampleOptions& o, const Tokenizer& tok, unsigned jobs,
                  std::vector<char>& ended, const std::function<bool(SampleRow&)>& restart) {
   if (checks.empty()) return;
-  engine::parallelFor(checks.size(), jobs, [&](std::size_t i) { checks[i].error = o.check(checks[i].text); });
+  engine::parallelFor(checks.size(), jobs, [&](std::size_t i) {
+    checks[i].error = checks[i].whole && o.wholeCheck ? o.wholeCheck(checks[i].text) : o.check(checks[i].text);
+  });
   for (const StatementCheck& c : checks) {
     SampleRow& r = rows[c.row];
     if (c.whole) applyWholeCheck(r, c.hole, c, o, ended[c.row], restart);

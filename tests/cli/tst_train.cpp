@@ -186,6 +186,7 @@ private slots:
                              QStringLiteral("121"), QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("--clean")});
     QVERIFY2(cleaned.exitCode == 0, qPrintable(cleaned.err));
     QVERIFY(scalar(ws_, "SELECT spec FROM samples WHERE seed = 121 LIMIT 1").contains(QLatin1String("\"clean_statements\":true")));
+    QVERIFY(scalar(ws_, "SELECT spec FROM samples WHERE seed = 121 LIMIT 1").contains(QLatin1String("\"clean_kernels\":true")));
     const Run contradictory = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("--clean"),
                                    QStringLiteral("--unchecked")});
     QVERIFY(contradictory.exitCode != 0 && contradictory.err.contains(QLatin1String("--clean")));

@@ -7,6 +7,7 @@
 #include "features/DeadCode.h"
 #include "features/FeatureSpace.h"
 #include "steer/CleanCompile.h"
+#include "steer/CleanKernelCheck.h"
 #include "steer/ContenderChecks.h"
 #include "steer/MeasurePool.h"
 
@@ -265,6 +266,34 @@ private Q_SLOTS:
     // A clean statement passes; a variable not used yet is not judged (later text may use it).
     const std::string clean = before + "  float g = a[e] * 2.0f;\n  if (e < n) b[e] = a[e] + 1.0f;\n}";
     QCOMPARE(clangfe::firstErrorOffsetWith(clean, steer::cleanStatementWarnings()), std::string::npos);
+  }
+
+  void wholeKernelChecksJudgeEveryRule() {
+    // cleanKernelCheck, the sampler's check of a kernel as its last hole
+    // closes: an error where it is, a rule only the whole kernel shows at the
+    // kernel's last byte, a clean kernel nothing.
+    const auto check = steer::cleanKernelCheck(steer::cleanRuleNames());
+    const std::string head = "kernel void A(global float* a, global float* b, int n) {\n  int e = get_global_id(0);\n";
+    const std::string clean = head + "  if (e < n) b[e] = a[e] * 2.0f;\n}";
+    QCOMPARE(check(clean), std::string::npos);
+    QVERIFY(steer::cleanKernelViolation(clean, steer::cleanRuleNames()).empty());
+    const std::string unused = head + "  float g = a[e] * 2.0f;\n  if (e < n) b[e] = a[e];\n}";
+    QCOMPARE(clangfe::firstErrorOffsetWith(unused, steer::cleanStatementWarnings()), std::string::npos);
+    QCOMPARE(check(unused), unused.size() - 1);
+    QVERIFY(steer::cleanKernelViolation(unused, steer::cleanRuleNames()).rfind("unused-variable", 0) == 0);
+    const std::string uniform = head + "  b[n] = a[e];\n}"; // every work-item stores to b[n]
+    QCOMPARE(check(uniform), uniform.size() - 1);
+    QVERIFY(steer::cleanKernelViolation(uniform, steer::cleanRuleNames()).rfind("uniform-store", 0) == 0);
+    // Without that rule the same kernel passes.
+    auto rules = steer::cleanRuleNames();
+    rules.erase(std::find(rules.begin(), rules.end(), "uniform-store"));
+    QCOMPARE(steer::cleanKernelCheck(rules)(uniform), std::string::npos);
+    // A statement rule and a plain error: where they are, as the statement check says.
+    const std::string compared = head + "  if (e < b) a[e] = 1.0f;\n}";
+    QCOMPARE(check(compared), clangfe::firstErrorOffsetWith(compared, steer::cleanStatementWarnings()));
+    QVERIFY(check(compared) < compared.size() - 1);
+    const std::string broken = head + "  a[e] = q;\n}";
+    QCOMPARE(check(broken), clangfe::firstErrorOffset(broken));
   }
 
   void everyRuleHasATestRow() {

@@ -514,6 +514,29 @@ private Q_SLOTS:
     QVERIFY(seen.empty());
   }
 
+  void aWholeKernelHasItsOwnCheckWhenGiven() {
+    // SampleOptions::wholeCheck judges the kernel as its last hole closes in
+    // place of `check`, which still judges statements.
+    auto s = biased(Tokenizer::kEndHole);
+    SampleOptions o;
+    o.temperature = 0;
+    o.checkPatience = 2;
+    o.rememberChecks = false;
+    RecordingCheck statements{[](const std::string&) { return std::string::npos; }};
+    RecordingCheck whole{[](const std::string& text) { return text.size() - 1; }};
+    o.check = statements;
+    o.wholeCheck = whole;
+    const auto out = s.sample({"kernel void A ( ) { [HOLE] }"}, 1, o);
+    QVERIFY(out[0].complete);
+    QCOMPARE(whole.seen->size(), std::size_t(2)); // reopened once, then closed as it is
+    QVERIFY(statements.seen->empty());
+    // Remembered like `check`: the same kernel is judged once.
+    o.rememberChecks = true;
+    whole.seen->clear();
+    (void)s.sample({"kernel void A ( ) { [HOLE] }"}, 1, o);
+    QCOMPARE(whole.seen->size(), std::size_t(1));
+  }
+
   void aSampleThatLostItsWayStartsAgain() {
     // Given up by the guard's patience: with restarts it starts again from
     // its feed, and the last try ends as it ends.

@@ -1,0 +1,27 @@
+#include "steer/CleanKernelCheck.h"
+
+#include "clang/OpenCLFrontend.h"
+#include "features/FeatureSpace.h"
+#include "steer/CleanCompile.h"
+#include "steer/MeasurePool.h"
+
+namespace steerbench::steer {
+
+std::string cleanKernelViolation(const std::string& text, const std::vector<std::string>& rules) {
+  const auto& space = features::featureSpace("grewe");
+  const std::vector<double> origin(space.dimensions.size(), 0.0);
+  const Measured m = measureCandidate(text, space, origin, {}, rules);
+  if (!m.compiled) return "does not compile: " + m.error;
+  if (!m.unclean.empty()) return m.unclean;
+  return relativeRuleAdded(m.relative, {});
+}
+
+std::function<std::size_t(const std::string&)> cleanKernelCheck(std::vector<std::string> rules) {
+  return [rules = std::move(rules), warnings = cleanStatementWarnings()](const std::string& text) {
+    if (const std::size_t at = clangfe::firstErrorOffsetWith(text, warnings); at != std::string::npos) return at;
+    if (text.empty() || cleanKernelViolation(text, rules).empty()) return std::string::npos;
+    return text.size() - 1;
+  };
+}
+
+} // namespace steerbench::steer
