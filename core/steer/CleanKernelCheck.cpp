@@ -1,6 +1,7 @@
 #include "steer/CleanKernelCheck.h"
 
 #include "clang/OpenCLFrontend.h"
+#include "features/DeadCode.h"
 #include "features/FeatureSpace.h"
 #include "steer/CleanCompile.h"
 #include "steer/MeasurePool.h"
@@ -13,7 +14,12 @@ std::string cleanKernelViolation(const std::string& text, const std::vector<std:
   const Measured m = measureCandidate(text, space, origin, {}, rules);
   if (!m.compiled) return "does not compile: " + m.error;
   if (!m.unclean.empty()) return m.unclean;
-  return relativeRuleAdded(m.relative, {});
+  if (auto relative = relativeRuleAdded(m.relative, {}); !relative.empty()) return relative;
+  // What steering's contenders are checked for first: counts on code the
+  // -O1 IR drops, no global write, or no write that depends on the input.
+  const auto dead = features::checkDeadCode(text, m.kernel);
+  if (!dead.measured) return "dead-code: " + dead.error;
+  return dead.dead.empty() ? std::string() : "dead-code: " + dead.dead;
 }
 
 std::function<std::size_t(const std::string&)> cleanKernelCheck(std::vector<std::string> rules) {

@@ -2,8 +2,9 @@
 // (model::SampleOptions::wholeCheck): as a sample's last hole closes, a kernel
 // that compiles but breaks a rule no statement can break alone (a variable
 // nothing uses, unreachable code, a store every work-item makes to one
-// element) is not finished yet, so the sampler takes its last statement back
-// and lets the model write on (docs/model.md, "Clean samples").
+// element), or whose counts stand on dead code (no global write, none that
+// depends on the input), is not finished yet, so the sampler takes its last
+// statement back and lets the model write on (docs/model.md, "Clean samples").
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -13,13 +14,15 @@
 namespace steerbench::steer {
 
 /// The check: the byte offset of the kernel's first error under
-/// cleanStatementWarnings(); else, when it breaks one of `rules` (judged as a
-/// kernel without a parent: any finding of a relative rule counts), its last
-/// byte, which lies after any hole; else std::string::npos. Thread-safe.
+/// cleanStatementWarnings(); else, when cleanKernelViolation finds
+/// something, its last byte, which lies after any hole; else
+/// std::string::npos. Thread-safe.
 [[nodiscard]] std::function<std::size_t(const std::string&)> cleanKernelCheck(std::vector<std::string> rules);
 
 /// The rule a whole kernel breaks, as "rule: line L: message", or empty:
-/// what cleanKernelCheck judges once the kernel compiles.
+/// one of `rules` (judged as a kernel without a parent: any finding of a
+/// relative rule counts), else "dead-code" when the -O1 IR shows its counts
+/// on dead code (features::checkDeadCode, as steering's contenders).
 [[nodiscard]] std::string cleanKernelViolation(const std::string& text, const std::vector<std::string>& rules);
 
 } // namespace steerbench::steer

@@ -288,6 +288,10 @@ private Q_SLOTS:
     auto rules = steer::cleanRuleNames();
     rules.erase(std::find(rules.begin(), rules.end(), "uniform-store"));
     QCOMPARE(steer::cleanKernelCheck(rules)(uniform), std::string::npos);
+    // Clean by the rules, but writing nothing to global memory: dead code.
+    const std::string nothing = head + "  int k = e * 2;\n  if (k < n) k = k + n;\n}";
+    QVERIFY(steer::cleanKernelViolation(nothing, steer::cleanRuleNames()).rfind("dead-code", 0) == 0);
+    QCOMPARE(check(nothing), nothing.size() - 1);
     // A statement rule and a plain error: where they are, as the statement check says.
     const std::string compared = head + "  if (e < b) a[e] = 1.0f;\n}";
     QCOMPARE(check(compared), clangfe::firstErrorOffsetWith(compared, steer::cleanStatementWarnings()));
