@@ -2,6 +2,7 @@
 
 #include "steer/BeamSelection.h"
 #include "steer/CleanCompile.h"
+#include "steer/CleanKernelCheck.h"
 #include "steer/Combining.h"
 #include "steer/ContenderChecks.h"
 #include "steer/HoleFeeds.h"
@@ -383,6 +384,15 @@ void BeamSearch::Run::sampleFeeds(Generation& g, const Feeds& feeds, int maxNewT
   // Statements only: checking whole kernels as holes closed cost a quarter
   // of the generations and raised no compile rate (bench/results/bench-steer.md).
   so.checkWhole = false;
+  if (beam.empty() && spec.cleanSeeds && spec.check) {
+    // Seeds from nothing: kernels that break no clean-compile rule, checked
+    // whole as they close, so that their lineages can run.
+    so.check = [warnings = cleanStatementWarnings()](const std::string& text) {
+      return clangfe::firstErrorOffsetWith(text, warnings);
+    };
+    so.wholeCheck = cleanKernelCheck(spec.cleanRules);
+    so.checkWhole = true;
+  }
   so.checkJobs = jobs;
   so.feedEnds = feeds.ends;
   if (spec.redraws > 0 && !beam.empty()) { // a fill that puts back what its hole took is its member again

@@ -47,6 +47,7 @@ std::string SteerSpec::toJson() const {
          ",\"combine\":" + std::to_string(combine) + ",\"combine_greedy\":" + std::to_string(combineGreedy) + ",\"max_per_vector\":" + std::to_string(maxPerVector) +
          ",\"reseed_after\":" + std::to_string(reseedAfter) + ",\"reseed_draw\":" + (reseedDraw ? "true" : "false") +
          ",\"fill_insertions\":" + (fillInsertions ? "true" : "false") +
+         ",\"clean_seeds\":" + (cleanSeeds ? "true" : "false") +
          ",\"guide_logits\":" + formatNumber(guideLogits) +
          ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"guard_types\":" + (guardTypes ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
          ",\"scale\":" + jsonNumbers(scale) +
@@ -107,6 +108,7 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   integer("reseed_after", s.reseedAfter);
   s.reseedDraw = o->getBoolean("reseed_draw").value_or(false); // and before draws a reseed took generation 0's beam
   s.fillInsertions = o->getBoolean("fill_insertions").value_or(false); // and before fills an insertion could stay empty
+  s.cleanSeeds = o->getBoolean("clean_seeds").value_or(false); // and before seeds from nothing were sampled plain
   s.guideLogits = 0; // and before guided infills sampled the model as it is
   real("guide_logits", s.guideLogits);
   integer("nearest", s.nearest);

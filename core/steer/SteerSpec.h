@@ -107,6 +107,12 @@ struct SteerSpec {
   /// parent again, a candidate spent for nothing. Runs stored without it let
   /// insertions stay empty.
   bool fillInsertions = false;
+  /// Seeds written from nothing (`empty`, `generated`) are sampled clean:
+  /// statements kept to the clean-compile rules a statement can break alone,
+  /// and a whole kernel that breaks any of `cleanRules`, or whose counts
+  /// stand on dead code, written on (steer::cleanKernelCheck). Runs stored
+  /// without it sampled them with the plain checks.
+  bool cleanSeeds = false;
   /// Guided infills: each infill's logits lean toward the tokens that move
   /// its member's features toward the target (steer::guideBias): this much
   /// is added to the logit of a token of each dimension the member has too
