@@ -223,6 +223,16 @@ private Q_SLOTS:
     QVERIFY(rd != std::string::npos);
     redrawing.erase(rd, std::strlen(",\"redraws\":2"));
     QCOMPARE(steer::SteerSpec::fromJson(redrawing, "old spec").redraws, 0);
+    // Clean seeds: kept, and a run stored before them sampled its seeds plain.
+    QVERIFY(!s.cleanSeeds);
+    s.cleanSeeds = true;
+    std::string cleaning = s.toJson();
+    QVERIFY(steer::SteerSpec::fromJson(cleaning, "spec").cleanSeeds);
+    const auto cs = cleaning.find(",\"clean_seeds\":true");
+    QVERIFY(cs != std::string::npos);
+    cleaning.erase(cs, std::strlen(",\"clean_seeds\":true"));
+    QVERIFY(!steer::SteerSpec::fromJson(cleaning, "old spec").cleanSeeds);
+    s.cleanSeeds = false;
     // Directed holes: kept, and a run stored before them placed every hole anywhere.
     s.directedHoles = 0.25;
     QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "spec").directedHoles, 0.25);
