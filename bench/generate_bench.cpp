@@ -79,6 +79,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <random>
 #include <set>
@@ -231,17 +232,17 @@ int main(int argc, char** argv) {
     // Statement checks, counted; with --clean-statements the undirected
     // samples' are also checked against the clean-compile rules a statement
     // can break on its own.
-    auto countedCheck = [&](std::vector<std::string> warnings) {
-      return [&, warnings = std::move(warnings)](const std::string& text) {
+    auto counted = [&](std::function<std::size_t(const std::string&)> check) {
+      return [&, check = std::move(check)](const std::string& text) {
         const auto t = Clock::now();
-        const std::size_t at = clangfe::firstErrorOffsetWith(text, warnings);
+        const std::size_t at = check(text);
         checkMicros += long(std::chrono::duration<double, std::micro>(Clock::now() - t).count());
         ++checks;
         failedChecks += at != std::string::npos;
         return at;
       };
     };
-    if (checked) o.check = countedCheck({});
+    if (checked) o.check = counted(clangfe::firstErrorOffset);
     std::printf("BLAS: %s\n", model::useThreads(threads).c_str());
     model::Sampler sampler(ckpt, threads);
     if (o.streams <= 0) o.streams = sampler.defaultStreams();
@@ -283,18 +284,8 @@ int main(int argc, char** argv) {
       model::SampleOptions undirected = o;
       undirected.minNewTokens = minTokens;
       undirected.closeBias = closeBias;
-      if (checked && cleanStatements) undirected.check = countedCheck(steer::cleanStatementWarnings());
-      if (checked && cleanKernels) {
-        auto judged = steer::cleanKernelCheck(steer::cleanRuleNames());
-        undirected.wholeCheck = [&, judged](const std::string& text) {
-          const auto t = Clock::now();
-          const std::size_t at = judged(text);
-          checkMicros += long(std::chrono::duration<double, std::micro>(Clock::now() - t).count());
-          ++checks;
-          failedChecks += at != std::string::npos;
-          return at;
-        };
-      }
+      if (checked && cleanStatements) undirected.check = counted(steer::cleanStatementCheck());
+      if (checked && cleanKernels) undirected.wholeCheck = counted(steer::cleanKernelCheck(steer::cleanRuleNames()));
       const auto samples = sampler.sample({"kernel void [HOLE]"}, n, undirected);
       const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
       std::vector<std::string> texts;

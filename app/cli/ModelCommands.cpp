@@ -321,9 +321,7 @@ int runSample(const CommandLine& cl) {
   const bool checked = !cl.has("unchecked"), clean = cl.has("clean");
   if (clean && !checked) throw UsageError("--clean needs the compiler checks: give it without --unchecked");
   if (clean) {
-    o.check = [warnings = steer::cleanStatementWarnings()](const std::string& text) {
-      return clangfe::firstErrorOffsetWith(text, warnings);
-    };
+    o.check = steer::cleanStatementCheck();
     o.wholeCheck = steer::cleanKernelCheck(steer::cleanRuleNames());
   }
   else if (checked)

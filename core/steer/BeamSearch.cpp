@@ -387,9 +387,7 @@ void BeamSearch::Run::sampleFeeds(Generation& g, const Feeds& feeds, int maxNewT
   if (beam.empty() && spec.cleanSeeds && spec.check) {
     // Seeds from nothing: kernels that break no clean-compile rule, checked
     // whole as they close, so that their lineages can run.
-    so.check = [warnings = cleanStatementWarnings()](const std::string& text) {
-      return clangfe::firstErrorOffsetWith(text, warnings);
-    };
+    so.check = cleanStatementCheck();
     so.wholeCheck = cleanKernelCheck(spec.cleanRules);
     so.checkWhole = true;
   }

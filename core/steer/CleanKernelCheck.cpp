@@ -22,6 +22,12 @@ std::string cleanKernelViolation(const std::string& text, const std::vector<std:
   return dead.dead.empty() ? std::string() : "dead-code: " + dead.dead;
 }
 
+std::function<std::size_t(const std::string&)> cleanStatementCheck() {
+  return [warnings = cleanStatementWarnings()](const std::string& text) {
+    return clangfe::firstErrorOffsetWith(text, warnings);
+  };
+}
+
 std::function<std::size_t(const std::string&)> cleanKernelCheck(std::vector<std::string> rules) {
   return [rules = std::move(rules), warnings = cleanStatementWarnings()](const std::string& text) {
     if (const std::size_t at = clangfe::firstErrorOffsetWith(text, warnings); at != std::string::npos) return at;

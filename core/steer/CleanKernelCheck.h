@@ -13,6 +13,10 @@
 
 namespace steerbench::steer {
 
+/// A sampler's statement check (model::SampleOptions::check) with every
+/// warning an error and those of cleanStatementWarnings() turned on.
+[[nodiscard]] std::function<std::size_t(const std::string&)> cleanStatementCheck();
+
 /// The check: the byte offset of the kernel's first error under
 /// cleanStatementWarnings(); else, when cleanKernelViolation finds
 /// something, its last byte, which lies after any hole; else
