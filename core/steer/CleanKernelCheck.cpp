@@ -29,8 +29,8 @@ std::function<std::size_t(const std::string&)> cleanStatementCheck() {
 }
 
 std::function<std::size_t(const std::string&)> cleanKernelCheck(std::vector<std::string> rules) {
-  return [rules = std::move(rules), warnings = cleanStatementWarnings()](const std::string& text) {
-    if (const std::size_t at = clangfe::firstErrorOffsetWith(text, warnings); at != std::string::npos) return at;
+  return [rules = std::move(rules), statement = cleanStatementCheck()](const std::string& text) {
+    if (const std::size_t at = statement(text); at != std::string::npos) return at;
     if (text.empty() || cleanKernelViolation(text, rules).empty()) return std::string::npos;
     return text.size() - 1;
   };

@@ -22,6 +22,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <initializer_list>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -102,6 +103,18 @@ SiteReading readSites(const char* kernel) {
   r.n = std::int64_t(r.ids.size());
   r.sites = steer::holeSites("grewe", r.tok, r.ids);
   return r;
+}
+
+/// `s` as a run stored before `fields` existed reads back: its JSON without
+/// them. A field missing from the JSON fails the test (an exception).
+steer::SteerSpec storedWithout(const steer::SteerSpec& s, std::initializer_list<const char*> fields) {
+  std::string json = s.toJson();
+  for (const char* field : fields) {
+    const auto at = json.find(field);
+    if (at == std::string::npos) throw std::logic_error(std::string("no ") + field + " in " + json);
+    json.erase(at, std::strlen(field));
+  }
+  return steer::SteerSpec::fromJson(json, "old spec");
 }
 
 steer::SteerSpec spec(const std::vector<double>& target, int depth) {
@@ -203,13 +216,8 @@ private Q_SLOTS:
     s.guardTypes = true;
     // A run stored before the guard (and its types), the checks and the
     // streams existed had neither checks nor guard, and one stream.
-    std::string old = s.toJson();
-    for (const char* key : {",\"guard\":true", ",\"guard_types\":true", ",\"check\":false", ",\"streams\":2"}) {
-      const auto at = old.find(key);
-      QVERIFY(at != std::string::npos);
-      old.erase(at, std::strlen(key));
-    }
-    const auto before = steer::SteerSpec::fromJson(old, "old spec");
+    const auto before =
+        storedWithout(s, {",\"guard\":true", ",\"guard_types\":true", ",\"check\":false", ",\"streams\":2"});
     QVERIFY(!before.guard);
     QVERIFY(!before.guardTypes);
     QVERIFY(!before.check);
@@ -217,38 +225,22 @@ private Q_SLOTS:
     // Redraws: kept, and a run stored before them kept an infill that rebuilt its hole.
     QCOMPARE(s.redraws, 0);
     s.redraws = 2;
-    std::string redrawing = s.toJson();
-    QCOMPARE(steer::SteerSpec::fromJson(redrawing, "spec").redraws, 2);
-    const auto rd = redrawing.find(",\"redraws\":2");
-    QVERIFY(rd != std::string::npos);
-    redrawing.erase(rd, std::strlen(",\"redraws\":2"));
-    QCOMPARE(steer::SteerSpec::fromJson(redrawing, "old spec").redraws, 0);
+    QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "spec").redraws, 2);
+    QCOMPARE(storedWithout(s, {",\"redraws\":2"}).redraws, 0);
     // Clean seeds: kept, and a run stored before them sampled its seeds plain.
     QVERIFY(!s.cleanSeeds);
     s.cleanSeeds = true;
-    std::string cleaning = s.toJson();
-    QVERIFY(steer::SteerSpec::fromJson(cleaning, "spec").cleanSeeds);
-    const auto cs = cleaning.find(",\"clean_seeds\":true");
-    QVERIFY(cs != std::string::npos);
-    cleaning.erase(cs, std::strlen(",\"clean_seeds\":true"));
-    QVERIFY(!steer::SteerSpec::fromJson(cleaning, "old spec").cleanSeeds);
+    QVERIFY(steer::SteerSpec::fromJson(s.toJson(), "spec").cleanSeeds);
+    QVERIFY(!storedWithout(s, {",\"clean_seeds\":true"}).cleanSeeds);
     s.cleanSeeds = false;
     // Directed holes: kept, and a run stored before them placed every hole anywhere.
     s.directedHoles = 0.25;
     QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "spec").directedHoles, 0.25);
-    std::string undirected = s.toJson();
-    const auto at = undirected.find(",\"directed_holes\":0.25");
-    QVERIFY(at != std::string::npos);
-    undirected.erase(at, std::strlen(",\"directed_holes\":0.25"));
-    QCOMPARE(steer::SteerSpec::fromJson(undirected, "old spec").directedHoles, 0.0);
+    QCOMPARE(storedWithout(s, {",\"directed_holes\":0.25"}).directedHoles, 0.0);
     // Renames: kept, and a run stored before them had none.
     s.renameHoles = true;
-    std::string renaming = s.toJson();
-    QVERIFY(steer::SteerSpec::fromJson(renaming, "spec").renameHoles);
-    const auto r = renaming.find(",\"rename_holes\":true");
-    QVERIFY(r != std::string::npos);
-    renaming.erase(r, std::strlen(",\"rename_holes\":true"));
-    QVERIFY(!steer::SteerSpec::fromJson(renaming, "old spec").renameHoles);
+    QVERIFY(steer::SteerSpec::fromJson(s.toJson(), "spec").renameHoles);
+    QVERIFY(!storedWithout(s, {",\"rename_holes\":true"}).renameHoles);
     // Escalation, restarts and combining: kept, and runs stored before them had none.
     s.escalateAfter = 30;
     s.restarts = 2;
@@ -271,15 +263,10 @@ private Q_SLOTS:
     QCOMPARE(kept.restarts, 2);
     QCOMPARE(kept.combine, 16);
     QCOMPARE(kept.combineGreedy, 3);
-    std::string plain = s.toJson();
-    for (const char* key : {",\"escalate_after\":30", ",\"restarts\":2", ",\"combine\":16", ",\"combine_greedy\":3", ",\"max_per_vector\":4",
-                            ",\"reseed_after\":100", ",\"reseed_draw\":true",
-                            ",\"fill_insertions\":true", ",\"guide_logits\":1.5", ",\"failing_members\":3"}) {
-      const auto at = plain.find(key);
-      QVERIFY(at != std::string::npos);
-      plain.erase(at, std::strlen(key));
-    }
-    const auto older = steer::SteerSpec::fromJson(plain, "old spec");
+    const auto older = storedWithout(s, {",\"escalate_after\":30", ",\"restarts\":2", ",\"combine\":16",
+                                         ",\"combine_greedy\":3", ",\"max_per_vector\":4", ",\"reseed_after\":100",
+                                         ",\"reseed_draw\":true", ",\"fill_insertions\":true", ",\"guide_logits\":1.5",
+                                         ",\"failing_members\":3"});
     QCOMPARE(older.escalateAfter, 0);
     QCOMPARE(older.restarts, 0);
     QCOMPARE(older.combine, 0);
