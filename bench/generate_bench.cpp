@@ -613,7 +613,8 @@ int main(int argc, char** argv) {
           incomplete += !complete[f];
           if (!dumpDir.empty()) {
             std::ofstream out(dumpDir + "/" + (d.shortHoleProbability >= 1 ? "short-" : "long-") + std::to_string(f) + ".cl");
-            out << "// error: " << errors[f] << "\n// feed: " << feeds[f] << "\n" << filled[f] << "\n";
+            out << "// error: " << errors[f] << (complete[f] ? "" : " (incomplete: given up)") << "\n// feed: " << feeds[f]
+                << "\n" << filled[f] << "\n";
           }
           continue;
         }

@@ -36,16 +36,17 @@ class Collector : public clangfe::AstObserver {
 public:
   explicit Collector(BuiltinSignatures& out) : out_(out) {}
   void onTranslationUnit(clang::ASTContext& ast, bool) override {
-    std::map<std::string, std::set<std::vector<ArgShape>>> seen;
+    std::map<std::string, std::set<Overload>> seen;
     for (const clang::Decl* d : ast.getTranslationUnitDecl()->decls()) {
       const auto* f = llvm::dyn_cast<clang::FunctionDecl>(d);
       if (!f || !f->getIdentifier() || f->isVariadic()) continue;
       const std::string name = f->getName().str();
       if (name.rfind("__", 0) == 0) continue;
-      std::vector<ArgShape> params;
+      Overload o;
       for (const clang::ParmVarDecl* p : f->parameters())
-        params.push_back(shapeOf(p->getType()));
-      seen[name].insert(std::move(params));
+        o.params.push_back(shapeOf(p->getType()));
+      o.result = shapeOf(f->getReturnType());
+      seen[name].insert(std::move(o));
     }
     for (auto& [name, lists] : seen)
       out_.overloads[name].assign(lists.begin(), lists.end());

@@ -33,9 +33,20 @@ struct ArgShape {
 /// pointer only where a pointer is. Never false for a call Clang accepts.
 [[nodiscard]] bool fits(const ArgShape& arg, const ArgShape& param);
 
+/// One overload as shapes: its parameters' and its result's.
+struct Overload {
+  std::vector<ArgShape> params;
+  ArgShape result; ///< Other for void and for what is no scalar, vector or pointer
+  [[nodiscard]] bool operator<(const Overload& o) const {
+    if (params < o.params) return true;
+    if (o.params < params) return false;
+    return result < o.result;
+  }
+};
+
 struct BuiltinSignatures {
-  /// By function name: each overload's parameter shapes (distinct lists only).
-  std::map<std::string, std::vector<std::vector<ArgShape>>> overloads;
+  /// By function name: its overloads as shapes (distinct ones only).
+  std::map<std::string, std::vector<Overload>> overloads;
   /// The builtins of OpenCL C 1.2 for spir64 (the options samples are
   /// checked with), read from Clang's opencl-c.h on first use; variadic
   /// functions (printf) are left out. Thread-safe.

@@ -37,6 +37,17 @@ std::vector<StatementCheck> insertChosen(std::vector<SampleRow>& rows, const std
                                          const SyntaxGuard* guard, const Tokenizer& tok, std::vector<char>& ended) {
   const bool checking = bool(o.check);
   std::vector<StatementCheck> checks;
+  // Whether the guard lets the hole close at `at` once the k tokens before
+  // the hole (a repetition of the text after it) are gone: a repetition is
+  // the model's wish to close, which the guard judges as it judges [ENDHOLE].
+  std::vector<std::uint8_t> banned;
+  auto mayClose = [&](const SampleRow& r, std::size_t at, int k) {
+    std::vector<int> probe(r.seq);
+    probe.erase(probe.begin() + std::ptrdiff_t(at), probe.begin() + std::ptrdiff_t(at) + k);
+    banned.assign(std::size_t(tok.size()), 0);
+    guard->ban(probe, r.start, r.end, banned.data());
+    return banned[Tokenizer::kEndHole] == 0;
+  };
   for (std::size_t b = 0; b < rows.size(); ++b) {
     SampleRow& r = rows[b];
     const auto h = std::size_t(holeAt[b]);
@@ -68,7 +79,7 @@ std::vector<StatementCheck> insertChosen(std::vector<SampleRow>& rows, const std
     }
     r.seq.insert(r.seq.begin() + std::ptrdiff_t(h), int(chosen[b]));
     ++r.newTokens;
-    if (const int k = repeatsTextAfter(r, h + 1, o)) {
+    if (const int k = repeatsTextAfter(r, h + 1, o); k && (!guard || !o.guard || mayClose(r, h + 1 - std::size_t(k), k))) {
       // The infill has begun to write the text after the hole: the hole
       // closes where the repetition starts.
       r.seq.erase(r.seq.begin() + std::ptrdiff_t(h + 1) - k, r.seq.begin() + std::ptrdiff_t(h + 1));

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -46,6 +47,8 @@ SyntaxGuard::SyntaxGuard(const Tokenizer& tok, const BuiltinSignatures* builtins
   vectorWidth_.assign(std::size_t(vocab_), 0);
   number_.assign(std::size_t(vocab_), 0);
   builtin_.assign(std::size_t(vocab_), -1);
+  arithmetic_.assign(std::size_t(vocab_), 0);
+  qualifier_.assign(std::size_t(vocab_), 0);
   lowerName_.assign(std::size_t(vocab_), 0);
   scalarType_.assign(std::size_t(vocab_), 0);
   partner_.assign(std::size_t(vocab_), -1);
@@ -76,6 +79,11 @@ SyntaxGuard::SyntaxGuard(const Tokenizer& tok, const BuiltinSignatures* builtins
                           "!=", "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", "?", "!", "~"})
       if (t == w) operators_.push_back(v);
     if (t == "++" || t == "--") increments_.push_back(v);
+    if (t == "+" || t == "-") arithmetic_[std::size_t(v)] = 1;
+    for (const char* w : {"const", "__const", "volatile", "__volatile", "restrict", "__restrict"})
+      if (t == w) qualifier_[std::size_t(v)] = 1;
+    for (const char* w : {"*", "/", "%", "<<", ">>", "&", "|", "^"})
+      if (t == w) arithmetic_[std::size_t(v)] = 2;
     for (const char* w : {"float", "double", "half"}) {
       const std::size_t n = std::strlen(w);
       if (t.compare(0, n, w) == 0 && (t.size() == n || t.find_first_not_of("0123456789", n) == std::string::npos))
@@ -105,12 +113,7 @@ SyntaxGuard::SyntaxGuard(const Tokenizer& tok, const BuiltinSignatures* builtins
       const auto it = builtins->overloads.find(t);
       if (it != builtins->overloads.end()) {
         builtin_[std::size_t(v)] = int(calls_.size());
-        auto& lists = calls_.emplace_back();
-        for (const auto& o : it->second) {
-          auto& codes = lists.emplace_back();
-          for (const auto& a : o)
-            codes.push_back(ArgShapeCode(unsigned(a.kind) << 8 | a.width));
-        }
+        calls_.push_back(it->second);
       }
     }
     if (t == "do") do_ = v;
@@ -265,8 +268,11 @@ SyntaxGuard::Redirect SyntaxGuard::ban(const std::vector<int>& seq, bool hasStar
   }
 
   // Rule 4: a builtin call's arguments.
-  if (!calls_.empty() && comma_ >= 0 && closeParen_ >= 0 && paren_ >= 0)
+  if (!calls_.empty() && comma_ >= 0 && closeParen_ >= 0 && paren_ >= 0) {
     banArguments(seq, std::size_t(hole - seq.begin()), hasStart, banned);
+    if (!moreHoles && !banned[Tokenizer::kEndHole])
+      banEndInCalls(seq, std::size_t(hole - seq.begin()), hasStart, banned);
+  }
 
   // Rule 3: what may follow a variable.
   if (hole != seq.begin() && kindOf(*(hole - 1)) == Name && lowerName_[std::size_t(*(hole - 1))] &&
@@ -525,46 +531,26 @@ void SyntaxGuard::banArguments(const std::vector<int>& seq, std::size_t hole, bo
       start = p + 1;
     }
   }
-  // An argument's shape, when it is one token whose shape is known.
-  auto shape = [&](std::size_t from, std::size_t to) -> ArgShape {
-    if (to != from + 1) return {};
-    const int v = seq[from];
-    if (v < 0 || v >= vocab_) return {};
-    if (number_[std::size_t(v)] == 1) return {ArgShape::Scalar, 1};
-    if (!hasStart || kindOf(v) != Name || !lowerName_[std::size_t(v)]) return {};
-    // Its declaration: the first time it follows a type word or a `*`.
-    for (std::size_t p = 1; p < from; ++p) {
-      if (seq[p] != v) continue;
-      const int before = seq[p - 1];
-      if (kindOf(before) == Star) return {ArgShape::Pointer, 1};
-      if (kindOf(before) != Declarer) continue;
-      if (p + 1 < seq.size() && seq[p + 1] == bracket_) return {ArgShape::Pointer, 1};
-      if (scalarType_[std::size_t(before)]) return {ArgShape::Scalar, 1};
-      if (vectorWidth_[std::size_t(before)]) return {ArgShape::Vector, vectorWidth_[std::size_t(before)]};
-      return {};
-    }
-    return {};
-  };
-  auto decode = [](ArgShapeCode c) { return ArgShape{ArgShape::Kind(c >> 8), std::uint8_t(c & 0xff)}; };
   std::vector<ArgShape> given;
   for (const auto& [from, to] : args)
-    given.push_back(shape(from, to));
+    given.push_back(expressionShape(seq, from, to, hasStart));
   const bool writing = start < hole; // the argument at the hole has tokens
-  const ArgShape current = writing ? shape(start, hole) : ArgShape{};
+  const ArgShape current = writing ? expressionShape(seq, start, hole, hasStart) : ArgShape{};
   const std::size_t n = args.size();
   bool anyFits = false, comma = false, close = false;
   for (const auto& o : calls_[std::size_t(builtin_[std::size_t(fn)])]) {
-    if (o.size() < n) continue;
+    const auto& params = o.params;
+    if (params.size() < n) continue;
     bool ok = true;
     for (std::size_t i = 0; i < n && ok; ++i)
-      ok = fits(given[i], decode(o[i]));
+      ok = fits(given[i], params[i]);
     if (!ok) continue;
     anyFits = true;
     if (!writing) {
-      close = close || (n == 0 && o.empty());
-    } else if (o.size() > n && fits(current, decode(o[n]))) {
-      comma = comma || o.size() > n + 1;
-      close = close || o.size() == n + 1;
+      close = close || (n == 0 && params.empty());
+    } else if (params.size() > n && fits(current, params[n])) {
+      comma = comma || params.size() > n + 1;
+      close = close || params.size() == n + 1;
     }
   }
   // No overload takes what is already written: the text is beyond what this
@@ -574,6 +560,228 @@ void SyntaxGuard::banArguments(const std::vector<int>& seq, std::size_t hole, bo
   // (the sampler's patience counts rules 1 to 3 only).
   if (!comma && !banned[comma_]) banned[comma_] = 2;
   if (!close && !banned[closeParen_]) banned[closeParen_] = 2;
+}
+
+std::size_t SyntaxGuard::matchingClose(const std::vector<int>& seq, std::size_t open, std::size_t to) const {
+  int depth = 0;
+  for (std::size_t p = open; p < to; ++p) {
+    const int v = seq[p];
+    const int k = v >= 0 && v < vocab_ ? int(kind_[std::size_t(v)]) : int(Other);
+    if (k == Open) ++depth;
+    else if (k == Close && --depth == 0) return partner_[std::size_t(v)] == seq[open] ? p : std::string::npos;
+  }
+  return std::string::npos;
+}
+
+void SyntaxGuard::declaredShapes(const std::vector<int>& seq, std::size_t before, int name, ArgShape& self,
+                                 ArgShape& element) const {
+  self = element = {};
+  auto kindOf = [&](int v) { return v >= 0 && v < vocab_ ? int(kind_[std::size_t(v)]) : int(Other); };
+  // Its declaration: the first time it follows a type word or a `*`.
+  for (std::size_t p = 1; p < before; ++p) {
+    if (seq[p] != name) continue;
+    const int k = kindOf(seq[p - 1]);
+    if (k != Star && k != Declarer) continue;
+    std::size_t q = p - 1;
+    int stars = 0;
+    while (q > 0 && (kindOf(seq[q]) == Star || qualifier_[std::size_t(seq[q])])) {
+      stars += kindOf(seq[q]) == Star;
+      --q;
+    }
+    const int word = seq[q];
+    if (kindOf(word) != Declarer) return; // `a * b`: a use, not a declaration
+    const ArgShape base = scalarType_[std::size_t(word)]             ? ArgShape{ArgShape::Scalar, 1}
+                          : vectorWidth_[std::size_t(word)] != 0 ? ArgShape{ArgShape::Vector, vectorWidth_[std::size_t(word)]}
+                                                                 : ArgShape{};
+    const bool array = p + 1 < seq.size() && seq[p + 1] == bracket_;
+    if (stars > 0 || array) self = {ArgShape::Pointer, 1};
+    else self = base;
+    // a[i]: the pointed-to or held type; one level only (`float** a`,
+    // `float a[4][4]` and `float* a[4]` give arrays or pointers: unknown).
+    bool oneLevel = stars + int(array) == 1;
+    if (array) {
+      const std::size_t end = matchingClose(seq, p + 1, seq.size());
+      oneLevel = oneLevel && end != std::string::npos && !(end + 1 < seq.size() && seq[end + 1] == bracket_);
+    }
+    if (oneLevel) element = base;
+    else if (stars == 0 && !array && base.kind == ArgShape::Vector) element = {ArgShape::Scalar, 1}; // a lane
+    return;
+  }
+}
+
+ArgShape SyntaxGuard::operandShape(const std::vector<int>& seq, std::size_t from, std::size_t to, bool hasStart,
+                                   int depth) const {
+  auto kindOf = [&](int v) { return v >= 0 && v < vocab_ ? int(kind_[std::size_t(v)]) : int(Other); };
+  // A unary `+`, `-` or `~` keeps its operand's shape.
+  while (from < to && (arithmetic_[std::size_t(seq[from])] == 1 || (tilde_ >= 0 && seq[from] == tilde_)))
+    ++from;
+  if (from >= to) return {};
+  const int first = seq[from];
+  if (to == from + 1) {
+    if (number_[std::size_t(first)] == 1) return {ArgShape::Scalar, 1};
+    if (!hasStart || kindOf(first) != Name || !lowerName_[std::size_t(first)]) return {};
+    ArgShape self, element;
+    declaredShapes(seq, from, first, self, element);
+    return self;
+  }
+  if (first == paren_) {
+    const std::size_t close = matchingClose(seq, from, to);
+    if (close == std::string::npos) return {};
+    if (close + 1 == to) return expressionShape(seq, from + 1, close, hasStart, depth + 1);
+    // A cast: type words, qualifiers and `*`s only, and an operand after them.
+    ArgShape cast;
+    bool star = false;
+    for (std::size_t p = from + 1; p < close; ++p) {
+      const int v = seq[p];
+      if (kindOf(v) == Star) star = true;
+      else if (kindOf(v) != Declarer || builtin_[std::size_t(v)] >= 0) return {};
+      else if (scalarType_[std::size_t(v)]) cast = {ArgShape::Scalar, 1};
+      else if (vectorWidth_[std::size_t(v)]) cast = {ArgShape::Vector, vectorWidth_[std::size_t(v)]};
+    }
+    if (star) return {ArgShape::Pointer, 1};
+    return cast;
+  }
+  if (from + 1 >= to) return {};
+  const int next = seq[from + 1];
+  if (next == paren_ && builtin_[std::size_t(first)] >= 0 && matchingClose(seq, from + 1, to) + 1 == to) {
+    // A builtin's call: the overloads that fit its arguments must agree on the result.
+    const auto args = callArguments(seq, from + 1, to - 1, hasStart, depth);
+    std::optional<ArgShape> result;
+    for (const auto& o : calls_[std::size_t(builtin_[std::size_t(first)])]) {
+      if (o.params.size() != args.size()) continue;
+      bool ok = true;
+      for (std::size_t i = 0; i < args.size() && ok; ++i)
+        ok = fits(args[i], o.params[i]);
+      if (!ok) continue;
+      if (result && !(*result == o.result)) return {};
+      result = o.result;
+    }
+    return result.value_or(ArgShape{});
+  }
+  if (next == bracket_ && hasStart && kindOf(first) == Name && lowerName_[std::size_t(first)] &&
+      matchingClose(seq, from + 1, to) + 1 == to) {
+    ArgShape self, element;
+    declaredShapes(seq, from, first, self, element);
+    return element;
+  }
+  return {};
+}
+
+std::vector<ArgShape> SyntaxGuard::callArguments(const std::vector<int>& seq, std::size_t open, std::size_t close,
+                                                bool hasStart, int depth) const {
+  std::vector<ArgShape> args;
+  std::size_t start = open + 1;
+  for (std::size_t p = open + 1, d = 0; p < close; ++p) {
+    const int v = seq[p];
+    const int k = v >= 0 && v < vocab_ ? int(kind_[std::size_t(v)]) : int(Other);
+    if (k == Open) ++d;
+    else if (k == Close) --d;
+    else if (v == comma_ && d == 0) {
+      args.push_back(expressionShape(seq, start, p, hasStart, depth + 1));
+      start = p + 1;
+    }
+  }
+  if (start < close) args.push_back(expressionShape(seq, start, close, hasStart, depth + 1));
+  return args;
+}
+
+void SyntaxGuard::banEndInCalls(const std::vector<int>& seq, std::size_t hole, bool hasStart,
+                                std::uint8_t* banned) const {
+  auto kindOf = [&](int v) { return v >= 0 && v < vocab_ ? int(kind_[std::size_t(v)]) : int(Other); };
+  auto isCall = [&](const std::vector<int>& s, std::size_t open) {
+    return open > 0 && s[open] == paren_ && s[open - 1] >= 0 && s[open - 1] < vocab_ &&
+           builtin_[std::size_t(s[open - 1])] >= 0 && !(open >= 2 && kindOf(s[open - 2]) == Member);
+  };
+  // The builtin calls open at the hole, outermost first.
+  std::vector<std::size_t> opens;
+  for (std::size_t p = 0; p < hole; ++p) {
+    const int k = kindOf(seq[p]);
+    if (k == Open) opens.push_back(p);
+    else if (k == Close && !opens.empty()) opens.pop_back();
+  }
+  std::vector<std::size_t> calls;
+  for (std::size_t o : opens)
+    if (isCall(seq, o)) calls.push_back(o);
+  const bool callAfter = hole > 0 && hole + 1 < seq.size() && seq[hole + 1] == paren_ && seq[hole - 1] >= 0 &&
+                         seq[hole - 1] < vocab_ && builtin_[std::size_t(seq[hole - 1])] >= 0;
+  if (calls.empty() && !callAfter) return;
+  // The kernel as it would be with the hole closed here.
+  std::vector<int> joined(seq.begin(), seq.begin() + std::ptrdiff_t(hole));
+  joined.insert(joined.end(), seq.begin() + std::ptrdiff_t(hole) + 1, seq.end());
+  if (std::find(joined.begin(), joined.end(), int(Tokenizer::kHole)) != joined.end()) return;
+  if (callAfter && isCall(joined, hole)) calls.push_back(hole);
+  for (std::size_t open : calls) {
+    const std::size_t close = matchingClose(joined, open, joined.size());
+    if (close == std::string::npos) continue; // a window that ends before the call does
+    const auto args = callArguments(joined, open, close, hasStart, 0);
+    bool any = false;
+    for (const auto& o : calls_[std::size_t(builtin_[std::size_t(joined[open - 1])])]) {
+      if (o.params.size() != args.size()) continue;
+      bool ok = true;
+      for (std::size_t i = 0; i < args.size() && ok; ++i)
+        ok = fits(args[i], o.params[i]);
+      any = any || ok;
+    }
+    if (!any) {
+      banned[Tokenizer::kEndHole] = 2;
+      return;
+    }
+  }
+}
+
+ArgShape SyntaxGuard::expressionShape(const std::vector<int>& seq, std::size_t from, std::size_t to, bool hasStart,
+                                      int depth) const {
+  if (from >= to || depth > 8) return {};
+  auto kindOf = [&](int v) { return v >= 0 && v < vocab_ ? int(kind_[std::size_t(v)]) : int(Other); };
+  // Split at the binary arithmetic operators outside brackets; anything
+  // else there (a comparison, `?:`, an assignment, a member) is not followed.
+  std::vector<ArgShape> shapes;
+  bool additiveOnly = true, expectOperand = true;
+  std::size_t start = from;
+  int d = 0;
+  for (std::size_t p = from; p < to; ++p) {
+    const int v = seq[p];
+    const int k = kindOf(v);
+    if (k == Open) {
+      ++d;
+      expectOperand = false;
+      continue;
+    }
+    if (k == Close) {
+      if (d-- == 0) return {};
+      continue;
+    }
+    if (d > 0) continue;
+    if (arithmetic_[std::size_t(v)] != 0 || (tilde_ >= 0 && v == tilde_)) {
+      if (expectOperand) {
+        if (arithmetic_[std::size_t(v)] == 1 || v == tilde_) continue; // unary
+        return {};                                                     // `*p`, `&x`: not followed
+      }
+      if (v == tilde_) return {};
+      additiveOnly = additiveOnly && arithmetic_[std::size_t(v)] == 1;
+      shapes.push_back(operandShape(seq, start, p, hasStart, depth));
+      start = p + 1;
+      expectOperand = true;
+      continue;
+    }
+    if (k != Name && k != Declarer && number_[std::size_t(v)] == 0) return {};
+    expectOperand = false;
+  }
+  if (d != 0 || expectOperand) return {};
+  shapes.push_back(operandShape(seq, start, to, hasStart, depth));
+  if (shapes.size() == 1) return shapes[0];
+  int pointers = 0, width = 0;
+  for (const auto& s : shapes) {
+    if (s.kind == ArgShape::Other) return {};
+    if (s.kind == ArgShape::Pointer) ++pointers;
+    if (s.kind == ArgShape::Vector) {
+      if (width != 0 && width != s.width) return {};
+      width = s.width;
+    }
+  }
+  if (pointers > 0) // a pointer moved by numbers; anything else is no shape this rule knows
+    return pointers == 1 && additiveOnly && width == 0 ? ArgShape{ArgShape::Pointer, 1} : ArgShape{};
+  return width != 0 ? ArgShape{ArgShape::Vector, std::uint8_t(width)} : ArgShape{ArgShape::Scalar, 1};
 }
 
 bool SyntaxGuard::unbalanced(const std::vector<int>& seq) const {

@@ -51,6 +51,8 @@
 // Thread-safety: immutable after construction.
 #pragma once
 
+#include "model/BuiltinSignatures.h"
+
 #include <cstdint>
 #include <set>
 #include <string>
@@ -59,14 +61,12 @@
 namespace steerbench::model {
 
 class Tokenizer;
-struct BuiltinSignatures;
 
 /// OpenCL C's scalar type names and the sign words (`int`, `uchar`, `size_t`,
 /// `unsigned`, ...), without vector widths.
 [[nodiscard]] const std::set<std::string>& scalarTypes();
 
 class SyntaxGuard {
-  using ArgShapeCode = std::uint16_t; ///< an ArgShape as kind << 8 | width
 public:
   /// `builtins`: the overloads for rule 4 (borrowed; null: no rule 4).
   /// `types`: rules 5 and 6 and rule 1's operands (false: the guard as it
@@ -117,6 +117,31 @@ private:
   [[nodiscard]] std::size_t innermostOpen(const std::vector<int>& seq, std::size_t end) const;
   /// Rule 4 at the hole (`hole` indexes `seq`).
   void banArguments(const std::vector<int>& seq, std::size_t hole, bool hasStart, std::uint8_t* banned) const;
+  /// Rule 4 at [ENDHOLE]: with the hole closed, each builtin call open at it
+  /// (or opened by the text after it, right after a builtin's name) has its
+  /// arguments in the text after the hole; when no overload takes them, the
+  /// hole may not close.
+  void banEndInCalls(const std::vector<int>& seq, std::size_t hole, bool hasStart, std::uint8_t* banned) const;
+  /// The shapes of the arguments of the call whose `(` is seq[open] and `)` seq[close].
+  [[nodiscard]] std::vector<ArgShape> callArguments(const std::vector<int>& seq, std::size_t open, std::size_t close,
+                                                    bool hasStart, int depth) const;
+  /// Rule 4's shape of the expression seq[from, to), where it is sure of it
+  /// (Other otherwise): a nonzero number; a variable (by its declaration,
+  /// `hasStart` only); an element `a[i]` of a pointer, an array or a vector;
+  /// a cast to a scalar, vector or pointer type; a builtin's call, whose
+  /// overloads that fit its arguments agree on the result; a bracketed
+  /// expression; and `+ - * / % << >> & | ^` of those, a unary `+ - ~`
+  /// before them.
+  [[nodiscard]] ArgShape expressionShape(const std::vector<int>& seq, std::size_t from, std::size_t to, bool hasStart,
+                                         int depth = 0) const;
+  /// One operand of expressionShape (no binary operator outside brackets).
+  [[nodiscard]] ArgShape operandShape(const std::vector<int>& seq, std::size_t from, std::size_t to, bool hasStart,
+                                      int depth) const;
+  /// A variable's shape and its element's (`a[i]`), from its declaration in seq[0, before).
+  void declaredShapes(const std::vector<int>& seq, std::size_t before, int name, ArgShape& self,
+                      ArgShape& element) const;
+  /// The close that matches the open bracket at seq[open] before `to`, or npos.
+  [[nodiscard]] std::size_t matchingClose(const std::vector<int>& seq, std::size_t open, std::size_t to) const;
   /// A variable's declaration in a sequence that starts at the kernel's start.
   struct Declared {
     int name = -1;
@@ -151,7 +176,9 @@ private:
   std::vector<int> operators_;  ///< operators that take an operand after them
   std::vector<int> increments_; ///< `++`, `--`
   std::vector<int> builtin_;                         ///< per token id: its overloads in calls_, or -1
-  std::vector<std::vector<std::vector<ArgShapeCode>>> calls_;
+  std::vector<std::vector<Overload>> calls_;
+  std::vector<std::uint8_t> qualifier_;  ///< per token id: const, volatile, restrict (and `__` forms)
+  std::vector<std::uint8_t> arithmetic_; ///< per token id: 1 `+` `-`, 2 `*` `/` `%` `<<` `>>` `&` `|` `^`
   int comma_ = -1;
   int paren_ = -1, bracket_ = -1, dot_ = -1, arrow_ = -1;
   int for_ = -1;

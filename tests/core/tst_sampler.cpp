@@ -682,6 +682,28 @@ private Q_SLOTS:
     QVERIFY(!out[0].complete);
   }
 
+  void aRepetitionClosesTheHoleOnlyWhereTheGuardLetsIt() {
+    // The model writes `0` for ever; the text after the hole starts with `0`.
+    auto writer = biased(biased(Tokenizer::kEndHole).tokenizer().encode("0")[0]);
+    auto o = greedyUnchecked();
+    o.maxNewTokens = 6;
+    o.closeOnRepeat = 1;
+    o.typedArguments = true;
+    // exp takes one argument: the repetition closes the hole.
+    auto out = writer.sample({"kernel void A ( global float * a ) { a [ 0 ] = exp ( [HOLE] 0 ) ; }"}, 1, o);
+    QVERIFY(out[0].complete);
+    QCOMPARE(out[0].newTokens, 0);
+    // Closed there, exp would have two: the guard keeps the hole open, as it
+    // would keep [ENDHOLE] from being sampled.
+    const std::string two = "kernel void A ( global float * a ) { a [ 0 ] = exp ( [HOLE] 0 , 0 ) ; }";
+    out = writer.sample({two}, 1, o);
+    QVERIFY(!out[0].complete);
+    QCOMPARE(out[0].newTokens, 6);
+    o.typedArguments = false; // without the builtin-call rule it closes
+    out = writer.sample({two}, 1, o);
+    QVERIFY(out[0].complete);
+  }
+
   void aFeedsOwnFloorHoldsOnlyForThatFeed() {
     // The model wants to stop at once, then `;`. Two feeds, floors 1 and 0:
     // the first writes one token, the second none, in the same batch.

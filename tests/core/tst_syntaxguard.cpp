@@ -96,9 +96,10 @@ const Tokenizer& callTokenizer() {
   static const Tokenizer t = [] {
     Tokenizer::Options o;
     o.minCount = 1;
-    return Tokenizer::build({"kernel void A(global float* a, int b, float4 c, float e[4]) {\n"
+    return Tokenizer::build({"kernel void A(global float* a, int b, float4 c, float e[4], global float4* f) {\n"
                              "  float4 d = vload4(b, a) + clamp(c, 0.0f, 1.0f) + mad(c, c, c);\n"
                              "  a[get_global_id(0)] = 2 + e[0] + (float)get_local_id(1);\n"
+                             "  vstore4(d - c * b, b, a + 1 - (int)b); float8 h = vload8(b, (global float*)a); e[0] = *a;\n"
                              "}\n"},
                             o);
   }();
@@ -106,19 +107,21 @@ const Tokenizer& callTokenizer() {
 }
 
 /// Rule 4's verdict on `,` and `)` at the first [HOLE] of a kernel that
-/// starts `kernel void A(global float* a, int b, float4 c, float e[4]) {`.
+/// starts `kernel void A(global float* a, int b, float4 c, float e[4], global float4* f) {`.
 struct CallVerdict {
-  bool comma = false, close = false; ///< banned
+  bool comma = false, close = false, end = false; ///< banned (end: [ENDHOLE])
 };
 CallVerdict judgeCall(const std::string& body, bool withBuiltins = true) {
   const auto& tok = callTokenizer();
   std::vector<int> seq{Tokenizer::kStart};
-  const auto ids = tok.encode("kernel void A(global float* a, int b, float4 c, float e[4]) { " + body + " }");
+  const auto ids = tok.encode("kernel void A(global float* a, int b, float4 c, float e[4], global float4* f) { " + body +
+                              " }");
   seq.insert(seq.end(), ids.begin(), ids.end());
   seq.push_back(Tokenizer::kEnd);
   std::vector<std::uint8_t> banned(std::size_t(tok.size()), 0);
   SyntaxGuard(tok, withBuiltins ? &BuiltinSignatures::opencl() : nullptr).ban(seq, true, true, banned.data());
-  return {banned[std::size_t(tok.encode(",")[0])] != 0, banned[std::size_t(tok.encode(")")[0])] != 0};
+  return {banned[std::size_t(tok.encode(",")[0])] != 0, banned[std::size_t(tok.encode(")")[0])] != 0,
+          banned[Tokenizer::kEndHole] != 0};
 }
 
 } // namespace
@@ -390,16 +393,21 @@ private Q_SLOTS:
     QVERIFY(!b.count("printf")); // variadic
     const auto& gid = b.at("get_global_id");
     QCOMPARE(gid.size(), std::size_t(1));
-    QCOMPARE(gid[0].size(), std::size_t(1));
-    QCOMPARE(int(gid[0][0].kind), int(ArgShape::Scalar));
-    for (const auto& o : b.at("vload4")) { // vload4(size_t offset, const T* p), in every address space
-      QCOMPARE(o.size(), std::size_t(2));
-      QCOMPARE(int(o[0].kind), int(ArgShape::Scalar));
-      QCOMPARE(int(o[1].kind), int(ArgShape::Pointer));
+    QCOMPARE(gid[0].params.size(), std::size_t(1));
+    QCOMPARE(int(gid[0].params[0].kind), int(ArgShape::Scalar));
+    QCOMPARE(int(gid[0].result.kind), int(ArgShape::Scalar)); // size_t
+    for (const auto& o : b.at("vload4")) { // float4 vload4(size_t offset, const T* p), in every address space
+      QCOMPARE(o.params.size(), std::size_t(2));
+      QCOMPARE(int(o.params[0].kind), int(ArgShape::Scalar));
+      QCOMPARE(int(o.params[1].kind), int(ArgShape::Pointer));
+      QVERIFY(o.result == (ArgShape{ArgShape::Vector, 4}));
     }
+    for (const auto& o : b.at("vstore4")) // void: no shape
+      QCOMPARE(int(o.result.kind), int(ArgShape::Other));
     bool vector3 = false; // clamp(float4, float4, float4) among them
     for (const auto& o : b.at("clamp"))
-      vector3 = vector3 || (o.size() == 3 && o[0] == ArgShape{ArgShape::Vector, 4} && o[2] == ArgShape{ArgShape::Vector, 4});
+      vector3 = vector3 || (o.params.size() == 3 && o.params[0] == ArgShape{ArgShape::Vector, 4} &&
+                            o.params[2] == ArgShape{ArgShape::Vector, 4});
     QVERIFY(vector3);
     // What may be passed where, by shape.
     QVERIFY(fits({ArgShape::Scalar, 1}, {ArgShape::Vector, 4})); // Clang splats a scalar
@@ -425,7 +433,7 @@ private Q_SLOTS:
     QVERIFY(v.comma && !v.close);
     v = judgeCall("float4 d = vload4( b , e [HOLE]");
     QVERIFY(v.comma && !v.close);
-    // An argument of more than one token has no known shape: only counts apply.
+    // A pointer moved by a number is a pointer.
     v = judgeCall("float4 d = vload4( b , a + b [HOLE]");
     QVERIFY(v.comma && !v.close);
     // clamp(float4, float4 or float, float4 or float): b fits the middle.
@@ -443,6 +451,66 @@ private Q_SLOTS:
     // Without the builtins' table the rule is off.
     v = judgeCall("float4 d = vload4( b , b [HOLE]", false);
     QVERIFY(!v.comma && !v.close);
+  }
+
+  void anArgumentsShapeIsReadFromItsExpression() {
+    // vstore4(float4 data, size_t offset, float* p). An element is no pointer...
+    auto v = judgeCall("vstore4( c , b , a [ b ] [HOLE]");
+    QVERIFY(v.comma && v.close);
+    // ...but a pointer moved by a number, or in brackets, is.
+    v = judgeCall("vstore4( c , b , a + 1 - ( int ) b [HOLE]");
+    QVERIFY(v.comma && !v.close);
+    v = judgeCall("vstore4( c , b , ( a ) [HOLE]");
+    QVERIFY(v.comma && !v.close);
+    v = judgeCall("vstore4( c , b , ( a [ 0 ] ) [HOLE]");
+    QVERIFY(v.comma && v.close);
+    // A builtin's result: get_global_id's is a number, fine as the offset, not as the pointer.
+    v = judgeCall("vstore4( c , get_global_id ( 0 ) [HOLE]");
+    QVERIFY(!v.comma && v.close);
+    v = judgeCall("vstore4( c , b , get_global_id ( 0 ) [HOLE]");
+    QVERIFY(v.comma && v.close);
+    // A pointer is no offset.
+    v = judgeCall("vstore4( c , a + 1 [HOLE]");
+    QVERIFY(v.comma && v.close);
+    // vload8's result has 8 lanes: no data for vstore4; vload4's has 4.
+    v = judgeCall("vstore4( vload8 ( b , a ) [HOLE]");
+    QVERIFY(v.comma && v.close);
+    v = judgeCall("vstore4( vload4 ( b , a ) [HOLE]");
+    QVERIFY(!v.comma && v.close);
+    // Arithmetic keeps the vector's lanes; an element of a float4 pointer is a
+    // float4, a lane of a float4 or an element of a float array a number.
+    v = judgeCall("vstore4( c * b - f [ 0 ] [HOLE]");
+    QVERIFY(!v.comma && v.close);
+    v = judgeCall("vstore4( c - c , e [ 0 ] + c [ 1 ] [HOLE]");
+    QVERIFY(!v.comma && v.close);
+    // Casts: to a vector, a number, a pointer.
+    v = judgeCall("vstore4( ( float8 ) b [HOLE]");
+    QVERIFY(v.comma && v.close);
+    v = judgeCall("vstore4( c , ( int ) e [ 0 ] [HOLE]");
+    QVERIFY(!v.comma && v.close);
+    v = judgeCall("vstore4( c , b , ( global float * ) a [HOLE]");
+    QVERIFY(v.comma && !v.close);
+    // What the rule cannot read fits anything: a dereference, two pointers' difference.
+    v = judgeCall("vstore4( c , b , * a [HOLE]");
+    QVERIFY(v.comma && !v.close);
+    v = judgeCall("vstore4( c , a - a [HOLE]");
+    QVERIFY(!v.comma && v.close);
+  }
+
+  void aHoleInsideACallClosesOnlyWhereAnOverloadFits() {
+    // The text after the hole holds the call's other arguments.
+    QVERIFY(!judgeCall("vstore4( c , b [HOLE] , a ) ;").end);
+    QVERIFY(judgeCall("vstore4( c [HOLE] , a ) ;").end); // two arguments: no overload
+    QVERIFY(judgeCall("vstore4( c , [HOLE] b , b ) ;").end); // b is no pointer
+    // Every call open at the hole is judged, the inner one too.
+    QVERIFY(!judgeCall("vstore4( vload4 ( b , [HOLE] a ) , b , a ) ;").end);
+    QVERIFY(judgeCall("vstore4( vload4 ( b [HOLE] ) , b , a ) ;").end);
+    QVERIFY(judgeCall("vstore4( vload8 ( b , a [HOLE] ) , b , a ) ;").end); // 8 lanes for vstore4
+    // A call the text after the hole opens, right after a builtin's name.
+    QVERIFY(judgeCall("float4 d = vload4 [HOLE] ( b , b ) ;").end);
+    QVERIFY(!judgeCall("float4 d = vload4 [HOLE] ( b , a ) ;").end);
+    // Without the builtins' table the rule is off.
+    QVERIFY(!judgeCall("vstore4( c [HOLE] , a ) ;", false).end);
   }
 };
 
