@@ -181,6 +181,7 @@ void EditorController::fillHoles(const QString& source) {
     o.maxNewTokens = 256;
     o.seed = seed;
     o.check = clangfe::firstErrorOffset; // statements that compile
+    o.typedArguments = model::fillsBetweenText({text});
     const auto out = sampler.sample({text}, 1, o);
     if (out.empty()) return {};
     const auto filled = out.front();

@@ -318,6 +318,7 @@ int runSample(const CommandLine& cl) {
     feeds = each;
     o.feedTargets = targets;
   }
+  o.typedArguments = model::fillsBetweenText(feeds);
   const bool checked = !cl.has("unchecked"), clean = cl.has("clean");
   if (clean && !checked) throw UsageError("--clean needs the compiler checks: give it without --unchecked");
   if (clean) {
@@ -354,7 +355,7 @@ int runSample(const CommandLine& cl) {
                            ",\"batch\":" + std::to_string(o.batchSize) +
                            ",\"streams\":" + std::to_string(o.streams) +
                            ",\"max_new_tokens\":" + std::to_string(o.maxNewTokens) + ",\"seed\":" + std::to_string(o.seed) +
-                           ",\"guard\":" + (o.guard ? "true" : "false") + ",\"guard_types\":" + (o.typeRules ? "true" : "false") + ",\"patience\":" + std::to_string(o.guardPatience) +
+                           ",\"guard\":" + (o.guard ? "true" : "false") + ",\"guard_types\":" + (o.typeRules ? "true" : "false") + ",\"guard_calls\":" + (o.typedArguments ? "true" : "false") + ",\"patience\":" + std::to_string(o.guardPatience) +
                            ",\"checked\":" + (checked ? "true" : "false") +
                            ",\"clean_statements\":" + (clean ? "true" : "false") +
                            ",\"clean_kernels\":" + (clean ? "true" : "false") +

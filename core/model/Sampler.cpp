@@ -149,6 +149,15 @@ int Sampler::maxLength() const { return impl_->model->config().maxLength; }
 
 bool Sampler::decoder() const { return impl_->model->config().decoder(); }
 
+bool fillsBetweenText(const std::vector<std::string>& feeds) {
+  for (const auto& f : feeds)
+    for (std::size_t at = f.find("[HOLE]"); at != std::string::npos; at = f.find("[HOLE]", at + 1)) {
+      const std::size_t after = at + 6;
+      if (f.find_first_not_of(" \t\r\n", after) != std::string::npos) return true;
+    }
+  return false;
+}
+
 SampleOptions Sampler::recommendedOptions() const {
   SampleOptions o;
   if (decoder()) {

@@ -66,11 +66,13 @@ struct SampleOptions {
   /// brackets open, using a name never declared) are never sampled.
   bool guard = true;
   /// With the guard: a builtin call's `,` and `)` only where an overload of
-  /// the builtin takes that many arguments of those shapes (SyntaxGuard rule
-  /// 4, from Clang's declarations of the builtins). Off by default: it halves
-  /// the "no matching function" errors of filled holes but, measured, does
-  /// not raise the compile rate of undirected samples or of steering's
-  /// short holes (bench-generate --typed; bench/results/bench-generate.md).
+  /// the builtin takes that many arguments of those shapes, and a hole
+  /// inside a call closed only where the arguments after it fit one
+  /// (SyntaxGuard rule 4, from Clang's declarations of the builtins). Off
+  /// by default, on for holes that have text after them (steering, *Fill
+  /// holes*, `sample` with such a feed: fillsBetweenText): there it raises
+  /// the compile rate of infills; undirected samples it does not help
+  /// (bench-generate --typed; bench/results/bench-generate.md).
   bool typedArguments = false;
   /// With the guard: its rules of types and scopes (SyntaxGuard rules 5 and
   /// 6: read-only variables, floats and pointers where integers must be,
@@ -147,6 +149,11 @@ struct Sample {
   int restarts = 0;          ///< times it started again from its feed (SampleOptions::restarts)
   int redraws = 0;           ///< times its fill rebuilt what the hole replaced and was drawn again
 };
+
+/// Whether some feed has text after one of its holes (an infill, not a
+/// kernel written from its start to its end), where
+/// SampleOptions::typedArguments pays.
+[[nodiscard]] bool fillsBetweenText(const std::vector<std::string>& feeds);
 
 class Sampler {
 public:

@@ -380,6 +380,7 @@ void BeamSearch::Run::sampleFeeds(Generation& g, const Feeds& feeds, int maxNewT
     so.target.assign(spec.target.values.begin(), spec.target.values.begin() + 6);
   so.guard = spec.guard;
   so.typeRules = spec.guardTypes;
+  so.typedArguments = spec.guardCalls;
   if (spec.check) so.check = clangfe::firstErrorOffset;
   // Statements only: checking whole kernels as holes closed cost a quarter
   // of the generations and raised no compile rate (bench/results/bench-steer.md).

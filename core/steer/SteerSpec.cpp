@@ -49,7 +49,7 @@ std::string SteerSpec::toJson() const {
          ",\"fill_insertions\":" + (fillInsertions ? "true" : "false") +
          ",\"clean_seeds\":" + (cleanSeeds ? "true" : "false") +
          ",\"guide_logits\":" + formatNumber(guideLogits) +
-         ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"guard_types\":" + (guardTypes ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
+         ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"guard_types\":" + (guardTypes ? "true" : "false") + ",\"guard_calls\":" + (guardCalls ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
          ",\"scale\":" + jsonNumbers(scale) +
          ",\"seeding\":\"" + seedingName(seeding) + "\",\"nearest\":" + std::to_string(nearest) +
          ",\"seed_roles\":" + roles + ",\"seeds\":" + given + ",\"time_budget\":" + formatNumber(timeBudget) +
@@ -116,6 +116,7 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   real("endhole_bias", s.endHoleBias);
   s.guard = o->getBoolean("guard").value_or(false); // a run stored before the guard existed sampled without it
   s.guardTypes = o->getBoolean("guard_types").value_or(false); // and before its rules of types and scopes, without them
+  s.guardCalls = o->getBoolean("guard_calls").value_or(false);  // and before its rule of builtin calls, without it
   s.check = o->getBoolean("check").value_or(false); // likewise the compiler checks
   integer("context", s.context);
   integer("patience", s.patience);

@@ -122,6 +122,7 @@ struct SteerSpec {
   double endHoleBias = 4;      ///< added to the [ENDHOLE] logit of infills (model::SampleOptions)
   bool guard = true;           ///< grammar-guided infills (model::SampleOptions::guard); runs stored without it had none
   bool guardTypes = true;      ///< the guard's rules of types and scopes (model::SampleOptions::typeRules); runs stored without it had none
+  bool guardCalls = true;      ///< the guard's rule of builtin calls (model::SampleOptions::typedArguments); runs stored without it had none
   bool check = true;           ///< compiler-checked statements (model::SampleOptions::check); runs stored without it had none
   int context = 64;            ///< tokens the model sees around a hole (0: as many as it takes)
   std::vector<double> scale;   ///< per-dimension scaling of distances (empty: none)

@@ -177,7 +177,8 @@ private slots:
     // Unless told otherwise, a decoder samples with the options it samples best with.
     const QString sampleSpec = scalar(ws_, "SELECT spec FROM samples WHERE seed = 21 LIMIT 1");
     QVERIFY2(sampleSpec.contains(QLatin1String("\"top_p\":0.9,")) && sampleSpec.contains(QLatin1String("\"restarts\":3,")) &&
-                 sampleSpec.contains(QLatin1String("\"clean_statements\":false")),
+                 sampleSpec.contains(QLatin1String("\"clean_statements\":false")) &&
+                 sampleSpec.contains(QLatin1String("\"guard_calls\":false")), // a kernel from nothing: no text after its hole
              qPrintable(sampleSpec));
     // --clean: the statements checked against the rules too, and recorded.
     const Run cleaned = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"),

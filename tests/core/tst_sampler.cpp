@@ -704,6 +704,13 @@ private Q_SLOTS:
     QVERIFY(out[0].complete);
   }
 
+  void holesWithTextAfterThemAreInfills() {
+    QVERIFY(!fillsBetweenText({"kernel void [HOLE]", "kernel void A ( ) { [HOLE] \n "}));
+    QVERIFY(fillsBetweenText({"kernel void [HOLE]", "kernel void A ( ) { [HOLE] }"}));
+    QVERIFY(fillsBetweenText({"kernel void A ( [HOLE] ) { [HOLE]"}));
+    QVERIFY(!fillsBetweenText({}));
+  }
+
   void aFeedsOwnFloorHoldsOnlyForThatFeed() {
     // The model wants to stop at once, then `;`. Two feeds, floors 1 and 0:
     // the first writes one token, the second none, in the same batch.

@@ -204,22 +204,26 @@ private Q_SLOTS:
 
   void specsKeepHowInfillsAreSampled() {
     auto s = spec({1, 2, 3, 4, 5, 6, 7, 8}, 3);
-    QVERIFY(s.guard && s.guardTypes && s.check); // the defaults
+    QVERIFY(s.guard && s.guardTypes && s.guardCalls && s.check); // the defaults
     s.check = false;
     s.streams = 2;
     const auto back = steer::SteerSpec::fromJson(s.toJson(), "spec");
-    QVERIFY(back.guard && back.guardTypes);
+    QVERIFY(back.guard && back.guardTypes && back.guardCalls);
     QVERIFY(!back.check);
     QCOMPARE(back.streams, 2);
     s.guardTypes = false;
     QVERIFY(!steer::SteerSpec::fromJson(s.toJson(), "spec").guardTypes);
     s.guardTypes = true;
-    // A run stored before the guard (and its types), the checks and the
-    // streams existed had neither checks nor guard, and one stream.
-    const auto before =
-        storedWithout(s, {",\"guard\":true", ",\"guard_types\":true", ",\"check\":false", ",\"streams\":2"});
+    s.guardCalls = false;
+    QVERIFY(!steer::SteerSpec::fromJson(s.toJson(), "spec").guardCalls);
+    s.guardCalls = true;
+    // A run stored before the guard (its types, its builtin calls), the
+    // checks and the streams existed had neither checks nor guard, and one stream.
+    const auto before = storedWithout(
+        s, {",\"guard\":true", ",\"guard_types\":true", ",\"guard_calls\":true", ",\"check\":false", ",\"streams\":2"});
     QVERIFY(!before.guard);
     QVERIFY(!before.guardTypes);
+    QVERIFY(!before.guardCalls);
     QVERIFY(!before.check);
     QCOMPARE(before.streams, 1);
     // Redraws: kept, and a run stored before them kept an infill that rebuilt its hole.
