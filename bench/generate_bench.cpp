@@ -37,8 +37,10 @@
 // Usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] [--batch 64]
 //                       (the checkpoint defaults to the workspace's model, else the shipped one)
 //                        [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0]
-//                        [--unguarded] [--typed] [--untyped] [--patience 6]   (the grammar guard, model::SyntaxGuard;
-//                        --typed: its builtin-call rule; --untyped: without its rules of types and scopes)
+//                        [--unguarded] [--typed] [--no-calls] [--untyped] [--patience 6]   (the grammar guard, model::SyntaxGuard;
+//                        --typed: its builtin-call rule for the undirected samples, which the infills always have
+//                        as the product fills holes between text, --no-calls: not for them either;
+//                        --untyped: without its rules of types and scopes)
 //                        [--unchecked] [--check-patience 8]   (compiler-checked statements, SampleOptions::check)
 //                        [--clean-statements]   (undirected samples' statements also checked against the clean-compile
 //                        rules a statement can break alone, steer::cleanStatementWarnings)
@@ -164,6 +166,7 @@ std::vector<std::pair<std::size_t, std::string>> mostFrequentFirst(const std::ma
 
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0); // each line as it is printed, also into a file
+  bool infillCalls = true; // the builtin-call rule for infills (model::fillsBetweenText)
   std::string ckpt, wsPath = defaultWorkspacePath(), dumpDir, vectorsCsv, devmapDir = STEERBENCH_DEVMAP_DIR,
                     clgenDir = STEERBENCH_DEVMAP_DIR "/../clgen";
   if (const char* e = std::getenv("STEERBENCH_DEVMAP_DIR"); e && *e) devmapDir = e, clgenDir = std::string(e) + "/../clgen";
@@ -190,6 +193,7 @@ int main(int argc, char** argv) {
     else if (arg("--patience")) o.guardPatience = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--unguarded")) o.guard = false;
     else if (!std::strcmp(argv[i], "--typed")) o.typedArguments = true;
+    else if (!std::strcmp(argv[i], "--no-calls")) infillCalls = false;
     else if (!std::strcmp(argv[i], "--untyped")) o.typeRules = false;
     else if (arg("--check-patience")) o.checkPatience = std::atoi(argv[++i]);
     else if (arg("--min-tokens")) minTokens = std::atoi(argv[++i]);
@@ -215,7 +219,7 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 64] [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0] "
-                           "[--unguarded] [--typed] [--untyped] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
+                           "[--unguarded] [--typed] [--no-calls] [--untyped] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
                            "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--redraws 4] [--clean-statements] [--clean-kernels] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10] [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20]\n");
       return 2;
     }
@@ -250,7 +254,9 @@ int main(int argc, char** argv) {
     std::printf("model: %s (sha256 %.12s), %d stream(s) of batch %d, temperature %g, top-p %g, seed %llu, %s\n",
                 sampler.describe().c_str(), sampler.modelHash().c_str(), o.streams, o.batchSize, o.temperature, o.topP,
                 (unsigned long long)o.seed,
-                (std::string(o.guard ? std::string("grammar guard") + (o.typedArguments ? " with builtin calls" : "") +
+                (std::string(o.guard ? std::string("grammar guard") +
+                                           (o.typedArguments ? " with builtin calls"
+                                                             : infillCalls ? " with builtin calls in the infills" : "") +
                                            (o.typeRules ? "" : " without types and scopes") +
                                            ", patience " + std::to_string(o.guardPatience)
                                      : "unguarded") +
@@ -571,6 +577,7 @@ int main(int argc, char** argv) {
       std::mt19937_64 rng(o.seed);
       std::vector<std::string> feeds, originals;
       model::SampleOptions fo = o;
+      fo.typedArguments = infillCalls; // as sample, steer and Fill holes fill holes between text
       std::size_t fromValidation = 0;
       for (std::size_t i = 0; i < heldOut.size() && int(feeds.size()) < infill; ++i) {
         auto ids = tok.encode(heldOut[i]);

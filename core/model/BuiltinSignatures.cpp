@@ -21,6 +21,13 @@ bool fits(const ArgShape& arg, const ArgShape& param) {
   }
 }
 
+bool takes(const Overload& o, const std::vector<ArgShape>& args) {
+  if (o.params.size() != args.size()) return false;
+  for (std::size_t i = 0; i < args.size(); ++i)
+    if (!fits(args[i], o.params[i])) return false;
+  return true;
+}
+
 namespace {
 
 ArgShape shapeOf(clang::QualType t) {

@@ -44,6 +44,9 @@ struct Overload {
   }
 };
 
+/// True when `o` takes exactly these arguments, as far as shapes go.
+[[nodiscard]] bool takes(const Overload& o, const std::vector<ArgShape>& args);
+
 struct BuiltinSignatures {
   /// By function name: its overloads as shapes (distinct ones only).
   std::map<std::string, std::vector<Overload>> overloads;

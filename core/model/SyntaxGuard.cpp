@@ -648,11 +648,7 @@ ArgShape SyntaxGuard::operandShape(const std::vector<int>& seq, std::size_t from
     const auto args = callArguments(seq, from + 1, to - 1, hasStart, depth);
     std::optional<ArgShape> result;
     for (const auto& o : calls_[std::size_t(builtin_[std::size_t(first)])]) {
-      if (o.params.size() != args.size()) continue;
-      bool ok = true;
-      for (std::size_t i = 0; i < args.size() && ok; ++i)
-        ok = fits(args[i], o.params[i]);
-      if (!ok) continue;
+      if (!takes(o, args)) continue;
       if (result && !(*result == o.result)) return {};
       result = o.result;
     }
@@ -714,15 +710,8 @@ void SyntaxGuard::banEndInCalls(const std::vector<int>& seq, std::size_t hole, b
     const std::size_t close = matchingClose(joined, open, joined.size());
     if (close == std::string::npos) continue; // a window that ends before the call does
     const auto args = callArguments(joined, open, close, hasStart, 0);
-    bool any = false;
-    for (const auto& o : calls_[std::size_t(builtin_[std::size_t(joined[open - 1])])]) {
-      if (o.params.size() != args.size()) continue;
-      bool ok = true;
-      for (std::size_t i = 0; i < args.size() && ok; ++i)
-        ok = fits(args[i], o.params[i]);
-      any = any || ok;
-    }
-    if (!any) {
+    const auto& overloads = calls_[std::size_t(builtin_[std::size_t(joined[open - 1])])];
+    if (std::none_of(overloads.begin(), overloads.end(), [&](const Overload& o) { return takes(o, args); })) {
       banned[Tokenizer::kEndHole] = 2;
       return;
     }

@@ -21,9 +21,13 @@
 //      a call to an OpenCL builtin, `,` and `)` may only end an argument
 //      where some overload takes that many and more (`,`) or exactly that
 //      many (`)`), and whose parameters fit the arguments whose shape is
-//      known: a single variable (its declaration: scalar, vector of N lanes,
-//      pointer or array) or a nonzero number. So `vload4(a, b)` with `b` an
-//      int closes only as the model writes a pointer for `b`.
+//      known (expressionShape): a variable (its declaration: scalar, vector
+//      of N lanes, pointer or array), a nonzero number, an element, a cast, a
+//      builtin's result, and arithmetic of those. So `vload4(a, b)` with `b`
+//      an int closes only as the model writes a pointer for `b`. And the hole
+//      may close ([ENDHOLE]) only where every builtin call open at it (or
+//      opened right after it) takes, with the text after the hole, the
+//      arguments it then has.
 //   5. Types (only when the sequence starts at the kernel's start; from a
 //      variable's declaration: the words and `*`s before its name, and a `[`
 //      after it): no assignment, `++` or `--` after a read-only variable
