@@ -584,7 +584,7 @@ void SyntaxGuard::declaredShapes(const std::vector<int>& seq, std::size_t before
     if (k != Star && k != Declarer) continue;
     std::size_t q = p - 1;
     int stars = 0;
-    while (q > 0 && (kindOf(seq[q]) == Star || qualifier_[std::size_t(seq[q])])) {
+    while (q > 0 && (kindOf(seq[q]) == Star || (seq[q] >= 0 && seq[q] < vocab_ && qualifier_[std::size_t(seq[q])]))) {
       stars += kindOf(seq[q]) == Star;
       --q;
     }
@@ -730,6 +730,7 @@ ArgShape SyntaxGuard::expressionShape(const std::vector<int>& seq, std::size_t f
   int d = 0;
   for (std::size_t p = from; p < to; ++p) {
     const int v = seq[p];
+    if (v < 0 || v >= vocab_) return {};
     const int k = kindOf(v);
     if (k == Open) {
       ++d;
