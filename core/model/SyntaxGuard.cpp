@@ -188,13 +188,13 @@ SyntaxGuard::Redirect SyntaxGuard::ban(const std::vector<int>& seq, bool hasStar
   if (hole == seq.end()) return {};
   Redirect redirect;
   const bool moreHoles = std::find(hole + 1, seq.end(), int(Tokenizer::kHole)) != seq.end();
-  auto kindOf = [&](int v) { return v >= 0 && v < vocab_ ? int(kind_[std::size_t(v)]) : int(Other); };
   auto partnerOf = [&](int v) { return partner_[std::size_t(v)]; };
+  auto kindFn = [this](int v) { return kindOf(v); }; // for scan
 
   // Rule 1: brackets.
   std::vector<int> stack;
   int underflow = 0;
-  const bool prefixOk = scan(seq.begin(), hole, stack, underflow, kindOf, partnerOf, Open, Close) &&
+  const bool prefixOk = scan(seq.begin(), hole, stack, underflow, kindFn, partnerOf, Open, Close) &&
                         !(hasStart && underflow > 0);
   if (prefixOk) {
     // A statement cannot end inside brackets but for a for loop's header.
@@ -210,12 +210,12 @@ SyntaxGuard::Redirect SyntaxGuard::ban(const std::vector<int>& seq, bool hasStar
       // leaves for an end it reaches, no infill can repair.)
       std::vector<int> alone, needs;
       int aloneUnder = 0;
-      const bool suffixOk = scan(hole + 1, seq.end(), alone, aloneUnder, kindOf, partnerOf, Open, Close, &needs) &&
+      const bool suffixOk = scan(hole + 1, seq.end(), alone, aloneUnder, kindFn, partnerOf, Open, Close, &needs) &&
                             !(hasEnd && !alone.empty());
       if (suffixOk) {
         std::vector<int> whole = stack;
         int wholeUnder = 0;
-        const bool ok = scan(hole + 1, seq.end(), whole, wholeUnder, kindOf, partnerOf, Open, Close) &&
+        const bool ok = scan(hole + 1, seq.end(), whole, wholeUnder, kindFn, partnerOf, Open, Close) &&
                         !(hasStart && wholeUnder > 0) && !(hasEnd && !whole.empty());
         // What the text after the hole needs open (bottom to top, the
         // partners of its unmatched closes, last first).
@@ -305,7 +305,6 @@ SyntaxGuard::Redirect SyntaxGuard::ban(const std::vector<int>& seq, bool hasStar
 
 void SyntaxGuard::banNames(const std::vector<int>& seq, std::size_t hole, const std::vector<Declared>& declared,
                            std::uint8_t* banned) const {
-  auto kindOf = [&](int v) { return v >= 0 && v < vocab_ ? int(kind_[std::size_t(v)]) : int(Other); };
   // Rule 2: a name that appears nowhere may only be declared.
   std::size_t prev = hole - 1;
   bool star = false;
@@ -356,7 +355,6 @@ void SyntaxGuard::banNames(const std::vector<int>& seq, std::size_t hole, const 
 }
 
 std::vector<SyntaxGuard::Declared> SyntaxGuard::declarations(const std::vector<int>& seq, std::size_t hole) const {
-  auto kindOf = [&](int v) { return v >= 0 && v < vocab_ ? kind_[std::size_t(v)] : Other; };
   std::vector<Declared> out;
   std::vector<std::size_t> scope;  // per declaration: the `{` its block opened at, or npos (top level)
   std::vector<std::size_t> header; // per declaration: the `(` of the for header it is in, or npos
@@ -415,7 +413,6 @@ std::vector<SyntaxGuard::Declared> SyntaxGuard::declarations(const std::vector<i
 
 void SyntaxGuard::banByType(const std::vector<int>& seq, std::size_t hole, const std::vector<Declared>& declared,
                             std::uint8_t* banned) const {
-  auto kindOf = [&](int v) { return v >= 0 && v < vocab_ ? kind_[std::size_t(v)] : Other; };
   auto find = [&](int name) -> const Declared* {
     for (const Declared& d : declared)
       if (d.name == name) return &d;
@@ -511,26 +508,17 @@ std::size_t SyntaxGuard::innermostOpen(const std::vector<int>& seq, std::size_t 
 
 void SyntaxGuard::banArguments(const std::vector<int>& seq, std::size_t hole, bool hasStart,
                                std::uint8_t* banned) const {
-  auto kindOf = [&](int v) { return v >= 0 && v < vocab_ ? int(kind_[std::size_t(v)]) : int(Other); };
   // The innermost bracket open at the hole: a `(` right after a builtin's name.
   const std::size_t open = innermostOpen(seq, hole);
-  if (open == std::string::npos || open == 0 || seq[open] != paren_) return;
-  const int fn = seq[open - 1];
-  if (fn < 0 || fn >= vocab_ || builtin_[std::size_t(fn)] < 0) return;
-  if (open >= 2 && kindOf(seq[open - 2]) == Member) return; // a field that has a builtin's name
-  // The arguments written so far: split at the commas outside brackets.
-  std::vector<std::pair<std::size_t, std::size_t>> args;
-  std::size_t start = open + 1;
-  for (std::size_t p = open + 1, depth = 0; p < hole; ++p) {
-    const int k = kindOf(seq[p]);
-    if (k == Open) ++depth;
-    else if (k == Close && depth > 0) --depth;
-    else if (seq[p] == semi_ && depth == 0) return; // broken text: not an argument list
-    else if (seq[p] == comma_ && depth == 0) {
-      args.emplace_back(start, p);
-      start = p + 1;
-    }
-  }
+  if (open == std::string::npos) return;
+  const int call = builtinCallAt(seq, open);
+  if (call < 0) return;
+  // The arguments written so far; the last, at the hole, is being written.
+  bool statementEnd = false;
+  auto args = argumentRanges(seq, open, hole, &statementEnd);
+  if (statementEnd) return; // broken text: not an argument list
+  const std::size_t start = args.back().first;
+  args.pop_back();
   std::vector<ArgShape> given;
   for (const auto& [from, to] : args)
     given.push_back(expressionShape(seq, from, to, hasStart));
@@ -538,7 +526,7 @@ void SyntaxGuard::banArguments(const std::vector<int>& seq, std::size_t hole, bo
   const ArgShape current = writing ? expressionShape(seq, start, hole, hasStart) : ArgShape{};
   const std::size_t n = args.size();
   bool anyFits = false, comma = false, close = false;
-  for (const auto& o : calls_[std::size_t(builtin_[std::size_t(fn)])]) {
+  for (const auto& o : calls_[std::size_t(call)]) {
     const auto& params = o.params;
     if (params.size() < n) continue;
     bool ok = true;
@@ -566,7 +554,7 @@ std::size_t SyntaxGuard::matchingClose(const std::vector<int>& seq, std::size_t 
   int depth = 0;
   for (std::size_t p = open; p < to; ++p) {
     const int v = seq[p];
-    const int k = v >= 0 && v < vocab_ ? int(kind_[std::size_t(v)]) : int(Other);
+    const Kind k = kindOf(v);
     if (k == Open) ++depth;
     else if (k == Close && --depth == 0) return partner_[std::size_t(v)] == seq[open] ? p : std::string::npos;
   }
@@ -576,7 +564,6 @@ std::size_t SyntaxGuard::matchingClose(const std::vector<int>& seq, std::size_t 
 void SyntaxGuard::declaredShapes(const std::vector<int>& seq, std::size_t before, int name, ArgShape& self,
                                  ArgShape& element) const {
   self = element = {};
-  auto kindOf = [&](int v) { return v >= 0 && v < vocab_ ? int(kind_[std::size_t(v)]) : int(Other); };
   // Its declaration: the first time it follows a type word or a `*`.
   for (std::size_t p = 1; p < before; ++p) {
     if (seq[p] != name) continue;
@@ -611,7 +598,6 @@ void SyntaxGuard::declaredShapes(const std::vector<int>& seq, std::size_t before
 
 ArgShape SyntaxGuard::operandShape(const std::vector<int>& seq, std::size_t from, std::size_t to, bool hasStart,
                                    int depth) const {
-  auto kindOf = [&](int v) { return v >= 0 && v < vocab_ ? int(kind_[std::size_t(v)]) : int(Other); };
   // A unary `+`, `-` or `~` keeps its operand's shape.
   while (from < to && (arithmetic_[std::size_t(seq[from])] == 1 || (tilde_ >= 0 && seq[from] == tilde_)))
     ++from;
@@ -663,31 +649,48 @@ ArgShape SyntaxGuard::operandShape(const std::vector<int>& seq, std::size_t from
   return {};
 }
 
-std::vector<ArgShape> SyntaxGuard::callArguments(const std::vector<int>& seq, std::size_t open, std::size_t close,
-                                                bool hasStart, int depth) const {
-  std::vector<ArgShape> args;
+int SyntaxGuard::builtinCallAt(const std::vector<int>& seq, std::size_t open) const {
+  if (open == 0 || open >= seq.size() || seq[open] != paren_) return -1;
+  const int fn = seq[open - 1];
+  if (fn < 0 || fn >= vocab_ || builtin_[std::size_t(fn)] < 0) return -1;
+  if (open >= 2 && kindOf(seq[open - 2]) == Member) return -1; // a field that has a builtin's name
+  return builtin_[std::size_t(fn)];
+}
+
+std::vector<std::pair<std::size_t, std::size_t>>
+SyntaxGuard::argumentRanges(const std::vector<int>& seq, std::size_t open, std::size_t end, bool* statementEnd) const {
+  std::vector<std::pair<std::size_t, std::size_t>> args;
   std::size_t start = open + 1;
-  for (std::size_t p = open + 1, d = 0; p < close; ++p) {
-    const int v = seq[p];
-    const int k = v >= 0 && v < vocab_ ? int(kind_[std::size_t(v)]) : int(Other);
-    if (k == Open) ++d;
-    else if (k == Close) --d;
-    else if (v == comma_ && d == 0) {
-      args.push_back(expressionShape(seq, start, p, hasStart, depth + 1));
+  if (statementEnd) *statementEnd = false;
+  for (std::size_t p = open + 1, depth = 0; p < end; ++p) {
+    const Kind k = kindOf(seq[p]);
+    if (k == Open) ++depth;
+    else if (k == Close && depth > 0) --depth;
+    else if (seq[p] == semi_ && depth == 0) {
+      if (statementEnd) *statementEnd = true;
+    } else if (seq[p] == comma_ && depth == 0) {
+      args.emplace_back(start, p);
       start = p + 1;
     }
   }
-  if (start < close) args.push_back(expressionShape(seq, start, close, hasStart, depth + 1));
+  args.emplace_back(start, end);
+  return args;
+}
+
+std::vector<ArgShape> SyntaxGuard::callArguments(const std::vector<int>& seq, std::size_t open, std::size_t close,
+                                                bool hasStart, int depth) const {
+  const auto ranges = argumentRanges(seq, open, close);
+  std::vector<ArgShape> args;
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    const auto [from, to] = ranges[i];
+    if (i + 1 < ranges.size() || from < to) // a last argument left empty (`f()`) is none
+      args.push_back(expressionShape(seq, from, to, hasStart, depth + 1));
+  }
   return args;
 }
 
 void SyntaxGuard::banEndInCalls(const std::vector<int>& seq, std::size_t hole, bool hasStart,
                                 std::uint8_t* banned) const {
-  auto kindOf = [&](int v) { return v >= 0 && v < vocab_ ? int(kind_[std::size_t(v)]) : int(Other); };
-  auto isCall = [&](const std::vector<int>& s, std::size_t open) {
-    return open > 0 && s[open] == paren_ && s[open - 1] >= 0 && s[open - 1] < vocab_ &&
-           builtin_[std::size_t(s[open - 1])] >= 0 && !(open >= 2 && kindOf(s[open - 2]) == Member);
-  };
   // The builtin calls open at the hole, outermost first.
   std::vector<std::size_t> opens;
   for (std::size_t p = 0; p < hole; ++p) {
@@ -697,7 +700,7 @@ void SyntaxGuard::banEndInCalls(const std::vector<int>& seq, std::size_t hole, b
   }
   std::vector<std::size_t> calls;
   for (std::size_t o : opens)
-    if (isCall(seq, o)) calls.push_back(o);
+    if (builtinCallAt(seq, o) >= 0) calls.push_back(o);
   const bool callAfter = hole > 0 && hole + 1 < seq.size() && seq[hole + 1] == paren_ && seq[hole - 1] >= 0 &&
                          seq[hole - 1] < vocab_ && builtin_[std::size_t(seq[hole - 1])] >= 0;
   if (calls.empty() && !callAfter) return;
@@ -705,12 +708,12 @@ void SyntaxGuard::banEndInCalls(const std::vector<int>& seq, std::size_t hole, b
   std::vector<int> joined(seq.begin(), seq.begin() + std::ptrdiff_t(hole));
   joined.insert(joined.end(), seq.begin() + std::ptrdiff_t(hole) + 1, seq.end());
   if (std::find(joined.begin(), joined.end(), int(Tokenizer::kHole)) != joined.end()) return;
-  if (callAfter && isCall(joined, hole)) calls.push_back(hole);
+  if (callAfter && builtinCallAt(joined, hole) >= 0) calls.push_back(hole);
   for (std::size_t open : calls) {
     const std::size_t close = matchingClose(joined, open, joined.size());
     if (close == std::string::npos) continue; // a window that ends before the call does
     const auto args = callArguments(joined, open, close, hasStart, 0);
-    const auto& overloads = calls_[std::size_t(builtin_[std::size_t(joined[open - 1])])];
+    const auto& overloads = calls_[std::size_t(builtinCallAt(joined, open))];
     if (std::none_of(overloads.begin(), overloads.end(), [&](const Overload& o) { return takes(o, args); })) {
       banned[Tokenizer::kEndHole] = 2;
       return;
@@ -721,7 +724,6 @@ void SyntaxGuard::banEndInCalls(const std::vector<int>& seq, std::size_t hole, b
 ArgShape SyntaxGuard::expressionShape(const std::vector<int>& seq, std::size_t from, std::size_t to, bool hasStart,
                                       int depth) const {
   if (from >= to || depth > 8) return {};
-  auto kindOf = [&](int v) { return v >= 0 && v < vocab_ ? int(kind_[std::size_t(v)]) : int(Other); };
   // Split at the binary arithmetic operators outside brackets; anything
   // else there (a comparison, `?:`, an assignment, a member) is not followed.
   std::vector<ArgShape> shapes;
@@ -775,11 +777,11 @@ ArgShape SyntaxGuard::expressionShape(const std::vector<int>& seq, std::size_t f
 }
 
 bool SyntaxGuard::unbalanced(const std::vector<int>& seq) const {
-  auto kindOf = [&](int v) { return v >= 0 && v < vocab_ ? int(kind_[std::size_t(v)]) : int(Other); };
   auto partnerOf = [&](int v) { return partner_[std::size_t(v)]; };
+  auto kindFn = [this](int v) { return kindOf(v); }; // for scan
   std::vector<int> stack;
   int underflow = 0;
-  return !scan(seq.begin(), seq.end(), stack, underflow, kindOf, partnerOf, Open, Close) || underflow > 0 ||
+  return !scan(seq.begin(), seq.end(), stack, underflow, kindFn, partnerOf, Open, Close) || underflow > 0 ||
          !stack.empty();
 }
 

@@ -58,6 +58,7 @@
 #include "model/BuiltinSignatures.h"
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -166,6 +167,17 @@ private:
   void banByType(const std::vector<int>& seq, std::size_t hole, const std::vector<Declared>& declared,
                  std::uint8_t* banned) const;
   enum Kind : std::uint8_t { Other, Open, Close, Name, Declarer, Star, Member, Hole };
+  /// A token's kind (Other for an id outside the vocabulary).
+  [[nodiscard]] Kind kindOf(int v) const { return v >= 0 && v < vocab_ ? kind_[std::size_t(v)] : Other; }
+  /// Where a builtin's overloads are in calls_ when seq[open] is the `(` of a
+  /// call to a builtin (not a field of that name), else -1.
+  [[nodiscard]] int builtinCallAt(const std::vector<int>& seq, std::size_t open) const;
+  /// The arguments of the call whose `(` is seq[open], up to `end` (its `)`,
+  /// or the hole): each's [from, to), split at the commas outside brackets;
+  /// the last may be empty. `statementEnd`, when given, says whether a `;`
+  /// outside brackets came on the way (text that is no argument list).
+  [[nodiscard]] std::vector<std::pair<std::size_t, std::size_t>>
+  argumentRanges(const std::vector<int>& seq, std::size_t open, std::size_t end, bool* statementEnd = nullptr) const;
   std::vector<Kind> kind_;
   std::vector<std::uint8_t> lowerName_, scalarType_; ///< per token id
   std::vector<std::uint8_t> vectorWidth_;            ///< per token id: N of a vector type word (float4: 4), else 0
