@@ -202,6 +202,9 @@ void addSearchOptions(CommandLine& cl) {
                                    "generated (kernel void [HOLE] from a model told the target's Grewe counts: one "
                                    "trained with --conditions) or given (--seed-kernel)", false, "nearest"});
   cl.option({"nearest", 0, "N", "corpus kernels to seed from", false, "32"});
+  cl.option({"seed-package-share", 0, "F", "at most this share of the nearest seeds from one package, whose drive checks "
+                                           "then take the packages in turn (1: the nearest, whatever their packages)",
+             false, "0.75"});
   cl.option({"allow", 0, "RULE,...|all", "clean-compile rules not enforced (by default a candidate with unused values, "
                                        "comma tricks, implicit int, unreachable code, a loop that never changes its "
                                        "condition, tautologies, floats made indices, uninitialised reads, ... is never "
@@ -260,6 +263,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.check = !cl.has("unchecked");
     spec.context = int(cl.unsignedValue("context", 0, 100000));
     if (cl.has("scale")) spec.scale = parseScale(cl.value("scale"), spec.target.space);
+    spec.seedPackageShare = parseDouble(cl.value("seed-package-share"), "--seed-package-share", 1e-9, 1);
     const auto mode = cl.value("seeding");
     if (mode == "nearest") spec.seeding = steer::Seeding::Nearest;
     else if (mode == "empty") spec.seeding = steer::Seeding::Empty;

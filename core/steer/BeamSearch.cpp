@@ -9,6 +9,7 @@
 #include "steer/HoleSites.h"
 #include "steer/Lineage.h"
 #include "steer/MeasurePool.h"
+#include "steer/SeedChoice.h"
 
 #include "clang/OpenCLFrontend.h"
 #include "common/Error.h"
@@ -25,6 +26,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -39,6 +42,8 @@ using Clock = std::chrono::steady_clock;
 using CandidateRecord = store::Workspace::SteerCandidateRecord;
 
 constexpr double kExact = 1e-9;
+/// How a nearest seed's candidate names its corpus kernel: this, its id, a space, its name.
+constexpr const char* kSeedOrigin = "kernel #";
 
 /// A well-mixed seed for generation g of a run (splitmix64 of both).
 std::uint64_t generationSeed(std::uint64_t seed, int generation) {
@@ -307,12 +312,15 @@ void BeamSearch::Run::seedCandidates(Generation& g) {
     const auto table = engine::loadWorkspaceTable(ws, space);
     const std::set<std::string> roles(spec.seedRoles.begin(), spec.seedRoles.end());
     std::set<std::string> seen;
+    std::map<std::string, int> fromPackage;
+    const int perPackage = seedsPerPackage(spec.nearest, spec.seedPackageShare);
     for (const auto& n : engine::nearestRows(table, spec.target.values, table.size())) {
       if (int(texts.size()) >= spec.nearest) break;
       if (!roles.count(table.groups[n.row])) continue;
       const auto k = ws.kernel(table.ids[n.row]);
-      if (!k || !seen.insert(model::tokenKey(k->source)).second) continue;
-      texts.emplace_back("kernel #" + std::to_string(k->id) + " " + k->name, k->source);
+      if (!k || fromPackage[k->package] >= perPackage || !seen.insert(model::tokenKey(k->source)).second) continue;
+      ++fromPackage[k->package];
+      texts.emplace_back(kSeedOrigin + std::to_string(k->id) + " " + k->name, k->source);
     }
     if (texts.empty())
       throw InputError("no kernel of the workspace has " + space.name + " features and a role in the seed "
@@ -791,9 +799,21 @@ void BeamSearch::Run::trackLineage(const std::vector<CandidateRecord>& cands, bo
       parents[c.id] = c.parent;
       if (seeds) seedChecks.push_back(c);
     }
-  if (seeds)
-    std::stable_sort(seedChecks.begin(), seedChecks.end(),
-                     [](const CandidateRecord& a, const CandidateRecord& b) { return a.distance < b.distance; });
+  if (!seeds) return;
+  std::stable_sort(seedChecks.begin(), seedChecks.end(),
+                   [](const CandidateRecord& a, const CandidateRecord& b) { return a.distance < b.distance; });
+  if (spec.seeding != Seeding::Nearest || !(spec.seedPackageShare < 1)) return;
+  std::vector<std::string> packages; // the corpus kernel's package each seed was read from
+  for (const auto& c : seedChecks) {
+    std::string package;
+    if (c.origin.rfind(kSeedOrigin, 0) == 0)
+      if (const auto k = ws.kernel(std::atoll(c.origin.c_str() + std::strlen(kSeedOrigin)))) package = k->package;
+    packages.push_back(std::move(package));
+  }
+  std::vector<CandidateRecord> inTurns;
+  for (const auto i : packageTurns(packages))
+    inTurns.push_back(std::move(seedChecks[i]));
+  seedChecks = std::move(inTurns);
 }
 
 void BeamSearch::Run::noteVerdict(std::int64_t candidate, const std::string& outcome, double distance) {

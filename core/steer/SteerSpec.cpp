@@ -52,6 +52,7 @@ std::string SteerSpec::toJson() const {
          ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"guard_types\":" + (guardTypes ? "true" : "false") + ",\"guard_calls\":" + (guardCalls ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
          ",\"scale\":" + jsonNumbers(scale) +
          ",\"seeding\":\"" + seedingName(seeding) + "\",\"nearest\":" + std::to_string(nearest) +
+         ",\"seed_package_share\":" + formatNumber(seedPackageShare) +
          ",\"seed_roles\":" + roles + ",\"seeds\":" + given + ",\"time_budget\":" + formatNumber(timeBudget) +
          ",\"patience\":" + std::to_string(patience) + ",\"seed\":" + std::to_string(seed) +
          ",\"batch\":" + std::to_string(batchSize) + ",\"streams\":" + std::to_string(streams) +
@@ -112,6 +113,8 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   s.guideLogits = 0; // and before guided infills sampled the model as it is
   real("guide_logits", s.guideLogits);
   integer("nearest", s.nearest);
+  s.seedPackageShare = 1; // and before the share took the nearest, whatever their packages
+  real("seed_package_share", s.seedPackageShare);
   real("time_budget", s.timeBudget);
   real("endhole_bias", s.endHoleBias);
   s.guard = o->getBoolean("guard").value_or(false); // a run stored before the guard existed sampled without it
@@ -180,6 +183,8 @@ void SteerSpec::validate() const {
                      "restarts, redraws, combined candidates, members per vector and reseeding at least 0, failing members at least "
                      "-1 (any)");
   if (seeding == Seeding::Given && seeds.empty()) throw InputError("no seed kernels given");
+  if (!(seedPackageShare > 0 && seedPackageShare <= 1))
+    throw InputError("the seeds' share from one package must be more than 0 and at most 1");
   if (seeding == Seeding::Generated && space.name != "grewe")
     throw InputError("generated seeds are asked for Grewe counts; the target is in the " + space.name +
                      " space (seed from the nearest kernels or the empty kernel)");

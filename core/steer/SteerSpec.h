@@ -128,6 +128,11 @@ struct SteerSpec {
   std::vector<double> scale;   ///< per-dimension scaling of distances (empty: none)
   Seeding seeding = Seeding::Nearest;
   int nearest = 32;            ///< corpus kernels seeded (Nearest)
+  /// Nearest seeds: at most this share of them (rounded up) from one package,
+  /// and their drive checks take the packages in turn (steer/SeedChoice.h).
+  /// 1: the nearest, whatever their packages, checked nearest first. Runs
+  /// stored without it took the nearest.
+  double seedPackageShare = 0.75;
   std::vector<std::string> seedRoles = {"train", "capped", "user"}; ///< kernel roles Nearest seeds from
   std::vector<SeedKernel> seeds; ///< Given
   /// Seconds over the whole run (0: none). A generation that the previous

@@ -14,6 +14,7 @@
 #include "steer/Combining.h"
 #include "steer/Lineage.h"
 #include "steer/PlotTarget.h"
+#include "steer/SeedChoice.h"
 #include "steer/HoleSites.h"
 #include "model/Tokenizer.h"
 #include "store/Workspace.h"
@@ -256,8 +257,10 @@ private Q_SLOTS:
     s.fillInsertions = true;
     s.guideLogits = 1.5;
     s.failingMembers = 3;
+    s.seedPackageShare = 0.5;
     const auto kept = steer::SteerSpec::fromJson(s.toJson(), "spec");
     QCOMPARE(kept.failingMembers, 3);
+    QCOMPARE(kept.seedPackageShare, 0.5);
     QCOMPARE(kept.guideLogits, 1.5);
     QCOMPARE(kept.maxPerVector, 4);
     QCOMPARE(kept.reseedAfter, 100);
@@ -270,7 +273,7 @@ private Q_SLOTS:
     const auto older = storedWithout(s, {",\"escalate_after\":30", ",\"restarts\":2", ",\"combine\":16",
                                          ",\"combine_greedy\":3", ",\"max_per_vector\":4", ",\"reseed_after\":100",
                                          ",\"reseed_draw\":true", ",\"fill_insertions\":true", ",\"guide_logits\":1.5",
-                                         ",\"failing_members\":3"});
+                                         ",\"failing_members\":3", ",\"seed_package_share\":0.5"});
     QCOMPARE(older.escalateAfter, 0);
     QCOMPARE(older.restarts, 0);
     QCOMPARE(older.combine, 0);
@@ -281,7 +284,13 @@ private Q_SLOTS:
     QVERIFY(!older.fillInsertions);
     QCOMPARE(older.guideLogits, 0.0);
     QCOMPARE(older.failingMembers, -1);
+    QCOMPARE(older.seedPackageShare, 1.0);
     s.failingMembers = -2;
+    QVERIFY_EXCEPTION_THROWN(s.validate(), InputError);
+    s.failingMembers = 0;
+    s.seedPackageShare = 0;
+    QVERIFY_EXCEPTION_THROWN(s.validate(), InputError);
+    s.seedPackageShare = 1.5;
     QVERIFY_EXCEPTION_THROWN(s.validate(), InputError);
   }
 
@@ -870,6 +879,89 @@ private Q_SLOTS:
       from = ws.steerCandidate(from->parent);
     QVERIFY2(from && from->id == seeds[3].id, "the best descends from the fourth seed");
     QVERIFY(seeds[3].checkOutcome == "PASS" || seeds[3].checkOutcome.empty());
+  }
+
+  void onePackageGivesAShareOfTheSeedsAndTheirChecksTakeTurns() {
+    QCOMPARE(steer::seedsPerPackage(32, 0.75), 24);
+    QCOMPARE(steer::seedsPerPackage(3, 0.5), 2); // rounded up
+    QCOMPARE(steer::seedsPerPackage(4, 0.01), 1);
+    QCOMPARE(steer::seedsPerPackage(32, 1), 32);
+    using Order = std::vector<std::size_t>;
+    QCOMPARE(steer::packageTurns({}), Order{});
+    QCOMPARE(steer::packageTurns({"a", "a", "a"}), (Order{0, 1, 2}));
+    // Each package's nearest, in their order, then each one's second, ...
+    QCOMPARE(steer::packageTurns({"a", "a", "b", "a", "c", "b"}), (Order{0, 2, 4, 1, 5, 3}));
+    QCOMPARE(steer::packageTurns({"a", "", "a", ""}), (Order{0, 1, 3, 2})); // no package: its own
+  }
+
+  void seedsFromOtherPackagesRunWhereTheNearestPackageFails() {
+    // A package's three kernels at the target return before their work
+    // (NO_OUTPUT) and no deletion mends them; another package's kernel,
+    // farther, runs. Seeded from the 3 nearest corpus kernels, a run takes
+    // the failing package's three and has nothing runnable; with at most
+    // half of the seeds from one package, the other kernel is a seed, is
+    // checked second, and the best descends from it.
+    auto exits = [](const char* bound) {
+      return std::string("kernel void A(global float* a, global const float* b, const int n) {\n"
+                         "  int i = get_global_id(0);\n  if (n > ") + bound + ") return;\n  a[i] = b[i] * 2.0f;\n}\n";
+    };
+    const std::vector<std::string> failing = {exits("0"), exits("1"), exits("2")};
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("seedpackages.sbw")).toStdString());
+    const auto& grewe = features::featureSpace("grewe");
+    int added = 0;
+    auto add = [&](const std::string& text, const std::string& package) {
+      store::KernelRecord k;
+      k.name = "A";
+      k.source = text;
+      k.package = package;
+      k.role = "train";
+      k.originFile = package + "/" + std::to_string(added++) + ".cl";
+      const auto id = ws.addKernel(k);
+      ws.putFeatures({id, grewe.name, grewe.version, greweOf(text.c_str()), false, "{}"});
+      return id;
+    };
+    for (const auto& t : failing)
+      add(t, "crackers");
+    const auto runs = add(kSeed, "numerics");
+    auto sampler = deletingSampler({failing[0], failing[1], failing[2], kSeed});
+    steer::BeamSearch search(ws, sampler);
+    auto s = spec(greweOf(failing[0].c_str()), 6);
+    s.seeding = steer::Seeding::Nearest;
+    s.seeds.clear();
+    s.nearest = 3;
+    s.holeMin = s.holeMax = 1;
+    benchmarksOnly(s, true, false);
+    s.confirmSizes = {};
+    auto seedOrigins = [&](std::int64_t run) {
+      std::set<std::string> origins;
+      for (const auto& c : ws.steerCandidates(run, 0))
+        origins.insert(c.origin);
+      return origins;
+    };
+    const std::string other = "kernel #" + std::to_string(runs) + " A";
+
+    s.seedPackageShare = 1;
+    const auto nearestOnly = search.run(s);
+    QVERIFY(!seedOrigins(nearestOnly.run).count(other));
+    QCOMPARE(seedOrigins(nearestOnly.run).size(), std::size_t(3));
+    QVERIFY(!nearestOnly.runnable);
+
+    s.seedPackageShare = 0.5;
+    const auto shared = search.run(s);
+    const auto seeds = ws.steerCandidates(shared.run, 0);
+    QCOMPARE(seeds.size(), std::size_t(3));
+    QVERIFY(seedOrigins(shared.run).count(other));
+    QVERIFY(shared.runnable);
+    auto from = ws.steerCandidate(shared.bestId);
+    QCOMPARE(from->checkOutcome, std::string("PASS"));
+    while (from && from->origin != other && from->parent)
+      from = ws.steerCandidate(from->parent);
+    QVERIFY2(from && from->origin == other, "the best descends from the other package's kernel");
+    // Checked in turns (the order itself: packageTurns above): the nearest
+    // failing seed first, then the other package's, which passes.
+    QCOMPARE(seeds[0].checkOutcome, std::string("NO_OUTPUT"));
+    for (const auto& c : seeds)
+      if (c.origin == other) QCOMPARE(c.checkOutcome, std::string("PASS"));
   }
 
   void uncleanCandidatesAreStoredButNeverKept() {
