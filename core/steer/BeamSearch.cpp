@@ -9,6 +9,7 @@
 #include "steer/HoleSites.h"
 #include "steer/Lineage.h"
 #include "steer/MeasurePool.h"
+#include "steer/Repairs.h"
 #include "steer/SeedChoice.h"
 
 #include "clang/OpenCLFrontend.h"
@@ -45,6 +46,7 @@ constexpr double kExact = 1e-9;
 /// How a nearest seed's candidate names its corpus kernel: this, its id, a space, its name.
 constexpr const char* kSeedOrigin = "kernel #";
 
+
 /// A well-mixed seed for generation g of a run (splitmix64 of both).
 std::uint64_t generationSeed(std::uint64_t seed, int generation) {
   std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + std::uint64_t(generation) + 0x632BE59BD9B4E019ull;
@@ -70,7 +72,8 @@ struct Generation {
   bool reseeded = false;
   std::vector<CandidateRecord> cands;
   std::vector<Measured> measured;
-  std::size_t combined = 0;                 ///< the last of cands: combined infills
+  std::size_t combined = 0;                 ///< the last of cands but the repairs: combined infills
+  std::size_t repairs = 0;                  ///< the last of cands: repairs of failing candidates
   std::vector<std::vector<int>> memberIds;  ///< the beam members' tokens (infill generations)
 };
 
@@ -121,6 +124,11 @@ struct BeamSearch::Run {
   std::size_t nextSeedCheck = 0;
   std::int64_t seedSubmitted = 0;
   std::map<std::string, std::string> deadByText; ///< SteerSpec::deadCode's verdicts, by text (empty: live)
+  /// SteerSpec::repairs: the failing candidates repaired, and the repairs
+  /// that the next generation adds to its candidates, each with the text of
+  /// the ancestor that passed (its parent, what its findings are judged against).
+  std::set<std::int64_t> repaired;
+  std::vector<RepairCandidate> repairs;
   std::vector<Member> seedBeam; ///< where a reseed starts again: generation 0's beam, or the seeds it draws from
   std::size_t since = 0;        ///< the generation where the beam's current search began (SteerSpec::reseedAfter)
   int generation = 0;
@@ -156,6 +164,8 @@ struct BeamSearch::Run {
   bool infillCandidates(Generation& g, int holeMax, int maxNewTokens, std::mt19937_64& rng);
   void sampleFeeds(Generation& g, const Feeds& feeds, int maxNewTokens);
   void combineInfills(Generation& g, const std::vector<Feed>& feeds);
+  void planRepairs(std::int64_t failed);
+  void addRepairs(Generation& g);
   void keep(Generation& g, std::mt19937_64& rng);
   /// SteerSpec::deadCode: marks the clean candidates that could enter the beam and stand on dead code.
   void refuseDeadCode(Generation& g);
@@ -372,6 +382,7 @@ bool BeamSearch::Run::infillCandidates(Generation& g, int holeMax, int maxNewTok
     return false;
   }
   if ((spec.combine > 0 || spec.combineGreedy > 0) && !beam.empty()) combineInfills(g, feeds.feeds);
+  addRepairs(g);
   return true;
 }
 
@@ -748,6 +759,7 @@ void BeamSearch::Run::collectChecks() {
     const auto it = contenders.find(c.candidate);
     noteVerdict(c.candidate, c.outcome, c.distance);
     ++checked;
+    if (c.outcome != "PASS" && spec.repairs && (best.id == 0 || c.distance < best.distance)) planRepairs(c.candidate);
     if (c.outcome != "PASS" || it == contenders.end()) continue;
     ++passed;
     if (best.id == 0 || it->second.distance < best.distance) {
@@ -756,6 +768,53 @@ void BeamSearch::Run::collectChecks() {
           formatPercent(proximity(best.values)));
     }
   }
+}
+
+void BeamSearch::Run::planRepairs(std::int64_t failed) {
+  // The lineage back to its nearest ancestor that passed (none: nothing to
+  // go back to); steer::repairsOf undoes its suspect steps.
+  constexpr std::size_t kDepth = 64;   // longer lineages are not read back
+  constexpr std::size_t kSuspects = 8; // steps undone at most, those nearest the first failure
+  if (!repaired.insert(failed).second) return;
+  std::vector<std::int64_t> ids{failed};
+  bool passed = false;
+  for (auto p = parents.find(failed); p != parents.end() && p->second != 0 && ids.size() <= kDepth;
+       p = parents.find(p->second)) {
+    ids.push_back(p->second);
+    if (const auto v = verdicts.find(p->second); v != verdicts.end() && v->second.passed) {
+      passed = true;
+      break;
+    }
+  }
+  if (!passed) return;
+  std::vector<LineageLink> lineage;
+  for (auto a = ids.rbegin(); a != ids.rend(); ++a) {
+    const auto c = ws.steerCandidate(*a);
+    if (!c) return;
+    const auto v = verdicts.find(*a);
+    lineage.push_back({*a, c->text, v != verdicts.end() && !v->second.passed});
+  }
+  for (auto& r : repairsOf(tok, lineage, kSuspects))
+    repairs.push_back(std::move(r));
+}
+
+void BeamSearch::Run::addRepairs(Generation& g) {
+  // Measured as the generation's other candidates; judged by the relative
+  // rules against the ancestor that passed, which need not be in the beam.
+  if (repairs.empty()) return;
+  const std::size_t before = g.cands.size();
+  g.measured.resize(before + repairs.size());
+  engine::parallelFor(repairs.size(), jobs, [&](std::size_t i) {
+    auto& m = g.measured[before + i];
+    m = measure(repairs[i].text);
+    if (m.compiled && m.unclean.empty() && !m.relative.empty())
+      m.unclean = relativeRuleAdded(m.relative, siteCounts(measure(repairs[i].parentText).relative));
+  });
+  for (auto& r : repairs)
+    g.cands.push_back(std::move(r.record));
+  g.repairs = repairs.size();
+  say(std::to_string(repairs.size()) + " repair(s) of failing candidates: one edit each undone");
+  repairs.clear();
 }
 
 bool BeamSearch::Run::failing(std::int64_t candidate) const {

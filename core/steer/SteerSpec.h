@@ -170,6 +170,12 @@ struct SteerSpec {
   /// below a failed ancestor nearly never pass. 0: failing members only when
   /// too few others are left; -1: any number. Runs stored without it had no bound.
   int failingMembers = 0;
+  /// With drive checks: a candidate that fails them, nearer than the best,
+  /// whose lineage passed before, is repaired: each of the edits between the
+  /// ancestor that passed and the first that failed is undone in it, one a
+  /// repair (steer/Repairs.h), and the repairs join the next generation as
+  /// candidates of that ancestor. Runs stored without it made none.
+  bool repairs = true;
   int patience = 0;            ///< stop after this many generations without a better best of the run (0: never)
   std::uint64_t seed = 1;
   int batchSize = 64;          ///< rows the model infills together (per stream)

@@ -14,6 +14,7 @@
 #include "steer/Combining.h"
 #include "steer/Lineage.h"
 #include "steer/PlotTarget.h"
+#include "steer/Repairs.h"
 #include "steer/SeedChoice.h"
 #include "steer/HoleSites.h"
 #include "model/Tokenizer.h"
@@ -258,7 +259,11 @@ private Q_SLOTS:
     s.guideLogits = 1.5;
     s.failingMembers = 3;
     s.seedPackageShare = 0.5;
+    s.repairs = false;
     const auto kept = steer::SteerSpec::fromJson(s.toJson(), "spec");
+    QVERIFY(!kept.repairs);
+    s.repairs = true;
+    QVERIFY(steer::SteerSpec::fromJson(s.toJson(), "spec").repairs);
     QCOMPARE(kept.failingMembers, 3);
     QCOMPARE(kept.seedPackageShare, 0.5);
     QCOMPARE(kept.guideLogits, 1.5);
@@ -273,7 +278,7 @@ private Q_SLOTS:
     const auto older = storedWithout(s, {",\"escalate_after\":30", ",\"restarts\":2", ",\"combine\":16",
                                          ",\"combine_greedy\":3", ",\"max_per_vector\":4", ",\"reseed_after\":100",
                                          ",\"reseed_draw\":true", ",\"fill_insertions\":true", ",\"guide_logits\":1.5",
-                                         ",\"failing_members\":3", ",\"seed_package_share\":0.5"});
+                                         ",\"failing_members\":3", ",\"seed_package_share\":0.5", ",\"repairs\":true"});
     QCOMPARE(older.escalateAfter, 0);
     QCOMPARE(older.restarts, 0);
     QCOMPARE(older.combine, 0);
@@ -285,6 +290,7 @@ private Q_SLOTS:
     QCOMPARE(older.guideLogits, 0.0);
     QCOMPARE(older.failingMembers, -1);
     QCOMPARE(older.seedPackageShare, 1.0);
+    QVERIFY(!older.repairs);
     s.failingMembers = -2;
     QVERIFY_EXCEPTION_THROWN(s.validate(), InputError);
     s.failingMembers = 0;
@@ -892,6 +898,67 @@ private Q_SLOTS:
     // Each package's nearest, in their order, then each one's second, ...
     QCOMPARE(steer::packageTurns({"a", "a", "b", "a", "c", "b"}), (Order{0, 2, 4, 1, 5, 3}));
     QCOMPARE(steer::packageTurns({"a", "", "a", ""}), (Order{0, 1, 3, 2})); // no package: its own
+  }
+
+  void aRepairUndoesOneStepOfTheLineage() {
+    // P = 1 2 3 4 5; step 1 writes 9 for 2; step 2 inserts 7 after 4; step 3
+    // writes 8 for 1. Each step undone in the last, the others kept.
+    using Ids = std::vector<int>;
+    const std::vector<Ids> path = {{1, 2, 3, 4, 5}, {1, 9, 3, 4, 5}, {1, 9, 3, 4, 7, 5}, {8, 9, 3, 4, 7, 5}};
+    const auto all = steer::undoneSteps(path, 1, 3);
+    QCOMPARE(all.size(), std::size_t(3));
+    QCOMPARE(all[0].step, std::size_t(1));
+    QCOMPARE(all[0].ids, (Ids{8, 2, 3, 4, 7, 5}));
+    QCOMPARE(all[1].ids, (Ids{8, 9, 3, 4, 5}));
+    QCOMPARE(all[2].ids, (Ids{1, 9, 3, 4, 7, 5}));
+    // Only the suspects asked for.
+    const auto some = steer::undoneSteps(path, 2, 2);
+    QCOMPARE(some.size(), std::size_t(1));
+    QCOMPARE(some[0].step, std::size_t(2));
+    // A step's tokens moved by a later insertion before them.
+    const std::vector<Ids> moved = {{1, 2, 3}, {1, 2, 9}, {6, 6, 1, 2, 9}};
+    const auto m = steer::undoneSteps(moved, 1, 1);
+    QCOMPARE(m.size(), std::size_t(1));
+    QCOMPARE(m[0].ids, (Ids{6, 6, 1, 2, 3}));
+    // A deletion undone: its tokens go back where they were.
+    const std::vector<Ids> deleted = {{1, 2, 3, 4}, {1, 4}, {1, 4, 5}};
+    QCOMPARE(steer::undoneSteps(deleted, 1, 1).at(0).ids, (Ids{1, 2, 3, 4, 5}));
+    // A later step that rewrote some of the step's tokens: no repair of it.
+    const std::vector<Ids> rewritten = {{1, 2, 3}, {1, 9, 9, 3}, {1, 9, 7, 3}};
+    QVERIFY(steer::undoneSteps(rewritten, 1, 1).empty());
+    QCOMPARE(steer::undoneSteps(rewritten, 2, 2).at(0).ids, (Ids{1, 9, 9, 3}));
+  }
+
+  void repairsAreCandidatesOfTheAncestorThatPassed() {
+    const std::string passed = "kernel void A(global float* a) {\n  int i = get_global_id(0);\n  a[i] = 1.0f;\n}\n";
+    const std::string c1 = "kernel void A(global float* a) {\n  int i = get_global_id(0);\n  a[i] = 2.0f;\n}\n";
+    const std::string c2 = "kernel void A(global float* a) {\n  int i = get_global_id(0);\n  return;\n  a[i] = 2.0f;\n}\n";
+    const std::string c3 = "kernel void A(global float* a) {\n  int i = get_global_id(0);\n  return;\n  a[i] = 2.0f * 3.0f;\n}\n";
+    model::Tokenizer::Options o;
+    o.minCount = 1;
+    const auto tok = model::Tokenizer::build({passed, c1, c2, c3}, o);
+    // 10 passed; 11 was not checked; 12, the first that failed; 13 failed.
+    const std::vector<steer::LineageLink> lineage = {{10, passed, false}, {11, c1, false}, {12, c2, true}, {13, c3, true}};
+    const auto repairs = steer::repairsOf(tok, lineage, 8);
+    QCOMPARE(repairs.size(), std::size_t(2)); // steps 11 and 12 are suspects; 13 came after the first failure
+    const auto key = [](const std::string& t) { return model::tokenKey(t); };
+    QCOMPARE(key(repairs[0].text), key("kernel void A(global float* a) {\n  int i = get_global_id(0);\n  return;\n  a[i] = 1.0f * 3.0f;\n}\n"));
+    QCOMPARE(key(repairs[1].text), key("kernel void A(global float* a) {\n  int i = get_global_id(0);\n  a[i] = 2.0f * 3.0f;\n}\n"));
+    for (const auto& r : repairs) {
+      QCOMPARE(r.record.parent, std::int64_t(10));
+      QCOMPARE(r.parentText, passed);
+      // The record's span and infill turn the ancestor into the repair.
+      auto ids = tok.encode(passed);
+      const auto infill = tok.encode(r.record.infill);
+      ids.erase(ids.begin() + r.record.holeStart, ids.begin() + r.record.holeStart + r.record.holeLength);
+      ids.insert(ids.begin() + r.record.holeStart, infill.begin(), infill.end());
+      QCOMPARE(ids, tok.encode(r.text));
+      QCOMPARE(r.record.newTokens, std::int64_t(infill.size()));
+    }
+    QCOMPARE(repairs[1].record.origin, std::string("the edit of candidate 12 undone in candidate 13"));
+    QCOMPARE(steer::repairsOf(tok, lineage, 1).size(), std::size_t(1)); // the suspect nearest the failure
+    QCOMPARE(steer::repairsOf(tok, lineage, 1).at(0).record.origin, repairs[1].record.origin);
+    QVERIFY(steer::repairsOf(tok, {lineage.front()}, 8).empty());
   }
 
   void seedsFromOtherPackagesRunWhereTheNearestPackageFails() {
