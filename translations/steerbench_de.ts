@@ -1504,6 +1504,26 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <translation>Ein Kandidat wird erst dann zum Besten des Laufs, wenn sein -O1-IR keine Zählungen aus totem Code zeigt und der Drive-Worker ihn mit PASS besteht: zuerst mit 4096 Work-Items auf einem Gerät, dann mit den Größen von drive auf jedem Gerät (geprüft mit niedriger Priorität, während die Suche weiterläuft). Aus: Der nächstgelegene saubere Kandidat ist der Beste, ob lauffähig oder nicht.</translation>
     </message>
     <message>
+        <source>Seeds per package:</source>
+        <translation>Startkernel je Paket:</translation>
+    </message>
+    <message>
+        <source>Nearest corpus kernels: at most this share of the seeds from one package, and their drive checks take the packages in turn (1: the nearest, whatever their packages)</source>
+        <translation>Nächste Korpus-Kernel: höchstens dieser Anteil der Startkernel aus einem Paket, und ihre Ausführungsprüfungen nehmen die Pakete abwechselnd dran (1: die nächsten, gleich aus welchen Paketen)</translation>
+    </message>
+    <message>
+        <source>Repairs:</source>
+        <translation>Reparaturen:</translation>
+    </message>
+    <message>
+        <source>Repair failing candidates</source>
+        <translation>Durchgefallene Kandidaten reparieren</translation>
+    </message>
+    <message>
+        <source>With drive checks, a candidate nearer than the best that fails them comes back as repairs: each edit since its nearest ancestor that passed (or its seed, if never checked) undone in one, the search&apos;s other edits kept</source>
+        <translation>Mit Ausführungsprüfungen kommt ein Kandidat, der näher als der Beste ist und durchfällt, als Reparaturen zurück: in jeder ist eine Änderung seit seinem nächsten bestandenen Vorfahren (oder seinem nie geprüften Startkernel) rückgängig gemacht, die übrigen Änderungen der Suche bleiben</translation>
+    </message>
+    <message>
         <source>Failing members:</source>
         <translation>Durchgefallene Mitglieder:</translation>
     </message>

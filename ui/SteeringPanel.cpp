@@ -174,6 +174,10 @@ void SteeringPanel::buildForm(QGridLayout* form) {
     seeding_->setCurrentIndex(spec_.seeding == steer::Seeding::Empty ? 1 : spec_.seeding == steer::Seeding::Generated ? 2 : 0);
   });
   add(tr("Seeds:"), seeding_);
+  add(tr("Seeds per package:"), realField(&S::seedPackageShare, 0.05, 1, 0.05, 2,
+                                          tr("Nearest corpus kernels: at most this share of the seeds from one "
+                                             "package, and their drive checks take the packages in turn (1: the "
+                                             "nearest, whatever their packages)")));
   auto* infills = new QVBoxLayout;
   infills->addWidget(flagField(&S::guard, tr("Grammar guard"),
                                tr("Never sample a mismatched bracket, close a hole that leaves brackets open, or use a "
@@ -191,6 +195,10 @@ void SteeringPanel::buildForm(QGridLayout* form) {
                                 "drive worker PASSes it at 4096 work-items on one device, then at drive's sizes on "
                                 "every device (checked at low priority while the search goes on). Off: the nearest "
                                 "clean candidate is the best, runnable or not.")));
+  add(tr("Repairs:"), flagField(&S::repairs, tr("Repair failing candidates"),
+                                tr("With drive checks, a candidate nearer than the best that fails them comes back as "
+                                   "repairs: each edit since its nearest ancestor that passed (or its seed, if never "
+                                   "checked) undone in one, the search's other edits kept")));
   add(tr("Combined pairs:"), intField(&S::combine, 0, 1024,
                                       tr("Each generation, also try up to this many pairs of one member's infills "
                                          "applied together, where their summed feature changes predict a nearer "

@@ -224,8 +224,8 @@ void addSearchOptions(CommandLine& cl) {
                                             "goes to lineages that passed or were not checked yet (0: failing ones only when too few "
                                             "others are left)", false, "0"});
   cl.option({"no-repairs", 0, "", "with drive checks, do not repair failing candidates (by default a candidate nearer "
-                                  "than the best that fails them, from a lineage that passed before, comes back as "
-                                  "repairs: each edit since its ancestor that passed undone in one)"});
+                                  "than the best that fails them comes back as repairs: each edit since its nearest "
+                                  "ancestor that passed, or its seed if never checked, undone in one)"});
 }
 
 namespace {

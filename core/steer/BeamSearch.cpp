@@ -46,7 +46,6 @@ constexpr double kExact = 1e-9;
 /// How a nearest seed's candidate names its corpus kernel: this, its id, a space, its name.
 constexpr const char* kSeedOrigin = "kernel #";
 
-
 /// A well-mixed seed for generation g of a run (splitmix64 of both).
 std::uint64_t generationSeed(std::uint64_t seed, int generation) {
   std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + std::uint64_t(generation) + 0x632BE59BD9B4E019ull;
@@ -126,7 +125,7 @@ struct BeamSearch::Run {
   std::map<std::string, std::string> deadByText; ///< SteerSpec::deadCode's verdicts, by text (empty: live)
   /// SteerSpec::repairs: the failing candidates repaired, and the repairs
   /// that the next generation adds to its candidates, each with the text of
-  /// the ancestor that passed (its parent, what its findings are judged against).
+  /// the ancestor taken to run (its parent, what its findings are judged against).
   std::set<std::int64_t> repaired;
   std::vector<RepairCandidate> repairs;
   std::vector<Member> seedBeam; ///< where a reseed starts again: generation 0's beam, or the seeds it draws from
@@ -771,22 +770,30 @@ void BeamSearch::Run::collectChecks() {
 }
 
 void BeamSearch::Run::planRepairs(std::int64_t failed) {
-  // The lineage back to its nearest ancestor that passed (none: nothing to
-  // go back to); steer::repairsOf undoes its suspect steps.
+  // The lineage back to its nearest ancestor that passed, or to its seed
+  // when that was never checked (a corpus kernel most likely runs: a seed
+  // that ran is checked no more once a run has a runnable best); none of
+  // them: nothing to go back to. steer::repairsOf undoes the suspect steps.
   constexpr std::size_t kDepth = 64;   // longer lineages are not read back
   constexpr std::size_t kSuspects = 8; // steps undone at most, those nearest the first failure
   if (!repaired.insert(failed).second) return;
   std::vector<std::int64_t> ids{failed};
-  bool passed = false;
-  for (auto p = parents.find(failed); p != parents.end() && p->second != 0 && ids.size() <= kDepth;
-       p = parents.find(p->second)) {
-    ids.push_back(p->second);
-    if (const auto v = verdicts.find(p->second); v != verdicts.end() && v->second.passed) {
-      passed = true;
+  bool based = false;
+  for (std::int64_t a = failed; ids.size() <= kDepth;) {
+    const auto p = parents.find(a);
+    if (p == parents.end()) return;
+    if (p->second == 0) { // `a` is the seed
+      based = a != failed && !verdicts.count(a);
+      break;
+    }
+    a = p->second;
+    ids.push_back(a);
+    if (const auto v = verdicts.find(a); v != verdicts.end() && v->second.passed) {
+      based = true;
       break;
     }
   }
-  if (!passed) return;
+  if (!based) return;
   std::vector<LineageLink> lineage;
   for (auto a = ids.rbegin(); a != ids.rend(); ++a) {
     const auto c = ws.steerCandidate(*a);
@@ -800,7 +807,7 @@ void BeamSearch::Run::planRepairs(std::int64_t failed) {
 
 void BeamSearch::Run::addRepairs(Generation& g) {
   // Measured as the generation's other candidates; judged by the relative
-  // rules against the ancestor that passed, which need not be in the beam.
+  // rules against the ancestor taken to run, which need not be in the beam.
   if (repairs.empty()) return;
   const std::size_t before = g.cands.size();
   g.measured.resize(before + repairs.size());
@@ -894,6 +901,8 @@ void BeamSearch::Run::submitContenders(const Generation& g) {
       ++nextSeedCheck;
       break;
     }
+  // Generation 0's candidates are the seeds: their queue above keeps their order.
+  if (generation == 0 && !seedChecks.empty()) return;
   // Then the generation's clean candidates nearer than the best, those of
   // lineages not known to fail first, each part nearest first; at most two
   // a generation are offered. The checks keep two waiting at most, in that

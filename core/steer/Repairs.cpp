@@ -69,7 +69,7 @@ std::vector<RepairCandidate> repairsOf(const model::Tokenizer& tok, const std::v
     c.parent = lineage.front().id;
     c.origin = std::string(kRepairOrigin) + " " + std::to_string(lineage[r.step].id) + " undone in candidate " +
                std::to_string(lineage.back().id);
-    const auto e = editBetween(passed, r.ids); // what it changes of the ancestor that passed
+    const auto e = editBetween(passed, r.ids); // what it changes of the ancestor
     c.holeStart = std::int64_t(e.from);
     c.holeLength = std::int64_t(e.to - e.from);
     c.replaced = tok.decode({passed.begin() + std::ptrdiff_t(e.from), passed.begin() + std::ptrdiff_t(e.to)});

@@ -30,7 +30,8 @@ struct Repair {
 };
 
 /// `path` holds the tokens of a lineage, one candidate a step: path[0] the
-/// last ancestor that passed, path.back() the failing candidate. For each
+/// ancestor taken to run (it passed, or is a seed never checked),
+/// path.back() the failing candidate. For each
 /// step k in [firstSuspect, lastSuspect] (at least 1), the failing candidate
 /// with the change from path[k-1] to path[k] undone: the tokens that change
 /// wrote, followed through the later steps, put back as they were. A step
@@ -46,7 +47,7 @@ struct LineageLink {
   bool failed = false; ///< its check failed
 };
 
-/// A repair as a candidate of the ancestor that passed: its record (parent,
+/// A repair as a candidate of the ancestor taken to run: its record (parent,
 /// origin, and the span of the ancestor it differs in), its text, and the
 /// ancestor's text (what its findings are judged against).
 struct RepairCandidate {
@@ -54,8 +55,9 @@ struct RepairCandidate {
   std::string text, parentText;
 };
 
-/// The repairs of a failing candidate: `lineage` runs from its nearest
-/// ancestor that passed (front) to it (back). The steps that may hold the
+/// The repairs of a failing candidate: `lineage` runs from the ancestor
+/// taken to run (front: the nearest that passed, or a seed never checked) to
+/// it (back). The steps that may hold the
 /// fault are those after the ancestor up to the first link that failed; the
 /// `maxSuspects` of them nearest that link are each undone in one repair.
 [[nodiscard]] std::vector<RepairCandidate> repairsOf(const model::Tokenizer& tok,

@@ -171,10 +171,11 @@ struct SteerSpec {
   /// too few others are left; -1: any number. Runs stored without it had no bound.
   int failingMembers = 0;
   /// With drive checks: a candidate that fails them, nearer than the best,
-  /// whose lineage passed before, is repaired: each of the edits between the
-  /// ancestor that passed and the first that failed is undone in it, one a
-  /// repair (steer/Repairs.h), and the repairs join the next generation as
-  /// candidates of that ancestor. Runs stored without it made none.
+  /// with an ancestor that passed (or a seed never checked), is repaired:
+  /// each of the edits between that ancestor and the first that failed is
+  /// undone in it, one a repair (steer/Repairs.h), and the repairs join the
+  /// next generation as candidates of that ancestor. Runs stored without it
+  /// made none.
   bool repairs = true;
   int patience = 0;            ///< stop after this many generations without a better best of the run (0: never)
   std::uint64_t seed = 1;

@@ -15,6 +15,9 @@
 #include "store/Workspace.h"
 
 #include <QAction>
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QTabWidget>
 #include <QDir>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -247,6 +250,35 @@ private Q_SLOTS:
     QTRY_VERIFY(w_->selection()->target().has_value());
     QVERIFY(w_->selection()->target()->origin.contains(QLatin1String("active learning")));
     QCOMPARE(w_->selection()->target()->values.size(), std::size_t(8));
+  }
+
+  void theParametersTabSetsRepairsAndTheSeedsPerPackage() {
+    auto* tabs = panel()->findChild<QTabWidget*>();
+    QVERIFY(tabs);
+    tabs->setCurrentIndex(1);
+    QCheckBox* repairs = nullptr;
+    for (auto* box : panel()->findChildren<QCheckBox*>())
+      if (box->text() == QLatin1String("Repair failing candidates")) repairs = box;
+    QVERIFY(repairs);
+    QVERIFY(repairs->isChecked()); // the spec's default
+    repairs->setChecked(false);
+    QVERIFY(!panel()->spec().repairs);
+    QDoubleSpinBox* share = nullptr;
+    for (auto* box : panel()->findChildren<QDoubleSpinBox*>())
+      if (box->toolTip().startsWith(QLatin1String("Nearest corpus kernels: at most this share"))) share = box;
+    QVERIFY(share);
+    QCOMPARE(share->value(), 0.75);
+    share->setValue(0.5);
+    QCOMPARE(panel()->spec().seedPackageShare, 0.5);
+    QDir().mkpath(QStringLiteral(STEERBENCH_SCREENSHOT_DIR));
+    QVERIFY(w_->grab().save(QStringLiteral(STEERBENCH_SCREENSHOT_DIR "/steering-parameters.png")));
+    auto s = panel()->spec();
+    s.repairs = true;
+    s.seedPackageShare = 0.75;
+    panel()->setSpec(s); // what the widgets show follows the spec
+    QVERIFY(repairs->isChecked());
+    QCOMPARE(share->value(), 0.75);
+    tabs->setCurrentIndex(0);
   }
 
   void stopCancelsARun() {
