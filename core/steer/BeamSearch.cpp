@@ -43,6 +43,8 @@ using Clock = std::chrono::steady_clock;
 using CandidateRecord = store::Workspace::SteerCandidateRecord;
 
 constexpr double kExact = 1e-9;
+/// Taken from a seed's place in the checks' queue (it goes first), added to a failing lineage's (it goes last).
+constexpr double kFirst = 1e12;
 /// How a nearest seed's candidate names its corpus kernel: this, its id, a space, its name.
 constexpr const char* kSeedOrigin = "kernel #";
 
@@ -128,6 +130,9 @@ struct BeamSearch::Run {
   /// the ancestor taken to run (its parent, what its findings are judged against).
   std::set<std::int64_t> repaired;
   std::vector<RepairCandidate> repairs;
+  /// Failing candidates whose seed, never checked, is being checked first:
+  /// by the seed. They are repaired once it passes.
+  std::map<std::int64_t, std::vector<std::int64_t>> awaitingSeed;
   std::vector<Member> seedBeam; ///< where a reseed starts again: generation 0's beam, or the seeds it draws from
   std::size_t since = 0;        ///< the generation where the beam's current search began (SteerSpec::reseedAfter)
   int generation = 0;
@@ -759,6 +764,13 @@ void BeamSearch::Run::collectChecks() {
     noteVerdict(c.candidate, c.outcome, c.distance);
     ++checked;
     if (c.outcome != "PASS" && spec.repairs && (best.id == 0 || c.distance < best.distance)) planRepairs(c.candidate);
+    if (const auto w = awaitingSeed.find(c.candidate); w != awaitingSeed.end()) {
+      const auto failed = std::move(w->second);
+      awaitingSeed.erase(w);
+      if (c.outcome == "PASS")
+        for (const auto f : failed)
+          planRepairs(f);
+    }
     if (c.outcome != "PASS" || it == contenders.end()) continue;
     ++passed;
     if (best.id == 0 || it->second.distance < best.distance) {
@@ -770,21 +782,36 @@ void BeamSearch::Run::collectChecks() {
 }
 
 void BeamSearch::Run::planRepairs(std::int64_t failed) {
-  // The lineage back to its nearest ancestor that passed, or to its seed
-  // when that was never checked (a corpus kernel most likely runs: a seed
-  // that ran is checked no more once a run has a runnable best); none of
-  // them: nothing to go back to. steer::repairsOf undoes the suspect steps.
-  constexpr std::size_t kDepth = 64;   // longer lineages are not read back
-  constexpr std::size_t kSuspects = 8; // steps undone at most, those nearest the first failure
-  if (!repaired.insert(failed).second) return;
+  // The lineage back to its nearest ancestor that passed; or to its seed
+  // when that was never checked (seeds are checked only until one passes):
+  // the seed is checked first, and the candidate repaired once it passes.
+  // None of them: nothing to go back to. steer::repairsOf undoes the
+  // suspect steps.
+  constexpr std::size_t kDepth = 64;    // longer lineages are not read back
+  constexpr std::size_t kSuspects = 16; // steps undone at most, those nearest the first failure
+  if (repaired.count(failed)) return;
   std::vector<std::int64_t> ids{failed};
   bool based = false;
   for (std::int64_t a = failed; ids.size() <= kDepth;) {
     const auto p = parents.find(a);
     if (p == parents.end()) return;
     if (p->second == 0) { // `a` is the seed
-      based = a != failed && !verdicts.count(a);
-      break;
+      if (a == failed || verdicts.count(a)) return; // it failed
+      if (const auto w = awaitingSeed.find(a); w != awaitingSeed.end()) {
+        w->second.push_back(failed);
+        return;
+      }
+      const auto seed = ws.steerCandidate(a);
+      if (!seed) return;
+      if (const auto* k = checks->known(seed->text)) { // its text was checked as another candidate
+        if (k->outcome != "PASS") return;
+        based = true;
+        break;
+      }
+      if (!checks->submit(a, seed->text, seed->kernelName, seed->distance, seed->distance - kFirst)) return;
+      contenders[a] = toMember(*seed);
+      awaitingSeed[a].push_back(failed);
+      return;
     }
     a = p->second;
     ids.push_back(a);
@@ -794,6 +821,7 @@ void BeamSearch::Run::planRepairs(std::int64_t failed) {
     }
   }
   if (!based) return;
+  repaired.insert(failed);
   std::vector<LineageLink> lineage;
   for (auto a = ids.rbegin(); a != ids.rend(); ++a) {
     const auto c = ws.steerCandidate(*a);
@@ -891,7 +919,6 @@ void BeamSearch::Run::submitContenders(const Generation& g) {
   // of everything else, one waiting at a time (the other waiting place stays
   // for candidates): real kernels, they most likely run, and give the run a
   // runnable best to beat and runnable lineages to keep.
-  constexpr double kFirst = 1e12; // taken from a seed's place in the queue, added to a failing lineage's
   if (!(seedSubmitted && checks->waiting(seedSubmitted)))
     for (; best.id == 0 && nextSeedCheck < seedChecks.size(); ++nextSeedCheck) {
       const auto& c = seedChecks[nextSeedCheck];

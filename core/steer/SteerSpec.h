@@ -171,7 +171,7 @@ struct SteerSpec {
   /// too few others are left; -1: any number. Runs stored without it had no bound.
   int failingMembers = 0;
   /// With drive checks: a candidate that fails them, nearer than the best,
-  /// with an ancestor that passed (or a seed never checked), is repaired:
+  /// with an ancestor that passed (or a seed that passes once checked), is repaired:
   /// each of the edits between that ancestor and the first that failed is
   /// undone in it, one a repair (steer/Repairs.h), and the repairs join the
   /// next generation as candidates of that ancestor. Runs stored without it
