@@ -223,9 +223,9 @@ void addSearchOptions(CommandLine& cl) {
                                             "them (the member or its nearest checked ancestor); the rest of the beam "
                                             "goes to lineages that passed or were not checked yet (0: failing ones only when too few "
                                             "others are left)", false, "0"});
-  cl.option({"no-repairs", 0, "", "with drive checks, do not repair failing candidates (by default a candidate nearer "
-                                  "than the best that fails them comes back as repairs: each edit since its nearest "
-                                  "ancestor that passed, or its seed if never checked, undone in one)"});
+  cl.option({"repairs", 0, "", "with drive checks, repair failing candidates: a candidate nearer than the best that "
+                               "fails them comes back as repairs, each edit since its nearest ancestor that passed "
+                               "(or its seed, checked first) undone in one"});
 }
 
 namespace {
@@ -259,7 +259,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.combine = int(cl.unsignedValue("combine", 0, 100000));
     spec.maxPerVector = int(cl.unsignedValue("max-per-vector", 0, 100000));
     spec.failingMembers = cl.value("failing-members") == "any" ? -1 : int(cl.unsignedValue("failing-members", 0, 100000));
-    spec.repairs = !cl.has("no-repairs");
+    spec.repairs = cl.has("repairs");
     spec.reseedAfter = int(cl.unsignedValue("reseed-after", 0, 100000));
     spec.guideLogits = parseDouble(cl.value("guide"), "--guide", -100, 100);
     spec.endHoleBias = parseDouble(cl.value("endhole-bias"), "--endhole-bias", -100, 100);

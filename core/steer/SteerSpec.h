@@ -174,9 +174,10 @@ struct SteerSpec {
   /// with an ancestor that passed (or a seed that passes once checked), is repaired:
   /// each of the edits between that ancestor and the first that failed is
   /// undone in it, one a repair (steer/Repairs.h), and the repairs join the
-  /// next generation as candidates of that ancestor. Runs stored without it
-  /// made none.
-  bool repairs = true;
+  /// next generation as candidates of that ancestor. Off by default: in
+  /// bench-steer's runs no repair passed the checks, and they took checks
+  /// from other contenders. Runs stored without it made none.
+  bool repairs = false;
   int patience = 0;            ///< stop after this many generations without a better best of the run (0: never)
   std::uint64_t seed = 1;
   int batchSize = 64;          ///< rows the model infills together (per stream)

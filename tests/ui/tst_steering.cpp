@@ -260,9 +260,9 @@ private Q_SLOTS:
     for (auto* box : panel()->findChildren<QCheckBox*>())
       if (box->text() == QLatin1String("Repair failing candidates")) repairs = box;
     QVERIFY(repairs);
-    QVERIFY(repairs->isChecked()); // the spec's default
-    repairs->setChecked(false);
-    QVERIFY(!panel()->spec().repairs);
+    QVERIFY(!repairs->isChecked()); // the spec's default
+    repairs->setChecked(true);
+    QVERIFY(panel()->spec().repairs);
     QDoubleSpinBox* share = nullptr;
     for (auto* box : panel()->findChildren<QDoubleSpinBox*>())
       if (box->toolTip().startsWith(QLatin1String("Nearest corpus kernels: at most this share"))) share = box;
@@ -273,10 +273,10 @@ private Q_SLOTS:
     QDir().mkpath(QStringLiteral(STEERBENCH_SCREENSHOT_DIR));
     QVERIFY(w_->grab().save(QStringLiteral(STEERBENCH_SCREENSHOT_DIR "/steering-parameters.png")));
     auto s = panel()->spec();
-    s.repairs = true;
+    s.repairs = false;
     s.seedPackageShare = 0.75;
     panel()->setSpec(s); // what the widgets show follows the spec
-    QVERIFY(repairs->isChecked());
+    QVERIFY(!repairs->isChecked());
     QCOMPARE(share->value(), 0.75);
     tabs->setCurrentIndex(0);
   }
