@@ -74,7 +74,6 @@ struct Generation {
   std::vector<CandidateRecord> cands;
   std::vector<Measured> measured;
   std::size_t combined = 0;                 ///< the last of cands but the repairs: combined infills
-  std::size_t repairs = 0;                  ///< the last of cands: repairs of failing candidates
   std::vector<std::vector<int>> memberIds;  ///< the beam members' tokens (infill generations)
 };
 
@@ -847,7 +846,6 @@ void BeamSearch::Run::addRepairs(Generation& g) {
   });
   for (auto& r : repairs)
     g.cands.push_back(std::move(r.record));
-  g.repairs = repairs.size();
   say(std::to_string(repairs.size()) + " repair(s) of failing candidates: one edit each undone");
   repairs.clear();
 }
