@@ -201,7 +201,7 @@ void addSearchOptions(CommandLine& cl) {
   cl.option({"seeding", 0, "MODE", "nearest (corpus kernels nearest the target), empty (kernel void [HOLE]), "
                                    "generated (kernel void [HOLE] from a model told the target's Grewe counts: one "
                                    "trained with --conditions) or given (--seed-kernel)", false, "nearest"});
-  cl.option({"nearest", 0, "N", "corpus kernels to seed from", false, "32"});
+  cl.option({"nearest", 0, "N", "corpus kernels to seed from: the nearest that compile cleanly", false, "32"});
   cl.option({"seed-package-share", 0, "F", "at most this share of the nearest seeds from one package, whose drive checks "
                                            "then take the packages in turn (1: the nearest, whatever their packages)",
              false, "0.75"});

@@ -321,26 +321,54 @@ void BeamSearch::Run::seedCandidates(Generation& g) {
   if (spec.seeding == Seeding::Given) {
     for (const auto& s : spec.seeds)
       texts.emplace_back("seed " + s.name, s.text);
+    g.measured.resize(texts.size());
+    engine::parallelFor(texts.size(), jobs, [&](std::size_t i) { g.measured[i] = measure(texts[i].second); });
   } else {
+    // The nearest kernels that compile cleanly, at most a share of them from
+    // one package. Only clean seeds count: the beam and the seed checks take
+    // no other, so a package whose kernels all fail a rule would otherwise
+    // take the places of other packages' seeds that could run. Unclean ones
+    // met on the way are recorded (they show why a nearer kernel is no seed),
+    // and the walk ends after four times `nearest` kernels.
     const auto table = engine::loadWorkspaceTable(ws, space);
     const std::set<std::string> roles(spec.seedRoles.begin(), spec.seedRoles.end());
     std::set<std::string> seen;
-    std::map<std::string, int> fromPackage;
+    std::map<std::string, int> fromPackage; // clean seeds taken
     const int perPackage = seedsPerPackage(spec.nearest, spec.seedPackageShare);
-    for (const auto& n : engine::nearestRows(table, spec.target.values, table.size())) {
-      if (int(texts.size()) >= spec.nearest) break;
-      if (!roles.count(table.groups[n.row])) continue;
-      const auto k = ws.kernel(table.ids[n.row]);
-      if (!k || fromPackage[k->package] >= perPackage || !seen.insert(model::tokenKey(k->source)).second) continue;
-      ++fromPackage[k->package];
-      texts.emplace_back(kSeedOrigin + std::to_string(k->id) + " " + k->name, k->source);
+    const auto rows = engine::nearestRows(table, spec.target.values, table.size());
+    const std::size_t walk = 4 * std::size_t(std::max(spec.nearest, 0));
+    std::size_t next = 0, tried = 0;
+    int clean = 0;
+    while (clean < spec.nearest && next < rows.size() && tried < walk) {
+      struct Pick {
+        std::string origin, text, package;
+        Measured measured;
+      };
+      std::vector<Pick> batch; // the next kernels that could still be taken
+      for (; next < rows.size() && tried + batch.size() < walk && clean + int(batch.size()) < spec.nearest; ++next) {
+        const auto& n = rows[next];
+        if (!roles.count(table.groups[n.row])) continue;
+        const auto k = ws.kernel(table.ids[n.row]);
+        if (!k || fromPackage[k->package] >= perPackage || !seen.insert(model::tokenKey(k->source)).second) continue;
+        batch.push_back({kSeedOrigin + std::to_string(k->id) + " " + k->name, k->source, k->package, {}});
+      }
+      tried += batch.size();
+      engine::parallelFor(batch.size(), jobs, [&](std::size_t i) { batch[i].measured = measure(batch[i].text); });
+      for (auto& p : batch) {
+        const bool isClean = p.measured.compiled && p.measured.unclean.empty();
+        if (isClean && (clean >= spec.nearest || fromPackage[p.package] >= perPackage)) continue;
+        if (isClean) {
+          ++clean;
+          ++fromPackage[p.package];
+        }
+        texts.emplace_back(std::move(p.origin), std::move(p.text));
+        g.measured.push_back(std::move(p.measured));
+      }
     }
     if (texts.empty())
       throw InputError("no kernel of the workspace has " + space.name + " features and a role in the seed "
                        "roles; ingest a corpus, or seed from a file or the empty feed");
   }
-  g.measured.resize(texts.size());
-  engine::parallelFor(texts.size(), jobs, [&](std::size_t i) { g.measured[i] = measure(texts[i].second); });
   for (const auto& t : texts) {
     CandidateRecord c;
     c.origin = t.first;

@@ -1031,6 +1031,61 @@ private Q_SLOTS:
       if (c.origin == other) QCOMPARE(c.checkOutcome, std::string("PASS"));
   }
 
+  void onlyCleanSeedsTakeTheSeedsPlaces() {
+    // Two seeds, at most one of a package: the failing package's nearest
+    // kernel, then a kernel with a value it never uses (refused by a
+    // clean-compile rule, so never checked nor kept), then a farther one
+    // that runs. Were the unclean kernel one of the two seeds, the run would
+    // have nothing to check but the failing one.
+    auto exits = [](const char* bound) {
+      return std::string("kernel void A(global float* a, global const float* b, const int n) {\n"
+                         "  int i = get_global_id(0);\n  if (n > ") + bound + ") return;\n  a[i] = b[i] * 2.0f;\n}\n";
+    };
+    const std::string unused = "kernel void A(global float* a, global const float* b, const int n) {\n"
+                               "  int i = get_global_id(0);\n  if (n > 3) return;\n  b[i] * 2.0f;\n}\n";
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("cleanseeds.sbw")).toStdString());
+    const auto& grewe = features::featureSpace("grewe");
+    int added = 0;
+    auto add = [&](const std::string& text, const std::string& package) {
+      store::KernelRecord k;
+      k.name = "A";
+      k.source = text;
+      k.package = package;
+      k.role = "train";
+      k.originFile = package + "/" + std::to_string(added++) + ".cl";
+      const auto id = ws.addKernel(k);
+      ws.putFeatures({id, grewe.name, grewe.version, greweOf(text.c_str()), false, "{}"});
+      return id;
+    };
+    add(exits("0"), "crackers");
+    add(exits("1"), "crackers");
+    const auto noisy = add(unused, "noisy");
+    const auto runs = add(kSeed, "numerics");
+    const auto target = greweOf(exits("0").c_str());
+    QVERIFY2(features::distance(greweOf(unused.c_str()), target, {}) < features::distance(greweOf(kSeed), target, {}),
+             "the unclean kernel is the nearer of the other two");
+    auto sampler = deletingSampler({exits("0"), kSeed});
+    steer::BeamSearch search(ws, sampler);
+    auto s = spec(target, 4);
+    s.seeding = steer::Seeding::Nearest;
+    s.seeds.clear();
+    s.nearest = 2;
+    s.seedPackageShare = 0.5;
+    s.holeMin = s.holeMax = 1;
+    benchmarksOnly(s, true, false);
+    s.confirmSizes = {};
+    const auto r = search.run(s);
+    std::map<std::string, store::Workspace::SteerCandidateRecord> seeds;
+    for (const auto& c : ws.steerCandidates(r.run, 0))
+      seeds[c.origin] = c;
+    QCOMPARE(seeds.size(), std::size_t(3)); // two clean, and the unclean one met on the way
+    const auto& refused = seeds.at("kernel #" + std::to_string(noisy) + " A");
+    QVERIFY(!refused.unclean.empty());
+    QVERIFY(refused.checkOutcome.empty());
+    QCOMPARE(seeds.at("kernel #" + std::to_string(runs) + " A").checkOutcome, std::string("PASS"));
+    QVERIFY(r.runnable);
+  }
+
   void uncleanCandidatesAreStoredButNeverKept() {
     const std::string unclean = std::string(kSeed).insert(std::string(kSeed).rfind('}'), "  a[i] + 1.0f;\n");
     auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("unclean.sbw")).toStdString());
