@@ -31,7 +31,7 @@
 // Usage: bench-steer [--space grewe|instcount|autophase] [--targets 40] [--time-budget 600]
 //                    [--depth 100000] [--width 16] [--candidates 4] [--temperature 0.8] [--hole 0-3]
 //                    [--directed-holes 0.5] [--rename-holes 1] [--escalate-after 0] [--restarts 0] [--redraws 0] [--combine 16] [--combine-greedy 0] [--max-per-vector 4] [--reseed-after 100] [--reseed-draw 0|1] [--fill-insertions 0|1] [--clean-seeds 0|1] [--guide-logits 1] [--patience 0]
-//                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--untyped] [--no-calls] [--unchecked] [--context 64] [--nearest 32] [--seed-package-share 0.75] [--repairs 0] [--seed 1] [--ablation]
+//                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--untyped] [--no-calls] [--unchecked] [--context 64] [--nearest 32] [--seed-package-share 0.75] [--repairs 0] [--member-checks 1] [--seed 1] [--ablation]
 //                    [--seeding nearest|empty|generated] (generated: a model trained with conditions, told each target)
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
 //                    [--keep-bests DIR] (each run's best kernel as DIR/VARIANT-NN.cl, to drive them)
@@ -142,6 +142,7 @@ int main(int argc, char** argv) {
     else if (arg("--max-per-vector")) base.maxPerVector = std::atoi(argv[++i]);
     else if (arg("--failing-members")) base.failingMembers = std::atoi(argv[++i]);
     else if (arg("--repairs")) base.repairs = std::atoi(argv[++i]) != 0;
+    else if (arg("--member-checks")) base.memberChecks = std::atoi(argv[++i]) != 0;
     else if (arg("--reseed-after")) base.reseedAfter = std::atoi(argv[++i]);
     else if (arg("--reseed-draw")) base.reseedDraw = std::atoi(argv[++i]) != 0;
     else if (arg("--fill-insertions")) base.fillInsertions = std::atoi(argv[++i]) != 0;
@@ -252,7 +253,9 @@ int main(int argc, char** argv) {
                                    (base.failingMembers < 0 ? std::string("any number")
                                                             : std::to_string(base.failingMembers)) +
                                    " beam members from failing lineages; failing candidates " +
-                                   (base.repairs ? "repaired" : "not repaired")).c_str()
+                                   (base.repairs ? "repaired" : "not repaired") + "; " +
+                                   (base.memberChecks ? "beam members checked when the checks are idle"
+                                                      : "no beam member checked")).c_str()
                                 : "not checked: the nearest is the best");
 
     // Targets: distinct DevMap kernels, round-robin over the suites.

@@ -226,6 +226,9 @@ void addSearchOptions(CommandLine& cl) {
   cl.option({"repairs", 0, "", "with drive checks, repair failing candidates: a candidate nearer than the best that "
                                "fails them comes back as repairs, each edit since its nearest ancestor that passed "
                                "(or its seed, checked first) undone in one"});
+  cl.option({"no-member-checks", 0, "", "with drive checks, check only contenders: by default, whenever the checks "
+                                        "are idle, the nearest unchecked beam member of a lineage not known to fail "
+                                        "is checked too, and a failing one takes its descendants out of the beam"});
 }
 
 namespace {
@@ -260,6 +263,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.maxPerVector = int(cl.unsignedValue("max-per-vector", 0, 100000));
     spec.failingMembers = cl.value("failing-members") == "any" ? -1 : int(cl.unsignedValue("failing-members", 0, 100000));
     spec.repairs = cl.has("repairs");
+    spec.memberChecks = !cl.has("no-member-checks");
     spec.reseedAfter = int(cl.unsignedValue("reseed-after", 0, 100000));
     spec.guideLogits = parseDouble(cl.value("guide"), "--guide", -100, 100);
     spec.endHoleBias = parseDouble(cl.value("endhole-bias"), "--endhole-bias", -100, 100);

@@ -9,6 +9,7 @@
 #include "steer/HoleSites.h"
 #include "steer/Lineage.h"
 #include "steer/MeasurePool.h"
+#include "steer/LineageVerdicts.h"
 #include "steer/Repairs.h"
 #include "steer/SeedChoice.h"
 
@@ -45,6 +46,8 @@ using CandidateRecord = store::Workspace::SteerCandidateRecord;
 constexpr double kExact = 1e-9;
 /// Taken from a seed's place in the checks' queue (it goes first), added to a failing lineage's (it goes last).
 constexpr double kFirst = 1e12;
+/// Failures whose first failing step is looked for at once, the newest kept.
+constexpr std::size_t kBisections = 8;
 /// How a nearest seed's candidate names its corpus kernel: this, its id, a space, its name.
 constexpr const char* kSeedOrigin = "kernel #";
 
@@ -111,12 +114,11 @@ struct BeamSearch::Run {
   std::size_t checked = 0, passed = 0;
   /// With checks: every stored candidate's parent (0: a seed), and the
   /// checked ones' verdicts, what failing() and heldBack() read.
-  struct Verdict {
-    bool passed = false;
-    double distance = 0;
-  };
-  std::map<std::int64_t, std::int64_t> parents;
-  std::map<std::int64_t, Verdict> verdicts;
+  Parents parents;
+  Verdicts verdicts;
+  /// SteerSpec::memberChecks: failed candidates whose first failing step is
+  /// not known yet, the newest last (at most kBisections).
+  std::vector<std::int64_t> bisecting;
   /// With checks, until one passes: generation 0's clean seeds, nearest
   /// first, checked ahead of every other candidate, so that the run soon has
   /// a real kernel that runs, and lineages from it; one waits at a time.
@@ -195,6 +197,9 @@ struct BeamSearch::Run {
   void trackLineage(const std::vector<CandidateRecord>& cands, bool seeds);
   /// Sends this generation's nearest clean candidates that would beat the best to the checks.
   void submitContenders(const Generation& g);
+  /// SteerSpec::memberChecks: when the checks are idle, one step of a
+  /// bisection or one beam member.
+  void checkWhileIdle();
   /// True when a contender as near as an exact match, not of a failing
   /// lineage, is still being checked.
   [[nodiscard]] bool exactPending() const;
@@ -571,7 +576,7 @@ void BeamSearch::Run::keep(Generation& gen, std::mt19937_64& rng) {
       bool fails = false;
       if (checks) {
         const auto* k = checks->known(c.text);
-        fails = k && k->outcome != "NOT_CHECKED" ? k->outcome != "PASS" : failing(c.parent);
+        fails = k && k->outcome != "NOT_CHECKED" ? !passes(k->outcome) : failing(c.parent);
       }
       pool.push_back({c.distance, &c.values, fails});
       origin.push_back(std::int64_t(i));
@@ -626,6 +631,7 @@ void BeamSearch::Run::keep(Generation& gen, std::mt19937_64& rng) {
   else {
     collectChecks();
     submitContenders(gen);
+    if (spec.memberChecks) checkWhileIdle();
   }
   if (generation == 0 && spec.reseedAfter > 0 && !seedsFromTheModel(spec.seeding))
     seedBeam = spec.reseedDraw ? seedPool() : beam;
@@ -790,11 +796,15 @@ void BeamSearch::Run::collectChecks() {
     const auto it = contenders.find(c.candidate);
     noteVerdict(c.candidate, c.outcome, c.distance);
     ++checked;
-    if (c.outcome != "PASS" && spec.repairs && (best.id == 0 || c.distance < best.distance)) planRepairs(c.candidate);
+    if (!passes(c.outcome) && spec.memberChecks) {
+      bisecting.push_back(c.candidate);
+      if (bisecting.size() > kBisections) bisecting.erase(bisecting.begin());
+    }
+    if (!passes(c.outcome) && spec.repairs && (best.id == 0 || c.distance < best.distance)) planRepairs(c.candidate);
     if (const auto w = awaitingSeed.find(c.candidate); w != awaitingSeed.end()) {
       const auto failed = std::move(w->second);
       awaitingSeed.erase(w);
-      if (c.outcome == "PASS")
+      if (passes(c.outcome))
         for (const auto f : failed)
           planRepairs(f);
     }
@@ -831,7 +841,7 @@ void BeamSearch::Run::planRepairs(std::int64_t failed) {
       const auto seed = ws.steerCandidate(a);
       if (!seed) return;
       if (const auto* k = checks->known(seed->text)) { // its text was checked as another candidate
-        if (k->outcome != "PASS") return;
+        if (!passes(k->outcome)) return;
         based = true;
         break;
       }
@@ -878,15 +888,7 @@ void BeamSearch::Run::addRepairs(Generation& g) {
   repairs.clear();
 }
 
-bool BeamSearch::Run::failing(std::int64_t candidate) const {
-  for (std::int64_t c = candidate; c != 0;) {
-    if (const auto v = verdicts.find(c); v != verdicts.end()) return !v->second.passed;
-    const auto p = parents.find(c);
-    if (p == parents.end()) return false;
-    c = p->second;
-  }
-  return false;
-}
+bool BeamSearch::Run::failing(std::int64_t candidate) const { return failingLineage(candidate, verdicts, parents); }
 
 int BeamSearch::Run::editsSinceChecked(std::int64_t parent) const {
   int edits = 1;
@@ -937,7 +939,7 @@ void BeamSearch::Run::trackLineage(const std::vector<CandidateRecord>& cands, bo
 }
 
 void BeamSearch::Run::noteVerdict(std::int64_t candidate, const std::string& outcome, double distance) {
-  if (outcome != "NOT_CHECKED") verdicts[candidate] = {outcome == "PASS", distance};
+  if (outcome != "NOT_CHECKED") verdicts[candidate] = {passes(outcome), distance};
 }
 
 void BeamSearch::Run::submitContenders(const Generation& g) {
@@ -1000,6 +1002,43 @@ void BeamSearch::Run::submitContenders(const Generation& g) {
       ++sent;
     }
   }
+}
+
+void BeamSearch::Run::checkWhileIdle() {
+  // Only when nothing is queued or under way: contenders come first, and an
+  // idle check starts at once, so a contender waits at most for it. First
+  // the bisection of the newest failure whose first failing step is not
+  // known yet, then the beam member least known (LineageVerdicts.h). One
+  // farther than the best gets the quick check alone; one nearer (a seed
+  // left unchecked when another passed) is checked as a contender.
+  if (checks->pending()) return;
+  auto submit = [&](std::int64_t id) { // true: a check was queued; false: its verdict is known now, or none can be had
+    const auto record = ws.steerCandidate(id);
+    if (!record || !record->compiled) return false;
+    if (const auto* k = checks->known(record->text)) { // its text was checked under another id
+      if (k->outcome == "NOT_CHECKED") return false;
+      ws.setSteerCandidateCheck(id, k->outcome, k->detail);
+      noteVerdict(id, k->outcome, record->distance);
+      return false;
+    }
+    const bool contender = best.id == 0 || record->distance < best.distance;
+    if (!checks->submit(id, record->text, record->kernelName, record->distance, record->distance + 2 * kFirst,
+                        contender))
+      return false;
+    if (contender) contenders[id] = toMember(*record);
+    return true;
+  };
+  while (!bisecting.empty()) {
+    const auto step = bisectionStep(bisecting.back(), verdicts, parents);
+    if (step == 0) bisecting.pop_back();
+    else if (submit(step)) return;
+    else if (!verdicts.count(step)) bisecting.pop_back(); // no check to be had: give this one up
+  }
+  std::vector<std::int64_t> ids;
+  for (const auto& m : beam)
+    ids.push_back(m.id);
+  for (const auto id : membersToCheck(ids, verdicts, parents))
+    if (submit(id)) return;
 }
 
 bool BeamSearch::Run::exactPending() const {

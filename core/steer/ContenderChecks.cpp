@@ -56,8 +56,8 @@ const drive::CaseResult* firstFailure(const std::vector<drive::CaseResult>& case
 
 ContenderCheck runCheck(drive::Driver& driver, std::unique_ptr<drive::Driver>& confirm,
                         const ContenderCheckOptions& o, std::int64_t candidate, const std::string& text,
-                        const std::string& kernel, const CancelToken* cancel) {
-  ContenderCheck c{candidate, text, kernel, 0, 0, "", ""};
+                        const std::string& kernel, bool confirmIt, const CancelToken* cancel) {
+  ContenderCheck c{candidate, text, kernel, 0, 0, "", "", confirmIt};
   const auto dead = features::checkDeadCode(text, kernel);
   if (!dead.measured) {
     c.outcome = "BUILD_FAILURE";
@@ -87,6 +87,11 @@ ContenderCheck runCheck(drive::Driver& driver, std::unique_ptr<drive::Driver>& c
   c.outcome = cases.front().outcome;
   c.detail = cases.front().detail;
   if (c.outcome != "PASS" || o.confirmSizes.empty()) return c;
+  if (!confirmIt) {
+    c.outcome = kQuickPass;
+    c.detail = "passed at " + std::to_string(o.globalSize) + " work-items on one device; not confirmed";
+    return c;
+  }
   // Confirmed as `drive` would label it: every size on every device.
   if (!confirm) confirm = confirmDriver(o);
   const auto all = confirm->drive(text, *signature, {}, cancel);
@@ -124,7 +129,7 @@ ContenderChecks::~ContenderChecks() {
 }
 
 bool ContenderChecks::submit(std::int64_t candidate, const std::string& text, const std::string& kernel,
-                             double distance, double priority) {
+                             double distance, double priority, bool confirm) {
   const std::string hash = sha256Hex(text);
   {
     std::lock_guard lock(m_);
@@ -137,7 +142,7 @@ bool ContenderChecks::submit(std::int64_t candidate, const std::string& text, co
       byHash_.erase(sha256Hex(farthest->text));
       queue_.erase(farthest);
     }
-    ContenderCheck c{candidate, text, kernel, distance, priority, "", ""};
+    ContenderCheck c{candidate, text, kernel, distance, priority, "", "", confirm};
     byHash_[hash] = c;
     queue_.push_back(std::move(c));
   }
@@ -220,7 +225,8 @@ void ContenderChecks::loop() {
       busy_ = true;
       busyCandidate_ = next.candidate;
     }
-    ContenderCheck done{next.candidate, next.text, next.kernel, next.distance, next.priority, "NOT_CHECKED", ""};
+    ContenderCheck done{next.candidate, next.text, next.kernel, next.distance, next.priority, "NOT_CHECKED", "",
+                        next.confirm};
     if (!driver && !failure.empty()) {
       done.detail = "the drive worker did not start: " + failure;
     } else {
@@ -230,7 +236,7 @@ void ContenderChecks::loop() {
           std::lock_guard lock(m_);
           device_ = driver->devices().empty() ? "" : driver->devices().front().name;
         }
-        done = runCheck(*driver, confirm, options_, next.candidate, next.text, next.kernel, &cancel_);
+        done = runCheck(*driver, confirm, options_, next.candidate, next.text, next.kernel, next.confirm, &cancel_);
         done.distance = next.distance;
         done.priority = next.priority;
       } catch (const std::exception& e) {

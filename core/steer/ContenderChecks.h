@@ -30,10 +30,21 @@ struct ContenderCheck {
   double priority = 0;
   /// PASS, DEAD_CODE, or the drive outcome that stopped it (CRASH,
   /// NO_OUTPUT, OUT_OF_BOUNDS, TIMEOUT, ...); NOT_CHECKED when the checks
-  /// were stopped first.
+  /// were stopped first; kQuickPass when it passed a quick check that was
+  /// not to be confirmed.
   std::string outcome;
   std::string detail;
+  /// After the quick check passes, confirm it (ContenderCheckOptions::confirmSizes).
+  /// Off for a beam member farther than the best: its verdict only tells
+  /// its lineage whether it runs, and it could never be the best.
+  bool confirm = true;
 };
+
+/// The outcome of a check that passed the quick check and was not confirmed.
+inline constexpr const char* kQuickPass = "QUICK_PASS";
+
+/// The outcome passed: PASS, or kQuickPass.
+[[nodiscard]] inline bool passes(const std::string& outcome) { return outcome == "PASS" || outcome == kQuickPass; }
 
 struct ContenderCheckOptions {
   double timeoutSeconds = 10;     ///< per request to the worker
@@ -67,7 +78,7 @@ public:
   /// waiting check of lowest priority runs next (equal: in order); the
   /// distance is the candidate's, kept with its verdict.
   bool submit(std::int64_t candidate, const std::string& text, const std::string& kernel, double distance,
-              double priority);
+              double priority, bool confirm = true);
   bool submit(std::int64_t candidate, const std::string& text, const std::string& kernel, double distance = 0) {
     return submit(candidate, text, kernel, distance, distance);
   }

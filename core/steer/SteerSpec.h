@@ -178,6 +178,15 @@ struct SteerSpec {
   /// bench-steer's runs no repair passed the checks, and they took checks
   /// from other contenders. Runs stored without it made none.
   bool repairs = false;
+  /// With drive checks: whenever the checks have nothing to do, the nearest
+  /// beam member that has no verdict and no failing ancestor is checked too
+  /// (the quick check alone when it is farther than the best, so it can only
+  /// tell its lineage whether it runs; fully, as a contender, when nearer).
+  /// A contender's verdict marks only its own lineage, so siblings of an
+  /// unchecked ancestor that broke were checked one by one; a member's
+  /// verdict marks all its descendants, and a failing one leaves the beam.
+  /// Runs stored without it checked no member.
+  bool memberChecks = true;
   int patience = 0;            ///< stop after this many generations without a better best of the run (0: never)
   std::uint64_t seed = 1;
   int batchSize = 64;          ///< rows the model infills together (per stream)

@@ -15,6 +15,8 @@
 #include "steer/Lineage.h"
 #include "steer/PlotTarget.h"
 #include "steer/Repairs.h"
+#include "steer/LineageVerdicts.h"
+#include "steer/ContenderChecks.h"
 #include "steer/SeedChoice.h"
 #include "steer/HoleSites.h"
 #include "model/Tokenizer.h"
@@ -1029,6 +1031,104 @@ private Q_SLOTS:
     QCOMPARE(seeds[0].checkOutcome, std::string("NO_OUTPUT"));
     for (const auto& c : seeds)
       if (c.origin == other) QCOMPARE(c.checkOutcome, std::string("PASS"));
+  }
+
+  void membersWorthACheckHaveNoVerdictAndNoFailingAncestor() {
+    // Seed 1 passed; 2 (its child) was never checked; 3 (2's child) failed;
+    // 4 is 3's child, 5 is 2's, 6 a seed never checked, 7 a child of 8,
+    // which passed below the failing 3.
+    const steer::Parents parents{{1, 0}, {2, 1}, {3, 2}, {4, 3}, {5, 2}, {6, 0}, {8, 3}, {7, 8}};
+    const steer::Verdicts verdicts{{1, {true, 4}}, {3, {false, 1}}, {8, {true, 1}}};
+    QVERIFY(!steer::failingLineage(1, verdicts, parents));
+    QVERIFY(!steer::failingLineage(2, verdicts, parents));
+    QVERIFY(steer::failingLineage(3, verdicts, parents));
+    QVERIFY(steer::failingLineage(4, verdicts, parents)); // below the failing 3
+    QVERIFY(!steer::failingLineage(5, verdicts, parents));
+    QVERIFY(!steer::failingLineage(6, verdicts, parents));
+    QVERIFY(!steer::failingLineage(7, verdicts, parents)); // its nearest verdict, 8's, passed
+    QVERIFY(!steer::failingLineage(99, verdicts, parents)); // unknown: no verdict
+    QCOMPARE(steer::nearestVerdict(5, verdicts, parents)->distance, 4.0);
+    QVERIFY(!steer::nearestVerdict(6, verdicts, parents));
+    QCOMPARE(steer::uncheckedAncestors(5, verdicts, parents), (std::vector<std::int64_t>{2}));
+    QVERIFY(steer::uncheckedAncestors(4, verdicts, parents).empty());
+    // Not 4 (failing), 1, 3 nor 8 (checked); the least known first: 6 (no
+    // verdict in its lineage), 5 (two edits since 1), then 7 and 2 (one
+    // edit since a pass) in the beam's order.
+    const std::vector<std::int64_t> beam{4, 7, 1, 5, 3, 6, 8, 2};
+    QCOMPARE(steer::membersToCheck(beam, verdicts, parents), (std::vector<std::int64_t>{6, 5, 7, 2}));
+  }
+
+  void aBisectionFindsTheFirstStepThatFailed() {
+    // Seed 10, never checked, and four edits to 14, which failed.
+    steer::Parents parents{{10, 0}, {11, 10}, {12, 11}, {13, 12}, {14, 13}, {1, 0}, {2, 1}, {3, 2}};
+    steer::Verdicts verdicts{{14, {false, 0}}, {1, {true, 4}}, {3, {false, 1}}};
+    QCOMPARE(steer::uncheckedAncestors(14, verdicts, parents), (std::vector<std::int64_t>{13, 12, 11, 10}));
+    QCOMPARE(steer::bisectionStep(14, verdicts, parents), std::int64_t(11)); // the middle
+    QCOMPARE(steer::bisectionStep(3, verdicts, parents), std::int64_t(2));   // its one unchecked ancestor
+    QCOMPARE(steer::bisectionStep(1, verdicts, parents), std::int64_t(0));   // a seed: nothing above
+    // 11 passes: the failing step is 12, 13 or 14.
+    auto passed = verdicts;
+    passed[11] = {true, 2};
+    QCOMPARE(steer::bisectionStep(14, passed, parents), std::int64_t(12));
+    passed[12] = {true, 1};
+    QCOMPARE(steer::bisectionStep(14, passed, parents), std::int64_t(13));
+    passed[13] = {false, 1}; // 13 broke it: 14 has nothing left to find
+    QCOMPARE(steer::bisectionStep(14, passed, parents), std::int64_t(0));
+    QCOMPARE(steer::bisectionStep(13, passed, parents), std::int64_t(0)); // 12 passed: 13 itself
+    // 11 fails: 14's search ends there (an ancestor failed), and 11's own goes on to 10.
+    auto failed = verdicts;
+    failed[11] = {false, 2};
+    QCOMPARE(steer::bisectionStep(14, failed, parents), std::int64_t(0));
+    QCOMPARE(steer::bisectionStep(11, failed, parents), std::int64_t(10));
+    QVERIFY(steer::failingLineage(12, failed, parents));
+  }
+
+  void idleChecksReachAMemberThatNoCheckWouldReach() {
+    // Three given seeds: two that run, and one farthest from the target
+    // that returns before its work (NO_OUTPUT). Deleting tokens brings none
+    // nearer than the nearest seed, which passes: the best, with no
+    // contender after it. Seeds are checked only until one passes (the
+    // second is queued meanwhile), so the failing seed is never checked as
+    // a seed; with member checks, the idle checks reach it first (nothing
+    // in its lineage was checked). Bounded by time, as the checks run
+    // beside the generations: 20 s leaves ample room for a few quick checks
+    // and confirmations.
+    const char* exits = "kernel void A(global float* a, global const float* b, const int n) {\n"
+                        "  int i = get_global_id(0);\n  if (n > 0) return;\n  a[i] = b[i];\n}\n";
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("memberchecks.sbw")).toStdString());
+    auto sampler = deletingSampler({kThreeOperators, kSeed, exits});
+    steer::BeamSearch search(ws, sampler);
+    auto s = spec(greweOf(kFourAdditions), 100000);
+    s.seeds = {{"three.cl", kThreeOperators}, {"seed.cl", kSeed}, {"exits.cl", exits}};
+    s.width = 64; // the far seed stays in the beam until its check
+    s.timeBudget = 20;
+    benchmarksOnly(s, true, false);
+    const auto d = [&](const char* k) { return features::distance(greweOf(k), s.target.values, {}); };
+    QVERIFY(d(kThreeOperators) < d(kSeed) && d(kSeed) < d(exits));
+    auto exitsSeed = [&](std::int64_t run) {
+      for (const auto& c : ws.steerCandidates(run, 0))
+        if (c.origin == "seed exits.cl") return c;
+      throw std::logic_error("no seed exits.cl");
+    };
+    s.memberChecks = false;
+    const auto without = search.run(s);
+    QVERIFY(without.runnable);
+    QVERIFY(exitsSeed(without.run).checkOutcome.empty());
+
+    s.memberChecks = true;
+    const auto with = search.run(s);
+    QVERIFY(with.runnable);
+    // Checked while idle, its NO_OUTPUT marks the lineage below it.
+    const auto failed = exitsSeed(with.run);
+    QCOMPARE(failed.checkOutcome, std::string("NO_OUTPUT"));
+    // Members farther than the best pass the quick check alone, and never become the best.
+    int quick = 0;
+    for (const auto& c : ws.steerCandidates(with.run))
+      if (c.checkOutcome == steer::kQuickPass) {
+        ++quick;
+        QVERIFY(c.id != with.bestId && c.distance > with.bestDistance);
+      }
+    QVERIFY(quick > 0);
   }
 
   void onlyCleanSeedsTakeTheSeedsPlaces() {
