@@ -1524,6 +1524,18 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <translation>Mit Ausführungsprüfungen kommt ein Kandidat, der näher als der Beste ist und durchfällt, als Reparaturen zurück: in jeder ist eine Änderung seit seinem nächsten bestandenen Vorfahren (oder seinem nie geprüften Startkernel) rückgängig gemacht, die übrigen Änderungen der Suche bleiben</translation>
     </message>
     <message>
+        <source>Member checks:</source>
+        <translation>Mitgliederprüfungen:</translation>
+    </message>
+    <message>
+        <source>Check beam members while idle</source>
+        <translation>Beam-Mitglieder im Leerlauf prüfen</translation>
+    </message>
+    <message>
+        <source>With drive checks, whenever they have nothing to do, the nearest unchecked beam member is checked too; a member that fails takes its descendants out of the beam</source>
+        <translation>Mit Ausführungsprüfungen wird, wann immer sie nichts zu tun haben, auch ein ungeprüftes Beam-Mitglied geprüft; ein durchgefallenes Mitglied nimmt seine Nachkommen aus dem Beam</translation>
+    </message>
+    <message>
         <source>Failing members:</source>
         <translation>Durchgefallene Mitglieder:</translation>
     </message>

@@ -119,6 +119,7 @@ struct BeamSearch::Run {
   /// SteerSpec::memberChecks: failed candidates whose first failing step is
   /// not known yet, the newest last (at most kBisections).
   std::vector<std::int64_t> bisecting;
+  std::int64_t idleCheck = 0; ///< the last candidate checkWhileIdle() sent
   /// With checks, until one passes: generation 0's clean seeds, nearest
   /// first, checked ahead of every other candidate, so that the run soon has
   /// a real kernel that runs, and lineages from it; one waits at a time.
@@ -1005,13 +1006,19 @@ void BeamSearch::Run::submitContenders(const Generation& g) {
 }
 
 void BeamSearch::Run::checkWhileIdle() {
-  // Only when nothing is queued or under way: contenders come first, and an
-  // idle check starts at once, so a contender waits at most for it. First
-  // the bisection of the newest failure whose first failing step is not
-  // known yet, then the beam member least known (LineageVerdicts.h). One
-  // farther than the best gets the quick check alone; one nearer (a seed
-  // left unchecked when another passed) is checked as a contender.
-  if (checks->pending()) return;
+  // One at a time, and only when no contender waits but those of failing
+  // lineages: contenders come first, and an idle check goes before those,
+  // which nearly never pass (a run's checks were once busy with them from
+  // its 35th generation to its end, so nothing else was ever checked).
+  // First the bisection of the newest failure whose first failing step is
+  // not known yet, then the beam member least known (LineageVerdicts.h).
+  // One farther than the best gets the quick check alone; one nearer (a
+  // seed left unchecked when another passed) is checked as a contender.
+  if (idleCheck) {
+    const auto pending = checks->pendingCandidates();
+    if (std::find(pending.begin(), pending.end(), idleCheck) != pending.end()) return;
+  }
+  if (checks->nextPriority() < kFirst) return;
   auto submit = [&](std::int64_t id) { // true: a check was queued; false: its verdict is known now, or none can be had
     const auto record = ws.steerCandidate(id);
     if (!record || !record->compiled) return false;
@@ -1022,10 +1029,11 @@ void BeamSearch::Run::checkWhileIdle() {
       return false;
     }
     const bool contender = best.id == 0 || record->distance < best.distance;
-    if (!checks->submit(id, record->text, record->kernelName, record->distance, record->distance + 2 * kFirst,
+    if (!checks->submit(id, record->text, record->kernelName, record->distance, record->distance + kFirst / 2,
                         contender))
       return false;
     if (contender) contenders[id] = toMember(*record);
+    idleCheck = id;
     return true;
   };
   while (!bisecting.empty()) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <limits>
 #include <utility>
 
 #include <sys/resource.h>
@@ -179,6 +180,14 @@ std::size_t ContenderChecks::waiting() const {
 bool ContenderChecks::waiting(std::int64_t candidate) const {
   std::lock_guard lock(m_);
   return std::any_of(queue_.begin(), queue_.end(), [&](const auto& c) { return c.candidate == candidate; });
+}
+
+double ContenderChecks::nextPriority() const {
+  std::lock_guard lock(m_);
+  double lowest = std::numeric_limits<double>::infinity();
+  for (const auto& c : queue_)
+    lowest = std::min(lowest, c.priority);
+  return lowest;
 }
 
 std::vector<std::int64_t> ContenderChecks::pendingCandidates() const {

@@ -26,7 +26,8 @@ struct ContenderCheck {
   std::string text, kernel;
   double distance = 0; ///< the candidate's distance to the target
   /// The order of checks: the lowest waiting is checked first (BeamSearch
-  /// gives the distance, less 1e12 for a seed, plus 1e12 for a failing lineage).
+  /// gives the distance, less 1e12 for a seed, plus 5e11 for a check while
+  /// idle, plus 1e12 for a contender of a failing lineage).
   double priority = 0;
   /// PASS, DEAD_CODE, or the drive outcome that stopped it (CRASH,
   /// NO_OUTPUT, OUT_OF_BOUNDS, TIMEOUT, ...); NOT_CHECKED when the checks
@@ -94,6 +95,8 @@ public:
   [[nodiscard]] std::size_t waiting() const;
   /// This candidate's check is queued, not yet started.
   [[nodiscard]] bool waiting(std::int64_t candidate) const;
+  /// The lowest priority of the checks queued (infinity: none).
+  [[nodiscard]] double nextPriority() const;
   /// The candidates whose checks are queued or under way.
   [[nodiscard]] std::vector<std::int64_t> pendingCandidates() const;
   /// Waits until nothing is pending, or `seconds` have passed.
