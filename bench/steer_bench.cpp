@@ -254,7 +254,7 @@ int main(int argc, char** argv) {
                                                             : std::to_string(base.failingMembers)) +
                                    " beam members from failing lineages; failing candidates " +
                                    (base.repairs ? "repaired" : "not repaired") + "; " +
-                                   (base.memberChecks ? "beam members checked when the checks are idle"
+                                   (base.memberChecks ? "failing candidates' ancestors bisected and beam members checked while idle"
                                                       : "no beam member checked")).c_str()
                                 : "not checked: the nearest is the best");
 

@@ -1532,8 +1532,8 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <translation>Beam-Mitglieder im Leerlauf prüfen</translation>
     </message>
     <message>
-        <source>With drive checks, whenever they have nothing to do, the nearest unchecked beam member is checked too; a member that fails takes its descendants out of the beam</source>
-        <translation>Mit Ausführungsprüfungen wird, wann immer sie nichts zu tun haben, auch ein ungeprüftes Beam-Mitglied geprüft; ein durchgefallenes Mitglied nimmt seine Nachkommen aus dem Beam</translation>
+        <source>With drive checks, the ancestors of a failing candidate are bisected to find the edit that broke it, and while the checks are idle the least known beam member is checked too; one that fails takes its descendants out of the beam</source>
+        <translation>Mit Ausführungsprüfungen werden die Vorfahren eines durchgefallenen Kandidaten halbiert durchsucht, um die Änderung zu finden, die ihn brach, und im Leerlauf wird auch das am wenigsten bekannte Beam-Mitglied geprüft; ein durchgefallenes nimmt seine Nachkommen aus dem Beam</translation>
     </message>
     <message>
         <source>Failing members:</source>

@@ -200,9 +200,10 @@ void SteeringPanel::buildForm(QGridLayout* form) {
                                    "repairs: each edit since its nearest ancestor that passed (or its seed, if never "
                                    "checked) undone in one, the search's other edits kept")));
   add(tr("Member checks:"), flagField(&S::memberChecks, tr("Check beam members while idle"),
-                                     tr("With drive checks, whenever they have nothing to do, the nearest unchecked "
-                                        "beam member is checked too; a member that fails takes its descendants out "
-                                        "of the beam")));
+                                     tr("With drive checks, the ancestors of a failing candidate are bisected to "
+                                        "find the edit that broke it, and while the checks are idle the least known "
+                                        "beam member is checked too; one that fails takes its descendants out of "
+                                        "the beam")));
   add(tr("Combined pairs:"), intField(&S::combine, 0, 1024,
                                       tr("Each generation, also try up to this many pairs of one member's infills "
                                          "applied together, where their summed feature changes predict a nearer "

@@ -226,9 +226,10 @@ void addSearchOptions(CommandLine& cl) {
   cl.option({"repairs", 0, "", "with drive checks, repair failing candidates: a candidate nearer than the best that "
                                "fails them comes back as repairs, each edit since its nearest ancestor that passed "
                                "(or its seed, checked first) undone in one"});
-  cl.option({"no-member-checks", 0, "", "with drive checks, check only contenders: by default, whenever the checks "
-                                        "are idle, the nearest unchecked beam member of a lineage not known to fail "
-                                        "is checked too, and a failing one takes its descendants out of the beam"});
+  cl.option({"no-member-checks", 0, "", "with drive checks, check only seeds and contenders: by default the ancestors "
+                                        "of a failing candidate are bisected to find the edit that broke it, and "
+                                        "while the checks are idle the least known beam member is checked too; a "
+                                        "failing one takes its descendants out of the beam"});
 }
 
 namespace {

@@ -119,7 +119,7 @@ struct BeamSearch::Run {
   /// SteerSpec::memberChecks: failed candidates whose first failing step is
   /// not known yet, the newest last (at most kBisections).
   std::vector<std::int64_t> bisecting;
-  std::int64_t idleCheck = 0; ///< the last candidate checkWhileIdle() sent
+  std::int64_t lineageCheck = 0; ///< the last candidate checkLineages() sent
   /// With checks, until one passes: generation 0's clean seeds, nearest
   /// first, checked ahead of every other candidate, so that the run soon has
   /// a real kernel that runs, and lineages from it; one waits at a time.
@@ -198,9 +198,9 @@ struct BeamSearch::Run {
   void trackLineage(const std::vector<CandidateRecord>& cands, bool seeds);
   /// Sends this generation's nearest clean candidates that would beat the best to the checks.
   void submitContenders(const Generation& g);
-  /// SteerSpec::memberChecks: when the checks are idle, one step of a
-  /// bisection or one beam member.
-  void checkWhileIdle();
+  /// SteerSpec::memberChecks: one step of a bisection, or, when the checks
+  /// are idle but for failing lineages, one beam member.
+  void checkLineages();
   /// True when a contender as near as an exact match, not of a failing
   /// lineage, is still being checked.
   [[nodiscard]] bool exactPending() const;
@@ -632,7 +632,7 @@ void BeamSearch::Run::keep(Generation& gen, std::mt19937_64& rng) {
   else {
     collectChecks();
     submitContenders(gen);
-    if (spec.memberChecks) checkWhileIdle();
+    if (spec.memberChecks) checkLineages();
   }
   if (generation == 0 && spec.reseedAfter > 0 && !seedsFromTheModel(spec.seeding))
     seedBeam = spec.reseedDraw ? seedPool() : beam;
@@ -1005,21 +1005,25 @@ void BeamSearch::Run::submitContenders(const Generation& g) {
   }
 }
 
-void BeamSearch::Run::checkWhileIdle() {
-  // One at a time, and only when no contender waits but those of failing
-  // lineages: contenders come first, and an idle check goes before those,
-  // which nearly never pass (a run's checks were once busy with them from
-  // its 35th generation to its end, so nothing else was ever checked).
-  // First the bisection of the newest failure whose first failing step is
-  // not known yet, then the beam member least known (LineageVerdicts.h).
-  // One farther than the best gets the quick check alone; one nearer (a
-  // seed left unchecked when another passed) is checked as a contender.
-  if (idleCheck) {
+void BeamSearch::Run::checkLineages() {
+  // One such check at a time. First a step of the bisection of the newest
+  // failure whose first failing step is not known yet, ahead of every
+  // contender but the seeds: until that step is found, its other
+  // descendants are no failing lineage, and they are offered as contenders
+  // one by one (in one run, 30 distinct exact candidates below one broken
+  // ancestor all ended CRASH, while the ancestor was never checked). Then,
+  // when no contender waits but those of failing lineages (which nearly
+  // never pass: in one run they kept the checks busy from the 35th
+  // generation to the end), the beam member least known, ahead of those
+  // (LineageVerdicts.h). One farther than the best gets the quick check
+  // alone; one nearer (a seed left unchecked when another passed) is
+  // checked as a contender.
+  if (lineageCheck) {
     const auto pending = checks->pendingCandidates();
-    if (std::find(pending.begin(), pending.end(), idleCheck) != pending.end()) return;
+    if (std::find(pending.begin(), pending.end(), lineageCheck) != pending.end()) return;
   }
-  if (checks->nextPriority() < kFirst) return;
-  auto submit = [&](std::int64_t id) { // true: a check was queued; false: its verdict is known now, or none can be had
+  // true: a check was queued; false: its verdict is known now, or none can be had
+  auto submit = [&](std::int64_t id, double before) {
     const auto record = ws.steerCandidate(id);
     if (!record || !record->compiled) return false;
     if (const auto* k = checks->known(record->text)) { // its text was checked under another id
@@ -1029,24 +1033,24 @@ void BeamSearch::Run::checkWhileIdle() {
       return false;
     }
     const bool contender = best.id == 0 || record->distance < best.distance;
-    if (!checks->submit(id, record->text, record->kernelName, record->distance, record->distance + kFirst / 2,
-                        contender))
+    if (!checks->submit(id, record->text, record->kernelName, record->distance, record->distance + before, contender))
       return false;
     if (contender) contenders[id] = toMember(*record);
-    idleCheck = id;
+    lineageCheck = id;
     return true;
   };
   while (!bisecting.empty()) {
     const auto step = bisectionStep(bisecting.back(), verdicts, parents);
     if (step == 0) bisecting.pop_back();
-    else if (submit(step)) return;
+    else if (submit(step, -kFirst / 2)) return;
     else if (!verdicts.count(step)) bisecting.pop_back(); // no check to be had: give this one up
   }
+  if (checks->nextPriority() < kFirst) return;
   std::vector<std::int64_t> ids;
   for (const auto& m : beam)
     ids.push_back(m.id);
   for (const auto id : membersToCheck(ids, verdicts, parents))
-    if (submit(id)) return;
+    if (submit(id, kFirst / 2)) return;
 }
 
 bool BeamSearch::Run::exactPending() const {

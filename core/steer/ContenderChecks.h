@@ -26,8 +26,9 @@ struct ContenderCheck {
   std::string text, kernel;
   double distance = 0; ///< the candidate's distance to the target
   /// The order of checks: the lowest waiting is checked first (BeamSearch
-  /// gives the distance, less 1e12 for a seed, plus 5e11 for a check while
-  /// idle, plus 1e12 for a contender of a failing lineage).
+  /// gives the distance, less 1e12 for a seed, less 5e11 for a step of a
+  /// bisection, plus 5e11 for a beam member's check, plus 1e12 for a
+  /// contender of a failing lineage).
   double priority = 0;
   /// PASS, DEAD_CODE, or the drive outcome that stopped it (CRASH,
   /// NO_OUTPUT, OUT_OF_BOUNDS, TIMEOUT, ...); NOT_CHECKED when the checks

@@ -178,14 +178,16 @@ struct SteerSpec {
   /// bench-steer's runs no repair passed the checks, and they took checks
   /// from other contenders. Runs stored without it made none.
   bool repairs = false;
-  /// With drive checks: whenever the checks have nothing to do, the nearest
-  /// beam member that has no verdict and no failing ancestor is checked too
-  /// (the quick check alone when it is farther than the best, so it can only
-  /// tell its lineage whether it runs; fully, as a contender, when nearer).
-  /// A contender's verdict marks only its own lineage, so siblings of an
-  /// unchecked ancestor that broke were checked one by one; a member's
-  /// verdict marks all its descendants, and a failing one leaves the beam.
-  /// Runs stored without it checked no member.
+  /// With drive checks: the unchecked ancestors of a failing candidate are
+  /// bisected to find the step that broke it, and while the checks are idle
+  /// but for failing lineages the least known beam member is checked too
+  /// (the quick check alone when farther than the best, so it can only tell
+  /// its lineage whether it runs; fully, as a contender, when nearer). A
+  /// contender's verdict marks only its own lineage, so siblings of an
+  /// unchecked ancestor that broke were checked one by one; an ancestor's
+  /// or a member's verdict marks all its descendants, and failing ones
+  /// leave the beam (steer/LineageVerdicts.h). Runs stored without it
+  /// checked neither.
   bool memberChecks = true;
   int patience = 0;            ///< stop after this many generations without a better best of the run (0: never)
   std::uint64_t seed = 1;

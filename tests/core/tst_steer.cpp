@@ -266,6 +266,10 @@ private Q_SLOTS:
     QVERIFY(!kept.repairs);
     s.repairs = true;
     QVERIFY(steer::SteerSpec::fromJson(s.toJson(), "spec").repairs);
+    QVERIFY(kept.memberChecks); // the default
+    s.memberChecks = false;
+    QVERIFY(!steer::SteerSpec::fromJson(s.toJson(), "spec").memberChecks);
+    s.memberChecks = true;
     QCOMPARE(kept.failingMembers, 3);
     QCOMPARE(kept.seedPackageShare, 0.5);
     QCOMPARE(kept.guideLogits, 1.5);
@@ -280,7 +284,8 @@ private Q_SLOTS:
     const auto older = storedWithout(s, {",\"escalate_after\":30", ",\"restarts\":2", ",\"combine\":16",
                                          ",\"combine_greedy\":3", ",\"max_per_vector\":4", ",\"reseed_after\":100",
                                          ",\"reseed_draw\":true", ",\"fill_insertions\":true", ",\"guide_logits\":1.5",
-                                         ",\"failing_members\":3", ",\"seed_package_share\":0.5", ",\"repairs\":true"});
+                                         ",\"failing_members\":3", ",\"seed_package_share\":0.5", ",\"repairs\":true",
+                                         ",\"member_checks\":true"});
     QCOMPARE(older.escalateAfter, 0);
     QCOMPARE(older.restarts, 0);
     QCOMPARE(older.combine, 0);
@@ -293,6 +298,7 @@ private Q_SLOTS:
     QCOMPARE(older.failingMembers, -1);
     QCOMPARE(older.seedPackageShare, 1.0);
     QVERIFY(!older.repairs);
+    QVERIFY(!older.memberChecks);
     s.failingMembers = -2;
     QVERIFY_EXCEPTION_THROWN(s.validate(), InputError);
     s.failingMembers = 0;
