@@ -31,7 +31,7 @@
 // Usage: bench-steer [--space grewe|instcount|autophase] [--targets 40] [--time-budget 600]
 //                    [--depth 100000] [--width 16] [--candidates 4] [--temperature 0.8] [--hole 0-3]
 //                    [--directed-holes 0.5] [--rename-holes 1] [--escalate-after 0] [--restarts 0] [--redraws 0] [--combine 16] [--combine-greedy 0] [--max-per-vector 4] [--reseed-after 100] [--reseed-draw 0|1] [--fill-insertions 0|1] [--clean-seeds 0|1] [--guide-logits 1] [--patience 0]
-//                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--untyped] [--no-calls] [--unchecked] [--context 64] [--nearest 32] [--seed-package-share 0.75] [--repairs 0] [--member-checks 1] [--seed 1] [--ablation]
+//                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--untyped] [--no-calls] [--unchecked] [--context 64] [--nearest 32] [--seed-package-share 0.75] [--repairs 0] [--lineage-checks 0] [--seed 1] [--ablation]
 //                    [--seeding nearest|empty|generated] (generated: a model trained with conditions, told each target)
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
 //                    [--keep-bests DIR] (each run's best kernel as DIR/VARIANT-NN.cl, to drive them)
@@ -142,7 +142,7 @@ int main(int argc, char** argv) {
     else if (arg("--max-per-vector")) base.maxPerVector = std::atoi(argv[++i]);
     else if (arg("--failing-members")) base.failingMembers = std::atoi(argv[++i]);
     else if (arg("--repairs")) base.repairs = std::atoi(argv[++i]) != 0;
-    else if (arg("--member-checks")) base.memberChecks = std::atoi(argv[++i]) != 0;
+    else if (arg("--lineage-checks")) base.lineageChecks = std::atoi(argv[++i]) != 0;
     else if (arg("--reseed-after")) base.reseedAfter = std::atoi(argv[++i]);
     else if (arg("--reseed-draw")) base.reseedDraw = std::atoi(argv[++i]) != 0;
     else if (arg("--fill-insertions")) base.fillInsertions = std::atoi(argv[++i]) != 0;
@@ -254,8 +254,8 @@ int main(int argc, char** argv) {
                                                             : std::to_string(base.failingMembers)) +
                                    " beam members from failing lineages; failing candidates " +
                                    (base.repairs ? "repaired" : "not repaired") + "; " +
-                                   (base.memberChecks ? "failing candidates' ancestors bisected and beam members checked while idle"
-                                                      : "no beam member checked")).c_str()
+                                   (base.lineageChecks ? "failing candidates' ancestors bisected and beam members checked while idle"
+                                                      : "no lineage checked")).c_str()
                                 : "not checked: the nearest is the best");
 
     // Targets: distinct DevMap kernels, round-robin over the suites.
@@ -466,7 +466,7 @@ int main(int argc, char** argv) {
       for (const auto& [rule, n] : refused)
         std::printf(" %s %zu;", rule.c_str(), n);
       std::printf("\n%s: targets whose only exact candidates were refused: %d\n", variants[v].name.c_str(), lost);
-      std::printf("%s: contenders' checks (distinct texts):", variants[v].name.c_str());
+      std::printf("%s: checks of contenders and lineages (distinct texts):", variants[v].name.c_str());
       if (outcomes.empty()) std::printf(" none");
       for (const auto& [outcome, n] : outcomes)
         std::printf(" %s %zu;", outcome.c_str(), n);

@@ -1524,12 +1524,12 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <translation>Mit Ausführungsprüfungen kommt ein Kandidat, der näher als der Beste ist und durchfällt, als Reparaturen zurück: in jeder ist eine Änderung seit seinem nächsten bestandenen Vorfahren (oder seinem nie geprüften Startkernel) rückgängig gemacht, die übrigen Änderungen der Suche bleiben</translation>
     </message>
     <message>
-        <source>Member checks:</source>
-        <translation>Mitgliederprüfungen:</translation>
+        <source>Lineage checks:</source>
+        <translation>Linienprüfungen:</translation>
     </message>
     <message>
-        <source>Check beam members while idle</source>
-        <translation>Beam-Mitglieder im Leerlauf prüfen</translation>
+        <source>Bisect failures, check members</source>
+        <translation>Fehler eingrenzen, Mitglieder prüfen</translation>
     </message>
     <message>
         <source>With drive checks, the ancestors of a failing candidate are bisected to find the edit that broke it, and while the checks are idle the least known beam member is checked too; one that fails takes its descendants out of the beam</source>

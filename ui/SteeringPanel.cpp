@@ -199,7 +199,7 @@ void SteeringPanel::buildForm(QGridLayout* form) {
                                 tr("With drive checks, a candidate nearer than the best that fails them comes back as "
                                    "repairs: each edit since its nearest ancestor that passed (or its seed, if never "
                                    "checked) undone in one, the search's other edits kept")));
-  add(tr("Member checks:"), flagField(&S::memberChecks, tr("Check beam members while idle"),
+  add(tr("Lineage checks:"), flagField(&S::lineageChecks, tr("Bisect failures, check members"),
                                      tr("With drive checks, the ancestors of a failing candidate are bisected to "
                                         "find the edit that broke it, and while the checks are idle the least known "
                                         "beam member is checked too; one that fails takes its descendants out of "

@@ -226,10 +226,10 @@ void addSearchOptions(CommandLine& cl) {
   cl.option({"repairs", 0, "", "with drive checks, repair failing candidates: a candidate nearer than the best that "
                                "fails them comes back as repairs, each edit since its nearest ancestor that passed "
                                "(or its seed, checked first) undone in one"});
-  cl.option({"no-member-checks", 0, "", "with drive checks, check only seeds and contenders: by default the ancestors "
-                                        "of a failing candidate are bisected to find the edit that broke it, and "
-                                        "while the checks are idle the least known beam member is checked too; a "
-                                        "failing one takes its descendants out of the beam"});
+  cl.option({"lineage-checks", 0, "", "with drive checks, check lineages too, not only seeds and contenders: the "
+                                     "ancestors of a failing candidate are bisected to find the edit that broke it, "
+                                     "and while the checks are idle the least known beam member is checked; a "
+                                     "failing one takes its descendants out of the beam"});
 }
 
 namespace {
@@ -264,7 +264,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.maxPerVector = int(cl.unsignedValue("max-per-vector", 0, 100000));
     spec.failingMembers = cl.value("failing-members") == "any" ? -1 : int(cl.unsignedValue("failing-members", 0, 100000));
     spec.repairs = cl.has("repairs");
-    spec.memberChecks = !cl.has("no-member-checks");
+    spec.lineageChecks = cl.has("lineage-checks");
     spec.reseedAfter = int(cl.unsignedValue("reseed-after", 0, 100000));
     spec.guideLogits = parseDouble(cl.value("guide"), "--guide", -100, 100);
     spec.endHoleBias = parseDouble(cl.value("endhole-bias"), "--endhole-bias", -100, 100);

@@ -116,7 +116,7 @@ struct BeamSearch::Run {
   /// checked ones' verdicts, what failing() and heldBack() read.
   Parents parents;
   Verdicts verdicts;
-  /// SteerSpec::memberChecks: failed candidates whose first failing step is
+  /// SteerSpec::lineageChecks: failed candidates whose first failing step is
   /// not known yet, the newest last (at most kBisections).
   std::vector<std::int64_t> bisecting;
   std::int64_t lineageCheck = 0; ///< the last candidate checkLineages() sent
@@ -198,7 +198,7 @@ struct BeamSearch::Run {
   void trackLineage(const std::vector<CandidateRecord>& cands, bool seeds);
   /// Sends this generation's nearest clean candidates that would beat the best to the checks.
   void submitContenders(const Generation& g);
-  /// SteerSpec::memberChecks: one step of a bisection, or, when the checks
+  /// SteerSpec::lineageChecks: one step of a bisection, or, when the checks
   /// are idle but for failing lineages, one beam member.
   void checkLineages();
   /// True when a contender as near as an exact match, not of a failing
@@ -278,6 +278,10 @@ void BeamSearch::Run::restore() {
       checks->remember({c.id, c.text, c.kernelName, c.distance, c.distance, c.checkOutcome, c.checkDetail});
       if (c.checkOutcome == "PASS" && (best.id == 0 || c.distance < best.distance)) best = toMember(c);
     }
+    if (spec.lineageChecks) // the newest failures whose first failing step was still looked for
+      for (auto v = verdicts.rbegin(); v != verdicts.rend() && bisecting.size() < kBisections; ++v)
+        if (!v->second.passed && bisectionStep(v->first, verdicts, parents) != 0)
+          bisecting.insert(bisecting.begin(), v->first);
   }
   since = lastReseed(bests, spec.reseedAfter);
   if (spec.combine > 0 || spec.combineGreedy > 0) { // the edits as a straight run would hold them now
@@ -330,12 +334,13 @@ void BeamSearch::Run::seedCandidates(Generation& g) {
     g.measured.resize(texts.size());
     engine::parallelFor(texts.size(), jobs, [&](std::size_t i) { g.measured[i] = measure(texts[i].second); });
   } else {
-    // The nearest kernels that compile cleanly, at most a share of them from
-    // one package. Only clean seeds count: the beam and the seed checks take
-    // no other, so a package whose kernels all fail a rule would otherwise
-    // take the places of other packages' seeds that could run. Unclean ones
-    // met on the way are recorded (they show why a nearer kernel is no seed),
-    // and the walk ends after four times `nearest` kernels.
+    // The nearest kernels that compile cleanly (and, with SteerSpec::deadCode,
+    // whose counts are live at -O1), at most a share of them from one
+    // package. Only clean seeds count: the beam and the seed checks take no
+    // other, so a package whose kernels all fail a rule would otherwise take
+    // the places of other packages' seeds that could run. Unclean ones met on
+    // the way are recorded (they show why a nearer kernel is no seed), and
+    // the walk ends after measuring four times `nearest` kernels.
     const auto table = engine::loadWorkspaceTable(ws, space);
     const std::set<std::string> roles(spec.seedRoles.begin(), spec.seedRoles.end());
     std::set<std::string> seen;
@@ -359,7 +364,15 @@ void BeamSearch::Run::seedCandidates(Generation& g) {
         batch.push_back({kSeedOrigin + std::to_string(k->id) + " " + k->name, k->source, k->package, {}});
       }
       tried += batch.size();
-      engine::parallelFor(batch.size(), jobs, [&](std::size_t i) { batch[i].measured = measure(batch[i].text); });
+      engine::parallelFor(batch.size(), jobs, [&](std::size_t i) {
+        auto& m = batch[i].measured;
+        m = measure(batch[i].text);
+        if (spec.deadCode && m.compiled && m.unclean.empty())
+          if (const auto dead = features::checkDeadCode(m.text, m.kernel).dead; !dead.empty()) m.unclean = "dead-code: " + dead;
+      });
+      for (const auto& p : batch) // what refuseDeadCode() would find again
+        if (spec.deadCode && p.measured.compiled && (p.measured.unclean.empty() || p.measured.unclean.rfind("dead-code: ", 0) == 0))
+          deadByText[p.measured.text] = p.measured.unclean.empty() ? "" : p.measured.unclean.substr(11);
       for (auto& p : batch) {
         const bool isClean = p.measured.compiled && p.measured.unclean.empty();
         if (isClean && (clean >= spec.nearest || fromPackage[p.package] >= perPackage)) continue;
@@ -632,7 +645,7 @@ void BeamSearch::Run::keep(Generation& gen, std::mt19937_64& rng) {
   else {
     collectChecks();
     submitContenders(gen);
-    if (spec.memberChecks) checkLineages();
+    if (spec.lineageChecks) checkLineages();
   }
   if (generation == 0 && spec.reseedAfter > 0 && !seedsFromTheModel(spec.seeding))
     seedBeam = spec.reseedDraw ? seedPool() : beam;
@@ -796,8 +809,8 @@ void BeamSearch::Run::collectChecks() {
     if (c.outcome == "NOT_CHECKED") continue;
     const auto it = contenders.find(c.candidate);
     noteVerdict(c.candidate, c.outcome, c.distance);
-    ++checked;
-    if (!passes(c.outcome) && spec.memberChecks) {
+    if (it != contenders.end()) ++checked; // lineage checks of candidates farther than the best are not contenders
+    if (!passes(c.outcome) && spec.lineageChecks) {
       bisecting.push_back(c.candidate);
       if (bisecting.size() > kBisections) bisecting.erase(bisecting.begin());
     }
@@ -1017,40 +1030,47 @@ void BeamSearch::Run::checkLineages() {
   // generation to the end), the beam member least known, ahead of those
   // (LineageVerdicts.h). One farther than the best gets the quick check
   // alone; one nearer (a seed left unchecked when another passed) is
-  // checked as a contender.
-  if (lineageCheck) {
-    const auto pending = checks->pendingCandidates();
-    if (std::find(pending.begin(), pending.end(), lineageCheck) != pending.end()) return;
-  }
-  // true: a check was queued; false: its verdict is known now, or none can be had
+  // checked as a contender. None until a seed passes or none is left: the
+  // seeds' checks go one at a time, in their packages' turns.
+  if (best.id == 0 && nextSeedCheck < seedChecks.size()) return; // the seeds' checks keep their order
+  const auto pending = checks->pendingCandidates();
+  if (lineageCheck && std::find(pending.begin(), pending.end(), lineageCheck) != pending.end()) return;
+  enum class Sent { queued, known, busy, none };
+  // Lineage checks take a free place in the queue only: they never push out
+  // a waiting contender.
   auto submit = [&](std::int64_t id, double before) {
     const auto record = ws.steerCandidate(id);
-    if (!record || !record->compiled) return false;
+    if (!record || !record->compiled) return Sent::none;
     if (const auto* k = checks->known(record->text)) { // its text was checked under another id
-      if (k->outcome == "NOT_CHECKED") return false;
+      if (k->outcome == "NOT_CHECKED") return Sent::none;
       ws.setSteerCandidateCheck(id, k->outcome, k->detail);
       noteVerdict(id, k->outcome, record->distance);
-      return false;
+      return Sent::known;
     }
     const bool contender = best.id == 0 || record->distance < best.distance;
-    if (!checks->submit(id, record->text, record->kernelName, record->distance, record->distance + before, contender))
-      return false;
+    if (!checks->submit(id, record->text, record->kernelName, record->distance, record->distance + before, contender,
+                        false))
+      return Sent::busy; // the queue is full, or this text waits already
     if (contender) contenders[id] = toMember(*record);
     lineageCheck = id;
-    return true;
+    return Sent::queued;
   };
   while (!bisecting.empty()) {
     const auto step = bisectionStep(bisecting.back(), verdicts, parents);
-    if (step == 0) bisecting.pop_back();
-    else if (submit(step, -kFirst / 2)) return;
-    else if (!verdicts.count(step)) bisecting.pop_back(); // no check to be had: give this one up
+    if (step == 0) {
+      bisecting.pop_back();
+      continue;
+    }
+    const auto sent = submit(step, -kFirst / 2);
+    if (sent == Sent::queued || sent == Sent::busy) return; // a busy one is tried again next generation
+    if (sent == Sent::none) bisecting.pop_back();          // no check to be had: give this one up
   }
   if (checks->nextPriority() < kFirst) return;
   std::vector<std::int64_t> ids;
   for (const auto& m : beam)
     ids.push_back(m.id);
   for (const auto id : membersToCheck(ids, verdicts, parents))
-    if (submit(id, kFirst / 2)) return;
+    if (submit(id, kFirst / 2) == Sent::queued) return;
 }
 
 bool BeamSearch::Run::exactPending() const {
@@ -1058,8 +1078,10 @@ bool BeamSearch::Run::exactPending() const {
   // search does. Those nearly never pass, and waiting for each gave the
   // checks, not the search, most of a short run (docs/steering.md).
   if (!checks || !checks->pending()) return false;
+  const auto pending = checks->pendingCandidates(); // not one pushed out of the queue by a nearer one
   for (const auto& [id, m] : contenders)
-    if (m.distance <= kExact && (best.id == 0 || best.distance > kExact) && !failing(id)) {
+    if (m.distance <= kExact && (best.id == 0 || best.distance > kExact) && !failing(id) &&
+        std::find(pending.begin(), pending.end(), id) != pending.end()) {
       const auto* k = checks->known(m.text);
       if (!k) return true;
     }

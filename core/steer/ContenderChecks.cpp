@@ -130,12 +130,13 @@ ContenderChecks::~ContenderChecks() {
 }
 
 bool ContenderChecks::submit(std::int64_t candidate, const std::string& text, const std::string& kernel,
-                             double distance, double priority, bool confirm) {
+                             double distance, double priority, bool confirm, bool evict) {
   const std::string hash = sha256Hex(text);
   {
     std::lock_guard lock(m_);
     if (byHash_.count(hash)) return false;
     if (options_.maxQueued && queue_.size() >= options_.maxQueued) {
+      if (!evict) return false;
       const auto farthest = std::max_element(queue_.begin(), queue_.end(), [](const auto& a, const auto& b) {
         return a.priority < b.priority;
       });

@@ -76,11 +76,12 @@ public:
   ~ContenderChecks(); ///< stops the thread; a check under way is cancelled
 
   /// Queues a check unless this text was checked or queued already, or the
-  /// queue is full of nearer ones. Returns true when it was queued. The
-  /// waiting check of lowest priority runs next (equal: in order); the
-  /// distance is the candidate's, kept with its verdict.
+  /// queue is full of nearer ones (with `evict` false: full at all). Returns
+  /// true when it was queued. The waiting check of lowest priority runs
+  /// next (equal: in order); the distance is the candidate's, kept with its
+  /// verdict. `confirm`: ContenderCheck::confirm.
   bool submit(std::int64_t candidate, const std::string& text, const std::string& kernel, double distance,
-              double priority, bool confirm = true);
+              double priority, bool confirm = true, bool evict = true);
   bool submit(std::int64_t candidate, const std::string& text, const std::string& kernel, double distance = 0) {
     return submit(candidate, text, kernel, distance, distance);
   }

@@ -1,5 +1,5 @@
 // What a steering run's drive checks say about its lineages
-// (docs/steering.md, "Benchmarks, not feature vectors"). A candidate is of a
+// (docs/steering.md, "Checks of lineages"). A candidate is of a
 // failing lineage when it failed the checks, or was not checked and its
 // nearest checked ancestor failed them: descendants inherit most faults.
 #pragma once

@@ -59,7 +59,7 @@ std::string SteerSpec::toJson() const {
          ",\"clean_rules\":" + rules + ",\"drive_check\":" + (driveCheck ? "true" : "false") + ",\"dead_code\":" + (deadCode ? "true" : "false") +
          ",\"check_timeout\":" + formatNumber(checkTimeout) + ",\"confirm_sizes\":" + jsonSizes(confirmSizes) +
          ",\"failing_members\":" + std::to_string(failingMembers) + ",\"repairs\":" + (repairs ? "true" : "false") +
-         ",\"member_checks\":" + (memberChecks ? "true" : "false") + "}";
+         ",\"lineage_checks\":" + (lineageChecks ? "true" : "false") + "}";
 }
 
 SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) {
@@ -141,7 +141,7 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   s.failingMembers = -1; // and kept any number of members of failing lineages
   integer("failing_members", s.failingMembers);
   s.repairs = o->getBoolean("repairs").value_or(false); // and repaired no failing candidate
-  s.memberChecks = o->getBoolean("member_checks").value_or(false); // and checked no beam member
+  s.lineageChecks = o->getBoolean("lineage_checks").value_or(false); // and checked no lineage
   if (const auto* v = o->get("seed"))
     if (auto x = v->getAsUINT64()) s.seed = *x;
   if (const auto* a = o->getArray("scale"))

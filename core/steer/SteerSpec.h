@@ -186,9 +186,10 @@ struct SteerSpec {
   /// contender's verdict marks only its own lineage, so siblings of an
   /// unchecked ancestor that broke were checked one by one; an ancestor's
   /// or a member's verdict marks all its descendants, and failing ones
-  /// leave the beam (steer/LineageVerdicts.h). Runs stored without it
-  /// checked neither.
-  bool memberChecks = true;
+  /// leave the beam (steer/LineageVerdicts.h). Off by default: in
+  /// bench-steer's paired runs they did not bring more runnable exact
+  /// matches. Runs stored without it checked neither.
+  bool lineageChecks = false;
   int patience = 0;            ///< stop after this many generations without a better best of the run (0: never)
   std::uint64_t seed = 1;
   int batchSize = 64;          ///< rows the model infills together (per stream)

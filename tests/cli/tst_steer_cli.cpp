@@ -55,7 +55,7 @@ private slots:
     const Run r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4,mem=3,coalesced=2"),
                              QStringLiteral("--depth"), QStringLiteral("2"), QStringLiteral("--directed-holes"),
                              QStringLiteral("0.25"), QStringLiteral("--no-rename-holes"),
-                             QStringLiteral("--no-member-checks")}));
+                             QStringLiteral("--lineage-checks")}));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains(QLatin1String("run 1: ")) && r.out.contains(QLatin1String("relative proximity")),
              qPrintable(r.out));
@@ -67,7 +67,7 @@ private slots:
     const QString spec = scalar(ws_, "SELECT s.json FROM specs s JOIN steer_runs r ON r.spec_hash = s.hash WHERE r.id = 1");
     QVERIFY2(spec.contains(QLatin1String("\"seed\":2")) && spec.contains(QLatin1String("\"directed_holes\":0.25")) &&
                  spec.contains(QLatin1String("\"rename_holes\":false")) &&
-                 spec.contains(QLatin1String("\"member_checks\":false")) &&
+                 spec.contains(QLatin1String("\"lineage_checks\":true")) &&
                  spec.contains(QLatin1String("\"confirm_sizes\":[4096,65536]")),
              qPrintable(spec));
     // The best is runnable (confirmed as drive labels) or the run says none was.

@@ -266,10 +266,9 @@ private Q_SLOTS:
     QVERIFY(!kept.repairs);
     s.repairs = true;
     QVERIFY(steer::SteerSpec::fromJson(s.toJson(), "spec").repairs);
-    QVERIFY(kept.memberChecks); // the default
-    s.memberChecks = false;
-    QVERIFY(!steer::SteerSpec::fromJson(s.toJson(), "spec").memberChecks);
-    s.memberChecks = true;
+    QVERIFY(!kept.lineageChecks); // the default
+    s.lineageChecks = true;
+    QVERIFY(steer::SteerSpec::fromJson(s.toJson(), "spec").lineageChecks);
     QCOMPARE(kept.failingMembers, 3);
     QCOMPARE(kept.seedPackageShare, 0.5);
     QCOMPARE(kept.guideLogits, 1.5);
@@ -285,7 +284,7 @@ private Q_SLOTS:
                                          ",\"combine_greedy\":3", ",\"max_per_vector\":4", ",\"reseed_after\":100",
                                          ",\"reseed_draw\":true", ",\"fill_insertions\":true", ",\"guide_logits\":1.5",
                                          ",\"failing_members\":3", ",\"seed_package_share\":0.5", ",\"repairs\":true",
-                                         ",\"member_checks\":true"});
+                                         ",\"lineage_checks\":true"});
     QCOMPARE(older.escalateAfter, 0);
     QCOMPARE(older.restarts, 0);
     QCOMPARE(older.combine, 0);
@@ -298,7 +297,7 @@ private Q_SLOTS:
     QCOMPARE(older.failingMembers, -1);
     QCOMPARE(older.seedPackageShare, 1.0);
     QVERIFY(!older.repairs);
-    QVERIFY(!older.memberChecks);
+    QVERIFY(!older.lineageChecks);
     s.failingMembers = -2;
     QVERIFY_EXCEPTION_THROWN(s.validate(), InputError);
     s.failingMembers = 0;
@@ -1094,20 +1093,21 @@ private Q_SLOTS:
     // that returns before its work (NO_OUTPUT). Deleting tokens brings none
     // nearer than the nearest seed, which passes: the best, with no
     // contender after it. Seeds are checked only until one passes (the
-    // second is queued meanwhile), so the failing seed is never checked as
-    // a seed; with member checks, the idle checks reach it first (nothing
+    // second is queued meanwhile), and lineage checks wait for that, so the
+    // failing seed is not checked as a seed; with lineage checks, once the
+    // second seed's check is done, the idle checks reach it first (nothing
     // in its lineage was checked). Bounded by time, as the checks run
-    // beside the generations: 20 s leaves ample room for a few quick checks
-    // and confirmations.
+    // beside the generations at a lower priority: 30 s leaves ample room for
+    // two confirmed checks and a few quick ones; without lineage checks, 10 s
+    // show that nothing else would check it.
     const char* exits = "kernel void A(global float* a, global const float* b, const int n) {\n"
                         "  int i = get_global_id(0);\n  if (n > 0) return;\n  a[i] = b[i];\n}\n";
-    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("memberchecks.sbw")).toStdString());
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("lineagechecks.sbw")).toStdString());
     auto sampler = deletingSampler({kThreeOperators, kSeed, exits});
     steer::BeamSearch search(ws, sampler);
     auto s = spec(greweOf(kFourAdditions), 100000);
     s.seeds = {{"three.cl", kThreeOperators}, {"seed.cl", kSeed}, {"exits.cl", exits}};
     s.width = 64; // the far seed stays in the beam until its check
-    s.timeBudget = 20;
     benchmarksOnly(s, true, false);
     const auto d = [&](const char* k) { return features::distance(greweOf(k), s.target.values, {}); };
     QVERIFY(d(kThreeOperators) < d(kSeed) && d(kSeed) < d(exits));
@@ -1116,12 +1116,14 @@ private Q_SLOTS:
         if (c.origin == "seed exits.cl") return c;
       throw std::logic_error("no seed exits.cl");
     };
-    s.memberChecks = false;
+    s.lineageChecks = false;
+    s.timeBudget = 10;
     const auto without = search.run(s);
     QVERIFY(without.runnable);
     QVERIFY(exitsSeed(without.run).checkOutcome.empty());
 
-    s.memberChecks = true;
+    s.lineageChecks = true;
+    s.timeBudget = 30;
     const auto with = search.run(s);
     QVERIFY(with.runnable);
     // Checked while idle, its NO_OUTPUT marks the lineage below it.
@@ -1132,7 +1134,7 @@ private Q_SLOTS:
     for (const auto& c : ws.steerCandidates(with.run))
       if (c.checkOutcome == steer::kQuickPass) {
         ++quick;
-        QVERIFY(c.id != with.bestId && c.distance > with.bestDistance);
+        QVERIFY(c.id != with.bestId && !(c.distance < with.bestDistance));
       }
     QVERIFY(quick > 0);
   }

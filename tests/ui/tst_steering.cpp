@@ -252,7 +252,7 @@ private Q_SLOTS:
     QCOMPARE(w_->selection()->target()->values.size(), std::size_t(8));
   }
 
-  void theParametersTabSetsRepairsMemberChecksAndTheSeedsPerPackage() {
+  void theParametersTabSetsRepairsLineageChecksAndTheSeedsPerPackage() {
     auto* tabs = panel()->findChild<QTabWidget*>();
     QVERIFY(tabs);
     tabs->setCurrentIndex(1);
@@ -263,13 +263,13 @@ private Q_SLOTS:
     QVERIFY(!repairs->isChecked()); // the spec's default
     repairs->setChecked(true);
     QVERIFY(panel()->spec().repairs);
-    QCheckBox* members = nullptr;
+    QCheckBox* lineages = nullptr;
     for (auto* box : panel()->findChildren<QCheckBox*>())
-      if (box->text() == QLatin1String("Check beam members while idle")) members = box;
-    QVERIFY(members);
-    QVERIFY(members->isChecked()); // the spec's default
-    members->setChecked(false);
-    QVERIFY(!panel()->spec().memberChecks);
+      if (box->text() == QLatin1String("Bisect failures, check members")) lineages = box;
+    QVERIFY(lineages);
+    QVERIFY(!lineages->isChecked()); // the spec's default
+    lineages->setChecked(true);
+    QVERIFY(panel()->spec().lineageChecks);
     QDoubleSpinBox* share = nullptr;
     for (auto* box : panel()->findChildren<QDoubleSpinBox*>())
       if (box->toolTip().startsWith(QLatin1String("Nearest corpus kernels: at most this share"))) share = box;
@@ -282,10 +282,10 @@ private Q_SLOTS:
     auto s = panel()->spec();
     s.repairs = false;
     s.seedPackageShare = 0.75;
-    s.memberChecks = true;
+    s.lineageChecks = false;
     panel()->setSpec(s); // what the widgets show follows the spec
     QVERIFY(!repairs->isChecked());
-    QVERIFY(members->isChecked());
+    QVERIFY(!lineages->isChecked());
     QCOMPARE(share->value(), 0.75);
     tabs->setCurrentIndex(0);
   }
