@@ -90,6 +90,27 @@ std::vector<double> greweOf(const char* text) {
   return steer::targetFromKernelFile("grewe", path).values;
 }
 
+/// A kernel that returns before its work whenever n > bound: with random
+/// inputs it writes nothing (NO_OUTPUT), and no deletion mends it cleanly.
+std::string returnsFirst(const char* bound) {
+  return std::string("kernel void A(global float* a, global const float* b, const int n) {\n"
+                     "  int i = get_global_id(0);\n  if (n > ") + bound + ") return;\n  a[i] = b[i] * 2.0f;\n}\n";
+}
+
+/// A corpus kernel called A of `package`, with its Grewe features: a seed for nearest seeding.
+std::int64_t addCorpusKernel(store::Workspace& ws, const std::string& text, const std::string& package) {
+  const auto& grewe = features::featureSpace("grewe");
+  store::KernelRecord k;
+  k.name = "A";
+  k.source = text;
+  k.package = package;
+  k.role = "train";
+  k.originFile = package + "/" + std::to_string(ws.kernelCount()) + ".cl";
+  const auto id = ws.addKernel(k);
+  ws.putFeatures({id, grewe.name, grewe.version, greweOf(text.c_str()), false, "{}"});
+  return id;
+}
+
 /// A kernel as directed holes read it: a tokenizer of its own words, its
 /// tokens, their count, its hole sites and its Grewe vector.
 struct SiteReading {
@@ -848,10 +869,7 @@ private Q_SLOTS:
     // Until one passes, the seeds are checked nearest first, ahead of the
     // nearer candidates offered all along: the fourth (or an edit of it)
     // becomes the best.
-    auto exits = [](const char* bound) {
-      return std::string("kernel void A(global float* a, global const float* b, const int n) {\n"
-                         "  int i = get_global_id(0);\n  if (n > ") + bound + ") return;\n  a[i] = b[i] * 2.0f;\n}\n";
-    };
+    const auto exits = returnsFirst;
     const std::string e1 = exits("0"), e2 = exits("1"), e3 = exits("2");
     auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("seedchecks.sbw")).toStdString());
     auto sampler = deletingSampler({e1, e2, e3, kSeed});
@@ -975,25 +993,10 @@ private Q_SLOTS:
     // the failing package's three and has nothing runnable; with at most
     // half of the seeds from one package, the other kernel is a seed, is
     // checked second, and the best descends from it.
-    auto exits = [](const char* bound) {
-      return std::string("kernel void A(global float* a, global const float* b, const int n) {\n"
-                         "  int i = get_global_id(0);\n  if (n > ") + bound + ") return;\n  a[i] = b[i] * 2.0f;\n}\n";
-    };
+    const auto exits = returnsFirst;
     const std::vector<std::string> failing = {exits("0"), exits("1"), exits("2")};
     auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("seedpackages.sbw")).toStdString());
-    const auto& grewe = features::featureSpace("grewe");
-    int added = 0;
-    auto add = [&](const std::string& text, const std::string& package) {
-      store::KernelRecord k;
-      k.name = "A";
-      k.source = text;
-      k.package = package;
-      k.role = "train";
-      k.originFile = package + "/" + std::to_string(added++) + ".cl";
-      const auto id = ws.addKernel(k);
-      ws.putFeatures({id, grewe.name, grewe.version, greweOf(text.c_str()), false, "{}"});
-      return id;
-    };
+    auto add = [&](const std::string& text, const std::string& package) { return addCorpusKernel(ws, text, package); };
     for (const auto& t : failing)
       add(t, "crackers");
     const auto runs = add(kSeed, "numerics");
@@ -1145,26 +1148,11 @@ private Q_SLOTS:
     // clean-compile rule, so never checked nor kept), then a farther one
     // that runs. Were the unclean kernel one of the two seeds, the run would
     // have nothing to check but the failing one.
-    auto exits = [](const char* bound) {
-      return std::string("kernel void A(global float* a, global const float* b, const int n) {\n"
-                         "  int i = get_global_id(0);\n  if (n > ") + bound + ") return;\n  a[i] = b[i] * 2.0f;\n}\n";
-    };
+    const auto exits = returnsFirst;
     const std::string unused = "kernel void A(global float* a, global const float* b, const int n) {\n"
                                "  int i = get_global_id(0);\n  if (n > 3) return;\n  b[i] * 2.0f;\n}\n";
     auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("cleanseeds.sbw")).toStdString());
-    const auto& grewe = features::featureSpace("grewe");
-    int added = 0;
-    auto add = [&](const std::string& text, const std::string& package) {
-      store::KernelRecord k;
-      k.name = "A";
-      k.source = text;
-      k.package = package;
-      k.role = "train";
-      k.originFile = package + "/" + std::to_string(added++) + ".cl";
-      const auto id = ws.addKernel(k);
-      ws.putFeatures({id, grewe.name, grewe.version, greweOf(text.c_str()), false, "{}"});
-      return id;
-    };
+    auto add = [&](const std::string& text, const std::string& package) { return addCorpusKernel(ws, text, package); };
     add(exits("0"), "crackers");
     add(exits("1"), "crackers");
     const auto noisy = add(unused, "noisy");

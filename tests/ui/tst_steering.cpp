@@ -49,6 +49,12 @@ class TestSteering : public QObject {
   QString wsPath_;
 
   SteeringPanel* panel() { return w_->steeringPanel(); }
+  /// The steering panel's check box labelled `text` (nullptr: none).
+  QCheckBox* checkBox(const char* text) {
+    for (auto* box : panel()->findChildren<QCheckBox*>())
+      if (box->text() == QLatin1String(text)) return box;
+    return nullptr;
+  }
   FeaturePlot* plot() { return w_->plot(); }
 
   void settle() {
@@ -256,16 +262,12 @@ private Q_SLOTS:
     auto* tabs = panel()->findChild<QTabWidget*>();
     QVERIFY(tabs);
     tabs->setCurrentIndex(1);
-    QCheckBox* repairs = nullptr;
-    for (auto* box : panel()->findChildren<QCheckBox*>())
-      if (box->text() == QLatin1String("Repair failing candidates")) repairs = box;
+    auto* repairs = checkBox("Repair failing candidates");
     QVERIFY(repairs);
     QVERIFY(!repairs->isChecked()); // the spec's default
     repairs->setChecked(true);
     QVERIFY(panel()->spec().repairs);
-    QCheckBox* lineages = nullptr;
-    for (auto* box : panel()->findChildren<QCheckBox*>())
-      if (box->text() == QLatin1String("Bisect failures, check members")) lineages = box;
+    auto* lineages = checkBox("Bisect failures, check members");
     QVERIFY(lineages);
     QVERIFY(!lineages->isChecked()); // the spec's default
     lineages->setChecked(true);
