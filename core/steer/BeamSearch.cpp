@@ -193,6 +193,8 @@ struct BeamSearch::Run {
   /// offered anyway).
   [[nodiscard]] bool heldBack(const CandidateRecord& c, const std::vector<std::int64_t>& pending) const;
   void noteVerdict(std::int64_t candidate, const std::string& outcome, double distance);
+  /// A candidate whose text was checked under another id: stores that check's outcome as its own.
+  void adoptVerdict(std::int64_t candidate, const ContenderCheck& same, double distance);
   /// With checks: records stored clean candidates' parents, and those of
   /// generation 0 (`seeds`) as seedChecks, nearest first.
   void trackLineage(const std::vector<CandidateRecord>& cands, bool seeds);
@@ -354,6 +356,7 @@ void BeamSearch::Run::seedCandidates(Generation& g) {
       struct Pick {
         std::string origin, text, package;
         Measured measured;
+        bool deadChecked = false; ///< SteerSpec::deadCode ran on it: its verdict is in measured.unclean
       };
       std::vector<Pick> batch; // the next kernels that could still be taken
       for (; next < rows.size() && tried + batch.size() < walk && clean + int(batch.size()) < spec.nearest; ++next) {
@@ -361,18 +364,19 @@ void BeamSearch::Run::seedCandidates(Generation& g) {
         if (!roles.count(table.groups[n.row])) continue;
         const auto k = ws.kernel(table.ids[n.row]);
         if (!k || fromPackage[k->package] >= perPackage || !seen.insert(model::tokenKey(k->source)).second) continue;
-        batch.push_back({kSeedOrigin + std::to_string(k->id) + " " + k->name, k->source, k->package, {}});
+        batch.push_back({kSeedOrigin + std::to_string(k->id) + " " + k->name, k->source, k->package, {}, false});
       }
       tried += batch.size();
       engine::parallelFor(batch.size(), jobs, [&](std::size_t i) {
         auto& m = batch[i].measured;
         m = measure(batch[i].text);
-        if (spec.deadCode && m.compiled && m.unclean.empty())
-          if (const auto dead = features::checkDeadCode(m.text, m.kernel).dead; !dead.empty()) m.unclean = "dead-code: " + dead;
+        if (!spec.deadCode || !m.compiled || !m.unclean.empty()) return;
+        batch[i].deadChecked = true;
+        if (const auto dead = features::checkDeadCode(m.text, m.kernel).dead; !dead.empty()) m.unclean = "dead-code: " + dead;
       });
       for (const auto& p : batch) // what refuseDeadCode() would find again
-        if (spec.deadCode && p.measured.compiled && (p.measured.unclean.empty() || p.measured.unclean.rfind("dead-code: ", 0) == 0))
-          deadByText[p.measured.text] = p.measured.unclean.empty() ? "" : p.measured.unclean.substr(11);
+        if (p.deadChecked)
+          deadByText[p.measured.text] = p.measured.unclean.empty() ? "" : p.measured.unclean.substr(std::strlen("dead-code: "));
       for (auto& p : batch) {
         const bool isClean = p.measured.compiled && p.measured.unclean.empty();
         if (isClean && (clean >= spec.nearest || fromPackage[p.package] >= perPackage)) continue;
@@ -956,6 +960,11 @@ void BeamSearch::Run::noteVerdict(std::int64_t candidate, const std::string& out
   if (outcome != "NOT_CHECKED") verdicts[candidate] = {passes(outcome), distance};
 }
 
+void BeamSearch::Run::adoptVerdict(std::int64_t candidate, const ContenderCheck& same, double distance) {
+  ws.setSteerCandidateCheck(candidate, same.outcome, same.detail);
+  noteVerdict(candidate, same.outcome, distance);
+}
+
 void BeamSearch::Run::submitContenders(const Generation& g) {
   // Until one passes, generation 0's seeds are checked nearest first, ahead
   // of everything else, one waiting at a time (the other waiting place stays
@@ -1007,8 +1016,7 @@ void BeamSearch::Run::submitContenders(const Generation& g) {
     const auto& c = g.cands[i];
     if (const auto* k = checks->known(c.text)) { // the same text, checked before under another id
       if (k->outcome == "PASS" && (best.id == 0 || c.distance < best.distance)) best = toMember(c);
-      ws.setSteerCandidateCheck(c.id, k->outcome, k->detail);
-      noteVerdict(c.id, k->outcome, c.distance);
+      adoptVerdict(c.id, *k, c.distance);
       continue;
     }
     if (checks->submit(c.id, c.text, c.kernelName, c.distance, c.distance + (fails[i] ? kFirst : 0))) {
@@ -1043,8 +1051,7 @@ void BeamSearch::Run::checkLineages() {
     if (!record || !record->compiled) return Sent::none;
     if (const auto* k = checks->known(record->text)) { // its text was checked under another id
       if (k->outcome == "NOT_CHECKED") return Sent::none;
-      ws.setSteerCandidateCheck(id, k->outcome, k->detail);
-      noteVerdict(id, k->outcome, record->distance);
+      adoptVerdict(id, *k, record->distance);
       return Sent::known;
     }
     const bool contender = best.id == 0 || record->distance < best.distance;
