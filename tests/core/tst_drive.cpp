@@ -35,6 +35,12 @@ const char* kNoOutput = R"(kernel void nothing(global float* out, global const f
   float x = in[get_global_id(0)] * 2.0f;
   (void)x;
 })";
+/// Its values overflow to infinity: it writes, though an infinity was once
+/// taken for the input it replaced (|inf - x| is within any relative tolerance of inf).
+const char* kOverflows = R"(kernel void overflow(global float* out, global const float* in) {
+  const int i = get_global_id(0);
+  out[i] = in[i] * 1e30f * 1e30f;
+})";
 const char* kInsensitive = R"(kernel void fill(global int* out, global const int* in) {
   out[get_global_id(0)] = 42;
 })";
@@ -203,6 +209,13 @@ private slots:
     QVERIFY(sameOutput(one, x, y));
     std::memcpy(y.data(), &far, 4);
     QVERIFY(!sameOutput(one, x, y));
+    // An infinity is no value within the tolerance of a finite one (a kernel
+    // whose values overflowed has written), and equals itself.
+    const float inf = std::numeric_limits<float>::infinity();
+    std::memcpy(y.data(), &inf, 4);
+    QVERIFY(!sameOutput(one, x, y));
+    QVERIFY(!sameOutput(one, y, x));
+    QVERIFY(sameOutput(one, y, y));
   }
 
   // --- signatures ------------------------------------------------------------
@@ -488,6 +501,7 @@ kernel void img(read_only image2d_t im, global float* o) {}
     QTest::addColumn<QString>("device");
     QTest::addColumn<int>("global");
     QTest::newRow("writes nothing") << kNoOutput << "NO_OUTPUT" << "" << 1024;
+    QTest::newRow("overflows to infinity") << kOverflows << "PASS" << "" << 1024;
     QTest::newRow("ignores its input") << kInsensitive << "INPUT_INSENSITIVE" << "" << 1024;
     QTest::newRow("writes its sizes") << kWritesSizes << "INPUT_INSENSITIVE" << "" << 1024;
     QTest::newRow("high halves of small numbers") << kMulHi << "PASS" << "" << 1024;

@@ -38,7 +38,8 @@ private:
                                                       std::uint64_t range = 0);
 
 /// Whether two output buffers of this argument's type hold the same values
-/// (floating types within a relative tolerance of 1e-5; NaN equals NaN).
+/// (floating types within a relative tolerance of 1e-5; NaN equals NaN, an
+/// infinity only itself).
 [[nodiscard]] bool sameOutput(const KernelArgument& a, const std::vector<unsigned char>& x,
                               const std::vector<unsigned char>& y);
 
