@@ -181,6 +181,9 @@ struct BeamSearch::Run {
   void refuseRelativeFindings(Generation& g);
   /// Records the checks that finished; a passed one nearer than the best becomes it.
   void collectChecks();
+  /// A candidate that passed the checks becomes the run's best: the checks
+  /// waiting for candidates no nearer are taken back (they could not become it).
+  void passedBest(const Member& m);
   /// A candidate's lineage fails the checks: it failed them, or (not
   /// checked) its nearest checked ancestor did.
   [[nodiscard]] bool failing(std::int64_t candidate) const;
@@ -829,10 +832,18 @@ void BeamSearch::Run::collectChecks() {
     if (c.outcome != "PASS" || it == contenders.end()) continue;
     ++passed;
     if (best.id == 0 || it->second.distance < best.distance) {
-      best = it->second;
+      passedBest(it->second);
       say("candidate " + std::to_string(best.id) + " passed the drive checks: the run's best, proximity " +
           formatPercent(proximity(best.values)));
     }
+  }
+}
+
+void BeamSearch::Run::passedBest(const Member& m) {
+  best = m;
+  for (const auto id : checks->withdrawFartherThan(m.distance)) {
+    contenders.erase(id);
+    awaitingSeed.erase(id); // a seed no nearer than the best: its lineage's repairs are not made
   }
 }
 
@@ -1015,7 +1026,7 @@ void BeamSearch::Run::submitContenders(const Generation& g) {
     if (sent >= 2) break;
     const auto& c = g.cands[i];
     if (const auto* k = checks->known(c.text)) { // the same text, checked before under another id
-      if (k->outcome == "PASS" && (best.id == 0 || c.distance < best.distance)) best = toMember(c);
+      if (k->outcome == "PASS" && (best.id == 0 || c.distance < best.distance)) passedBest(toMember(c));
       adoptVerdict(c.id, *k, c.distance);
       continue;
     }

@@ -333,6 +333,7 @@ public:
   bool VisitForStmt(clang::ForStmt* s) {
     truth(s->getCond());
     idleStep(s);
+    if (on_.statements && s->getInc()) idleStepOperands(s->getInc());
     forever(s->getCond(), s->getBody(), s->getForLoc());
     return true;
   }
@@ -342,6 +343,19 @@ public:
   }
 
 private:
+  /// `for (...; ...; ++d, 0)`: an operand of the step's commas that does
+  /// nothing. The step's value is never used, and Clang's comma and
+  /// unused-value warnings are silent on a loop's step.
+  void idleStepOperands(const clang::Expr* e) {
+    e = e->IgnoreParens();
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e); b && b->getOpcode() == clang::BO_Comma) {
+      idleStepOperands(b->getLHS());
+      idleStepOperands(b->getRHS());
+      return;
+    }
+    if (!e->isValueDependent() && !e->HasSideEffects(*ast_))
+      report(e->getBeginLoc(), kUnusedStatement, "an operand of the loop's step that does nothing");
+  }
   /// Clang's -Wfor-loop-analysis for while and do loops: a condition on
   /// local scalars alone that nothing in the loop changes, with no way out
   /// of the body, never ends once entered (`while (e < c) { ... }` with e

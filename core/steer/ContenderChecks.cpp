@@ -152,6 +152,21 @@ bool ContenderChecks::submit(std::int64_t candidate, const std::string& text, co
   return true;
 }
 
+std::vector<std::int64_t> ContenderChecks::withdrawFartherThan(double distance) {
+  std::lock_guard lock(m_);
+  std::vector<std::int64_t> out;
+  for (auto it = queue_.begin(); it != queue_.end();) {
+    if (!it->confirm || it->distance < distance) {
+      ++it;
+      continue;
+    }
+    out.push_back(it->candidate);
+    byHash_.erase(sha256Hex(it->text));
+    it = queue_.erase(it);
+  }
+  return out;
+}
+
 const ContenderCheck* ContenderChecks::known(const std::string& text) const {
   std::lock_guard lock(m_);
   const auto it = byHash_.find(sha256Hex(text));

@@ -85,6 +85,12 @@ public:
   bool submit(std::int64_t candidate, const std::string& text, const std::string& kernel, double distance = 0) {
     return submit(candidate, text, kernel, distance, distance);
   }
+  /// Takes back the waiting checks to be confirmed whose candidates are no
+  /// nearer than `distance`: once a check at that distance passed, they
+  /// could not become the best (one such seed, waiting when a nearer seed
+  /// passed, then ran into its timeout and held the checks for most of a
+  /// two-minute run). They may be submitted again. Returns their candidates.
+  std::vector<std::int64_t> withdrawFartherThan(double distance);
   /// A text checked earlier (by content hash): its outcome, or nullptr.
   [[nodiscard]] const ContenderCheck* known(const std::string& text) const;
   /// Records an earlier outcome (a resumed run's), so that text is not checked again.

@@ -112,6 +112,10 @@ private Q_SLOTS:
     QTest::newRow("unused-value, a macro's") << QStringLiteral("unused-value")
                                              << QString::fromStdString(kernelWith("  a[i] = b[i];\n  (CLK_LOCAL_MEM_FENCE);"))
                                              << QString::fromStdString(kernelWith("  a[i] = b[i];\n  (void)n;"));
+    QTest::newRow("unused-value, a loop step's operand")
+        << QStringLiteral("unused-value")
+        << QString::fromStdString(kernelWith("  int k = 0;\n  for (int s = 0; s < n; ++s, 0) k += s;\n  a[i] = k;"))
+        << QString::fromStdString(kernelWith("  int k = 0;\n  for (int s = 0; s < n; ++s, k++) k += s;\n  a[i] = k;"));
     row("empty-declaration", "  int;\n  a[i] = b[i];", "  int k = n;\n  a[i] = b[i] + k;");
     QTest::newRow("truth-index, dimension") << QStringLiteral("truth-index")
                                             << QString::fromStdString(kernelWith("  a[i] = get_global_size(n >= m);"))
@@ -453,6 +457,30 @@ private Q_SLOTS:
     QVERIFY(checks.known(far));
     QCOMPARE(checks.known(far)->outcome, std::string("PASS"));
     QVERIFY(checks.pendingCandidates().empty());
+  }
+
+  // Once a check at some distance passed, the waiting ones no nearer could
+  // not become the best: they are taken back, and may come again.
+  void checksNoNearerThanAPassedOneAreWithdrawn() {
+    steer::ContenderChecks checks(onTheClock(2));
+    QVERIFY(checks.submit(1, kHangs, "A", 50));
+    QTRY_VERIFY_WITH_TIMEOUT(checks.waiting() == 0 && checks.pending() == 1, 10000); // under way
+    const std::string nearer = kPasses, same = std::string(kPasses) + "\n", farther = std::string(kPasses) + "\n\n",
+                      member = std::string(kPasses) + "\n\n\n";
+    QVERIFY(checks.submit(2, nearer, "A", 4));
+    QVERIFY(checks.submit(3, same, "A", 5));
+    QVERIFY(checks.submit(4, farther, "A", 6, 6));
+    QVERIFY(checks.submit(5, member, "A", 7, 7, /*confirm=*/false)); // a lineage's quick check: it stays
+    auto gone = checks.withdrawFartherThan(5);
+    std::sort(gone.begin(), gone.end());
+    QCOMPARE(gone, (std::vector<std::int64_t>{3, 4}));
+    QVERIFY(checks.waiting(2) && checks.waiting(5) && !checks.waiting(3) && !checks.waiting(4));
+    QVERIFY(checks.withdrawFartherThan(10).empty()); // the one under way (at 50) is not taken back
+    QVERIFY(checks.submit(4, farther, "A", 6)); // forgotten: it may come again
+    const auto done = allFinished(checks);
+    QCOMPARE(done.size(), std::size_t(4));
+    QCOMPARE(done[0].candidate, std::int64_t(1));
+    QVERIFY(!checks.known(same));
   }
 
   void aContenderIsConfirmedAtDrivesSizesOnEveryDevice() {
