@@ -31,7 +31,7 @@
 // Usage: bench-steer [--space grewe|instcount|autophase] [--targets 40] [--time-budget 600]
 //                    [--depth 100000] [--width 16] [--candidates 4] [--temperature 0.8] [--hole 0-3]
 //                    [--directed-holes 0.5] [--rename-holes 1] [--escalate-after 0] [--restarts 0] [--redraws 0] [--combine 16] [--combine-greedy 0] [--max-per-vector 4] [--reseed-after 100] [--reseed-draw 0|1] [--fill-insertions 0|1] [--clean-seeds 0|1] [--guide-logits 1] [--patience 0]
-//                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--untyped] [--no-calls] [--unchecked] [--context 64] [--nearest 32] [--seed-package-share 0.75] [--repairs 0] [--lineage-checks 0] [--seed 1] [--ablation]
+//                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--untyped] [--no-calls] [--unchecked] [--context 64] [--nearest 32] [--seed-package-share 0.75] [--repairs 0] [--lineage-checks 0] [--package-failures 1] [--seed 1] [--ablation]
 //                    [--seeding nearest|empty|generated] (generated: a model trained with conditions, told each target)
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
 //                    [--keep-bests DIR] (each run's best kernel as DIR/VARIANT-NN.cl, to drive them)
@@ -143,6 +143,7 @@ int main(int argc, char** argv) {
     else if (arg("--failing-members")) base.failingMembers = std::atoi(argv[++i]);
     else if (arg("--repairs")) base.repairs = std::atoi(argv[++i]) != 0;
     else if (arg("--lineage-checks")) base.lineageChecks = std::atoi(argv[++i]) != 0;
+    else if (arg("--package-failures")) base.packageFailures = std::atoi(argv[++i]) != 0;
     else if (arg("--reseed-after")) base.reseedAfter = std::atoi(argv[++i]);
     else if (arg("--reseed-draw")) base.reseedDraw = std::atoi(argv[++i]) != 0;
     else if (arg("--fill-insertions")) base.fillInsertions = std::atoi(argv[++i]) != 0;
@@ -255,7 +256,9 @@ int main(int argc, char** argv) {
                                    " beam members from failing lineages; failing candidates " +
                                    (base.repairs ? "repaired" : "not repaired") + "; " +
                                    (base.lineageChecks ? "failing candidates' ancestors bisected and beam members checked while idle"
-                                                      : "no lineage checked")).c_str()
+                                                      : "no lineage checked") +
+                                   (base.packageFailures ? "; a failed seed speaks for its package's unchecked seeds" : ""))
+                                      .c_str()
                                 : "not checked: the nearest is the best");
 
     // Targets: distinct DevMap kernels, round-robin over the suites.

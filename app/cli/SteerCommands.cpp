@@ -230,6 +230,9 @@ void addSearchOptions(CommandLine& cl) {
                                      "ancestors of a failing candidate are bisected to find the edit that broke it, "
                                      "and while the checks are idle the least known beam member is checked; a "
                                      "failing one takes its descendants out of the beam"});
+  cl.option({"no-package-failures", 0, "", "with drive checks, judge each seed by its own check only (by default "
+                                          "an unchecked seed of a package whose checked seeds all failed counts as "
+                                          "failing, with its descendants)"});
 }
 
 namespace {
@@ -265,6 +268,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.failingMembers = cl.value("failing-members") == "any" ? -1 : int(cl.unsignedValue("failing-members", 0, 100000));
     spec.repairs = cl.has("repairs");
     spec.lineageChecks = cl.has("lineage-checks");
+    spec.packageFailures = !cl.has("no-package-failures");
     spec.reseedAfter = int(cl.unsignedValue("reseed-after", 0, 100000));
     spec.guideLogits = parseDouble(cl.value("guide"), "--guide", -100, 100);
     spec.endHoleBias = parseDouble(cl.value("endhole-bias"), "--endhole-bias", -100, 100);

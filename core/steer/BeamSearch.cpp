@@ -116,6 +116,11 @@ struct BeamSearch::Run {
   /// checked ones' verdicts, what failing() and heldBack() read.
   Parents parents;
   Verdicts verdicts;
+  /// SteerSpec::packageFailures: each seed's package (nearest seeding), and
+  /// the unchecked seeds presumed failing, their package's checked seeds
+  /// having all failed.
+  SeedPackages seedPackages;
+  std::set<std::int64_t> presumedFailing;
   /// SteerSpec::lineageChecks: failed candidates whose first failing step is
   /// not known yet, the newest last (at most kBisections).
   std::vector<std::int64_t> bisecting;
@@ -917,7 +922,9 @@ void BeamSearch::Run::addRepairs(Generation& g) {
   repairs.clear();
 }
 
-bool BeamSearch::Run::failing(std::int64_t candidate) const { return failingLineage(candidate, verdicts, parents); }
+bool BeamSearch::Run::failing(std::int64_t candidate) const {
+  return failingLineage(candidate, verdicts, parents, presumedFailing);
+}
 
 int BeamSearch::Run::editsSinceChecked(std::int64_t parent) const {
   int edits = 1;
@@ -953,14 +960,16 @@ void BeamSearch::Run::trackLineage(const std::vector<CandidateRecord>& cands, bo
   if (!seeds) return;
   std::stable_sort(seedChecks.begin(), seedChecks.end(),
                    [](const CandidateRecord& a, const CandidateRecord& b) { return a.distance < b.distance; });
-  if (spec.seeding != Seeding::Nearest || !(spec.seedPackageShare < 1)) return;
+  if (spec.seeding != Seeding::Nearest || !(spec.seedPackageShare < 1 || spec.packageFailures)) return;
   std::vector<std::string> packages; // the corpus kernel's package each seed was read from
   for (const auto& c : seedChecks) {
     std::string package;
     if (c.origin.rfind(kSeedOrigin, 0) == 0)
       if (const auto k = ws.kernel(std::atoll(c.origin.c_str() + std::strlen(kSeedOrigin)))) package = k->package;
+    if (spec.packageFailures) seedPackages[c.id] = package;
     packages.push_back(std::move(package));
   }
+  if (!(spec.seedPackageShare < 1)) return;
   std::vector<CandidateRecord> inTurns;
   for (const auto i : packageTurns(packages))
     inTurns.push_back(std::move(seedChecks[i]));
@@ -968,8 +977,12 @@ void BeamSearch::Run::trackLineage(const std::vector<CandidateRecord>& cands, bo
 }
 
 void BeamSearch::Run::noteVerdict(std::int64_t candidate, const std::string& outcome, double distance) {
-  if (outcome != "NOT_CHECKED") verdicts[candidate] = {passes(outcome), distance};
+  if (outcome == "NOT_CHECKED") return;
+  verdicts[candidate] = {passes(outcome), distance};
+  if (seedPackages.count(candidate)) presumedFailing = presumedFailingSeeds(seedPackages, verdicts);
 }
+
+
 
 void BeamSearch::Run::adoptVerdict(std::int64_t candidate, const ContenderCheck& same, double distance) {
   ws.setSteerCandidateCheck(candidate, same.outcome, same.detail);

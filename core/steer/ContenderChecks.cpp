@@ -154,6 +154,10 @@ bool ContenderChecks::submit(std::int64_t candidate, const std::string& text, co
 
 std::vector<std::int64_t> ContenderChecks::withdrawFartherThan(double distance) {
   std::lock_guard lock(m_);
+  return withdrawLocked(distance);
+}
+
+std::vector<std::int64_t> ContenderChecks::withdrawLocked(double distance) {
   std::vector<std::int64_t> out;
   for (auto it = queue_.begin(); it != queue_.end();) {
     if (!it->confirm || it->distance < distance) {
@@ -272,6 +276,9 @@ void ContenderChecks::loop() {
     {
       std::lock_guard lock(m_);
       busy_ = false;
+      // A pass: the waiting checks no nearer could not become the best, and
+      // go before the next is taken (withdrawFartherThan).
+      if (done.outcome == "PASS" && done.confirm) (void)withdrawLocked(done.distance);
       if (!stop_ || done.outcome != "NOT_CHECKED") {
         byHash_[sha256Hex(done.text)] = done;
         finished_.push_back(std::move(done));

@@ -90,6 +90,7 @@ public:
   /// could not become the best (one such seed, waiting when a nearer seed
   /// passed, then ran into its timeout and held the checks for most of a
   /// two-minute run). They may be submitted again. Returns their candidates.
+  /// A check that passes does this itself, before the next one starts.
   std::vector<std::int64_t> withdrawFartherThan(double distance);
   /// A text checked earlier (by content hash): its outcome, or nullptr.
   [[nodiscard]] const ContenderCheck* known(const std::string& text) const;
@@ -114,6 +115,7 @@ public:
 
 private:
   void loop();
+  std::vector<std::int64_t> withdrawLocked(double distance); ///< withdrawFartherThan, m_ held
   ContenderCheckOptions options_;
   mutable std::mutex m_;
   std::condition_variable cv_, idle_;

@@ -21,6 +21,29 @@ bool failingLineage(std::int64_t candidate, const Verdicts& verdicts, const Pare
   return v && !v->passed;
 }
 
+std::set<std::int64_t> presumedFailingSeeds(const SeedPackages& seeds, const Verdicts& verdicts) {
+  std::map<std::string, std::pair<int, int>> checked; // package -> (passed, failed)
+  for (const auto& [seed, package] : seeds)
+    if (const auto v = verdicts.find(seed); v != verdicts.end() && !package.empty())
+      ++(v->second.passed ? checked[package].first : checked[package].second);
+  std::set<std::int64_t> out;
+  for (const auto& [seed, package] : seeds)
+    if (const auto c = checked.find(package);
+        c != checked.end() && c->second.first == 0 && c->second.second > 0 && !verdicts.count(seed))
+      out.insert(seed);
+  return out;
+}
+
+bool failingLineage(std::int64_t candidate, const Verdicts& verdicts, const Parents& parents,
+                    const std::set<std::int64_t>& presumed) {
+  if (const auto* v = nearestVerdict(candidate, verdicts, parents)) return !v->passed;
+  if (presumed.empty()) return false;
+  std::int64_t seed = candidate; // no verdict up its lineage: its seed's package speaks for it
+  for (auto p = parents.find(seed); p != parents.end() && p->second != 0; p = parents.find(seed))
+    seed = p->second;
+  return presumed.count(seed) > 0;
+}
+
 std::vector<std::int64_t> uncheckedAncestors(std::int64_t candidate, const Verdicts& verdicts, const Parents& parents) {
   std::vector<std::int64_t> out;
   for (auto p = parents.find(candidate); p != parents.end() && p->second != 0; p = parents.find(p->second)) {

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
+#include <string>
 #include <vector>
 
 namespace steerbench::steer {
@@ -24,6 +26,17 @@ using Parents = std::map<std::int64_t, std::int64_t>;   ///< candidate id -> par
 
 /// `candidate` failed the checks, or has no verdict and its nearest checked ancestor failed them.
 [[nodiscard]] bool failingLineage(std::int64_t candidate, const Verdicts& verdicts, const Parents& parents);
+
+/// Seeds of one package (SteerSpec::packageFailures), by seed id.
+using SeedPackages = std::map<std::int64_t, std::string>;
+
+/// The unchecked seeds presumed failing: those of a package whose checked
+/// seeds all failed (one at least). A seed with no package is its own.
+[[nodiscard]] std::set<std::int64_t> presumedFailingSeeds(const SeedPackages& seeds, const Verdicts& verdicts);
+
+/// failingLineage, or no verdict up `candidate`'s lineage and its seed among `presumed`.
+[[nodiscard]] bool failingLineage(std::int64_t candidate, const Verdicts& verdicts, const Parents& parents,
+                                  const std::set<std::int64_t>& presumed);
 
 /// `candidate`'s ancestors that have no verdict, its parent first, up to
 /// (not including) the nearest that has one or the seed's end.

@@ -59,7 +59,8 @@ std::string SteerSpec::toJson() const {
          ",\"clean_rules\":" + rules + ",\"drive_check\":" + (driveCheck ? "true" : "false") + ",\"dead_code\":" + (deadCode ? "true" : "false") +
          ",\"check_timeout\":" + formatNumber(checkTimeout) + ",\"confirm_sizes\":" + jsonSizes(confirmSizes) +
          ",\"failing_members\":" + std::to_string(failingMembers) + ",\"repairs\":" + (repairs ? "true" : "false") +
-         ",\"lineage_checks\":" + (lineageChecks ? "true" : "false") + "}";
+         ",\"lineage_checks\":" + (lineageChecks ? "true" : "false") +
+         ",\"package_failures\":" + (packageFailures ? "true" : "false") + "}";
 }
 
 SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) {
@@ -142,6 +143,7 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   integer("failing_members", s.failingMembers);
   s.repairs = o->getBoolean("repairs").value_or(false); // and repaired no failing candidate
   s.lineageChecks = o->getBoolean("lineage_checks").value_or(false); // and checked no lineage
+  s.packageFailures = o->getBoolean("package_failures").value_or(false); // and presumed nothing of a package
   if (const auto* v = o->get("seed"))
     if (auto x = v->getAsUINT64()) s.seed = *x;
   if (const auto* a = o->getArray("scale"))

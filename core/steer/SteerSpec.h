@@ -190,6 +190,14 @@ struct SteerSpec {
   /// bench-steer's paired runs they did not bring more runnable exact
   /// matches. Runs stored without it checked neither.
   bool lineageChecks = false;
+  /// With drive checks and nearest seeding: an unchecked seed of a package
+  /// whose checked seeds all failed counts as a failing lineage, it and its
+  /// descendants. A package's kernels share how they take their input and
+  /// give their output (hashcat's write only when a hash matches, so none
+  /// writes anything on the driver's inputs), so one failed seed speaks for
+  /// its package's others until one of them passes. Runs stored without it
+  /// presumed nothing.
+  bool packageFailures = true;
   int patience = 0;            ///< stop after this many generations without a better best of the run (0: never)
   std::uint64_t seed = 1;
   int batchSize = 64;          ///< rows the model infills together (per stream)

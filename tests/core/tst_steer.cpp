@@ -290,6 +290,10 @@ private Q_SLOTS:
     QVERIFY(!kept.lineageChecks); // the default
     s.lineageChecks = true;
     QVERIFY(steer::SteerSpec::fromJson(s.toJson(), "spec").lineageChecks);
+    QVERIFY(kept.packageFailures); // the default
+    s.packageFailures = false;
+    QVERIFY(!steer::SteerSpec::fromJson(s.toJson(), "spec").packageFailures);
+    s.packageFailures = true;
     QCOMPARE(kept.failingMembers, 3);
     QCOMPARE(kept.seedPackageShare, 0.5);
     QCOMPARE(kept.guideLogits, 1.5);
@@ -305,7 +309,7 @@ private Q_SLOTS:
                                          ",\"combine_greedy\":3", ",\"max_per_vector\":4", ",\"reseed_after\":100",
                                          ",\"reseed_draw\":true", ",\"fill_insertions\":true", ",\"guide_logits\":1.5",
                                          ",\"failing_members\":3", ",\"seed_package_share\":0.5", ",\"repairs\":true",
-                                         ",\"lineage_checks\":true"});
+                                         ",\"lineage_checks\":true", ",\"package_failures\":true"});
     QCOMPARE(older.escalateAfter, 0);
     QCOMPARE(older.restarts, 0);
     QCOMPARE(older.combine, 0);
@@ -319,6 +323,7 @@ private Q_SLOTS:
     QCOMPARE(older.seedPackageShare, 1.0);
     QVERIFY(!older.repairs);
     QVERIFY(!older.lineageChecks);
+    QVERIFY(!older.packageFailures);
     s.failingMembers = -2;
     QVERIFY_EXCEPTION_THROWN(s.validate(), InputError);
     s.failingMembers = 0;
@@ -1064,6 +1069,29 @@ private Q_SLOTS:
     // edit since a pass) in the beam's order.
     const std::vector<std::int64_t> beam{4, 7, 1, 5, 3, 6, 8, 2};
     QCOMPARE(steer::membersToCheck(beam, verdicts, parents), (std::vector<std::int64_t>{6, 5, 7, 2}));
+  }
+
+  void aFailedSeedSpeaksForItsPackagesUncheckedSeeds() {
+    // Seeds 1, 2, 3 of package h: 1 failed, 2 and 3 unchecked. Seeds 4 (g,
+    // failed) and 5 (g, passed); 6 (g, unchecked). 7 has no package, and
+    // 8 (no package) failed. 9 is 2's child, 10 is 9's and passed, 11 is 10's.
+    const steer::SeedPackages seeds{{1, "h"}, {2, "h"}, {3, "h"}, {4, "g"}, {5, "g"}, {6, "g"}, {7, ""}, {8, ""}};
+    const steer::Parents parents{{1, 0}, {2, 0}, {3, 0}, {4, 0}, {5, 0}, {6, 0}, {7, 0}, {8, 0},
+                                 {9, 2}, {10, 9}, {11, 10}};
+    steer::Verdicts verdicts{{1, {false, 3}}, {4, {false, 2}}, {5, {true, 5}}, {8, {false, 1}}, {10, {true, 1}}};
+    // h's checked seeds all failed: 2 and 3 are presumed failing; g has one
+    // that passed, so 6 is not; 7 has no package, so 8 speaks for nothing.
+    const auto presumed = steer::presumedFailingSeeds(seeds, verdicts);
+    QCOMPARE(presumed, (std::set<std::int64_t>{2, 3}));
+    QVERIFY(steer::failingLineage(3, verdicts, parents, presumed));
+    QVERIFY(steer::failingLineage(9, verdicts, parents, presumed)); // no verdict up to its presumed seed
+    QVERIFY(!steer::failingLineage(11, verdicts, parents, presumed)); // 10's own pass speaks first
+    QVERIFY(!steer::failingLineage(6, verdicts, parents, presumed));
+    QVERIFY(!steer::failingLineage(7, verdicts, parents, presumed));
+    QVERIFY(!steer::failingLineage(9, verdicts, parents)); // without the presumption: no verdict
+    // Once one of h's seeds passes, the presumption is lifted.
+    verdicts[3] = {true, 4};
+    QVERIFY(steer::presumedFailingSeeds(seeds, verdicts).empty());
   }
 
   void aBisectionFindsTheFirstStepThatFailed() {
