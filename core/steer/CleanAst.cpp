@@ -77,6 +77,24 @@ private:
 };
 
 /// A comparison or a logical operator: its value is 0 or 1.
+bool isTruthValue(const clang::Expr* e);
+
+/// The first assignment in a loop's body of a comparison's 0 or 1 to one of `vars`.
+class TruthAssignment : public clang::RecursiveASTVisitor<TruthAssignment> {
+public:
+  explicit TruthAssignment(const std::vector<const clang::VarDecl*>& vars) : vars_(vars) {}
+  bool VisitBinaryOperator(clang::BinaryOperator* b) {
+    if (b->getOpcode() != clang::BO_Assign || !isTruthValue(b->getRHS()->IgnoreParenImpCasts())) return true;
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts()))
+      if (std::find(vars_.begin(), vars_.end(), r->getDecl()) != vars_.end()) found = b;
+    return !found;
+  }
+  const clang::BinaryOperator* found = nullptr;
+
+private:
+  const std::vector<const clang::VarDecl*>& vars_;
+};
+
 bool isTruthValue(const clang::Expr* e) {
   if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e)) return b->isComparisonOp() || b->isLogicalOp();
   return false;
@@ -333,6 +351,7 @@ public:
   bool VisitForStmt(clang::ForStmt* s) {
     truth(s->getCond());
     idleStep(s);
+    truthCounter(s);
     if (on_.statements && s->getInc()) idleStepOperands(s->getInc());
     forever(s->getCond(), s->getBody(), s->getForLoc());
     return true;
@@ -398,6 +417,23 @@ private:
   /// condition reads (`for (m = 0; m < l; b++)`): Clang warns only when the
   /// body changes none of them either, and the search made loops that the
   /// body's `l += ...` kept quiet while m never moved.
+  /// `for (c = 0; c < 6; c++) { ... c = f < -h; ... }`: the body sets a
+  /// variable the condition reads to a comparison's 0 or 1, so the loop
+  /// starts over from 0 or 1 (the exact matches of one run hung so, every
+  /// one of them).
+  void truthCounter(const clang::ForStmt* s) {
+    if (!on_.loops || !s->getCond() || !s->getBody()) return;
+    ConditionReads reads;
+    reads.TraverseStmt(const_cast<clang::Expr*>(s->getCond()));
+    if (reads.vars.empty()) return;
+    TruthAssignment set(reads.vars);
+    set.TraverseStmt(const_cast<clang::Stmt*>(s->getBody()));
+    if (!set.found) return;
+    const auto* v = llvm::cast<clang::DeclRefExpr>(set.found->getLHS()->IgnoreParenImpCasts())->getDecl();
+    report(set.found->getOperatorLoc(), kWhileLoopAnalysis,
+           "the loop's variable '" + v->getNameAsString() + "' is set to a comparison's 0 or 1 in its body: the "
+           "loop starts over");
+  }
   void idleStep(const clang::ForStmt* s) {
     if (!on_.loops || !s->getCond() || !s->getInc()) return;
     ConditionReads reads;

@@ -143,6 +143,11 @@ private Q_SLOTS:
         << QStringLiteral("loop-analysis")
         << QString::fromStdString(kernelWith("  float l = 0.0f;\n  for (int k = 0; k < n + l; b++)\n    l += b[k];\n  a[i] = l;"))
         << QString::fromStdString(kernelWith("  float l = 0.0f;\n  for (int k = 0; k < n + l; k++)\n    l += b[k];\n  a[i] = l;"));
+    // The body sets the counter to a comparison's 0 or 1: it starts over.
+    QTest::newRow("loop-analysis, a counter set to a comparison")
+        << QStringLiteral("loop-analysis")
+        << QString::fromStdString(kernelWith("  int k;\n  for (k = 0; k < 6; k++) {\n    a[i] += b[k];\n    k = a[i] < b[k];\n  }"))
+        << QString::fromStdString(kernelWith("  int k, c = 0;\n  for (k = 0; k < 6; k++) {\n    a[i] += b[k];\n    c = a[i] < b[k];\n    b[i] += c;\n  }"));
     QTest::newRow("implicit-int") << QStringLiteral("implicit-int")
                                   << QStringLiteral("kernel void A(global float* a, const n) {\n  a[get_global_id(0)] = n;\n}\n")
                                   << QStringLiteral("kernel void A(global float* a, const int n) {\n  a[get_global_id(0)] = n;\n}\n");
