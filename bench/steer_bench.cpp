@@ -216,6 +216,11 @@ int main(int argc, char** argv) {
     const auto scratch = keepWorkspace.empty() ? std::filesystem::temp_directory_path() /
                                                      ("bench-steer-" + std::to_string(::getpid()) + ".sbw")
                                                : std::filesystem::path(keepWorkspace);
+    { // a kept workspace of an earlier, killed run leaves its -wal and -shm: replayed onto the copy, they corrupt it
+      std::error_code ec;
+      for (const char* s : {"-wal", "-shm"})
+        std::filesystem::remove(scratch.string() + s, ec);
+    }
     std::filesystem::copy_file(wsPath, scratch, std::filesystem::copy_options::overwrite_existing);
     struct Cleanup {
       std::filesystem::path p;

@@ -1,6 +1,7 @@
 #include "steer/CleanAst.h"
 
 #include "steer/UniformStores.h"
+#include "steer/UninitializedArrays.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
@@ -214,6 +215,10 @@ public:
       : ast_(&ast), sm_(ast.getSourceManager()), on_(on), out_(out) {}
 
   bool VisitFunctionDecl(clang::FunctionDecl* f) {
+    if (on_.arrays && f->doesThisDeclarationHaveABody())
+      for (const auto& r : readsBeforeWrites(*f))
+        report(r.at->getExprLoc(), kUninitializedArray,
+               "array '" + r.array + "' is read before anything was written to it: its elements are undefined");
     if (on_.uniforms && f->doesThisDeclarationHaveABody() && f->hasAttr<clang::OpenCLKernelAttr>())
       for (const auto& u : uniformStores(*f))
         report(u.at->getExprLoc(), kUniformStore,
@@ -526,6 +531,7 @@ CleanAstChecks::CleanAstChecks(const std::vector<std::string>& rules) {
   on_.barriers = has(kBarrierFlags);
   on_.reversed = has(kReversedSubscript);
   on_.statements = has("unused-value");
+  on_.arrays = has("uninitialized");
 }
 
 void CleanAstChecks::onTranslationUnit(clang::ASTContext& ast, bool hasErrors) {

@@ -49,6 +49,10 @@ inline constexpr const char* kNumberCondition = "number-condition";
 /// (steer/UniformStores.h): a race, or the same value written by all.
 /// Judged against the parent: some real kernels run as one work-item.
 inline constexpr const char* kUniformStore = "uniform-store";
+/// Reported for the uninitialized rule (beside Clang's, which follows
+/// scalars only): a private array read before anything was written to it
+/// (steer/UninitializedArrays.h).
+inline constexpr const char* kUninitializedArray = "uninitialized-array";
 /// Reported for the loop-analysis rule (beside Clang's for-loop-analysis):
 /// a while or do loop whose condition nothing in it can change, and a for
 /// loop whose step changes none of the variables its condition reads.
@@ -57,10 +61,11 @@ inline constexpr const char* kWhileLoopAnalysis = "while-loop-analysis";
 /// Which rules of the walk below are judged.
 struct AstRules {
   bool chained = false, pointers = false, loops = false, indices = false, rewinds = false, identities = false,
-       numbers = false, uniforms = false, dimensions = false, barriers = false, reversed = false, statements = false;
+       numbers = false, uniforms = false, dimensions = false, barriers = false, reversed = false, statements = false,
+       arrays = false;
   [[nodiscard]] bool any() const {
     return chained || pointers || loops || indices || rewinds || identities || numbers || uniforms || dimensions ||
-           barriers || reversed || statements;
+           barriers || reversed || statements || arrays;
   }
 };
 

@@ -42,8 +42,9 @@ const std::vector<CleanRule>& cleanRules() {
        "a floating value silently made an integer: `get_global_size(a[1])` for a float a"},
       {"uninitialized",
        {"uninitialized", "sometimes-uninitialized", "conditional-uninitialized"},
-       {"uninitialized", "sometimes-uninitialized", "conditional-uninitialized"},
-       "a variable read before it is written: `float x; b[i] = x;` (its value is undefined)"},
+       {"uninitialized", "sometimes-uninitialized", "conditional-uninitialized", kUninitializedArray},
+       "a variable read before it is written: `float x; b[i] = x;`, `int c[16]; e = c[0];` (its value is undefined; "
+       "arrays are the AST walk's, steer/UninitializedArrays.h)"},
       {"undefined-arithmetic",
        {"division-by-zero", "shift-count-overflow", "shift-count-negative", "shift-negative-value", "array-bounds",
         "integer-overflow"},
@@ -195,7 +196,7 @@ std::string cleanCompileViolation(const std::vector<clangfe::Diagnostic>& diagno
       if (!r) continue;
       for (const char* option : r->reported)
         if (d.option == option)
-          return name + ": " + d.message + (d.option == kWhileLoopAnalysis || r->flags.empty() ? "" : " [-W" + d.option + "]");
+          return name + ": " + d.message + (d.option == kWhileLoopAnalysis || d.option == kUninitializedArray || r->flags.empty() ? "" : " [-W" + d.option + "]");
       if (d.option.empty())
         for (const char* m : r->messages)
           if (d.message.find(m) != std::string::npos) return name + ": " + d.message;

@@ -148,6 +148,16 @@ private Q_SLOTS:
         << QStringLiteral("loop-analysis")
         << QString::fromStdString(kernelWith("  int k;\n  for (k = 0; k < 6; k++) {\n    a[i] += b[k];\n    k = a[i] < b[k];\n  }"))
         << QString::fromStdString(kernelWith("  int k, c = 0;\n  for (k = 0; k < 6; k++) {\n    a[i] += b[k];\n    c = a[i] < b[k];\n    b[i] += c;\n  }"));
+    // Clang follows scalars only; a private array read before any write is the walk's.
+    QTest::newRow("uninitialized, an array")
+        << QStringLiteral("uninitialized")
+        << QString::fromStdString(kernelWith("  float c[4];\n  for (int k = 0; k < 4; k++) {\n    a[i] += c[k];\n    c[k] = b[k];\n  }"))
+        << QString::fromStdString(kernelWith("  float c[4];\n  for (int k = 0; k < 4; k++) {\n    c[k] = b[k];\n    a[i] += c[k];\n  }"));
+    // A read under a test may come after the writes (a running sum's `k > 0`).
+    QTest::newRow("uninitialized, an array read under a test")
+        << QStringLiteral("uninitialized")
+        << QString::fromStdString(kernelWith("  float c[4];\n  c[1] = c[0] + b[i];\n  a[i] = c[1];"))
+        << QString::fromStdString(kernelWith("  float c[4];\n  for (int k = 0; k < 4; k++) {\n    if (k > 0)\n      a[i] += c[k - 1];\n    c[k] = b[k];\n  }"));
     QTest::newRow("implicit-int") << QStringLiteral("implicit-int")
                                   << QStringLiteral("kernel void A(global float* a, const n) {\n  a[get_global_id(0)] = n;\n}\n")
                                   << QStringLiteral("kernel void A(global float* a, const int n) {\n  a[get_global_id(0)] = n;\n}\n");

@@ -1,0 +1,120 @@
+#include "steer/UninitializedArrays.h"
+
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/Stmt.h>
+
+#include <map>
+
+namespace steerbench::steer {
+namespace {
+
+using namespace clang;
+
+/// The variable an access names: `c[i][j]` -> c (nullptr: not a variable).
+const VarDecl* arrayOf(const Expr* e) {
+  e = e->IgnoreParenImpCasts();
+  while (const auto* s = dyn_cast<ArraySubscriptExpr>(e))
+    e = s->getBase()->IgnoreParenImpCasts();
+  if (const auto* r = dyn_cast<DeclRefExpr>(e)) return dyn_cast<VarDecl>(r->getDecl());
+  return nullptr;
+}
+
+/// A private array declared with no initialiser.
+bool untouchedArray(const VarDecl* v) {
+  return v->hasLocalStorage() && !v->hasInit() && v->getType()->isConstantArrayType() &&
+         v->getType().getAddressSpace() != LangAS::opencl_local;
+}
+
+class FirstAccesses {
+public:
+  /// `conditional`: the statement runs only when some test holds.
+  void walk(const Stmt* s, bool conditional) {
+    if (!s) return;
+    if (const auto* d = dyn_cast<DeclStmt>(s)) {
+      for (const Decl* x : d->decls())
+        if (const auto* v = dyn_cast<VarDecl>(x)) {
+          if (untouchedArray(v)) open_[v] = true;
+          else walk(v->getInit(), conditional);
+        }
+      return;
+    }
+    if (const auto* b = dyn_cast<BinaryOperator>(s)) {
+      if (b->getOpcode() == BO_Assign) {
+        walk(b->getRHS(), conditional); // the value first, then the store
+        const Expr* to = b->getLHS()->IgnoreParenImpCasts();
+        if (const auto* m = dyn_cast<MemberExpr>(to)) to = m->getBase()->IgnoreParenImpCasts();
+        else if (const auto* v = dyn_cast<ExtVectorElementExpr>(to)) to = v->getBase()->IgnoreParenImpCasts();
+        if (const auto* sub = dyn_cast<ArraySubscriptExpr>(to); sub && open_.count(arrayOf(sub))) {
+          indices(sub, conditional);
+          open_[arrayOf(sub)] = false; // written (a member or a component of an element: some of it)
+          return;
+        }
+        walk(b->getLHS(), conditional);
+        return;
+      }
+      if (b->isLogicalOp()) {
+        walk(b->getLHS(), conditional);
+        walk(b->getRHS(), true);
+        return;
+      }
+    }
+    if (const auto* c = dyn_cast<ConditionalOperator>(s)) {
+      walk(c->getCond(), conditional);
+      walk(c->getTrueExpr(), true);
+      walk(c->getFalseExpr(), true);
+      return;
+    }
+    if (const auto* i = dyn_cast<IfStmt>(s)) {
+      walk(i->getInit(), conditional);
+      walk(i->getCond(), conditional);
+      walk(i->getThen(), true);
+      walk(i->getElse(), true);
+      return;
+    }
+    if (const auto* w = dyn_cast<SwitchStmt>(s)) {
+      walk(w->getInit(), conditional);
+      walk(w->getCond(), conditional);
+      walk(w->getBody(), true);
+      return;
+    }
+    if (const auto* f = dyn_cast<ForStmt>(s)) { // in the order a first pass runs
+      walk(f->getInit(), conditional);
+      walk(f->getCond(), conditional);
+      walk(f->getBody(), conditional);
+      walk(f->getInc(), conditional);
+      return;
+    }
+    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(s)) {
+      if (const auto* v = arrayOf(sub); open_.count(v)) {
+        indices(sub, conditional);
+        if (open_[v] && !conditional) found.push_back({sub, v->getNameAsString()});
+        open_[v] = false;
+        return;
+      }
+    }
+    if (const auto* r = dyn_cast<DeclRefExpr>(s)) // the array's name itself: passed on, or its address taken
+      if (const auto* v = dyn_cast<VarDecl>(r->getDecl()); v && open_.count(v)) open_[v] = false;
+    for (const Stmt* child : s->children()) // while: its condition, then its body; do: the body first
+      walk(child, conditional);
+  }
+
+  std::vector<EarlyRead> found;
+
+private:
+  void indices(const ArraySubscriptExpr* sub, bool conditional) {
+    for (const Expr* e = sub; const auto* s = dyn_cast<ArraySubscriptExpr>(e); e = s->getBase()->IgnoreParenImpCasts())
+      walk(s->getIdx(), conditional);
+  }
+  std::map<const VarDecl*, bool> open_; ///< the arrays tested: true until their first access
+};
+
+} // namespace
+
+std::vector<EarlyRead> readsBeforeWrites(const clang::FunctionDecl& f) {
+  FirstAccesses walk;
+  walk.walk(f.getBody(), false);
+  return walk.found;
+}
+
+} // namespace steerbench::steer

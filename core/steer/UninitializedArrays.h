@@ -1,0 +1,37 @@
+// Private arrays read before anything was written to them: Clang's
+// -Wuninitialized follows scalars only, so `int c[16]; ... e = c[0] + a[32];`
+// before any `c[...] = ...` passes it, and the kernel computes with whatever
+// the stack held (the dynamic checks then see NONDETERMINISTIC, or outputs
+// that ignore the input). Steering found exact matches so, in a stencil's
+// lineage, over and over (docs/steering.md, "uninitialized").
+//
+// The test follows the body in the order it runs, loops once (a read in a
+// loop's first pass comes before a write later in its body): an array with
+// no initialiser whose first access is a read not under a condition (an if,
+// ?:, the right side of && or ||, a switch's case) is reported. A first
+// read under a condition, an access to a whole element's member, or the
+// array's name used other than subscripted (passed on, its address taken)
+// ends the array's test with no finding: its writes may happen elsewhere.
+// Local (__local) arrays are shared with other work-items, and not tested.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace clang {
+class ArraySubscriptExpr;
+class FunctionDecl;
+} // namespace clang
+
+namespace steerbench::steer {
+
+struct EarlyRead {
+  const clang::ArraySubscriptExpr* at = nullptr; ///< the read
+  std::string array;                             ///< the array's name
+};
+
+/// The reads of `f`'s body that read a private array before anything was
+/// written to it, one per array, in the order the body runs them.
+[[nodiscard]] std::vector<EarlyRead> readsBeforeWrites(const clang::FunctionDecl& f);
+
+} // namespace steerbench::steer
