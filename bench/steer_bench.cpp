@@ -37,7 +37,7 @@
 //                    [--keep-bests DIR] (each run's best kernel as DIR/VARIANT-NN.cl, to drive them)
 //                    [--keep-workspace FILE] (the scratch copy, every run and its checks, kept as FILE)
 //                    [--only 1,5,...] (run only these of the chosen targets, by their place in the list)
-//                    [--allow RULE,...|all] (clean-compile rules not enforced) [--no-drive-check] [--check-timeout 10]
+//                    [--allow RULE,...|all] (clean-compile rules not enforced) [--no-drive-check] [--check-timeout 5] [--confirm-timeout 20]
 //                    [--confirm-sizes 4096,65536|none] (after the quick check, every device at these sizes)
 //                    [--failing-members 0] (beam members from lineages that failed the checks, at most; -1: any)
 #include "common/Paths.h"
@@ -193,6 +193,7 @@ int main(int argc, char** argv) {
     }
     else if (!std::strcmp(argv[i], "--no-drive-check")) base.driveCheck = false;
     else if (arg("--check-timeout")) base.checkTimeout = std::atof(argv[++i]);
+    else if (arg("--confirm-timeout")) base.confirmTimeout = std::atof(argv[++i]);
     else if (arg("--confirm-sizes")) {
       const std::string list = argv[++i];
       base.confirmSizes.clear();
@@ -255,7 +256,8 @@ int main(int argc, char** argv) {
                                      for (const auto n : base.confirmSizes)
                                        r += (r.empty() ? "" : ",") + std::to_string(n);
                                      return r.empty() ? std::string("no more sizes") : r;
-                                   }() + ") before they can be the best; seeds checked first until one passes; " +
+                                   }() + ", " + formatNumber(base.confirmTimeout) +
+                                   " s per request) before they can be the best; seeds checked first until one passes; " +
                                    (base.failingMembers < 0 ? std::string("any number")
                                                             : std::to_string(base.failingMembers)) +
                                    " beam members from failing lineages; failing candidates " +

@@ -214,8 +214,10 @@ void addSearchOptions(CommandLine& cl) {
                                       "becomes the best only once its -O1 IR shows no dead counts and the drive worker "
                                       "PASSes it at 4096 work-items on one device, then at every --confirm-sizes on "
                                       "every device)"});
-  cl.option({"check-timeout", 0, "SECONDS", "time limit of each request of a contender's quick drive check (its "
-                                            "confirmation gets twice as long)", false, "10"});
+  cl.option({"check-timeout", 0, "SECONDS", "time limit of each request of a contender's quick drive check, in "
+                                            "CPU seconds of its niced worker", false, "5"});
+  cl.option({"confirm-timeout", 0, "SECONDS", "time limit of each request of a contender's confirmation at "
+                                              "--confirm-sizes, in CPU seconds (drive's default: 20)", false, "20"});
   cl.option({"confirm-sizes", 0, "N,...|none", "global sizes a contender that passed the quick check is then driven "
                                                "at on every device, as drive labels it ('none': the quick check alone)",
              false, "4096,65536"});
@@ -305,6 +307,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     }
     spec.driveCheck = !cl.has("no-drive-check");
     spec.checkTimeout = parseDouble(cl.value("check-timeout"), "--check-timeout", 0.1, 3600);
+    spec.confirmTimeout = parseDouble(cl.value("confirm-timeout"), "--confirm-timeout", 0.1, 3600);
     spec.confirmSizes = cl.value("confirm-sizes") == "none" ? std::vector<std::uint64_t>{}
                                                             : sizeList(cl, "confirm-sizes", false);
 }

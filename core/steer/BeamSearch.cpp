@@ -230,7 +230,7 @@ BeamSearch::Run::Run(BeamSearch& s, std::int64_t run, const SteerSpec& sp, const
     ContenderCheckOptions o;
     o.timeoutSeconds = sp.checkTimeout;
     o.confirmSizes = sp.confirmSizes;
-    o.confirmTimeoutSeconds = 2 * sp.checkTimeout;
+    o.confirmTimeoutSeconds = sp.confirmTimeout;
     o.maxQueued = 2;
     o.cacheDir = drive::poclCacheFor(s.ws_.path());
     checks = std::make_unique<ContenderChecks>(o);

@@ -57,7 +57,7 @@ std::string SteerSpec::toJson() const {
          ",\"patience\":" + std::to_string(patience) + ",\"seed\":" + std::to_string(seed) +
          ",\"batch\":" + std::to_string(batchSize) + ",\"streams\":" + std::to_string(streams) +
          ",\"clean_rules\":" + rules + ",\"drive_check\":" + (driveCheck ? "true" : "false") + ",\"dead_code\":" + (deadCode ? "true" : "false") +
-         ",\"check_timeout\":" + formatNumber(checkTimeout) + ",\"confirm_sizes\":" + jsonSizes(confirmSizes) +
+         ",\"check_timeout\":" + formatNumber(checkTimeout) + ",\"confirm_timeout\":" + formatNumber(confirmTimeout) + ",\"confirm_sizes\":" + jsonSizes(confirmSizes) +
          ",\"failing_members\":" + std::to_string(failingMembers) + ",\"repairs\":" + (repairs ? "true" : "false") +
          ",\"lineage_checks\":" + (lineageChecks ? "true" : "false") +
          ",\"package_failures\":" + (packageFailures ? "true" : "false") + "}";
@@ -135,6 +135,8 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   s.driveCheck = o->getBoolean("drive_check").value_or(false); // and took the nearest, runnable or not
   s.deadCode = o->getBoolean("dead_code").value_or(false);     // and kept candidates whose counts were dead
   real("check_timeout", s.checkTimeout);
+  s.confirmTimeout = 2 * s.checkTimeout; // as runs stored without it confirmed
+  real("confirm_timeout", s.confirmTimeout);
   s.confirmSizes.clear(); // a run stored before confirmation checked at one size on one device
   if (const auto* a = o->getArray("confirm_sizes"))
     for (const auto& v : *a)
@@ -196,6 +198,7 @@ void SteerSpec::validate() const {
   for (const auto& r : cleanRules)
     if (!cleanRule(r)) throw InputError("no clean-compile rule is called '" + r + "' (the rules: " + cleanRuleList() + ")");
   if (!(checkTimeout > 0)) throw InputError("the contenders' check timeout must be more than 0 seconds");
+  if (!(confirmTimeout > 0)) throw InputError("the contenders' confirmation timeout must be more than 0 seconds");
   for (const auto n : confirmSizes) // checks use work-groups of 64
     if (n == 0 || n % 64)
       throw InputError("a confirmation size of " + std::to_string(n) +

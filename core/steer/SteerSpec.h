@@ -153,10 +153,19 @@ struct SteerSpec {
   /// dead code (features::checkDeadCode): the search then builds on code
   /// that does work. Runs stored without it kept such candidates.
   bool deadCode = true;
-  double checkTimeout = 10; ///< seconds per request of a contender's quick check
+  /// Seconds per request of a contender's quick check (CPU seconds: the
+  /// checks run niced, at about a tenth of a core while the search runs, so
+  /// each second here is up to ten on the clock). Every candidate that
+  /// passed a quick check in five 120 s bench-steer runs passed it within 3 s
+  /// on the clock, unniced; a kernel that hangs holds the checks for the
+  /// whole limit (one run spent most of its checks on ten such).
+  double checkTimeout = 5;
+  /// Seconds per request of the confirmation, as `drive` allows (20 s), and
+  /// counted as checkTimeout is. Runs stored without it had twice their checkTimeout.
+  double confirmTimeout = 20;
   /// A contender that passes the quick check (one small size, one device) is
   /// then driven as `drive` labels: on every device at these global sizes
-  /// (requests limited to twice checkTimeout), and can be the best only when
+  /// (requests limited to confirmTimeout), and can be the best only when
   /// every case passes. Empty: the quick check alone. Runs stored without it
   /// had the quick check alone.
   std::vector<std::uint64_t> confirmSizes{4096, 65536};

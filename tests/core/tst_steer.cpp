@@ -171,7 +171,8 @@ void benchmarksOnly(steer::SteerSpec& s, bool drive, bool dead) {
   s.cleanRules = steer::defaultCleanRules();
   s.deadCode = dead;
   s.driveCheck = drive;
-  s.checkTimeout = 20;
+  s.checkTimeout = 20; // generous: a loaded machine must not turn a pass into TIMEOUT
+  s.confirmTimeout = 40;
 }
 
 /// Every candidate's generation and text, in order: what a run did.
@@ -291,6 +292,11 @@ private Q_SLOTS:
     s.lineageChecks = true;
     QVERIFY(steer::SteerSpec::fromJson(s.toJson(), "spec").lineageChecks);
     QVERIFY(kept.packageFailures); // the default
+    QCOMPARE(kept.checkTimeout, 5.0);
+    QCOMPARE(kept.confirmTimeout, 20.0);
+    s.confirmTimeout = 7.5;
+    QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "spec").confirmTimeout, 7.5);
+    s.confirmTimeout = 20;
     s.packageFailures = false;
     QVERIFY(!steer::SteerSpec::fromJson(s.toJson(), "spec").packageFailures);
     s.packageFailures = true;
@@ -309,7 +315,8 @@ private Q_SLOTS:
                                          ",\"combine_greedy\":3", ",\"max_per_vector\":4", ",\"reseed_after\":100",
                                          ",\"reseed_draw\":true", ",\"fill_insertions\":true", ",\"guide_logits\":1.5",
                                          ",\"failing_members\":3", ",\"seed_package_share\":0.5", ",\"repairs\":true",
-                                         ",\"lineage_checks\":true", ",\"package_failures\":true"});
+                                         ",\"lineage_checks\":true", ",\"package_failures\":true",
+                                         ",\"confirm_timeout\":20"});
     QCOMPARE(older.escalateAfter, 0);
     QCOMPARE(older.restarts, 0);
     QCOMPARE(older.combine, 0);
@@ -324,6 +331,7 @@ private Q_SLOTS:
     QVERIFY(!older.repairs);
     QVERIFY(!older.lineageChecks);
     QVERIFY(!older.packageFailures);
+    QCOMPARE(older.confirmTimeout, 10.0); // twice its check_timeout, 5
     s.failingMembers = -2;
     QVERIFY_EXCEPTION_THROWN(s.validate(), InputError);
     s.failingMembers = 0;
@@ -1391,6 +1399,9 @@ private Q_SLOTS:
     }
     s = spec(greweOf(kTarget), 2);
     s.checkTimeout = 0;
+    QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError);
+    s = spec(greweOf(kTarget), 2);
+    s.confirmTimeout = 0;
     QVERIFY_EXCEPTION_THROWN((void)search.run(s), InputError);
     s = spec(greweOf(kTarget), 2);
     s.escalateAfter = -1;
