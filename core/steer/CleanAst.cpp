@@ -357,6 +357,7 @@ public:
     truth(s->getCond());
     idleStep(s);
     truthCounter(s);
+    floatingBound(s);
     if (on_.statements && s->getInc()) idleStepOperands(s->getInc());
     forever(s->getCond(), s->getBody(), s->getForLoc());
     return true;
@@ -438,6 +439,42 @@ private:
     report(set.found->getOperatorLoc(), kWhileLoopAnalysis,
            "the loop's variable '" + v->getNameAsString() + "' is set to a comparison's 0 or 1 in its body: the "
            "loop starts over");
+  }
+  /// `for (int l = 0; l <= d / i; l++)` with d / i a float: the integer
+  /// counter is compared with a floating division, an infinity or a NaN
+  /// when it divides by 0 (i, a work-item's id, is 0 for the first), and
+  /// then the loop never ends, or ends at once (every exact match of one
+  /// run hung so). A floating bound with no division (`k < n + s`) is kept.
+  void floatingBound(const clang::ForStmt* s) {
+    if (!on_.loops || !s->getInc()) return;
+    const auto* b = llvm::dyn_cast_or_null<clang::BinaryOperator>(s->getCond() ? s->getCond()->IgnoreParens() : nullptr);
+    if (!b || !b->isRelationalOp()) return;
+    for (auto [counter, bound] : {std::pair(b->getLHS(), b->getRHS()), std::pair(b->getRHS(), b->getLHS())}) {
+      const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(counter->IgnoreParenImpCasts());
+      const auto* v = r ? llvm::dyn_cast<clang::VarDecl>(r->getDecl()) : nullptr;
+      if (!v || !v->getType()->isIntegerType() || !bound->IgnoreParenImpCasts()->getType()->isRealFloatingType() ||
+          !floatingDivision(bound))
+        continue;
+      const std::vector<const clang::VarDecl*> vars{v};
+      ChangesOrLeaves step(vars);
+      step.TraverseStmt(const_cast<clang::Expr*>(s->getInc()));
+      if (!step.found) continue;
+      report(b->getOperatorLoc(), kWhileLoopAnalysis,
+             "the loop's integer counter '" + v->getNameAsString() +
+                 "' is compared with a floating division (an infinity or a NaN when it divides by 0, and the "
+                 "loop never ends, or ends at once)");
+      return;
+    }
+  }
+  /// A floating `/` in `e` (not inside a call).
+  static bool floatingDivision(const clang::Stmt* e) {
+    if (!e || llvm::isa<clang::CallExpr>(e)) return false;
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e);
+        b && b->getOpcode() == clang::BO_Div && b->getType()->isRealFloatingType())
+      return true;
+    for (const clang::Stmt* c : e->children())
+      if (floatingDivision(c)) return true;
+    return false;
   }
   void idleStep(const clang::ForStmt* s) {
     if (!on_.loops || !s->getCond() || !s->getInc()) return;

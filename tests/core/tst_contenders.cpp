@@ -158,6 +158,11 @@ private Q_SLOTS:
         << QStringLiteral("uninitialized")
         << QString::fromStdString(kernelWith("  float c[4];\n  c[1] = c[0] + b[i];\n  a[i] = c[1];"))
         << QString::fromStdString(kernelWith("  float c[4];\n  for (int k = 0; k < 4; k++) {\n    if (k > 0)\n      a[i] += c[k - 1];\n    c[k] = b[k];\n  }"));
+    // An integer counter bounded by a float: `d / i` is an infinity for i = 0.
+    QTest::newRow("loop-analysis, a floating bound")
+        << QStringLiteral("loop-analysis")
+        << QString::fromStdString(kernelWith("  for (int k = 0; k <= b[0] / i; k++)\n    a[i] += b[k];"))
+        << QString::fromStdString(kernelWith("  for (int k = 0; k <= n / 2; k++)\n    a[i] += b[k];"));
     QTest::newRow("implicit-int") << QStringLiteral("implicit-int")
                                   << QStringLiteral("kernel void A(global float* a, const n) {\n  a[get_global_id(0)] = n;\n}\n")
                                   << QStringLiteral("kernel void A(global float* a, const int n) {\n  a[get_global_id(0)] = n;\n}\n");
