@@ -982,8 +982,6 @@ void BeamSearch::Run::noteVerdict(std::int64_t candidate, const std::string& out
   if (seedPackages.count(candidate)) presumedFailing = presumedFailingSeeds(seedPackages, verdicts);
 }
 
-
-
 void BeamSearch::Run::adoptVerdict(std::int64_t candidate, const ContenderCheck& same, double distance) {
   ws.setSteerCandidateCheck(candidate, same.outcome, same.detail);
   noteVerdict(candidate, same.outcome, distance);
