@@ -845,6 +845,11 @@ void BeamSearch::Run::collectChecks() {
 }
 
 void BeamSearch::Run::passedBest(const Member& m) {
+  // The checks' thread takes them back itself when one of its checks
+  // passes (so this finds none then); a verdict adopted from an earlier
+  // check of the same text is known here only. A contender taken back by
+  // either stays unchecked; `contenders` counts only pending ones where it
+  // matters (exactPending).
   best = m;
   for (const auto id : checks->withdrawFartherThan(m.distance)) {
     contenders.erase(id);

@@ -355,8 +355,12 @@ public:
   }
   bool VisitForStmt(clang::ForStmt* s) {
     truth(s->getCond());
-    idleStep(s);
-    truthCounter(s);
+    if (on_.loops && s->getCond()) {
+      ConditionReads reads;
+      reads.TraverseStmt(s->getCond());
+      idleStep(s, reads);
+      truthCounter(s, reads);
+    }
     floatingBound(s);
     if (on_.statements && s->getInc()) idleStepOperands(s->getInc());
     forever(s->getCond(), s->getBody(), s->getForLoc());
@@ -427,11 +431,8 @@ private:
   /// variable the condition reads to a comparison's 0 or 1, so the loop
   /// starts over from 0 or 1 (the exact matches of one run hung so, every
   /// one of them).
-  void truthCounter(const clang::ForStmt* s) {
-    if (!on_.loops || !s->getCond() || !s->getBody()) return;
-    ConditionReads reads;
-    reads.TraverseStmt(const_cast<clang::Expr*>(s->getCond()));
-    if (reads.vars.empty()) return;
+  void truthCounter(const clang::ForStmt* s, const ConditionReads& reads) {
+    if (!s->getBody() || reads.vars.empty()) return;
     TruthAssignment set(reads.vars);
     set.TraverseStmt(const_cast<clang::Stmt*>(s->getBody()));
     if (!set.found) return;
@@ -476,11 +477,9 @@ private:
       if (floatingDivision(c)) return true;
     return false;
   }
-  void idleStep(const clang::ForStmt* s) {
-    if (!on_.loops || !s->getCond() || !s->getInc()) return;
-    ConditionReads reads;
-    reads.TraverseStmt(const_cast<clang::Expr*>(s->getCond()));
-    if (reads.opaque || reads.vars.empty()) return;
+  /// (`reads`: what the loop's condition reads.)
+  void idleStep(const clang::ForStmt* s, const ConditionReads& reads) {
+    if (!s->getInc() || reads.opaque || reads.vars.empty()) return;
     ChangesOrLeaves step(reads.vars);
     step.TraverseStmt(const_cast<clang::Expr*>(s->getInc()));
     if (step.found) return;

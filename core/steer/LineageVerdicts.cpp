@@ -17,8 +17,7 @@ const Verdict* nearestVerdict(std::int64_t candidate, const Verdicts& verdicts, 
 }
 
 bool failingLineage(std::int64_t candidate, const Verdicts& verdicts, const Parents& parents) {
-  const auto* v = nearestVerdict(candidate, verdicts, parents);
-  return v && !v->passed;
+  return failingLineage(candidate, verdicts, parents, {});
 }
 
 std::set<std::int64_t> presumedFailingSeeds(const SeedPackages& seeds, const Verdicts& verdicts) {
@@ -36,12 +35,12 @@ std::set<std::int64_t> presumedFailingSeeds(const SeedPackages& seeds, const Ver
 
 bool failingLineage(std::int64_t candidate, const Verdicts& verdicts, const Parents& parents,
                     const std::set<std::int64_t>& presumed) {
-  if (const auto* v = nearestVerdict(candidate, verdicts, parents)) return !v->passed;
-  if (presumed.empty()) return false;
-  std::int64_t seed = candidate; // no verdict up its lineage: its seed's package speaks for it
-  for (auto p = parents.find(seed); p != parents.end() && p->second != 0; p = parents.find(seed))
-    seed = p->second;
-  return presumed.count(seed) > 0;
+  for (std::int64_t c = candidate;;) { // nearestVerdict's walk, ending at the seed
+    if (const auto v = verdicts.find(c); v != verdicts.end()) return !v->second.passed;
+    const auto p = parents.find(c);
+    if (p == parents.end() || p->second == 0) return presumed.count(c) > 0; // no verdict: its seed's package speaks
+    c = p->second;
+  }
 }
 
 std::vector<std::int64_t> uncheckedAncestors(std::int64_t candidate, const Verdicts& verdicts, const Parents& parents) {
