@@ -136,6 +136,10 @@ CommandLine driveCommandLine() {
   cl.option({"reuse-worker", 0, "",
              "keep one worker across kernels that pass (default: a new worker per kernel; see docs/driving.md)"});
   cl.option({"workspace", 'w', "FILE", "store kernels and results here", false, defaultWorkspacePath()});
+  cl.option({"resume", 0, "",
+             "go on where an interrupted drive into this workspace stopped: kernels it stored cases of, with the same "
+             "settings, are not driven again (their earlier outcomes count for the exit status); the last one it was "
+             "driving is, its cases replaced"});
   cl.option({"format", 'f', "FORMAT", "text or csv", false, "text"});
   cl.option({"payloads", 0, "SET,...",
              "constraint sets for payloads, tried in order until one runs clean: roles (the kernel's own reading, "
@@ -170,6 +174,7 @@ int runDrive(const CommandLine& cl) {
   o.check = !cl.has("no-check");
   o.freshWorkerPerKernel = !cl.has("reuse-worker");
   o.oclgrind = cl.has("oclgrind");
+  job.resume = cl.has("resume");
   o.payloadSets.clear();
   for (const auto& v : cl.values("payloads")) {
     std::stringstream ss(v);
@@ -238,6 +243,14 @@ int runDrive(const CommandLine& cl) {
   };
   const auto results = drive::runDriveJob(units, job, &ws);
   for (const auto& k : results) {
+    if (k.skipped) {
+      if (format == "text")
+        std::cout << k.unit << ": " << k.kernel << ": driven before with these settings (" << k.storedOutcomes.size()
+                  << (k.storedOutcomes.size() == 1 ? " case" : " cases") << "), not again\n";
+      if (std::any_of(k.storedOutcomes.begin(), k.storedOutcomes.end(), [](const std::string& o) { return o != "PASS"; }))
+        ++failed;
+      continue;
+    }
     if (!k.error.empty()) {
       std::cerr << k.unit << ": BUILD_FAILURE: " << k.error << "\n";
       ++failed;
@@ -250,7 +263,8 @@ int runDrive(const CommandLine& cl) {
       }
   }
   if (interrupt.token().cancelled()) {
-    std::cerr << "stopped; the cases driven so far are stored in " << ws.path() << "\n";
+    std::cerr << "stopped; the cases driven so far are stored in " << ws.path()
+              << " (the same command with --resume goes on from there)\n";
     return 1;
   }
   if (format == "text") std::cout << "stored in " << ws.path() << "\n";

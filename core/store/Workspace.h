@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 struct sqlite3;
@@ -160,6 +161,24 @@ public:
   std::int64_t addDriveCase(const DriveCaseRecord& c);
   /// Every stored case with its measurements, oldest first.
   [[nodiscard]] std::vector<DriveCaseRecord> driveCases() const;
+  /// Which cases a drive with given settings stored: those whose spec is
+  /// `spec` or begins with `prefix` (the drive's spec, to which each case
+  /// adds its payload's fields).
+  struct CaseSpecMatch {
+    std::string spec, prefix;
+  };
+  /// The outcomes of one kernel's cases that match, oldest first, with their ids.
+  struct StoredOutcome {
+    std::int64_t caseId = 0;
+    std::string outcome;
+  };
+  [[nodiscard]] std::vector<StoredOutcome> driveOutcomes(std::int64_t kernelId, const std::string& kernelName,
+                                                         const CaseSpecMatch& match) const;
+  /// The kernel (id and name) of the newest case that matches; id 0 when
+  /// there is none.
+  [[nodiscard]] std::pair<std::int64_t, std::string> lastDriven(const CaseSpecMatch& match) const;
+  /// Removes these cases and their measurements.
+  void removeDriveCases(const std::vector<std::int64_t>& caseIds);
   // --- steering ------------------------------------------------------------
   struct SteerRunRecord {
     std::int64_t id = 0;

@@ -38,6 +38,38 @@ std::int64_t Workspace::addDriveCase(const DriveCaseRecord& c) {
   return id;
 }
 
+std::vector<Workspace::StoredOutcome> Workspace::driveOutcomes(std::int64_t kernelId, const std::string& kernelName,
+                                                               const CaseSpecMatch& match) const {
+  Statement st(db_, "SELECT c.id, c.outcome FROM drive_cases c JOIN specs s ON s.hash = c.spec_hash "
+                    "WHERE c.kernel_id = ?1 AND c.kernel_name = ?2 AND (s.json = ?3 OR substr(s.json, 1, length(?4)) = ?4) "
+                    "ORDER BY c.id");
+  st.bind(1, kernelId).bind(2, kernelName).bind(3, match.spec).bind(4, match.prefix);
+  std::vector<StoredOutcome> out;
+  while (st.step())
+    out.push_back({st.integer(0), st.text(1)});
+  if (st.lastRc != SQLITE_OK) fail("cannot read the drive results", st.lastRc);
+  return out;
+}
+
+std::pair<std::int64_t, std::string> Workspace::lastDriven(const CaseSpecMatch& match) const {
+  Statement st(db_, "SELECT c.kernel_id, c.kernel_name FROM drive_cases c JOIN specs s ON s.hash = c.spec_hash "
+                    "WHERE s.json = ?1 OR substr(s.json, 1, length(?2)) = ?2 ORDER BY c.id DESC LIMIT 1");
+  st.bind(1, match.spec).bind(2, match.prefix);
+  std::pair<std::int64_t, std::string> last{0, ""};
+  if (st.step()) last = {st.integer(0), st.text(1)};
+  if (st.lastRc != SQLITE_OK) fail("cannot read the drive results", st.lastRc);
+  return last;
+}
+
+void Workspace::removeDriveCases(const std::vector<std::int64_t>& caseIds) {
+  for (const auto id : caseIds) {
+    Statement st(db_, "DELETE FROM drive_cases WHERE id = ?"); // measurements go with it (ON DELETE CASCADE)
+    st.bind(1, id);
+    st.step();
+    if (st.lastRc != SQLITE_OK) fail("cannot remove a drive case", st.lastRc);
+  }
+}
+
 std::vector<Workspace::DriveCaseRecord> Workspace::driveCases() const {
   std::vector<DriveCaseRecord> out;
   {

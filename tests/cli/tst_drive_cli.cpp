@@ -29,6 +29,18 @@ int count(const QString& ws, const char* sql) {
   return n;
 }
 
+QString text(const QString& ws, const char* sql) {
+  sqlite3* db = nullptr;
+  sqlite3_open_v2(ws.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr);
+  sqlite3_stmt* st = nullptr;
+  QString t;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+    t = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return t;
+}
+
 const char* kScale = "kernel void scale(global float* out, global const float* in, const int n) {\n"
                      "  int i = get_global_id(0);\n  if (i < n) out[i] = in[i] * 2.0f + 1.0f;\n}\n";
 
@@ -117,6 +129,39 @@ private slots:
     const Run again = cli({"drive", "-w", ws, "--global-sizes", "1024", "--runs", "3", path("scale.cl")});
     QCOMPARE(again.exitCode, 0);
     QCOMPARE(count(ws, "SELECT count(*) FROM drive_cases"), 2);
+  }
+
+  void resumeDrivesOnlyWhatIsMissing() {
+    const QString ws = path("resume.sbw");
+    write(path("offset.cl"), "kernel void offset(global float* out, global const float* in) {\n"
+                             "  int i = get_global_id(0);\n  out[i] = in[i] + 3.0f;\n}\n");
+    write(path("square.cl"), "kernel void square(global float* out, global const float* in) {\n"
+                             "  int i = get_global_id(0);\n  out[i] = in[i] * in[i];\n}\n");
+    const QStringList settings{"drive", "-w", ws, "--global-sizes", "1024,4096", "--runs", "3"};
+    QCOMPARE(cli(settings + QStringList{path("scale.cl"), path("offset.cl")}).exitCode, 0);
+    QCOMPARE(count(ws, "SELECT count(*) FROM drive_cases"), 4);
+    const char* offsetCases = "SELECT group_concat(uid) FROM drive_cases WHERE kernel_name = 'offset'";
+    const QString firstOffsetCases = text(ws, offsetCases);
+    QVERIFY(!firstOffsetCases.isEmpty());
+
+    // As after an interruption: scale is kept, offset (the last one driven,
+    // perhaps between its sizes) is driven again, square for the first time.
+    const Run r = cli(settings + QStringList{"--resume", path("scale.cl"), path("offset.cl"), path("square.cl")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains("scale: driven before with these settings (2 cases), not again"), qPrintable(r.out));
+    QCOMPARE(r.out.count(": PASS"), 4); // offset and square, two sizes each
+    QCOMPARE(count(ws, "SELECT count(*) FROM drive_cases WHERE kernel_name = 'scale'"), 2);
+    QCOMPARE(count(ws, "SELECT count(*) FROM drive_cases WHERE kernel_name = 'offset'"), 2); // replaced, not doubled
+    QVERIFY(text(ws, offsetCases) != firstOffsetCases); // new cases (each case has a uid of its own)
+    QCOMPARE(count(ws, "SELECT count(*) FROM drive_cases WHERE kernel_name = 'square'"), 2);
+    QCOMPARE(count(ws, "SELECT count(*) FROM drive_measurements"), 12); // none left behind by the replaced cases
+
+    // Other settings are another drive: nothing of the earlier one is skipped.
+    const Run other = cli({"drive", "-w", ws, "--global-sizes", "1024,4096", "--runs", "30", "--resume",
+                           path("scale.cl")});
+    QCOMPARE(other.exitCode, 0);
+    QVERIFY(!other.out.contains("driven before"));
+    QCOMPARE(count(ws, "SELECT count(*) FROM drive_cases WHERE kernel_name = 'scale'"), 4);
   }
 };
 

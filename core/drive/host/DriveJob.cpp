@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <utility>
 
 namespace steerbench::drive {
 namespace {
@@ -89,6 +90,11 @@ std::vector<DrivenKernel> runDriveJob(const std::vector<DriveUnit>& units, const
       if (u.onlyKernel.empty() || s.name == u.onlyKernel) plan.push_back({&u, s});
   }
   const std::string driveSpec = specJson(driver.options());
+  // The cases of an earlier drive with these settings: each case's spec is
+  // the drive spec with its payload's fields added (caseSpec).
+  const store::Workspace::CaseSpecMatch earlier{driveSpec, driveSpec.substr(0, driveSpec.size() - 1) + ","};
+  const bool resume = options.resume && workspace && !driveSpec.empty() && driveSpec.back() == '}';
+  const auto unfinished = resume ? workspace->lastDriven(earlier) : std::pair<std::int64_t, std::string>{0, ""};
   std::size_t done = 0;
   if (options.progress) options.progress(0, plan.size());
   for (const auto& p : plan) {
@@ -102,6 +108,22 @@ std::vector<DrivenKernel> runDriveJob(const std::vector<DriveUnit>& units, const
       rec.source = p.unit->source;
       rec.originFile = p.unit->name;
       workspace->transaction([&] { k.kernelId = workspace->addKernel(rec); });
+    }
+    if (resume) {
+      const auto stored = workspace->driveOutcomes(k.kernelId, k.kernel, earlier);
+      if (!stored.empty() && std::make_pair(k.kernelId, k.kernel) == unfinished) {
+        std::vector<std::int64_t> ids;
+        for (const auto& s : stored)
+          ids.push_back(s.caseId);
+        workspace->transaction([&] { workspace->removeDriveCases(ids); });
+      } else if (!stored.empty()) {
+        k.skipped = true;
+        for (const auto& s : stored)
+          k.storedOutcomes.push_back(s.outcome);
+        out.push_back(std::move(k));
+        if (options.progress) options.progress(++done, plan.size());
+        continue;
+      }
     }
     k.cases = driver.drive(
         p.unit->source, p.signature,

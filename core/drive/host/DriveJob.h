@@ -31,6 +31,11 @@ struct DrivenKernel {
   /// How its payload was chosen: the roles read, the probes, the constraint
   /// sets tried (Driver::evidence), for `drive --explain` and the Devices dock.
   std::vector<std::string> evidence;
+  /// With DriveJobOptions::resume: the workspace held its cases from an
+  /// earlier drive with the same settings, so it was not driven again;
+  /// `storedOutcomes` are those cases' outcomes, oldest first.
+  bool skipped = false;
+  std::vector<std::string> storedOutcomes;
 };
 
 struct DriveJobOptions {
@@ -40,6 +45,11 @@ struct DriveJobOptions {
   std::function<void(std::size_t done, std::size_t total)> progress;
   std::function<void(const DrivenKernel& kernel, const CaseResult& c)> onCase;
   const CancelToken* cancel = nullptr;
+  /// Go on where an interrupted drive stopped: a kernel whose cases from a
+  /// drive with the same settings are in the workspace is not driven again.
+  /// The last kernel such a drive stored is, its cases replaced: the drive
+  /// may have stopped between its sizes.
+  bool resume = false;
 };
 
 /// Drives every kernel of the units. With a workspace, every kernel is added
