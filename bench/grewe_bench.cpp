@@ -19,8 +19,9 @@
 //       --write-suite-kernels), its training folds augmented with the rows
 //       each other workspace added (kernels whose text no drive case of
 //       --suites has), in BenchPress's Table 2 layout (speedups averaged and
-//       confusion counts pooled over --seeds fold splits); the arms paired
-//       split by split (Wilcoxon's signed-rank test and the sign test: does
+//       confusion counts pooled over --seeds fold splits); each arm's
+//       speedup on each split (printed, and in --csv with column split); the
+//       arms paired split by split (Wilcoxon's signed-rank test and the sign test: does
 //       active learning lead passive steering on most splits?); then the
 //       speedup against the active-learning epoch (Figure 10).
 #include "common/AtomicFile.h"
@@ -384,7 +385,7 @@ int augmentation(const Args& args) {
   const char* labels[] = {"(b) + corpus kernels", "(c) + steered, random targets", "(d) + active learning"};
   std::FILE* csv = args.has("csv") ? std::fopen(args.get("csv").c_str(), "w") : nullptr;
   if (args.has("csv") && !csv) throw InputError("cannot write " + args.get("csv") + ": " + std::strerror(errno));
-  if (csv) std::fprintf(csv, "arm,epoch,added_rows,kernels,speedup_mean,speedup_geomean,precision,recall,specificity\n");
+  if (csv) std::fprintf(csv, "arm,epoch,added_rows,kernels,speedup_mean,speedup_geomean,precision,recall,specificity,split\n");
   std::map<std::string, std::vector<double>> armSplits; // per arm: each split's mean speedup
   for (const auto& arm : arms) {
     const int index = arm.name == "corpus" ? 0 : arm.name == "passive" ? 1 : 2;
@@ -393,7 +394,7 @@ int augmentation(const Args& args) {
     line(labels[index], arm.added.size(),
          std::set<std::int64_t>(arm.addedKernels.begin(), arm.addedKernels.end()).size(), m, splits);
     if (csv)
-      std::fprintf(csv, "%s,,%zu,,%g,%g,%g,%g,%g\n", arm.name.c_str(), arm.added.size(), m.speedupMean,
+      std::fprintf(csv, "%s,,%zu,,%g,%g,%g,%g,%g,\n", arm.name.c_str(), arm.added.size(), m.speedupMean,
                    m.speedupGeomean, m.precision, m.recall, m.specificity);
   }
   std::printf("%-32s %5s %7s %9s %17s %9s\n", "oracle", "", "", times(base.oracleMean).c_str(), "",
@@ -411,6 +412,25 @@ int augmentation(const Args& args) {
                 a, b, r.n, r.wins, r.losses, 100 * r.meanDifference, 100 * r.medianDifference, r.z, r.pWilcoxon,
                 r.pSign);
   };
+  // Each split's speedup per arm, the numbers the paired tests below compare.
+  std::printf("\nspeedup over static mapping, split by split (each the mean over its 10 folds):\nsplit");
+  std::vector<std::string> order{"suites"};
+  for (const auto& arm : arms)
+    order.push_back(arm.name);
+  for (const auto& name : order)
+    std::printf(" %8s", name.c_str());
+  std::printf("\n");
+  for (std::size_t s = 0; s < baseSplits.size(); ++s) {
+    std::printf("%5zu", s + 1);
+    for (const auto& name : order)
+      std::printf(" %8.4f", armSplits[name][s]);
+    std::printf("\n");
+  }
+  if (csv)
+    for (const auto& name : order)
+      for (std::size_t s = 0; s < armSplits[name].size(); ++s)
+        std::fprintf(csv, "%s,,,,%g,,,,,%zu\n", name.c_str(), armSplits[name][s], s + 1);
+
   std::printf("\npaired across the fold splits (speedup over static, per split):\n");
   paired("active", "passive");
   paired("active", "suites");
@@ -440,7 +460,7 @@ int augmentation(const Args& args) {
       std::printf("  %3d %5zu  %s  %s\n", epoch, upTo.size(), times(m.speedupMean).c_str(),
                   std::string(std::size_t(std::max(0.0, (m.speedupMean - 0.9) * 200)), '#').c_str());
       if (csv)
-        std::fprintf(csv, "%s,%d,%zu,,%g,%g,%g,%g,%g\n", arm.name.c_str(), epoch, upTo.size(), m.speedupMean,
+        std::fprintf(csv, "%s,%d,%zu,,%g,%g,%g,%g,%g,\n", arm.name.c_str(), epoch, upTo.size(), m.speedupMean,
                      m.speedupGeomean, m.precision, m.recall, m.specificity);
     }
   }
