@@ -34,7 +34,7 @@
 //      cell's vector (relative proximity at least 90%), the median of the
 //      cells' nearest, and the share of samples that compile.
 //
-// Usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] [--batch 64]
+// Usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] [--batch 128]
 //                       (the checkpoint defaults to the workspace's model, else the shipped one)
 //                        [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0]
 //                        [--unguarded] [--typed] [--no-calls] [--untyped] [--patience 6]   (the grammar guard, model::SyntaxGuard;
@@ -218,7 +218,7 @@ int main(int argc, char** argv) {
     else if (arg("--per-cell")) perCell = std::max(1, std::atoi(argv[++i]));
     else {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
-                           "[--batch 64] [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0] "
+                           "[--batch 128] [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0] "
                            "[--unguarded] [--typed] [--no-calls] [--untyped] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
                            "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--redraws 4] [--clean-statements] [--clean-kernels] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10] [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20]\n");
       return 2;

@@ -245,7 +245,7 @@ CommandLine sampleCommandLine() {
   cl.option({"temperature", 't', "T", "sampling temperature (0: most likely token)", false, "0.8"});
   cl.option({"top-p", 0, "P", "nucleus sampling: draw among the most likely tokens whose probabilities sum to P "
                               "(1: all; default: 0.9 for a decoder, 1 for an encoder)"});
-  cl.option({"batch", 0, "N", "rows sampled together (per stream)", false, "64"});
+  cl.option({"batch", 0, "N", "rows sampled together (per stream)", false, "128"});
   cl.option({"max-new-tokens", 0, "N", "cap on the tokens one sample adds", false, "512"});
   cl.option({"seed", 0, "N", "sampling seed", false, "1"});
   cl.option({"unguarded", 0, "", "sample the model as it is: no grammar guard (mismatched brackets, undeclared names)"});

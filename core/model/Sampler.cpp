@@ -380,7 +380,8 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
   std::size_t conditionLength = 0;
   for (const auto& c : conditions)
     conditionLength = std::max(conditionLength, c.size());
-  if (model->config().decoder()) decoding.emplace(model, o.batchSize, conditions);
+  // A slot per row the batch can hold: no more than this stream's share.
+  if (model->config().decoder()) decoding.emplace(model, std::min(o.batchSize, share), conditions);
   const unsigned checkJobs =
       std::max(1u, (o.checkJobs > 0 ? o.checkJobs : engine::hardwareJobs()) / unsigned(streams));
   while (!rows.empty() && !(cancel && cancel->cancelled()) && !(stop && stop->cancelled())) {

@@ -18,7 +18,10 @@ namespace steerbench::model {
 class Tokenizer;
 
 struct SampleOptions {
-  int batchSize = 64;
+  /// Rows sampled together per stream. The decoder's step reads all its
+  /// weights once a batch, so wider batches share that cost (docs/model.md,
+  /// "Threads and streams"); its cache holds a slot per row.
+  int batchSize = 128;
   double temperature = 0.8;  ///< <= 0: always the most likely token
   /// Nucleus sampling: draw only among the most likely tokens whose
   /// probabilities (at `temperature`) sum to at least this (1: all tokens).
