@@ -54,36 +54,58 @@ std::uint64_t integralMax(const std::string& e) {
   return 9223372036854775807ull;
 }
 
-void storeValue(const KernelArgument& a, unsigned char* at, std::uint64_t integral, double floating) {
-  const std::string& e = a.element;
-  if (a.isIntegral()) {
-    const std::size_t n = a.elementBytes();
-    std::memcpy(at, &integral, n); // little-endian: the low bytes
-  } else if (e == "half") {
-    const std::uint16_t h = toHalf(float(floating));
-    std::memcpy(at, &h, 2);
-  } else if (e == "float") {
-    const float f = float(floating);
-    std::memcpy(at, &f, 4);
-  } else {
-    std::memcpy(at, &floating, 8);
-  }
-}
+/// How the lanes of an argument's type are stored, read once from its type
+/// name. The loops that fill, compare and scan buffers run over millions of
+/// values; comparing the type's name at each of them took most of a drive.
+struct LaneFormat {
+  enum class Kind { Integral, Half, Float, Double };
+  Kind kind;
+  std::size_t laneBytes;  ///< one lane (a struct: all of it)
+  std::size_t valueBytes; ///< one value, all its lanes
+  explicit LaneFormat(const KernelArgument& a)
+      : kind(a.isIntegral()            ? Kind::Integral
+             : a.element == "half"  ? Kind::Half
+             : a.element == "float" ? Kind::Float
+                                    : Kind::Double),
+        laneBytes(a.elementBytes()), valueBytes(a.valueBytes()) {}
 
-double loadFloating(const KernelArgument& a, const unsigned char* at) {
-  if (a.element == "half") {
-    std::uint16_t h;
-    std::memcpy(&h, at, 2);
-    return fromHalf(h);
+  void store(unsigned char* at, std::uint64_t integral, double floating) const {
+    switch (kind) {
+    case Kind::Integral: std::memcpy(at, &integral, laneBytes); return; // little-endian: the low bytes
+    case Kind::Half: {
+      const std::uint16_t h = toHalf(float(floating));
+      std::memcpy(at, &h, 2);
+      return;
+    }
+    case Kind::Float: {
+      const float f = float(floating);
+      std::memcpy(at, &f, 4);
+      return;
+    }
+    case Kind::Double: std::memcpy(at, &floating, 8); return;
+    }
   }
-  if (a.element == "float") {
-    float f;
-    std::memcpy(&f, at, 4);
-    return f;
+
+  /// A floating lane's value (Half, Float or Double).
+  double load(const unsigned char* at) const {
+    if (kind == Kind::Half) {
+      std::uint16_t h;
+      std::memcpy(&h, at, 2);
+      return fromHalf(h);
+    }
+    if (kind == Kind::Float) {
+      float f;
+      std::memcpy(&f, at, 4);
+      return f;
+    }
+    double d;
+    std::memcpy(&d, at, 8);
+    return d;
   }
-  double d;
-  std::memcpy(&d, at, 8);
-  return d;
+};
+
+void storeValue(const KernelArgument& a, unsigned char* at, std::uint64_t integral, double floating) {
+  LaneFormat(a).store(at, integral, floating);
 }
 
 struct Buffers {
@@ -175,11 +197,12 @@ namespace {
 template <class Draw>
 std::vector<unsigned char> drawValues(const KernelArgument& a, std::size_t count, std::uint64_t seed, Draw&& draw) {
   std::mt19937_64 rng(seed);
+  const LaneFormat format(a);
   const std::size_t lanes = a.width == 3 ? 4 : a.width;
-  std::vector<unsigned char> bytes(count * a.valueBytes());
+  std::vector<unsigned char> bytes(count * format.valueBytes);
   for (std::size_t i = 0; i < count * lanes; ++i) {
     const auto [integral, floating] = draw(rng);
-    storeValue(a, bytes.data() + i * a.elementBytes(), integral, floating);
+    format.store(bytes.data() + i * format.laneBytes, integral, floating);
   }
   return bytes;
 }
@@ -231,9 +254,10 @@ std::vector<unsigned char> payloadBytes(const KernelArgument& a, std::size_t cou
       const auto values = range ? payloadBytes(field, count, fieldSeed * 0x9E3779B97F4A7C15ull + 1, range)
                                 : uniformValues(field, count, fieldSeed * 0x9E3779B97F4A7C15ull + 1, 1, 17);
       ++fieldSeed;
+      const std::size_t fieldBytes = field.valueBytes();
+      const std::size_t copied = std::min(fieldBytes, a.structBytes - std::min(a.structBytes, f.offset));
       for (std::size_t i = 0; i < count; ++i)
-        std::memcpy(bytes.data() + i * a.structBytes + f.offset, values.data() + i * field.valueBytes(),
-                    std::min(field.valueBytes(), a.structBytes - std::min(a.structBytes, f.offset)));
+        std::memcpy(bytes.data() + i * a.structBytes + f.offset, values.data() + i * fieldBytes, copied);
     }
     return bytes;
   }
@@ -252,22 +276,21 @@ bool sameFloating(double p, double q) {
   return std::fabs(p - q) <= 1e-5 * std::max(std::fabs(p), std::fabs(q)) + 1e-30;
 }
 
-/// One value (all its lanes) of `a`'s type at x and at y, compared as sameOutput does.
-bool sameValue(const KernelArgument& a, const unsigned char* x, const unsigned char* y) {
-  if (a.isIntegral()) return std::memcmp(x, y, a.valueBytes()) == 0;
-  const std::size_t step = a.elementBytes();
-  for (std::size_t i = 0; i < a.valueBytes(); i += step)
-    if (!sameFloating(loadFloating(a, x + i), loadFloating(a, y + i))) return false;
+/// One value (all its lanes) of a type at x and at y, compared as sameOutput does.
+bool sameValue(const LaneFormat& f, const unsigned char* x, const unsigned char* y) {
+  if (f.kind == LaneFormat::Kind::Integral) return std::memcmp(x, y, f.valueBytes) == 0;
+  for (std::size_t i = 0; i < f.valueBytes; i += f.laneBytes)
+    if (!sameFloating(f.load(x + i), f.load(y + i))) return false;
   return true;
 }
 } // namespace
 
 bool sameOutput(const KernelArgument& a, const std::vector<unsigned char>& x, const std::vector<unsigned char>& y) {
   if (x.size() != y.size()) return false;
-  if (a.isIntegral()) return x == y;
-  const std::size_t step = a.elementBytes();
-  for (std::size_t i = 0; i + step <= x.size(); i += step)
-    if (!sameFloating(loadFloating(a, x.data() + i), loadFloating(a, y.data() + i))) return false;
+  const LaneFormat f(a);
+  if (f.kind == LaneFormat::Kind::Integral) return x == y;
+  for (std::size_t i = 0; i + f.laneBytes <= x.size(); i += f.laneBytes)
+    if (!sameFloating(f.load(x.data() + i), f.load(y.data() + i))) return false;
   return true;
 }
 
@@ -565,11 +588,13 @@ struct DeviceRunner::Impl {
     for (std::size_t i = 0; i < r.arguments.size(); ++i) {
       const auto& arg = r.arguments[i];
       if (!arg.isOutput()) continue;
-      const std::size_t step = arg.valueBytes();
+      const LaneFormat format(arg);
+      const std::size_t step = format.valueBytes;
       for (std::size_t at = 0; at + step <= a[i].size() && at + step <= b[i].size(); at += step) {
         const unsigned char *outA = a[i].data() + at, *outB = b[i].data() + at;
-        const bool wroteA = !sameValue(arg, outA, inA[i].data() + at), wroteB = !sameValue(arg, outB, inB[i].data() + at);
-        if ((wroteA || wroteB) && !sameValue(arg, outA, outB)) return false;
+        const bool wroteA = !sameValue(format, outA, inA[i].data() + at),
+                   wroteB = !sameValue(format, outB, inB[i].data() + at);
+        if ((wroteA || wroteB) && !sameValue(format, outA, outB)) return false;
       }
     }
     return true;
