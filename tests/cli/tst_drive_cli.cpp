@@ -1,5 +1,6 @@
 // steerbench-cli devices, drive and export csv, run as a user would, on PoCL.
 #include "CliRun.h"
+#include "WorkspaceQuery.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -27,18 +28,6 @@ int count(const QString& ws, const char* sql) {
   sqlite3_finalize(st);
   sqlite3_close(db);
   return n;
-}
-
-QString text(const QString& ws, const char* sql) {
-  sqlite3* db = nullptr;
-  sqlite3_open_v2(ws.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr);
-  sqlite3_stmt* st = nullptr;
-  QString t;
-  if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-    t = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
-  sqlite3_finalize(st);
-  sqlite3_close(db);
-  return t;
 }
 
 const char* kScale = "kernel void scale(global float* out, global const float* in, const int n) {\n"
@@ -141,7 +130,7 @@ private slots:
     QCOMPARE(cli(settings + QStringList{path("scale.cl"), path("offset.cl")}).exitCode, 0);
     QCOMPARE(count(ws, "SELECT count(*) FROM drive_cases"), 4);
     const char* offsetCases = "SELECT group_concat(uid) FROM drive_cases WHERE kernel_name = 'offset'";
-    const QString firstOffsetCases = text(ws, offsetCases);
+    const QString firstOffsetCases = scalar(ws, offsetCases);
     QVERIFY(!firstOffsetCases.isEmpty());
 
     // As after an interruption: scale is kept, offset (the last one driven,
@@ -152,7 +141,7 @@ private slots:
     QCOMPARE(r.out.count(": PASS"), 4); // offset and square, two sizes each
     QCOMPARE(count(ws, "SELECT count(*) FROM drive_cases WHERE kernel_name = 'scale'"), 2);
     QCOMPARE(count(ws, "SELECT count(*) FROM drive_cases WHERE kernel_name = 'offset'"), 2); // replaced, not doubled
-    QVERIFY(text(ws, offsetCases) != firstOffsetCases); // new cases (each case has a uid of its own)
+    QVERIFY(scalar(ws, offsetCases) != firstOffsetCases); // new cases (each case has a uid of its own)
     QCOMPARE(count(ws, "SELECT count(*) FROM drive_cases WHERE kernel_name = 'square'"), 2);
     QCOMPARE(count(ws, "SELECT count(*) FROM drive_measurements"), 12); // none left behind by the replaced cases
 

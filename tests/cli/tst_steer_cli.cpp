@@ -4,6 +4,7 @@
 // dimensions, two targets, a binary target file, a finished or unknown run,
 // a bad option against a new workspace, exploring without labels).
 #include "CliRun.h"
+#include "WorkspaceQuery.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -11,25 +12,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <sqlite3.h>
-
 #include <csignal>
-
-namespace {
-
-QString scalar(const QString& workspace, const char* sql) {
-  sqlite3* db = nullptr;
-  sqlite3_open_v2(workspace.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr);
-  sqlite3_stmt* st = nullptr;
-  QString out;
-  if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-    out = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
-  sqlite3_finalize(st);
-  sqlite3_close(db);
-  return out;
-}
-
-} // namespace
 
 class TestSteerCli : public QObject {
   Q_OBJECT

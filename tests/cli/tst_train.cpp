@@ -2,6 +2,7 @@
 // here: checkpoints, progress in the workspace, determinism, resuming after
 // kill -9, and bad checkpoints.
 #include "CliRun.h"
+#include "WorkspaceQuery.h"
 
 #include "corpus/SourceFormatting.h"
 
@@ -15,18 +16,6 @@
 #include <sqlite3.h>
 
 namespace {
-
-QString scalar(const QString& workspace, const char* sql) {
-  sqlite3* db = nullptr;
-  sqlite3_open_v2(workspace.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr);
-  sqlite3_stmt* st = nullptr;
-  QString out;
-  if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-    out = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
-  sqlite3_finalize(st);
-  sqlite3_close(db);
-  return out;
-}
 
 QString finalLoss(const QString& out) {
   const auto m = QRegularExpression(QStringLiteral("final loss (\\S+)")).match(out);
