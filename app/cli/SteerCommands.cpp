@@ -235,6 +235,9 @@ void addSearchOptions(CommandLine& cl) {
   cl.option({"no-package-failures", 0, "", "with drive checks, judge each seed by its own check only (by default "
                                           "an unchecked seed of a package whose checked seeds all failed counts as "
                                           "failing, with its descendants)"});
+  cl.option({"new-kernels", 0, "", "with drive checks, the best is a kernel the workspace has not driven: a "
+                                  "candidate whose text a driven kernel has passes as a stepping stone only (always "
+                                  "on in explore)"});
 }
 
 namespace {
@@ -271,6 +274,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.repairs = cl.has("repairs");
     spec.lineageChecks = cl.has("lineage-checks");
     spec.packageFailures = !cl.has("no-package-failures");
+    if (cl.has("new-kernels")) spec.newKernels = true;
     spec.reseedAfter = int(cl.unsignedValue("reseed-after", 0, 100000));
     spec.guideLogits = parseDouble(cl.value("guide"), "--guide", -100, 100);
     spec.endHoleBias = parseDouble(cl.value("endhole-bias"), "--endhole-bias", -100, 100);

@@ -74,6 +74,15 @@ struct MemberOutcome {
 MemberOutcome steerAndLabel(store::Workspace& ws, model::Sampler& sampler, const steer::SteerSpec& spec,
                             const drive::DriveOptions& drive, bool includeAmbiguous, const CancelToken* cancel);
 
+/// explore's steering settings before its options: steer's defaults, with
+/// SteerSpec::newKernels on, so that each point labels a kernel the
+/// workspace has not driven.
+[[nodiscard]] inline steer::SteerSpec exploreSteering() {
+  steer::SteerSpec s;
+  s.newKernels = true;
+  return s;
+}
+
 struct ExploreSpec {
   bool active = true;
   int epochs = 5;
@@ -81,7 +90,7 @@ struct ExploreSpec {
   int points = 4096;  ///< random points scored per epoch
   std::uint64_t seed = 1;
   bool includeAmbiguous = false;
-  steer::SteerSpec steer;   ///< everything but the target (set per epoch)
+  steer::SteerSpec steer = exploreSteering(); ///< everything but the target (set per epoch)
   drive::DriveOptions drive; ///< how the steered kernel is driven
   [[nodiscard]] std::string toJson() const;
 };

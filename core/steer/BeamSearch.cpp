@@ -31,6 +31,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -111,6 +112,14 @@ struct BeamSearch::Run {
   /// candidates sent to them, by id.
   std::unique_ptr<ContenderChecks> checks;
   std::map<std::int64_t, Member> contenders;
+  /// SteerSpec::newKernels: the token keys (model::tokenKey: the same
+  /// kernel, however spaced) of the kernels the workspace had driven when
+  /// the run (or its resumed part) began. Shared with the checks' thread,
+  /// which only reads it.
+  std::shared_ptr<const std::set<std::string>> drivenKernels;
+  [[nodiscard]] bool mayBeBest(const std::string& text) const {
+    return !drivenKernels || !drivenKernels->count(model::tokenKey(text));
+  }
   std::size_t checked = 0, passed = 0;
   /// With checks: every stored candidate's parent (0: a seed), and the
   /// checked ones' verdicts, what failing() and heldBack() read.
@@ -233,6 +242,13 @@ BeamSearch::Run::Run(BeamSearch& s, std::int64_t run, const SteerSpec& sp, const
     o.confirmTimeoutSeconds = sp.confirmTimeout;
     o.maxQueued = 2;
     o.cacheDir = drive::poclCacheFor(s.ws_.path());
+    if (sp.newKernels) {
+      auto keys = std::make_shared<std::set<std::string>>();
+      for (const auto& source : s.ws_.drivenSources())
+        keys->insert(model::tokenKey(source));
+      drivenKernels = keys;
+      o.mayBeBest = [keys](const std::string& text) { return !keys->count(model::tokenKey(text)); };
+    }
     checks = std::make_unique<ContenderChecks>(o);
   }
 }
@@ -286,7 +302,8 @@ void BeamSearch::Run::restore() {
       if (c.checkOutcome.empty()) continue;
       noteVerdict(c.id, c.checkOutcome, c.distance);
       checks->remember({c.id, c.text, c.kernelName, c.distance, c.distance, c.checkOutcome, c.checkDetail});
-      if (c.checkOutcome == "PASS" && (best.id == 0 || c.distance < best.distance)) best = toMember(c);
+      if (c.checkOutcome == "PASS" && mayBeBest(c.text) && (best.id == 0 || c.distance < best.distance))
+        best = toMember(c);
     }
     if (spec.lineageChecks) // the newest failures whose first failing step was still looked for
       for (auto v = verdicts.rbegin(); v != verdicts.rend() && bisecting.size() < kBisections; ++v)
@@ -836,6 +853,11 @@ void BeamSearch::Run::collectChecks() {
     }
     if (c.outcome != "PASS" || it == contenders.end()) continue;
     ++passed;
+    if (!mayBeBest(it->second.text)) {
+      say("candidate " + std::to_string(c.candidate) +
+          " passed the drive checks, but the workspace has driven that kernel: not a best (new kernels only)");
+      continue;
+    }
     if (best.id == 0 || it->second.distance < best.distance) {
       passedBest(it->second);
       say("candidate " + std::to_string(best.id) + " passed the drive checks: the run's best, proximity " +
@@ -1042,7 +1064,8 @@ void BeamSearch::Run::submitContenders(const Generation& g) {
     if (sent >= 2) break;
     const auto& c = g.cands[i];
     if (const auto* k = checks->known(c.text)) { // the same text, checked before under another id
-      if (k->outcome == "PASS" && (best.id == 0 || c.distance < best.distance)) passedBest(toMember(c));
+      if (k->outcome == "PASS" && mayBeBest(c.text) && (best.id == 0 || c.distance < best.distance))
+        passedBest(toMember(c));
       adoptVerdict(c.id, *k, c.distance);
       continue;
     }

@@ -278,7 +278,8 @@ void ContenderChecks::loop() {
       busy_ = false;
       // A pass: the waiting checks no nearer could not become the best, and
       // go before the next is taken (withdrawFartherThan).
-      if (done.outcome == "PASS" && done.confirm) (void)withdrawLocked(done.distance);
+      if (done.outcome == "PASS" && done.confirm && (!options_.mayBeBest || options_.mayBeBest(done.text)))
+        (void)withdrawLocked(done.distance);
       if (!stop_ || done.outcome != "NOT_CHECKED") {
         byHash_[sha256Hex(done.text)] = done;
         finished_.push_back(std::move(done));

@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -67,6 +68,9 @@ struct ContenderCheckOptions {
   /// starved them under other work). 0: the same priority.
   int niceIncrement = 10;
   std::string cacheDir;           ///< PoCL's kernel cache (empty: PoCL's default)
+  /// Whether a text may become the best (SteerSpec::newKernels; unset:
+  /// every text): the passing of one that may not takes no waiting check back.
+  std::function<bool(const std::string&)> mayBeBest;
   std::string workerPath;         ///< empty: the installed steerbench-drive
 };
 

@@ -207,6 +207,14 @@ struct SteerSpec {
   /// its package's others until one of them passes. Runs stored without it
   /// presumed nothing.
   bool packageFailures = true;
+  /// With drive checks: a candidate whose text is a kernel the workspace
+  /// has driven (any drive case) cannot be the best; it passes and stays a
+  /// stepping stone. `explore` sets it, so that each epoch labels a kernel
+  /// not labelled before: steered to targets far from every kernel, its
+  /// runs had ended, epoch after epoch, on the same unchanged seed, driven
+  /// again each time (one corpus kernel 7 times in 12 epochs), adding the
+  /// same rows again. Runs stored without it took any.
+  bool newKernels = false;
   int patience = 0;            ///< stop after this many generations without a better best of the run (0: never)
   std::uint64_t seed = 1;
   int batchSize = 64;          ///< rows the model infills together (per stream)

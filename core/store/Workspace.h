@@ -179,6 +179,8 @@ public:
   [[nodiscard]] std::pair<std::int64_t, std::string> lastDriven(const CaseSpecMatch& match) const;
   /// Removes these cases and their measurements.
   void removeDriveCases(const std::vector<std::int64_t>& caseIds);
+  /// The sources of the kernels with drive cases (any settings), each once.
+  [[nodiscard]] std::vector<std::string> drivenSources() const;
   // --- steering ------------------------------------------------------------
   struct SteerRunRecord {
     std::int64_t id = 0;

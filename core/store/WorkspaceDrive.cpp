@@ -70,6 +70,15 @@ void Workspace::removeDriveCases(const std::vector<std::int64_t>& caseIds) {
   }
 }
 
+std::vector<std::string> Workspace::drivenSources() const {
+  Statement st(db_, "SELECT source FROM kernels WHERE id IN (SELECT kernel_id FROM drive_cases) ORDER BY id");
+  std::vector<std::string> out;
+  while (st.step())
+    out.push_back(st.text(0));
+  if (st.lastRc != SQLITE_OK) fail("cannot read the drive results", st.lastRc);
+  return out;
+}
+
 std::vector<Workspace::DriveCaseRecord> Workspace::driveCases() const {
   std::vector<DriveCaseRecord> out;
   {

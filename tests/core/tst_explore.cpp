@@ -150,8 +150,19 @@ private Q_SLOTS:
       paths.push_back(std::string(STEERBENCH_TEST_DATA) + "/kernels/" + f + ".cl");
     for (const auto& r : engine::runFeatureJob(paths, o))
       QVERIFY2(r.ok(), r.error.c_str());
-    for (std::int64_t id = 1; id <= ws.kernelCount(); ++id)
+    const std::int64_t seeds = ws.kernelCount();
+    for (std::int64_t id = 1; id <= seeds; ++id)
       ws.setRole(id, "train");
+    // Five other kernels, of a role steering takes no seeds from, carry the
+    // labels: explore's best may not be a kernel the workspace has driven
+    // (SteerSpec::newKernels), and the seeds stay undriven.
+    paths.clear();
+    for (const char* f : {"k02_helper", "k03_local_tile", "k06_vector", "k10_nested_helpers", "k11_local_2d"})
+      paths.push_back(std::string(STEERBENCH_TEST_DATA) + "/kernels/" + f + ".cl");
+    for (const auto& r : engine::runFeatureJob(paths, o))
+      QVERIFY2(r.ok(), r.error.c_str());
+    for (std::int64_t id = seeds + 1; id <= ws.kernelCount(); ++id)
+      ws.setRole(id, "test");
 
     // No labels yet: a clear message that says what to do.
     model::Sampler sampler = deletingSampler({fixture("k01_copy"), fixture("k05_loop"), fixture("k07_math"),
@@ -183,6 +194,7 @@ private Q_SLOTS:
     int n = 0;
     for (std::int64_t id = 1; id <= ws.kernelCount(); ++id)
       for (std::int64_t size : {1024, 65536}) {
+        if (id <= seeds) break;
         store::Workspace::DriveCaseRecord c;
         c.kernelId = id;
         c.kernelName = ws.kernel(id)->name;
@@ -201,6 +213,7 @@ private Q_SLOTS:
 
     std::vector<explore::EpochReport> epochs;
     explorer.onEpoch = [&](const explore::EpochReport& e) { epochs.push_back(e); };
+    QVERIFY(spec.steer.newKernels); // explore's default
     const auto run = explorer.run(spec);
     QCOMPARE(epochs.size(), std::size_t(1));
     const auto& e = epochs[0];
@@ -215,6 +228,7 @@ private Q_SLOTS:
     QCOMPARE(stored.size(), std::size_t(1));
     QVERIFY(stored[0].committee.find("\"training_points\":10") != std::string::npos);
     QCOMPARE(stored[0].steerRun, e.steered.run);
+    QVERIFY(ws.spec(ws.steerRun(e.steered.run)->specHash).find("\"new_kernels\":true") != std::string::npos);
     QCOMPARE(stored[0].cases, std::int64_t(1));
     QVERIFY(stored[0].point.find("F1_F4") != std::string::npos);
     // The steered kernel's case is in the workspace, driven on both PoCL devices.

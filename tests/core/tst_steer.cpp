@@ -292,6 +292,11 @@ private Q_SLOTS:
     s.lineageChecks = true;
     QVERIFY(steer::SteerSpec::fromJson(s.toJson(), "spec").lineageChecks);
     QVERIFY(kept.packageFailures); // the default
+    QVERIFY(!kept.newKernels);     // the default; explore turns it on
+    s.newKernels = true;
+    QVERIFY(steer::SteerSpec::fromJson(s.toJson(), "spec").newKernels);
+    QVERIFY(!storedWithout(s, {",\"new_kernels\":true"}).newKernels);
+    s.newKernels = false;
     QCOMPARE(kept.checkTimeout, 5.0);
     QCOMPARE(kept.confirmTimeout, 20.0);
     s.confirmTimeout = 7.5;
@@ -812,6 +817,41 @@ private Q_SLOTS:
     QCOMPARE(steer::runnableBest(ws, r.run), r.bestId);
     QVERIFY(r.bestKernelId > 0);
     QVERIFY(r.passed >= 1 && r.checked >= r.passed);
+  }
+
+  void aKernelTheWorkspaceDroveIsNoBestWhenNewKernelsAreAsked() {
+    // As above, the seed is the target and runs: the best of a first run.
+    // Once that kernel has a drive case (explore drove it), a run asking for
+    // new kernels checks the seed and passes it as a stepping stone only:
+    // its best, if any, is another kernel (without the rule, a copy of the
+    // seed spaced otherwise became the best).
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("new-kernels.sbw")).toStdString());
+    auto sampler = deleter();
+    steer::BeamSearch search(ws, sampler);
+    auto s = spec(greweOf(kSeed), 2);
+    benchmarksOnly(s, true, false);
+    const auto first = search.run(s);
+    QCOMPARE(first.stopReason, std::string("exact match"));
+    QVERIFY(first.bestKernelId > 0);
+    const auto seedKernel = ws.kernel(first.bestKernelId);
+    QVERIFY(ws.drivenSources().empty());
+    store::Workspace::DriveCaseRecord c;
+    c.kernelId = seedKernel->id;
+    c.kernelName = seedKernel->name;
+    c.globalSize = 4096;
+    c.localSize = 64;
+    c.outcome = "PASS";
+    c.specHash = ws.putSpec("{\"made\":\"by the test\"}");
+    ws.addDriveCase(c);
+    QCOMPARE(ws.drivenSources(), std::vector<std::string>{seedKernel->source});
+
+    s.newKernels = true;
+    const auto r = search.run(s);
+    const auto seed = ws.steerCandidates(r.run, 0).at(0);
+    QCOMPARE(seed.text, first.bestText);
+    QCOMPARE(seed.checkOutcome, std::string("PASS"));
+    QVERIFY(r.bestId != seed.id);
+    QVERIFY(model::tokenKey(r.bestText) != model::tokenKey(first.bestText)); // not the seed, however spaced
   }
 
   void anExactMatchThatDoesNotRunIsNotTheBest() {
