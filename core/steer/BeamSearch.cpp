@@ -140,6 +140,13 @@ struct BeamSearch::Run {
   std::vector<CandidateRecord> seedChecks;
   std::size_t nextSeedCheck = 0;
   std::int64_t seedSubmitted = 0;
+  bool seedPassed = false; ///< a seed passed the checks (the best, or a stepping stone: SteerSpec::newKernels)
+  /// The seeds' own queue goes on: no seed passed yet, and some are left.
+  [[nodiscard]] bool seedsQueued() const { return !seedPassed && nextSeedCheck < seedChecks.size(); }
+  [[nodiscard]] bool isSeed(std::int64_t candidate) const {
+    const auto p = parents.find(candidate);
+    return p != parents.end() && p->second == 0;
+  }
   std::map<std::string, std::string> deadByText; ///< SteerSpec::deadCode's verdicts, by text (empty: live)
   /// SteerSpec::repairs: the failing candidates repaired, and the repairs
   /// that the next generation adds to its candidates, each with the text of
@@ -302,6 +309,7 @@ void BeamSearch::Run::restore() {
       if (c.checkOutcome.empty()) continue;
       noteVerdict(c.id, c.checkOutcome, c.distance);
       checks->remember({c.id, c.text, c.kernelName, c.distance, c.distance, c.checkOutcome, c.checkDetail});
+      if (c.checkOutcome == "PASS" && c.generation == 0) seedPassed = true;
       if (c.checkOutcome == "PASS" && mayBeBest(c.text) && (best.id == 0 || c.distance < best.distance))
         best = toMember(c);
     }
@@ -853,6 +861,7 @@ void BeamSearch::Run::collectChecks() {
     }
     if (c.outcome != "PASS" || it == contenders.end()) continue;
     ++passed;
+    if (isSeed(c.candidate)) seedPassed = true;
     if (!mayBeBest(it->second.text)) {
       say("candidate " + std::to_string(c.candidate) +
           " passed the drive checks, but the workspace has driven that kernel: not a best (new kernels only)");
@@ -1018,9 +1027,14 @@ void BeamSearch::Run::submitContenders(const Generation& g) {
   // Until one passes, generation 0's seeds are checked nearest first, ahead
   // of everything else, one waiting at a time (the other waiting place stays
   // for candidates): real kernels, they most likely run, and give the run a
-  // runnable best to beat and runnable lineages to keep.
+  // runnable best to beat and runnable lineages to keep. A seed that passes
+  // but may not be the best (SteerSpec::newKernels) ends the queue too: its
+  // lineage runs, and the checks go to its descendants (with the queue
+  // going on, explore's runs to far targets spent their budget checking
+  // 12 to 17 seeds of one package that all wrote nothing, and ended with
+  // no best).
   if (!(seedSubmitted && checks->waiting(seedSubmitted)))
-    for (; best.id == 0 && nextSeedCheck < seedChecks.size(); ++nextSeedCheck) {
+    for (; !seedPassed && best.id == 0 && nextSeedCheck < seedChecks.size(); ++nextSeedCheck) {
       const auto& c = seedChecks[nextSeedCheck];
       if (checks->known(c.text) || !checks->submit(c.id, c.text, c.kernelName, c.distance, c.distance - kFirst)) continue;
       contenders[c.id] = toMember(c);
@@ -1090,7 +1104,7 @@ void BeamSearch::Run::checkLineages() {
   // alone; one nearer (a seed left unchecked when another passed) is
   // checked as a contender. None until a seed passes or none is left: the
   // seeds' checks go one at a time, in their packages' turns.
-  if (best.id == 0 && nextSeedCheck < seedChecks.size()) return; // the seeds' checks keep their order
+  if (best.id == 0 && seedsQueued()) return; // the seeds' checks keep their order
   const auto pending = checks->pendingCandidates();
   if (lineageCheck && std::find(pending.begin(), pending.end(), lineageCheck) != pending.end()) return;
   enum class Sent { queued, known, busy, none };
