@@ -845,12 +845,20 @@ private Q_SLOTS:
     ws.addDriveCase(c);
     QCOMPARE(ws.drivenSources(), std::vector<std::string>{seedKernel->source});
 
+    // A second seed, farther, that would run too: the first seed's pass
+    // ends the seeds' queue though it cannot be the best, so the checks go
+    // to the descendants, and the farther seed is never checked.
+    const std::string farther = std::string(kSeed).insert(std::string(kSeed).rfind('}'), "  a[i] = a[i] * 3.0f;\n");
+    s.seeds.push_back({"farther.cl", farther});
     s.newKernels = true;
     const auto r = search.run(s);
-    const auto seed = ws.steerCandidates(r.run, 0).at(0);
-    QCOMPARE(seed.text, first.bestText);
-    QCOMPARE(seed.checkOutcome, std::string("PASS"));
-    QVERIFY(r.bestId != seed.id);
+    const auto seeds = ws.steerCandidates(r.run, 0);
+    QCOMPARE(seeds.size(), std::size_t(2));
+    QCOMPARE(seeds[0].text, first.bestText);
+    QCOMPARE(seeds[0].checkOutcome, std::string("PASS"));
+    QVERIFY(seeds[1].distance > 0);
+    QVERIFY2(seeds[1].checkOutcome.empty(), seeds[1].checkOutcome.c_str());
+    QVERIFY(r.bestId != seeds[0].id);
     QVERIFY(model::tokenKey(r.bestText) != model::tokenKey(first.bestText)); // not the seed, however spaced
   }
 
