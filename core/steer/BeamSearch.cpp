@@ -30,6 +30,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -112,14 +113,12 @@ struct BeamSearch::Run {
   /// candidates sent to them, by id.
   std::unique_ptr<ContenderChecks> checks;
   std::map<std::int64_t, Member> contenders;
-  /// SteerSpec::newKernels: the token keys (model::tokenKey: the same
-  /// kernel, however spaced) of the kernels the workspace had driven when
-  /// the run (or its resumed part) began. Shared with the checks' thread,
-  /// which only reads it.
-  std::shared_ptr<const std::set<std::string>> drivenKernels;
-  [[nodiscard]] bool mayBeBest(const std::string& text) const {
-    return !drivenKernels || !drivenKernels->count(model::tokenKey(text));
-  }
+  /// SteerSpec::newKernels: whether a text is none of the kernels the
+  /// workspace had driven when the run (or its resumed part) began, by
+  /// token key (model::tokenKey: the same kernel, however spaced); unset
+  /// without it. The checks' thread calls it too.
+  std::function<bool(const std::string&)> notDriven;
+  [[nodiscard]] bool mayBeBest(const std::string& text) const { return !notDriven || notDriven(text); }
   std::size_t checked = 0, passed = 0;
   /// With checks: every stored candidate's parent (0: a seed), and the
   /// checked ones' verdicts, what failing() and heldBack() read.
@@ -253,8 +252,8 @@ BeamSearch::Run::Run(BeamSearch& s, std::int64_t run, const SteerSpec& sp, const
       auto keys = std::make_shared<std::set<std::string>>();
       for (const auto& source : s.ws_.drivenSources())
         keys->insert(model::tokenKey(source));
-      drivenKernels = keys;
-      o.mayBeBest = [keys](const std::string& text) { return !keys->count(model::tokenKey(text)); };
+      notDriven = [keys](const std::string& text) { return !keys->count(model::tokenKey(text)); };
+      o.mayBeBest = notDriven;
     }
     checks = std::make_unique<ContenderChecks>(o);
   }
