@@ -308,7 +308,7 @@ void BeamSearch::Run::restore() {
       if (c.checkOutcome.empty()) continue;
       noteVerdict(c.id, c.checkOutcome, c.distance);
       checks->remember({c.id, c.text, c.kernelName, c.distance, c.distance, c.checkOutcome, c.checkDetail});
-      if (c.checkOutcome == "PASS" && c.generation == 0) seedPassed = true;
+      if (c.checkOutcome == "PASS" && isSeed(c.id)) seedPassed = true;
       if (c.checkOutcome == "PASS" && mayBeBest(c.text) && (best.id == 0 || c.distance < best.distance))
         best = toMember(c);
     }
@@ -1033,7 +1033,7 @@ void BeamSearch::Run::submitContenders(const Generation& g) {
   // 12 to 17 seeds of one package that all wrote nothing, and ended with
   // no best).
   if (!(seedSubmitted && checks->waiting(seedSubmitted)))
-    for (; !seedPassed && best.id == 0 && nextSeedCheck < seedChecks.size(); ++nextSeedCheck) {
+    for (; best.id == 0 && seedsQueued(); ++nextSeedCheck) {
       const auto& c = seedChecks[nextSeedCheck];
       if (checks->known(c.text) || !checks->submit(c.id, c.text, c.kernelName, c.distance, c.distance - kFirst)) continue;
       contenders[c.id] = toMember(c);

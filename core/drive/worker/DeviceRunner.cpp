@@ -276,22 +276,23 @@ bool sameFloating(double p, double q) {
   return std::fabs(p - q) <= 1e-5 * std::max(std::fabs(p), std::fabs(q)) + 1e-30;
 }
 
-/// One value (all its lanes) of a type at x and at y, compared as sameOutput does.
-bool sameValue(const LaneFormat& f, const unsigned char* x, const unsigned char* y) {
-  if (f.kind == LaneFormat::Kind::Integral) return std::memcmp(x, y, f.valueBytes) == 0;
-  for (std::size_t i = 0; i < f.valueBytes; i += f.laneBytes)
+/// The lanes of `bytes` bytes at x and at y: integers bit for bit, floating
+/// values within sameFloating.
+bool sameLanes(const LaneFormat& f, const unsigned char* x, const unsigned char* y, std::size_t bytes) {
+  if (f.kind == LaneFormat::Kind::Integral) return bytes == 0 || std::memcmp(x, y, bytes) == 0;
+  for (std::size_t i = 0; i + f.laneBytes <= bytes; i += f.laneBytes)
     if (!sameFloating(f.load(x + i), f.load(y + i))) return false;
   return true;
+}
+
+/// One value (all its lanes) of a type at x and at y, compared as sameOutput does.
+bool sameValue(const LaneFormat& f, const unsigned char* x, const unsigned char* y) {
+  return sameLanes(f, x, y, f.valueBytes);
 }
 } // namespace
 
 bool sameOutput(const KernelArgument& a, const std::vector<unsigned char>& x, const std::vector<unsigned char>& y) {
-  if (x.size() != y.size()) return false;
-  const LaneFormat f(a);
-  if (f.kind == LaneFormat::Kind::Integral) return x == y;
-  for (std::size_t i = 0; i + f.laneBytes <= x.size(); i += f.laneBytes)
-    if (!sameFloating(f.load(x.data() + i), f.load(y.data() + i))) return false;
-  return true;
+  return x.size() == y.size() && sameLanes(LaneFormat(a), x.data(), y.data(), x.size());
 }
 
 struct DeviceRunner::Impl {
