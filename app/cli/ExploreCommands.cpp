@@ -109,6 +109,10 @@ CommandLine exploreCommandLine() {
   cl.option({"batch", 'b', "N", "points steered to per epoch, spread apart", false, "1"});
   cl.option({"mpi", 0, "", "spread each batch over the ranks of an MPI job (rank 0 keeps the workspace)"});
   cl.option({"points", 0, "N", "random points scored per epoch", false, "4096"});
+  cl.option({"draw", 0, "uniform|log-uniform",
+             "how the random points' counts are drawn between the labelled data's bounds: uniform, or uniform "
+             "in log(1 + count), which gives small kernels their share when a few large ones stretch the bounds",
+             false, "uniform"});
   cl.option({"include-ambiguous", 0, "", "also learn from AMBIGUOUS labels"});
   cl.option({"workspace", 'w', "FILE", "the workspace", false, defaultWorkspacePath()});
   cl.option({"checkpoint", 'o', "FILE", "the model (default: the workspace's, else the shipped default)"});
@@ -135,6 +139,11 @@ int runExplore(const CommandLine& cl) {
   spec.batch = int(cl.unsignedValue("batch", 1, 100000));
   spec.points = int(cl.unsignedValue("points", 1, 10000000));
   spec.includeAmbiguous = cl.has("include-ambiguous");
+  try {
+    spec.draw = explore::parsePointDraw(cl.value("draw"));
+  } catch (const InputError& e) {
+    throw UsageError(std::string("--draw: ") + e.what());
+  }
   spec.seed = parseSeed(cl);
   spec.steer.target.space = "grewe";
   readSearchOptions(cl, spec.steer);

@@ -69,8 +69,16 @@ std::vector<double> greweTargetOf(const std::vector<double>& raw) {
   return t;
 }
 
+const char* pointDrawName(PointDraw d) { return d == PointDraw::LogUniform ? "log-uniform" : "uniform"; }
+
+PointDraw parsePointDraw(const std::string& name) {
+  if (name == "uniform") return PointDraw::Uniform;
+  if (name == "log-uniform") return PointDraw::LogUniform;
+  throw InputError("unknown point draw '" + name + "' (uniform or log-uniform)");
+}
+
 std::vector<ScoredPoint> scoreRandomPoints(const Committee& committee, const LabelledSet& set, int points,
-                                           std::uint64_t seed) {
+                                           std::uint64_t seed, PointDraw draw) {
   std::mt19937_64 rng(seed);
   std::vector<double> lo(8, 1e300), hi(8, -1e300), wgsizes;
   for (const auto& r : set.raw) {
@@ -85,7 +93,11 @@ std::vector<ScoredPoint> scoreRandomPoints(const Committee& committee, const Lab
   for (int p = 0; p < points; ++p) {
     std::vector<double> raw(8);
     for (std::size_t d = 0; d < 6; ++d)
-      raw[d] = std::round(std::uniform_real_distribution<double>(lo[d], hi[d])(rng));
+      if (draw == PointDraw::LogUniform)
+        raw[d] = std::round(std::expm1(std::uniform_real_distribution<double>(
+            std::log1p(std::max(0.0, lo[d])), std::log1p(std::max(0.0, hi[d])))(rng)));
+      else
+        raw[d] = std::round(std::uniform_real_distribution<double>(lo[d], hi[d])(rng));
     const double t0 = std::log(std::max(1.0, lo[6])), t1 = std::log(std::max(1.0, hi[6]));
     raw[6] = std::round(std::exp(std::uniform_real_distribution<double>(t0, std::max(t0, t1))(rng)));
     raw[7] = wgsizes[std::uniform_int_distribution<std::size_t>(0, wgsizes.size() - 1)(rng)];
@@ -163,7 +175,7 @@ std::string ExploreSpec::toJson() const {
   return "{\"command\":\"explore\",\"app_version\":" + jsonString(kAppVersion) + ",\"mode\":\"" +
          (active ? "active" : "passive") + "\",\"epochs\":" + std::to_string(epochs) +
          (batch > 1 ? ",\"batch\":" + std::to_string(batch) : std::string()) + ",\"points\":" +
-         std::to_string(points) + ",\"seed\":" + std::to_string(seed) + ",\"include_ambiguous\":" +
+         std::to_string(points) + ",\"draw\":\"" + pointDrawName(draw) + "\",\"seed\":" + std::to_string(seed) + ",\"include_ambiguous\":" +
          (includeAmbiguous ? "true" : "false") + ",\"steer\":" + steer.toJson() + ",\"drive\":" +
          drive::specJson(drive) + "}";
 }
@@ -195,7 +207,7 @@ std::int64_t Explorer::run(const ExploreSpec& spec, const CancelToken* cancel) {
       const auto committee = Committee::train(set.points, int(set.labels.size()), spec.seed + std::uint64_t(epoch));
       const int batch = std::max(1, spec.batch);
       const auto scored = scoreRandomPoints(committee, set, spec.active ? std::max(1, spec.points) : batch,
-                                            spec.seed * 0x9E3779B97F4A7C15ull + std::uint64_t(epoch));
+                                            spec.seed * 0x9E3779B97F4A7C15ull + std::uint64_t(epoch), spec.draw);
       if (scored.empty()) throw InputError("no labelled point to bound the search with");
       // Active: the most disputed points, spread apart; passive: the first drawn.
       const auto picks = batchPicks(scored, set, batch, spec.active);

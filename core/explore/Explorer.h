@@ -46,10 +46,22 @@ struct ScoredPoint {
   std::vector<double> raw; ///< comp, rational, mem, localmem, coalesced, atomic, transfer, wgsize
   double entropy = 0;
 };
-/// `points` random points within the bounds of `set`: counts uniform (rounded),
-/// transfer log-uniform, the work-group size one of those seen; in draw order.
+/// How the six counts of a random point are drawn between the labelled set's
+/// bounds. Uniform: the plain box, where a few large kernels (comp in the
+/// thousands) put most points far from every kernel. LogUniform: uniform in
+/// log(1 + count), the scale the committee standardises its inputs in, so
+/// small and large kernels get their share of points.
+enum class PointDraw { Uniform, LogUniform };
+[[nodiscard]] const char* pointDrawName(PointDraw d);
+/// "uniform" or "log-uniform"; throws InputError otherwise.
+[[nodiscard]] PointDraw parsePointDraw(const std::string& name);
+
+/// `points` random points within the bounds of `set`: counts as `draw` says
+/// (rounded), transfer log-uniform, the work-group size one of those seen; in
+/// draw order.
 [[nodiscard]] std::vector<ScoredPoint> scoreRandomPoints(const Committee& committee, const LabelledSet& set,
-                                                         int points, std::uint64_t seed);
+                                                         int points, std::uint64_t seed,
+                                                         PointDraw draw = PointDraw::Uniform);
 /// The Grewe steering target of a raw point: its counts, F2 and F4 derived.
 [[nodiscard]] std::vector<double> greweTargetOf(const std::vector<double>& raw);
 
@@ -88,6 +100,7 @@ struct ExploreSpec {
   int epochs = 5;
   int batch = 1;      ///< points steered to per epoch (batchPicks)
   int points = 4096;  ///< random points scored per epoch
+  PointDraw draw = PointDraw::Uniform; ///< how they are drawn
   std::uint64_t seed = 1;
   bool includeAmbiguous = false;
   steer::SteerSpec steer = exploreSteering(); ///< everything but the target (set per epoch)

@@ -113,6 +113,32 @@ private Q_SLOTS:
     QVERIFY(std::adjacent_find(all.begin(), all.end()) == all.end());
   }
 
+  void logUniformDrawsGiveSmallCountsTheirShare() {
+    // Two labelled kernels bound the box: comp 0 to 3,000 (DevMap's range), the other counts smaller.
+    explore::LabelledSet set;
+    set.points = clusters();
+    set.raw = {{0, 0, 1, 0, 0, 0, 256, 64}, {3000, 100, 600, 200, 300, 4, 1 << 20, 128}};
+    const auto c = Committee::train(set.points, 2, 1);
+    auto shareBelow = [&](explore::PointDraw draw, double comp) {
+      const auto pts = explore::scoreRandomPoints(c, set, 2000, 9, draw);
+      int below = 0;
+      for (const auto& p : pts) {
+        for (std::size_t d = 0; d < 8; ++d) // every draw stays in the box
+          if (p.raw[d] < set.raw[0][d] || p.raw[d] > set.raw[1][d]) return -1.0;
+        below += p.raw[0] < comp;
+      }
+      return below / double(pts.size());
+    };
+    // comp below 55 (= sqrt(3001) - 1): about half of log-uniform draws, under 2% of uniform ones.
+    const double logShare = shareBelow(explore::PointDraw::LogUniform, 55);
+    const double plainShare = shareBelow(explore::PointDraw::Uniform, 55);
+    QVERIFY2(logShare > 0.45 && logShare < 0.55, std::to_string(logShare).c_str());
+    QVERIFY2(plainShare >= 0 && plainShare < 0.03, std::to_string(plainShare).c_str());
+    QCOMPARE(explore::parsePointDraw("log-uniform"), explore::PointDraw::LogUniform);
+    QCOMPARE(std::string(explore::pointDrawName(explore::PointDraw::Uniform)), std::string("uniform"));
+    QVERIFY_EXCEPTION_THROWN((void)explore::parsePointDraw("gaussian"), InputError);
+  }
+
   void drivenKernelsWithoutStoredFeaturesAreMeasured() {
     // `drive` stores kernels without their features; their labels still count.
     auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("driven.sbw")).toStdString());
@@ -238,17 +264,24 @@ private Q_SLOTS:
     QVERIFY(driven);
 
     // Passive: the first random point, whatever its entropy (the same draw as
-    // the active run's first point for this seed).
+    // the active run's first point for this seed), here drawn log-uniform.
     spec.active = false;
+    spec.draw = explore::PointDraw::LogUniform;
     epochs.clear();
     const auto set = explore::labelledCases(ws, false); // before the run adds its own labels
     const auto committee = Committee::train(set.points, int(set.labels.size()), spec.seed);
-    const auto first = explore::scoreRandomPoints(committee, set, 1, spec.seed * 0x9E3779B97F4A7C15ull);
+    const auto first = explore::scoreRandomPoints(committee, set, 1, spec.seed * 0x9E3779B97F4A7C15ull,
+                                                  explore::PointDraw::LogUniform);
+    QVERIFY(first.at(0).raw != explore::scoreRandomPoints(committee, set, 1, spec.seed * 0x9E3779B97F4A7C15ull)
+                                   .at(0)
+                                   .raw); // so the run's point tells which draw it used
     const auto passive = explorer.run(spec);
     QCOMPARE(epochs.size(), std::size_t(1));
     QCOMPARE(epochs[0].point, first.at(0).raw);
-    QCOMPARE(ws.rows("SELECT mode FROM explore_runs WHERE id = " + std::to_string(passive)).at(0).at(0),
-             std::string("passive"));
+    const auto passiveRun = ws.rows("SELECT mode, spec_hash FROM explore_runs WHERE id = " + std::to_string(passive));
+    QCOMPARE(passiveRun.at(0).at(0), std::string("passive"));
+    QVERIFY(ws.spec(passiveRun.at(0).at(1)).find("\"draw\":\"log-uniform\"") != std::string::npos);
+    spec.draw = explore::PointDraw::Uniform;
 
     // A batch: two points an epoch, each steered to and driven, stored as members 0 and 1.
     spec.active = true;
