@@ -110,9 +110,10 @@ CommandLine exploreCommandLine() {
   cl.option({"mpi", 0, "", "spread each batch over the ranks of an MPI job (rank 0 keeps the workspace)"});
   cl.option({"points", 0, "N", "random points scored per epoch", false, "4096"});
   cl.option({"draw", 0, "uniform|log-uniform",
-             "how the random points' counts are drawn between the labelled data's bounds: uniform, or uniform "
-             "in log(1 + count), which gives small kernels their share when a few large ones stretch the bounds",
-             false, "uniform"});
+             "how the random points' counts are drawn between the labelled data's bounds: uniform in "
+             "log(1 + count), which gives small kernels their share when a few large ones stretch the bounds, "
+             "or uniform",
+             false, "log-uniform"});
   cl.option({"include-ambiguous", 0, "", "also learn from AMBIGUOUS labels"});
   cl.option({"workspace", 'w', "FILE", "the workspace", false, defaultWorkspacePath()});
   cl.option({"checkpoint", 'o', "FILE", "the model (default: the workspace's, else the shipped default)"});

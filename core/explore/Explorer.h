@@ -61,7 +61,7 @@ enum class PointDraw { Uniform, LogUniform };
 /// draw order.
 [[nodiscard]] std::vector<ScoredPoint> scoreRandomPoints(const Committee& committee, const LabelledSet& set,
                                                          int points, std::uint64_t seed,
-                                                         PointDraw draw = PointDraw::Uniform);
+                                                         PointDraw draw = PointDraw::LogUniform);
 /// The Grewe steering target of a raw point: its counts, F2 and F4 derived.
 [[nodiscard]] std::vector<double> greweTargetOf(const std::vector<double>& raw);
 
@@ -100,7 +100,7 @@ struct ExploreSpec {
   int epochs = 5;
   int batch = 1;      ///< points steered to per epoch (batchPicks)
   int points = 4096;  ///< random points scored per epoch
-  PointDraw draw = PointDraw::Uniform; ///< how they are drawn
+  PointDraw draw = PointDraw::LogUniform; ///< how they are drawn
   std::uint64_t seed = 1;
   bool includeAmbiguous = false;
   steer::SteerSpec steer = exploreSteering(); ///< everything but the target (set per epoch)

@@ -263,25 +263,25 @@ private Q_SLOTS:
       driven |= c.kernelId == e.steered.bestKernelId && c.devices.size() == 2;
     QVERIFY(driven);
 
-    // Passive: the first random point, whatever its entropy (the same draw as
-    // the active run's first point for this seed), here drawn log-uniform.
+    // Passive: the first random point, whatever its entropy; here with the
+    // counts drawn uniformly (not the default), which the run's spec records.
     spec.active = false;
-    spec.draw = explore::PointDraw::LogUniform;
+    spec.draw = explore::PointDraw::Uniform;
     epochs.clear();
     const auto set = explore::labelledCases(ws, false); // before the run adds its own labels
     const auto committee = Committee::train(set.points, int(set.labels.size()), spec.seed);
     const auto first = explore::scoreRandomPoints(committee, set, 1, spec.seed * 0x9E3779B97F4A7C15ull,
-                                                  explore::PointDraw::LogUniform);
+                                                  explore::PointDraw::Uniform);
     QVERIFY(first.at(0).raw != explore::scoreRandomPoints(committee, set, 1, spec.seed * 0x9E3779B97F4A7C15ull)
                                    .at(0)
-                                   .raw); // so the run's point tells which draw it used
+                                   .raw); // the run's point tells which draw it used
     const auto passive = explorer.run(spec);
     QCOMPARE(epochs.size(), std::size_t(1));
     QCOMPARE(epochs[0].point, first.at(0).raw);
     const auto passiveRun = ws.rows("SELECT mode, spec_hash FROM explore_runs WHERE id = " + std::to_string(passive));
     QCOMPARE(passiveRun.at(0).at(0), std::string("passive"));
-    QVERIFY(ws.spec(passiveRun.at(0).at(1)).find("\"draw\":\"log-uniform\"") != std::string::npos);
-    spec.draw = explore::PointDraw::Uniform;
+    QVERIFY(ws.spec(passiveRun.at(0).at(1)).find("\"draw\":\"uniform\"") != std::string::npos);
+    spec.draw = explore::PointDraw::LogUniform;
 
     // A batch: two points an epoch, each steered to and driven, stored as members 0 and 1.
     spec.active = true;
