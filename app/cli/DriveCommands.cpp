@@ -148,7 +148,9 @@ CommandLine driveCommandLine() {
   cl.option({"explain", 0, "", "also print how each payload was chosen: the roles read, the probes, the sets tried"});
   cl.option({"oclgrind", 0, "",
              "run the worker inside Oclgrind's simulator (Debian's oclgrind; its only device): every memory access "
-             "of the checked runs is checked, and one outside its allocation is OUT_OF_BOUNDS. Slow: for checking"});
+             "of the checked runs is checked, and one outside its allocation is OUT_OF_BOUNDS; two work-items touching "
+             "one address between barriers, one writing, without atomics, is NONDETERMINISTIC (a data race). Slow: "
+             "for checking"});
   return cl;
 }
 

@@ -789,8 +789,23 @@ kernel void opaque(global void* raw, global bits_t* u, constant odd_t* o, global
     QCOMPARE(log.memoryErrorSince(mark),
              std::string("Index (64) exceeds static array size (64) by work-item Global(63,0,0), at line 6 of the "
                          "checked source"));
+    QCOMPARE(log.dataRaceSince(mark), std::string()); // a memory error is no race
+    {
+      std::ofstream more(path, std::ios::app);
+      more << "Read-write data race at local memory address 0x1000000000020\n\tKernel: A\n\t\n"
+              "\tFirst entity:  Global(1,0,0) Local(1,0,0) Group(0,0,0)\n\t  store double %call23\n"
+              "\tAt line 26 (column 12) of input.cl:\n\t  d[l] = fmin(d[l], d[l + n]);\n\t\n"
+              "\tSecond entity: Global(0,0,0) Local(0,0,0) Group(0,0,0)\n\t  %8 = load double\n"
+              "\tAt line 29 (column 19) of input.cl:\n\t  d[l + 3] += d[l + 4];\n\t\n\n"
+              "Write-write data race at global memory address 0x100000000000f\n\tKernel: A\n\n";
+    }
+    QCOMPARE(log.dataRaceSince(mark),
+             std::string("Read-write data race at local memory address 0x1000000000020 between work-items "
+                         "Global(1,0,0) and Global(0,0,0), at lines 26 and 29 of the checked source"));
+    QVERIFY(log.memoryErrorSince(mark).rfind("Index (64)", 0) == 0); // still the first memory error
     QVERIFY(!OclgrindLog("").active());
     QCOMPARE(OclgrindLog("").memoryErrorSince(0), std::string());
+    QCOMPARE(OclgrindLog("").dataRaceSince(0), std::string());
   }
 
   void oclgrindFindsAReadPastALocalArray() {
@@ -819,6 +834,51 @@ kernel void opaque(global void* raw, global bits_t* u, constant odd_t* o, global
     const auto good = driver.drive(kScale, signatureOf(kScale)).at(0);
     QCOMPARE(good.outcome, std::string("PASS"));
     QVERIFY(specJson(o).find("\"oclgrind\":true") != std::string::npos);
+  }
+
+  void oclgrindFindsARaceOnLocalMemory() {
+    if (oclgrindPath().empty()) QSKIP("Oclgrind is not installed (Debian: apt install oclgrind); nothing to run");
+    // A tree sum with its barrier inside the wrong loop: work-item l reads
+    // t[l + s] while l + s writes it in the same step. On PoCL's CPU devices
+    // the work-items of a group run in order, so the outputs agree from run
+    // to run; Oclgrind's race checker names the race. The same sum with the
+    // barrier in its place passes.
+    const char* racy = R"(kernel void racy_sum(global float* a, global const float* b) {
+  local float t[64];
+  int l = get_local_id(0);
+  t[l] = b[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = 32; s > 0; s >>= 1)
+    if (l < s) t[l] += t[l + s];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (l == 0) a[get_group_id(0)] = t[0];
+})";
+    const char* fenced = R"(kernel void fenced_sum(global float* a, global const float* b) {
+  local float t[64];
+  int l = get_local_id(0);
+  t[l] = b[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = 32; s > 0; s >>= 1) {
+    if (l < s) t[l] += t[l + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (l == 0) a[get_group_id(0)] = t[0];
+})";
+    auto o = quick();
+    o.oclgrind = true;
+    o.globalSizes = {256};
+    o.localSizes = {64};
+    o.timedRuns = 2;
+    o.warmupRuns = 0;
+    o.timeoutSeconds = 120;
+    Driver driver(o);
+    const auto bad = driver.drive(racy, signatureOf(racy)).at(0);
+    QVERIFY2(bad.outcome == "NONDETERMINISTIC", (bad.outcome + ": " + bad.detail).c_str());
+    QVERIFY2(bad.detail.find("Oclgrind's race checker: ") != std::string::npos &&
+                 bad.detail.find("data race at local memory") != std::string::npos,
+             bad.detail.c_str());
+    const auto good = driver.drive(fenced, signatureOf(fenced)).at(0);
+    QVERIFY2(good.outcome == "PASS", (good.outcome + ": " + good.detail).c_str());
   }
 
   // --- the job, the workspace and the DevMap export ----------------------------

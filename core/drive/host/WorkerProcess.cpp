@@ -91,9 +91,9 @@ WorkerProcess::WorkerProcess(WorkerOptions options) : options_(std::move(options
     if (log.empty()) log = (options_.cacheDir.empty() ? std::string("/tmp") : options_.cacheDir) + "/worker-oclgrind.log";
     // Work-groups and local memory as large as PoCL's CPU devices allow
     // (Oclgrind's defaults: 1024 work-items, 32 KiB), so that the launches
-    // it checks are the ones timed.
-    args = {options_.oclgrind, "--log", log, "--max-errors", "1000", "--max-wgsize", "4096", "--local-mem-size",
-            "524288", exe};
+    // it checks are the ones timed. --data-races: its race checker too.
+    args = {options_.oclgrind, "--log", log, "--max-errors", "1000", "--data-races", "--max-wgsize", "4096",
+            "--local-mem-size", "524288", exe};
     exe = options_.oclgrind;
   }
   std::vector<char*> argv;

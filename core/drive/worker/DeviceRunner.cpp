@@ -695,6 +695,11 @@ struct DeviceRunner::Impl {
           reply.detail = "every writable buffer still holds its input after the run";
           return reply;
         }
+        if (const std::string race = oclgrind.dataRaceSince(logged); !race.empty()) {
+          reply.outcome = "NONDETERMINISTIC";
+          reply.detail = "Oclgrind's race checker: " + race;
+          return reply;
+        }
         if (!same(r, a1, a2) || !same(r, b1, b2)) {
           reply.outcome = "NONDETERMINISTIC";
           reply.detail = "two runs on the same input gave different outputs";

@@ -3,7 +3,9 @@
 // OCLGRIND_LOG). Oclgrind checks every load and store of global, constant,
 // local and private memory against its allocation and logs what falls
 // outside; the worker turns such an entry, logged during a kernel's checked
-// runs, into the outcome OUT_OF_BOUNDS.
+// runs, into the outcome OUT_OF_BOUNDS. Its race checker (--data-races)
+// logs two work-items that touch the same address between barriers, one of
+// them writing, without atomics: the worker's NONDETERMINISTIC.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +26,11 @@ public:
   /// of size 4 at local memory address 0x1000000000100 by work-item
   /// Global(63,0,0)"); empty when there is none.
   [[nodiscard]] std::string memoryErrorSince(std::uint64_t from) const;
+  /// The first data race logged after `from`, in one line ("Read-write data
+  /// race at local memory address 0x1000000000020 between work-items
+  /// Global(1,0,0) and Global(0,0,0), at lines 26 and 29 of the checked
+  /// source"); empty when there is none.
+  [[nodiscard]] std::string dataRaceSince(std::uint64_t from) const;
 
 private:
   std::string path_;
