@@ -10,6 +10,7 @@
 #include "common/Paths.h"
 #include "common/TextFormat.h"
 #include "drive/host/DriveJob.h"
+#include "drive/host/WorkerProcess.h"
 #include "engine/FeatureTable.h"
 #include "features/Distance.h"
 #include "explore/Explorer.h"
@@ -221,6 +222,10 @@ void addSearchOptions(CommandLine& cl) {
   cl.option({"confirm-sizes", 0, "N,...|none", "global sizes a contender that passed the quick check is then driven "
                                                "at on every device, as drive labels it ('none': the quick check alone)",
              false, "4096,65536"});
+  cl.option({"race-check", 0, "N", "with drive checks, a contender that passed its confirmation runs the checks once "
+                                    "more inside Oclgrind's simulator at N work-items (Debian's oclgrind), whose race "
+                                    "and memory checkers fail a data race or an out-of-bounds access that PoCL's runs "
+                                    "let through (0: not)", false, "0"});
   cl.option({"failing-members", 0, "N|any", "with drive checks, at most N beam members come from a lineage that failed "
                                             "them (the member or its nearest checked ancestor); the rest of the beam "
                                             "goes to lineages that passed or were not checked yet (0: failing ones only when too few "
@@ -242,14 +247,15 @@ void addSearchOptions(CommandLine& cl) {
 
 namespace {
 
-/// Where a runnable best passed: the quick check's device, and the
-/// confirmation's sizes on every device.
+/// Where a runnable best passed: the quick check's device, the
+/// confirmation's sizes on every device, and Oclgrind's run.
 std::string checkedWhere(const steer::SteerResult& r) {
   if (r.confirmSizes.empty()) return "on " + r.checkDevice;
   std::string sizes;
   for (const auto n : r.confirmSizes)
     sizes += (sizes.empty() ? "" : " and ") + std::to_string(n);
-  return "on every device at " + sizes + " work-items";
+  return "on every device at " + sizes + " work-items" +
+         (r.raceCheckSize ? ", and in Oclgrind at " + std::to_string(r.raceCheckSize) : std::string());
 }
 
 } // namespace
@@ -314,6 +320,9 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.confirmTimeout = parseDouble(cl.value("confirm-timeout"), "--confirm-timeout", 0.1, 3600);
     spec.confirmSizes = cl.value("confirm-sizes") == "none" ? std::vector<std::uint64_t>{}
                                                             : sizeList(cl, "confirm-sizes", false);
+    spec.raceCheckSize = cl.unsignedValue("race-check", 0, 1u << 24);
+    if (spec.raceCheckSize && spec.driveCheck && drive::oclgrindPath().empty())
+      throw UsageError("--race-check needs Oclgrind (Debian: apt install oclgrind)");
 }
 
 

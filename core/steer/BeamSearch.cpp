@@ -246,6 +246,8 @@ BeamSearch::Run::Run(BeamSearch& s, std::int64_t run, const SteerSpec& sp, const
     o.timeoutSeconds = sp.checkTimeout;
     o.confirmSizes = sp.confirmSizes;
     o.confirmTimeoutSeconds = sp.confirmTimeout;
+    o.raceCheckSize = sp.raceCheckSize;
+    o.raceCheckTimeoutSeconds = 3 * sp.confirmTimeout; // the simulator is an interpreter
     o.maxQueued = 2;
     o.cacheDir = drive::poclCacheFor(s.ws_.path());
     if (sp.newKernels) {
@@ -741,7 +743,10 @@ SteerResult BeamSearch::Run::result() {
   res.passed = passed;
   res.runnable = checks && best.id != 0;
   if (checks) res.checkDevice = checks->device();
-  if (checks) res.confirmSizes = spec.confirmSizes;
+  if (checks) {
+    res.confirmSizes = spec.confirmSizes;
+    res.raceCheckSize = spec.confirmSizes.empty() ? 0 : spec.raceCheckSize;
+  }
   if (nearest.id && nearest.id != best.id) {
     res.nearestId = nearest.id;
     res.nearestText = nearest.text;

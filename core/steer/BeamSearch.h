@@ -76,6 +76,7 @@ struct SteerResult {
   std::size_t checked = 0, passed = 0; ///< contenders checked in this part of the run, and of them passed
   std::string checkDevice;              ///< where contenders ran their quick check
   std::vector<std::uint64_t> confirmSizes; ///< and were then confirmed, on every device (SteerSpec::confirmSizes)
+  std::uint64_t raceCheckSize = 0;         ///< and then run in Oclgrind (SteerSpec::raceCheckSize)
 };
 
 class BeamSearch {

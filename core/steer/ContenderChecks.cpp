@@ -48,6 +48,15 @@ std::unique_ptr<drive::Driver> confirmDriver(const ContenderCheckOptions& o) {
   return std::make_unique<drive::Driver>(d);
 }
 
+/// A driver inside Oclgrind's simulator at the race check's size.
+std::unique_ptr<drive::Driver> raceDriver(const ContenderCheckOptions& o) {
+  auto d = driveOptions(o);
+  d.globalSizes = {o.raceCheckSize};
+  d.timeoutSeconds = o.raceCheckTimeoutSeconds;
+  d.oclgrind = true;
+  return std::make_unique<drive::Driver>(d);
+}
+
 /// The first case that did not pass, or nullptr.
 const drive::CaseResult* firstFailure(const std::vector<drive::CaseResult>& cases) {
   for (const auto& c : cases)
@@ -56,7 +65,7 @@ const drive::CaseResult* firstFailure(const std::vector<drive::CaseResult>& case
 }
 
 ContenderCheck runCheck(drive::Driver& driver, std::unique_ptr<drive::Driver>& confirm,
-                        const ContenderCheckOptions& o, std::int64_t candidate, const std::string& text,
+                        std::unique_ptr<drive::Driver>& race, const ContenderCheckOptions& o, std::int64_t candidate, const std::string& text,
                         const std::string& kernel, bool confirmIt, const CancelToken* cancel) {
   ContenderCheck c{candidate, text, kernel, 0, 0, "", "", confirmIt};
   const auto dead = features::checkDeadCode(text, kernel);
@@ -109,6 +118,18 @@ ContenderCheck runCheck(drive::Driver& driver, std::unique_ptr<drive::Driver>& c
       if (where.empty() && d.reply.outcome != "PASS" && f->detail.rfind(d.device.name, 0) != 0)
         where = " on " + d.device.name;
     c.detail = "at " + std::to_string(f->globalSize) + " work-items" + where + ": " + f->detail;
+    return c;
+  }
+  if (o.raceCheckSize == 0) return c;
+  if (!race) race = raceDriver(o);
+  const auto simulated = race->drive(text, *signature, {}, cancel);
+  if (simulated.empty()) {
+    c.detail = "not run in Oclgrind: no case at " + std::to_string(o.raceCheckSize) + " work-items";
+  } else if (simulated.front().outcome == "OUT_OF_BOUNDS" || simulated.front().outcome == "NONDETERMINISTIC") {
+    c.outcome = simulated.front().outcome;
+    c.detail = "in Oclgrind at " + std::to_string(o.raceCheckSize) + " work-items: " + simulated.front().detail;
+  } else if (simulated.front().outcome != "PASS") {
+    c.detail = "Oclgrind could not judge it (" + simulated.front().outcome + ": " + simulated.front().detail + ")";
   }
   return c;
 }
@@ -238,7 +259,7 @@ void ContenderChecks::loop() {
     const int base = ::getpriority(PRIO_PROCESS, self);
     if (errno == 0) (void)::setpriority(PRIO_PROCESS, self, std::min(19, base + options_.niceIncrement));
   }
-  std::unique_ptr<drive::Driver> driver, confirm;
+  std::unique_ptr<drive::Driver> driver, confirm, race;
   std::string failure; // the driver could not start: every check says why
   for (;;) {
     ContenderCheck next;
@@ -265,7 +286,7 @@ void ContenderChecks::loop() {
           std::lock_guard lock(m_);
           device_ = driver->devices().empty() ? "" : driver->devices().front().name;
         }
-        done = runCheck(*driver, confirm, options_, next.candidate, next.text, next.kernel, next.confirm, &cancel_);
+        done = runCheck(*driver, confirm, race, options_, next.candidate, next.text, next.kernel, next.confirm, &cancel_);
         done.distance = next.distance;
         done.priority = next.priority;
       } catch (const std::exception& e) {

@@ -56,6 +56,14 @@ struct ContenderCheckOptions {
   /// (empty: none). A contender passes only when every case does.
   std::vector<std::uint64_t> confirmSizes;
   double confirmTimeoutSeconds = 20; ///< per request of the confirmation
+  /// After the confirmation passes: the work-items of one more run of the
+  /// checks inside Oclgrind's simulator (0: none), whose race and memory
+  /// checkers see what PoCL's runs may not (docs/driving.md). Its
+  /// OUT_OF_BOUNDS or NONDETERMINISTIC fails the contender; any other
+  /// outcome there (a kernel the simulator cannot build, a timeout) leaves
+  /// the pass standing, said in its detail.
+  std::uint64_t raceCheckSize = 0;
+  double raceCheckTimeoutSeconds = 60; ///< per request inside the simulator (BeamSearch: 3 x the confirmation's)
   /// Checks waiting at most (0: any number). A nearer contender then takes
   /// the place of the farthest waiting one, which is forgotten (it may be
   /// submitted again).

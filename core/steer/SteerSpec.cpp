@@ -57,7 +57,7 @@ std::string SteerSpec::toJson() const {
          ",\"patience\":" + std::to_string(patience) + ",\"seed\":" + std::to_string(seed) +
          ",\"batch\":" + std::to_string(batchSize) + ",\"streams\":" + std::to_string(streams) +
          ",\"clean_rules\":" + rules + ",\"drive_check\":" + (driveCheck ? "true" : "false") + ",\"dead_code\":" + (deadCode ? "true" : "false") +
-         ",\"check_timeout\":" + formatNumber(checkTimeout) + ",\"confirm_timeout\":" + formatNumber(confirmTimeout) + ",\"confirm_sizes\":" + jsonSizes(confirmSizes) +
+         ",\"check_timeout\":" + formatNumber(checkTimeout) + ",\"confirm_timeout\":" + formatNumber(confirmTimeout) + ",\"confirm_sizes\":" + jsonSizes(confirmSizes) + ",\"race_check_size\":" + std::to_string(raceCheckSize) +
          ",\"failing_members\":" + std::to_string(failingMembers) + ",\"repairs\":" + (repairs ? "true" : "false") +
          ",\"lineage_checks\":" + (lineageChecks ? "true" : "false") +
          ",\"package_failures\":" + (packageFailures ? "true" : "false") +
@@ -142,6 +142,8 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   if (const auto* a = o->getArray("confirm_sizes"))
     for (const auto& v : *a)
       if (auto x = v.getAsUINT64(); x && *x > 0) s.confirmSizes.push_back(*x);
+  s.raceCheckSize = 0; // and ran no check in Oclgrind
+  if (const auto x = o->getInteger("race_check_size"); x && *x > 0) s.raceCheckSize = std::uint64_t(*x);
   s.failingMembers = -1; // and kept any number of members of failing lineages
   integer("failing_members", s.failingMembers);
   s.repairs = o->getBoolean("repairs").value_or(false); // and repaired no failing candidate
@@ -201,6 +203,9 @@ void SteerSpec::validate() const {
     if (!cleanRule(r)) throw InputError("no clean-compile rule is called '" + r + "' (the rules: " + cleanRuleList() + ")");
   if (!(checkTimeout > 0)) throw InputError("the contenders' check timeout must be more than 0 seconds");
   if (!(confirmTimeout > 0)) throw InputError("the contenders' confirmation timeout must be more than 0 seconds");
+  if (raceCheckSize % 64)
+    throw InputError("a race check at " + std::to_string(raceCheckSize) +
+                     " work-items: the checks need a multiple of their work-group size, 64");
   for (const auto n : confirmSizes) // checks use work-groups of 64
     if (n == 0 || n % 64)
       throw InputError("a confirmation size of " + std::to_string(n) +

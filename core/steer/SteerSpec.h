@@ -169,6 +169,11 @@ struct SteerSpec {
   /// every case passes. Empty: the quick check alone. Runs stored without it
   /// had the quick check alone.
   std::vector<std::uint64_t> confirmSizes{4096, 65536};
+  /// After the confirmation passes: one more run of the checks at this many
+  /// work-items inside Oclgrind's simulator, whose race and memory checkers
+  /// fail what PoCL's runs let through (ContenderCheckOptions::raceCheckSize;
+  /// 0: none). Runs stored without it had none.
+  std::uint64_t raceCheckSize = 0;
   /// With drive checks: at most this many beam members come from a failing
   /// lineage (the member, or its nearest checked ancestor, failed the
   /// checks); the rest of the beam goes to lineages that passed or were not

@@ -4,6 +4,7 @@
 // contenders' drive checks on their own thread through the steerbench-drive
 // worker.
 #include "clang/OpenCLFrontend.h"
+#include "drive/host/WorkerProcess.h"
 #include "features/DeadCode.h"
 #include "features/FeatureSpace.h"
 #include "steer/CleanCompile.h"
@@ -14,6 +15,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <map>
 #include <string>
 
 using namespace steerbench;
@@ -538,6 +540,46 @@ private Q_SLOTS:
     QVERIFY2(done[0].outcome == "TIMEOUT", (done[0].outcome + " " + done[0].detail).c_str());
     QVERIFY2(done[0].detail.rfind("at 65536 work-items", 0) == 0, done[0].detail.c_str());
     QVERIFY2(done[1].outcome == "PASS", (done[1].outcome + " " + done[1].detail).c_str());
+  }
+
+  void theRaceCheckFailsARaceThatPoclLetsThrough() {
+    if (drive::oclgrindPath().empty()) QSKIP("Oclgrind is not installed (Debian: apt install oclgrind); nothing to run");
+    // A tree sum whose barrier is outside its loop: work-item l reads t[l + s]
+    // while l + s may write it. PoCL runs a group's work-items in one order,
+    // so the outputs agree and the confirmation passes; Oclgrind's race
+    // checker fails it. The sum with its barrier in the loop passes both.
+    const std::string racy = "kernel void A(global float* a, global const float* b) {\n"
+                             "  local float t[64];\n  int l = get_local_id(0);\n"
+                             "  t[l] = b[get_global_id(0)];\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                             "  for (int s = 32; s > 0; s >>= 1)\n    if (l < s) t[l] += t[l + s];\n"
+                             "  barrier(CLK_LOCAL_MEM_FENCE);\n  if (l == 0) a[get_group_id(0)] = t[0];\n}\n";
+    std::string fenced = racy;
+    const std::string step = "    if (l < s) t[l] += t[l + s];\n";
+    fenced.replace(fenced.find(step), step.size(),
+                   "  {\n    if (l < s) t[l] += t[l + s];\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }\n");
+    auto o = onTheClock(20);
+    o.globalSize = 256;
+    o.confirmSizes = {256, 1024};
+    {
+      steer::ContenderChecks checks(o);
+      QVERIFY(checks.submit(1, racy, "A"));
+      const auto done = allFinished(checks);
+      QCOMPARE(done.size(), std::size_t(1));
+      QVERIFY2(done[0].outcome == "PASS", (done[0].outcome + " " + done[0].detail).c_str());
+    }
+    o.raceCheckSize = 256;
+    steer::ContenderChecks checks(o);
+    QVERIFY(checks.submit(1, racy, "A", 1));
+    QVERIFY(checks.submit(2, fenced, "A", 2));
+    const auto done = allFinished(checks);
+    QCOMPARE(done.size(), std::size_t(2));
+    std::map<std::int64_t, steer::ContenderCheck> by;
+    for (const auto& c : done)
+      by[c.candidate] = c;
+    QVERIFY2(by[1].outcome == "NONDETERMINISTIC" && by[1].detail.rfind("in Oclgrind at 256 work-items: ", 0) == 0 &&
+                 by[1].detail.find("data race at local memory") != std::string::npos,
+             (by[1].outcome + " " + by[1].detail).c_str());
+    QVERIFY2(by[2].outcome == "PASS", (by[2].outcome + " " + by[2].detail).c_str());
   }
 };
 

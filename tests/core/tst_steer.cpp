@@ -297,6 +297,13 @@ private Q_SLOTS:
     QVERIFY(steer::SteerSpec::fromJson(s.toJson(), "spec").newKernels);
     QVERIFY(!storedWithout(s, {",\"new_kernels\":true"}).newKernels);
     s.newKernels = false;
+    QCOMPARE(kept.raceCheckSize, std::uint64_t(0)); // the default
+    s.raceCheckSize = 512;
+    QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "spec").raceCheckSize, std::uint64_t(512));
+    QCOMPARE(storedWithout(s, {",\"race_check_size\":512"}).raceCheckSize, std::uint64_t(0));
+    s.raceCheckSize = 100; // not a multiple of the checks' work-group size
+    QVERIFY_EXCEPTION_THROWN(s.validate(), InputError);
+    s.raceCheckSize = 0;
     QCOMPARE(kept.checkTimeout, 5.0);
     QCOMPARE(kept.confirmTimeout, 20.0);
     s.confirmTimeout = 7.5;
