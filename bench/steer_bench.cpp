@@ -39,6 +39,7 @@
 //                    [--only 1,5,...] (run only these of the chosen targets, by their place in the list)
 //                    [--allow RULE,...|all] (clean-compile rules not enforced) [--no-drive-check] [--check-timeout 5] [--confirm-timeout 20]
 //                    [--confirm-sizes 4096,65536|none] (after the quick check, every device at these sizes)
+//                    [--race-check 0] (after the confirmation, the checks once more in Oclgrind at N work-items)
 //                    [--failing-members 0] (beam members from lineages that failed the checks, at most; -1: any)
 #include "common/Paths.h"
 #include "common/TextFormat.h"
@@ -203,6 +204,7 @@ int main(int argc, char** argv) {
         at = comma + 1;
       }
     }
+    else if (arg("--race-check")) base.raceCheckSize = std::strtoull(argv[++i], nullptr, 10);
     else if (!std::strcmp(argv[i], "--ablation")) ablation = true;
     else {
       std::fprintf(stderr, "usage: see the comment at the top of bench/steer_bench.cpp\n");
@@ -256,8 +258,10 @@ int main(int argc, char** argv) {
                                      for (const auto n : base.confirmSizes)
                                        r += (r.empty() ? "" : ",") + std::to_string(n);
                                      return r.empty() ? std::string("no more sizes") : r;
-                                   }() + ", " + formatNumber(base.confirmTimeout) +
-                                   " s per request) before they can be the best; seeds checked first until one passes; " +
+                                   }() + ", " + formatNumber(base.confirmTimeout) + " s per request" +
+                                   (base.raceCheckSize ? ", then in Oclgrind at " + std::to_string(base.raceCheckSize)
+                                                       : std::string()) +
+                                   ") before they can be the best; seeds checked first until one passes; " +
                                    (base.failingMembers < 0 ? std::string("any number")
                                                             : std::to_string(base.failingMembers)) +
                                    " beam members from failing lineages; failing candidates " +
