@@ -838,8 +838,8 @@ kernel void opaque(global void* raw, global bits_t* u, constant odd_t* o, global
 
   void oclgrindFindsARaceOnLocalMemory() {
     if (oclgrindPath().empty()) QSKIP("Oclgrind is not installed (Debian: apt install oclgrind); nothing to run");
-    // A tree sum with its barrier inside the wrong loop: work-item l reads
-    // t[l + s] while l + s writes it in the same step. On PoCL's CPU devices
+    // A tree sum with its barrier after the loop instead of in it: work-item
+    // l reads t[l + s] while l + s may write it. On PoCL's CPU devices
     // the work-items of a group run in order, so the outputs agree from run
     // to run; Oclgrind's race checker names the race. The same sum with the
     // barrier in its place passes.
