@@ -106,6 +106,16 @@ class TestDrive : public QObject {
     return o;
   }
 
+  /// quick() inside Oclgrind's simulator: its only device, slow, so fewer runs and a longer limit.
+  DriveOptions inOclgrind() const {
+    auto o = quick();
+    o.oclgrind = true;
+    o.timedRuns = 2;
+    o.warmupRuns = 0;
+    o.timeoutSeconds = 120;
+    return o;
+  }
+
 private slots:
   void initTestCase() {
     QVERIFY(dir_.isValid());
@@ -819,11 +829,7 @@ kernel void opaque(global void* raw, global bits_t* u, constant odd_t* o, global
   barrier(CLK_LOCAL_MEM_FENCE);
   a[get_global_id(0)] = t[l + 1];
 })";
-    auto o = quick();
-    o.oclgrind = true;
-    o.timedRuns = 2;
-    o.warmupRuns = 0;
-    o.timeoutSeconds = 120;
+    const auto o = inOclgrind();
     Driver driver(o);
     QCOMPARE(driver.devices().size(), std::size_t(1));
     QCOMPARE(driver.devices()[0].name, std::string("Oclgrind Simulator"));
@@ -864,13 +870,9 @@ kernel void opaque(global void* raw, global bits_t* u, constant odd_t* o, global
   }
   if (l == 0) a[get_group_id(0)] = t[0];
 })";
-    auto o = quick();
-    o.oclgrind = true;
+    auto o = inOclgrind();
     o.globalSizes = {256};
     o.localSizes = {64};
-    o.timedRuns = 2;
-    o.warmupRuns = 0;
-    o.timeoutSeconds = 120;
     Driver driver(o);
     const auto bad = driver.drive(racy, signatureOf(racy)).at(0);
     QVERIFY2(bad.outcome == "NONDETERMINISTIC", (bad.outcome + ": " + bad.detail).c_str());
