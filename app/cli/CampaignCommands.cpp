@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 #include <mutex>
 #include <thread>
 
@@ -297,16 +298,19 @@ int runCampaignRun(const CommandLine& cl) {
     campaign::ShardOptions o;
     o.cancel = &interrupt.token();
     o.jobs = unsigned(threads);
-    o.onMessage = [&](const std::string& msg) { std::cerr << who << msg << "\n"; };
+    // Each line goes out in one write: ranks share the launcher's stderr.
+    o.onMessage = [&](const std::string& msg) { std::cerr << (who + msg + "\n") << std::flush; };
     if (!quiet)
       o.onGeneration = [&](const steer::GenerationReport& g) {
         char secs[32];
         std::snprintf(secs, sizeof secs, "%.1f s", g.elapsed);
-        std::cerr << who << "run " << g.run << " generation " << g.generation << ": best "
-                  << (g.bestDistance >= 0 ? formatPercent(g.bestProximity) : std::string("-"));
+        std::ostringstream line;
+        line << who << "run " << g.run << " generation " << g.generation << ": best "
+             << (g.bestDistance >= 0 ? formatPercent(g.bestProximity) : std::string("-"));
         if (g.nearestDistance >= 0 && g.nearestDistance != g.bestDistance)
-          std::cerr << " (nearest, not yet runnable, " << formatPercent(g.nearestProximity) << ")";
-        std::cerr << ", " << g.compiled << "/" << g.candidates << " compile, " << secs << "\n";
+          line << " (nearest, not yet runnable, " << formatPercent(g.nearestProximity) << ")";
+        line << ", " << g.compiled << "/" << g.candidates << " compile, " << secs << "\n";
+        std::cerr << line.str() << std::flush;
       };
     for (const int k : shards) {
       const auto r = campaign::runShard(spec, dir, k, sampler, o);

@@ -199,7 +199,8 @@ int runExplore(const CommandLine& cl) {
     }
 
     explore::Explorer explorer(ws, sampler);
-    explorer.onMessage = [&](const std::string& m) { std::cerr << who << m << "\n"; };
+    // One write a line: ranks share the launcher's stderr.
+    explorer.onMessage = [&](const std::string& m) { std::cerr << (who + m + "\n") << std::flush; };
     explorer.onEpoch = [](const explore::EpochReport& e) {
       std::cout << "epoch " << e.epoch << (e.member ? "." + std::to_string(e.member) : std::string()) << ": "
                 << e.labelled << " labelled points, vote entropy " << formatNumber(e.entropy) << "; steering run "

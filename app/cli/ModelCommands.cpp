@@ -32,6 +32,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 namespace steerbench::cli {
 namespace {
@@ -186,10 +187,14 @@ int runTrain(const CommandLine& cl) {
   auto ws = store::Workspace::open(wsPath, store::Workspace::Mode::OpenExisting);
   const model::TrainingSession training(ws, o, cl.unsignedValue("max-words", 0, 1000000));
   const std::string blas = model::useThreads(o.threads);
-  if (o.ranks.world > 1)
-    std::cerr << "rank " << o.ranks.rank << " of " << o.ranks.world << " (" << o.ranks.from << "), meeting at "
-              << o.ranks.masterAddr << ":" << o.ranks.masterPort << "; each step " << o.batchSize << " sequences a rank, "
-              << o.batchSize * o.ranks.world << " in all\n";
+  if (o.ranks.world > 1) {
+    // One write per line: the ranks share the launcher's stderr, and piecewise writes interleave.
+    std::ostringstream line;
+    line << "rank " << o.ranks.rank << " of " << o.ranks.world << " (" << o.ranks.from << "), meeting at "
+         << o.ranks.masterAddr << ":" << o.ranks.masterPort << "; each step " << o.batchSize << " sequences a rank, "
+         << o.batchSize * o.ranks.world << " in all\n";
+    std::cerr << line.str() << std::flush;
+  }
   if (lead)
   std::cerr << "BLAS: " << blas << "\n"
             << "model: " << training.options().model.describe() << "; tokenizer " << training.tokenizer().hash().substr(0, 12)
