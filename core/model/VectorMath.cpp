@@ -27,18 +27,59 @@ inline __attribute__((always_inline)) Lanes load(const float* p) {
   return x;
 }
 
-/// Inlined into each copy of its callers, at their width. The lanes' sums
-/// are added pairwise in a fixed order, in registers.
+/// The eight lanes of `acc` summed pairwise in a fixed order, in registers.
+inline __attribute__((always_inline)) float laneSum(Lanes acc) {
+  acc += __builtin_shuffle(acc, LaneIndex{4, 5, 6, 7, 0, 1, 2, 3});
+  acc += __builtin_shuffle(acc, LaneIndex{2, 3, 0, 1, 6, 7, 4, 5});
+  acc += __builtin_shuffle(acc, LaneIndex{1, 0, 3, 2, 5, 4, 7, 6});
+  return acc[0];
+}
+
+/// Inlined into each copy of its callers, at their width.
 inline __attribute__((always_inline)) float dot(const float* a, const float* b, std::size_t n) {
   Lanes acc = {};
   std::size_t c = 0;
   for (; c + kLanes <= n; c += kLanes) acc += load(a + c) * load(b + c);
   float sum = 0;
   for (; c < n; ++c) sum += a[c] * b[c];
-  acc += __builtin_shuffle(acc, LaneIndex{4, 5, 6, 7, 0, 1, 2, 3});
-  acc += __builtin_shuffle(acc, LaneIndex{2, 3, 0, 1, 6, 7, 4, 5});
-  acc += __builtin_shuffle(acc, LaneIndex{1, 0, 3, 2, 5, 4, 7, 6});
-  return sum + acc[0];
+  return sum + laneSum(acc);
+}
+
+/// Scores of four keys at once for a head of C * 8 dimensions: four
+/// independent chains of the sums dot() makes (one chain would wait on its
+/// own additions), so the same bits.
+template <std::size_t C>
+inline __attribute__((always_inline)) void fourScores(const float* q, const float* K, std::size_t j, float scale,
+                                                      float* weights) {
+  const float* k = K + j * C * kLanes;
+  Lanes a0 = {}, a1 = {}, a2 = {}, a3 = {};
+#pragma GCC unroll 8
+  for (std::size_t c = 0; c < C * kLanes; c += kLanes) {
+    const Lanes x = load(q + c);
+    a0 += x * load(k + c);
+    a1 += x * load(k + C * kLanes + c);
+    a2 += x * load(k + 2 * C * kLanes + c);
+    a3 += x * load(k + 3 * C * kLanes + c);
+  }
+  weights[j] = (0.0f + laneSum(a0)) * scale;
+  weights[j + 1] = (0.0f + laneSum(a1)) * scale;
+  weights[j + 2] = (0.0f + laneSum(a2)) * scale;
+  weights[j + 3] = (0.0f + laneSum(a3)) * scale;
+}
+
+/// out = sum_j weights[j] V[j] for C * 8 dimensions: the values read once,
+/// row by row, into C registers. Each output is summed over j in order, as
+/// a loop over one output at a time sums it.
+template <std::size_t C>
+inline __attribute__((always_inline)) void weightedRows(const float* weights, const float* V, std::size_t n, float* out) {
+  Lanes acc[C] = {};
+  for (std::size_t j = 0; j < n; ++j) {
+    const float w = weights[j];
+    const float* v = V + j * C * kLanes;
+#pragma GCC unroll 8
+    for (std::size_t c = 0; c < C; ++c) acc[c] += w * load(v + c * kLanes);
+  }
+  std::memcpy(out, acc, sizeof acc);
 }
 
 } // namespace
@@ -46,25 +87,39 @@ inline __attribute__((always_inline)) float dot(const float* a, const float* b, 
 STEERBENCH_CLONES void attendOneHead(const float* __restrict q, const float* __restrict K, const float* __restrict V,
                                      std::size_t n, std::size_t d, float* __restrict weights, float* __restrict out) {
   const float scale = 1.0f / std::sqrt(float(d));
-  float top = -INFINITY;
-  for (std::size_t j = 0; j < n; ++j) {
-    weights[j] = dot(q, K + j * d, d) * scale;
-    top = std::max(top, weights[j]);
+  // The usual head sizes (d = 32, 48, 64) take the unrolled loops; any other
+  // size the plain ones. Both give the same bits.
+  const std::size_t chunks = d % kLanes == 0 ? d / kLanes : 0;
+  std::size_t j = 0;
+  switch (chunks) {
+  case 4: for (; j + 4 <= n; j += 4) fourScores<4>(q, K, j, scale, weights); break;
+  case 6: for (; j + 4 <= n; j += 4) fourScores<6>(q, K, j, scale, weights); break;
+  case 8: for (; j + 4 <= n; j += 4) fourScores<8>(q, K, j, scale, weights); break;
+  default: break;
   }
+  for (; j < n; ++j) weights[j] = dot(q, K + j * d, d) * scale;
+  float top = -INFINITY;
+  for (std::size_t i = 0; i < n; ++i) top = std::max(top, weights[i]);
   float sum = 0;
-  for (std::size_t j = 0; j < n; ++j) sum += (weights[j] = std::exp(weights[j] - top));
+  for (std::size_t i = 0; i < n; ++i) sum += (weights[i] = std::exp(weights[i] - top));
   const float inverse = 1.0f / sum;
-  for (std::size_t j = 0; j < n; ++j) weights[j] *= inverse;
+  for (std::size_t i = 0; i < n; ++i) weights[i] *= inverse;
+  switch (chunks) {
+  case 4: weightedRows<4>(weights, V, n, out); return;
+  case 6: weightedRows<6>(weights, V, n, out); return;
+  case 8: weightedRows<8>(weights, V, n, out); return;
+  default: break;
+  }
   // Eight outputs at a time, summed over the positions in a register.
   std::size_t c = 0;
   for (; c + kLanes <= d; c += kLanes) {
     Lanes acc = {};
-    for (std::size_t j = 0; j < n; ++j) acc += weights[j] * load(V + j * d + c);
+    for (std::size_t i = 0; i < n; ++i) acc += weights[i] * load(V + i * d + c);
     std::memcpy(out + c, &acc, sizeof acc);
   }
   for (; c < d; ++c) {
     float acc = 0;
-    for (std::size_t j = 0; j < n; ++j) acc += weights[j] * V[j * d + c];
+    for (std::size_t i = 0; i < n; ++i) acc += weights[i] * V[i * d + c];
     out[c] = acc;
   }
 }

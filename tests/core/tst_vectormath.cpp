@@ -22,7 +22,7 @@ private slots:
     QTest::addColumn<int>("n");
     QTest::addColumn<int>("d");
     for (int n : {1, 2, 7, 8, 9, 200})
-      for (int d : {8, 13, 48, 64})
+      for (int d : {8, 13, 32, 48, 64, 96})
         QTest::addRow("n=%d d=%d", n, d) << n << d;
   }
   void attentionMatchesTheDefinition() {
