@@ -92,6 +92,10 @@ private slots:
     const Run r = cli({"drive", "-w", path("x.sbw"), "--devices", "nonexistent", path("scale.cl")});
     QCOMPARE(r.exitCode, 1);
     QVERIFY(r.err.contains("no device matches 'nonexistent'"));
+    // Oclgrind asked for where PATH has none: said before anything runs.
+    const Run og = cli({"drive", "-w", path("og.sbw"), "--oclgrind", path("scale.cl")}, {"PATH=" + path("no-bin")});
+    QCOMPARE(og.exitCode, 1);
+    QVERIFY2(og.err.contains("'oclgrind' is not on PATH") && og.err.contains("apt install oclgrind"), qPrintable(og.err));
   }
 
   void killedMidRunKeepsWhatWasDriven() {

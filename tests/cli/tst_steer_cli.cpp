@@ -142,6 +142,15 @@ private slots:
     r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--time-budget"), QStringLiteral("-5")}));
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QLatin1String("--time-budget: expected a number in [0,")), qPrintable(r.err));
+    // The race check needs Oclgrind, and a size the checks can split into work-groups.
+    r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--race-check"),
+                   QStringLiteral("1024")}),
+            {QStringLiteral("PATH=") + dir_.filePath(QStringLiteral("no-bin"))});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QLatin1String("--race-check needs Oclgrind")), qPrintable(r.err));
+    r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--race-check"),
+                   QStringLiteral("100")}));
+    QVERIFY2(r.exitCode != 0 && r.err.contains(QLatin1String("race check at 100")), qPrintable(r.err));
     // A JSON target of the wrong size names the file.
     const QString json = dir_.filePath(QStringLiteral("t.json"));
     QFile f(json);
