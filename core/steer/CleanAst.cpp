@@ -209,12 +209,61 @@ std::string identityOf(const clang::BinaryOperator* b) {
   }
 }
 
+/// Whether `s` mentions `v`.
+class Mentions : public clang::RecursiveASTVisitor<Mentions> {
+public:
+  explicit Mentions(const clang::VarDecl* v) : v_(v) {}
+  bool VisitDeclRefExpr(clang::DeclRefExpr* r) { return !(found |= r->getDecl() == v_); }
+  bool found = false;
+
+private:
+  const clang::VarDecl* v_;
+};
+
+bool mentions(const clang::Stmt* s, const clang::VarDecl* v) {
+  Mentions m(v);
+  m.TraverseStmt(const_cast<clang::Stmt*>(s));
+  return m.found;
+}
+
+/// The statement `x = e` as a statement of its own, for a local variable x:
+/// the assignment, else null.
+const clang::BinaryOperator* plainAssignment(const clang::Stmt* s) {
+  const auto* b = llvm::dyn_cast<clang::BinaryOperator>(s);
+  if (!b || b->getOpcode() != clang::BO_Assign) return nullptr;
+  const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(b->getLHS()->IgnoreParens());
+  const auto* v = r ? llvm::dyn_cast<clang::VarDecl>(r->getDecl()) : nullptr;
+  if (!v || !v->hasLocalStorage() || v->getType().isVolatileQualified()) return nullptr;
+  return b;
+}
+
+const clang::VarDecl* assigned(const clang::BinaryOperator* b) {
+  return llvm::cast<clang::VarDecl>(llvm::cast<clang::DeclRefExpr>(b->getLHS()->IgnoreParens())->getDecl());
+}
+
+/// The variables whose address `f` takes anywhere: a pointer may read them.
+class AddressTaken : public clang::RecursiveASTVisitor<AddressTaken> {
+public:
+  bool VisitUnaryOperator(clang::UnaryOperator* u) {
+    if (u->getOpcode() == clang::UO_AddrOf)
+      if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(u->getSubExpr()->IgnoreParens())) vars.push_back(r->getDecl());
+    return true;
+  }
+  std::vector<const clang::Decl*> vars;
+};
+
 class Walk : public clang::RecursiveASTVisitor<Walk> {
 public:
   Walk(clang::ASTContext& ast, const AstRules& on, std::vector<Diagnostic>& out)
       : ast_(&ast), sm_(ast.getSourceManager()), on_(on), out_(out) {}
 
   bool VisitFunctionDecl(clang::FunctionDecl* f) {
+    addressTaken_.clear();
+    if (on_.overwrites && f->doesThisDeclarationHaveABody()) {
+      AddressTaken a;
+      a.TraverseStmt(f->getBody());
+      addressTaken_ = std::move(a.vars);
+    }
     if (on_.arrays && f->doesThisDeclarationHaveABody())
       for (const auto& r : readsBeforeWrites(*f))
         report(r.at->getExprLoc(), kUninitializedArray,
@@ -247,6 +296,7 @@ public:
   /// Clang warns of most (unused-value), but not of one a macro wrote:
   /// `(CLK_LOCAL_MEM_FENCE);`, which the search made of `barrier(...)`.
   bool VisitCompoundStmt(clang::CompoundStmt* s) {
+    if (on_.overwrites) overwrittenValues(s);
     if (!on_.statements) return true;
     for (clang::Stmt* child : s->body()) {
       const auto* e = llvm::dyn_cast<clang::Expr>(child);
@@ -531,6 +581,31 @@ private:
     report(at, kBufferRewind, "buffer '" + buffer.getNameAsString() + "' moved back before the start the host passed");
   }
 
+  /// `x = e1; ... x = e2;` in one block, with nothing between that could
+  /// read x: only expression and declaration statements that do not mention
+  /// it (a branch, a loop or a nested block ends the search), and e2 not
+  /// reading x. e1's side effects (a call, an increment) keep it.
+  void overwrittenValues(const clang::CompoundStmt* s) {
+    const auto body = s->body();
+    for (auto it = body.begin(); it != body.end(); ++it) {
+      const auto* first = plainAssignment(*it);
+      if (!first || first->getRHS()->HasSideEffects(*ast_)) continue;
+      const clang::VarDecl* v = assigned(first);
+      if (std::find(addressTaken_.begin(), addressTaken_.end(), v) != addressTaken_.end()) continue;
+      for (auto next = std::next(it); next != body.end(); ++next) {
+        if (!llvm::isa<clang::Expr>(*next) && !llvm::isa<clang::DeclStmt>(*next)) break;
+        if (const auto* again = plainAssignment(*next); again && assigned(again) == v) {
+          if (!mentions(again->getRHS(), v))
+            report(first->getOperatorLoc(), kOverwrittenValue,
+                   "the value assigned to '" + v->getNameAsString() +
+                       "' is assigned again before anything reads it: its computation does nothing");
+          break;
+        }
+        if (mentions(*next, v)) break;
+      }
+    }
+  }
+
   void report(clang::SourceLocation at, const char* option, std::string message) {
     const auto loc = sm_.getExpansionLoc(at);
     if (loc.isInvalid() || !sm_.isInMainFile(loc)) return;
@@ -549,6 +624,7 @@ private:
   clang::SourceManager& sm_;
   AstRules on_;
   std::vector<Diagnostic>& out_;
+  std::vector<const clang::Decl*> addressTaken_; ///< in the function being walked
 };
 
 } // namespace
@@ -568,6 +644,7 @@ CleanAstChecks::CleanAstChecks(const std::vector<std::string>& rules) {
   on_.reversed = has(kReversedSubscript);
   on_.statements = has("unused-value");
   on_.arrays = has("uninitialized");
+  on_.overwrites = has(kOverwrittenValue);
 }
 
 void CleanAstChecks::onTranslationUnit(clang::ASTContext& ast, bool hasErrors) {

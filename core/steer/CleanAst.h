@@ -49,6 +49,11 @@ inline constexpr const char* kNumberCondition = "number-condition";
 /// (steer/UniformStores.h): a race, or the same value written by all.
 /// Judged against the parent: some real kernels run as one work-item.
 inline constexpr const char* kUniformStore = "uniform-store";
+/// A value assigned to a variable and assigned again before anything reads
+/// it (`g = g < 4 ? 4 : f; g = +d;`): the first computation counts and
+/// does nothing. Straight-line statements of one block only. Judged against
+/// the parent, as real kernels hold a few.
+inline constexpr const char* kOverwrittenValue = "overwritten-value";
 /// Reported for the uninitialized rule (beside Clang's, which follows
 /// scalars only): a private array read before anything was written to it
 /// (steer/UninitializedArrays.h).
@@ -62,10 +67,10 @@ inline constexpr const char* kWhileLoopAnalysis = "while-loop-analysis";
 struct AstRules {
   bool chained = false, pointers = false, loops = false, indices = false, rewinds = false, identities = false,
        numbers = false, uniforms = false, dimensions = false, barriers = false, reversed = false, statements = false,
-       arrays = false;
+       arrays = false, overwrites = false;
   [[nodiscard]] bool any() const {
     return chained || pointers || loops || indices || rewinds || identities || numbers || uniforms || dimensions ||
-           barriers || reversed || statements || arrays;
+           barriers || reversed || statements || arrays || overwrites;
   }
 };
 

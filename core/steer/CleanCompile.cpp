@@ -115,6 +115,13 @@ const std::vector<CleanRule>& cleanRules() {
        "more stores every work-item makes to the same global element than the parent had: `a[m] = d[j];`",
        {},
        true},
+      {kOverwrittenValue,
+       {},
+       {},
+       "more values assigned and assigned again before anything reads them than the parent had: "
+       "`g = g < 4 ? 4 : f; g = +d;`",
+       {},
+       true},
   };
   return rules;
 }

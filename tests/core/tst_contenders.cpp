@@ -238,6 +238,24 @@ private Q_SLOTS:
     row("assigned under a test of the work-item", us, "  a[i] = b[i];",
         "  int k = 0;\n  if (i > n)\n    k = i;\n  a[k] = b[i];", 0, false);
     row("the parent's own a[0]", us, "  a[0] = b[i];", "  a[0] = b[i + 1];", 1, false);
+    const char* ov = "overwritten-value";
+    // A value computed, then replaced before anything reads it.
+    row("g = ...; g = b[i + 1];", ov, "  float g = b[i];\n  a[i] = g;",
+        "  float g = b[i];\n  g = g * 2.0f + 1.0f;\n  g = b[i + 1];\n  a[i] = g;", 1, true);
+    row("with a declaration between", ov, "  float g = b[i];\n  a[i] = g;",
+        "  float g;\n  g = b[i] < 4.0f ? 4.0f : b[i];\n  float h = b[i + 1];\n  g = h;\n  a[i] = g;", 1, true);
+    // What reads the value first, or cannot be followed plainly.
+    row("read between", ov, "  float g = b[i];\n  a[i] = g;",
+        "  float g = b[i];\n  g = g * 2.0f;\n  a[i] = g;\n  g = b[i + 1];\n  a[i] += g;", 0, false);
+    row("read by the next value", ov, "  float g = b[i];\n  a[i] = g;",
+        "  float g;\n  g = b[i];\n  g = g * 2.0f;\n  a[i] = g;", 0, false);
+    row("a loop between", ov, "  float g = b[i];\n  a[i] = g;",
+        "  float g;\n  g = b[i];\n  for (int k = 0; k < n; k++)\n    a[i] += g;\n  g = b[i + 1];\n  a[i] += g;", 0,
+        false);
+    row("its address taken", ov, "  float g = b[i];\n  a[i] = g;",
+        "  float g;\n  float* p = &g;\n  g = b[i];\n  a[i] = *p;\n  g = b[i + 1];\n  a[i] += g;", 0, false);
+    row("the parent's own", ov, "  float g;\n  g = b[i];\n  g = b[i + 1];\n  a[i] = g;",
+        "  float g;\n  g = b[i];\n  g = b[i + 1];\n  a[i] = g * 2.0f;", 1, false);
     // Local memory: the same element for every work-item of a group.
     const char* lp = "  local float l[64];\n  l[get_local_id(0)] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = l[0];";
     row("l[0] in every work-item", us, lp,
@@ -327,7 +345,7 @@ private Q_SLOTS:
   }
 
   void everyRuleHasATestRow() {
-    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(25)); // the rows above and relativeRules...
+    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(26)); // the rows above and relativeRules...
     QVERIFY(steer::cleanCompileWarnings({}).empty());
     QVERIFY(!steer::cleanRule("no-such-rule"));
   }
