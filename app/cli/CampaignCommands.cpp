@@ -26,8 +26,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
-#include <sstream>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 namespace steerbench::cli {
