@@ -584,7 +584,10 @@ private:
   /// `x = e1; ... x = e2;` in one block, with nothing between that could
   /// read x: only expression and declaration statements that do not mention
   /// it (a branch, a loop or a nested block ends the search), and e2 not
-  /// reading x. e1's side effects (a call, an increment) keep it.
+  /// reading x. And `x = e1;` where nothing after it in the block mentions
+  /// x and x is declared in that block: the variable ends with the block (a
+  /// loop body's variable ends with each turn), so the value is never read.
+  /// e1's side effects (a call, an increment) keep it.
   void overwrittenValues(const clang::CompoundStmt* s) {
     const auto body = s->body();
     for (auto it = body.begin(); it != body.end(); ++it) {
@@ -592,18 +595,31 @@ private:
       if (!first || first->getRHS()->HasSideEffects(*ast_)) continue;
       const clang::VarDecl* v = assigned(first);
       if (std::find(addressTaken_.begin(), addressTaken_.end(), v) != addressTaken_.end()) continue;
-      for (auto next = std::next(it); next != body.end(); ++next) {
-        if (!llvm::isa<clang::Expr>(*next) && !llvm::isa<clang::DeclStmt>(*next)) break;
-        if (const auto* again = plainAssignment(*next); again && assigned(again) == v) {
-          if (!mentions(again->getRHS(), v))
-            report(first->getOperatorLoc(), kOverwrittenValue,
-                   "the value assigned to '" + v->getNameAsString() +
-                       "' is assigned again before anything reads it: its computation does nothing");
-          break;
+      const std::string name = "'" + v->getNameAsString() + "'";
+      bool straight = true, read = false;
+      for (auto next = std::next(it); next != body.end() && !read; ++next) {
+        const auto* again = plainAssignment(*next);
+        if (straight && again && assigned(again) == v && !mentions(again->getRHS(), v)) {
+          report(first->getOperatorLoc(), kOverwrittenValue,
+                 "the value assigned to " + name + " is assigned again before anything reads it: its computation does nothing");
+          read = true; // said
+        } else {
+          read = mentions(*next, v);
+          straight = straight && (llvm::isa<clang::Expr>(*next) || llvm::isa<clang::DeclStmt>(*next));
         }
-        if (mentions(*next, v)) break;
       }
+      if (!read && declaredIn(*s, v))
+        report(first->getOperatorLoc(), kOverwrittenValue,
+               "the value assigned to " + name + " is never read: its block ends first, and the variable with it");
     }
+  }
+
+  static bool declaredIn(const clang::CompoundStmt& s, const clang::VarDecl* v) {
+    for (const clang::Stmt* child : s.body())
+      if (const auto* d = llvm::dyn_cast<clang::DeclStmt>(child))
+        for (const clang::Decl* x : d->decls())
+          if (x == v) return true;
+    return false;
   }
 
   void report(clang::SourceLocation at, const char* option, std::string message) {

@@ -50,9 +50,9 @@ inline constexpr const char* kNumberCondition = "number-condition";
 /// Judged against the parent: some real kernels run as one work-item.
 inline constexpr const char* kUniformStore = "uniform-store";
 /// A value assigned to a variable and assigned again before anything reads
-/// it (`g = g < 4 ? 4 : f; g = +d;`): the first computation counts and
-/// does nothing. Straight-line statements of one block only. Judged against
-/// the parent, as real kernels hold a few.
+/// it (`g = g < 4 ? 4 : f; g = +d;`), or never read before the block that
+/// declares the variable ends: the computation counts and does nothing.
+/// Within one block. Judged against the parent.
 inline constexpr const char* kOverwrittenValue = "overwritten-value";
 /// Reported for the uninitialized rule (beside Clang's, which follows
 /// scalars only): a private array read before anything was written to it

@@ -244,6 +244,12 @@ private Q_SLOTS:
         "  float g = b[i];\n  g = g * 2.0f + 1.0f;\n  g = b[i + 1];\n  a[i] = g;", 1, true);
     row("with a declaration between", ov, "  float g = b[i];\n  a[i] = g;",
         "  float g;\n  g = b[i] < 4.0f ? 4.0f : b[i];\n  float h = b[i + 1];\n  g = h;\n  a[i] = g;", 1, true);
+    // A loop body's variable: its last value dies with the turn.
+    row("never read before the block ends", ov, "  for (int k = 0; k < n; k++) {\n    float g = b[k];\n    a[i] += g;\n  }",
+        "  for (int k = 0; k < n; k++) {\n    float g = b[k];\n    a[i] += g;\n    g = b[k] * 2.0f;\n  }", 1, true);
+    row("read after the block", ov, "  float g = b[i];\n  a[i] = g;",
+        "  float g = 0.0f;\n  for (int k = 0; k < n; k++) {\n    a[i] += g;\n    g = b[k] * 2.0f;\n  }\n  a[i] += g;", 0,
+        false);
     // What reads the value first, or cannot be followed plainly.
     row("read between", ov, "  float g = b[i];\n  a[i] = g;",
         "  float g = b[i];\n  g = g * 2.0f;\n  a[i] = g;\n  g = b[i + 1];\n  a[i] += g;", 0, false);
