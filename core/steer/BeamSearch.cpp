@@ -246,7 +246,7 @@ BeamSearch::Run::Run(BeamSearch& s, std::int64_t run, const SteerSpec& sp, const
     o.timeoutSeconds = sp.checkTimeout;
     o.confirmSizes = sp.confirmSizes;
     o.confirmTimeoutSeconds = sp.confirmTimeout;
-    o.raceCheckSize = sp.raceCheckSize;
+    o.raceCheckSize = sp.raceCheckRuns();
     o.raceCheckTimeoutSeconds = 3 * sp.confirmTimeout; // the simulator is an interpreter
     o.maxQueued = 2;
     o.cacheDir = drive::poclCacheFor(s.ws_.path());
@@ -745,7 +745,7 @@ SteerResult BeamSearch::Run::result() {
   if (checks) res.checkDevice = checks->device();
   if (checks) {
     res.confirmSizes = spec.confirmSizes;
-    res.raceCheckSize = spec.confirmSizes.empty() ? 0 : spec.raceCheckSize;
+    res.raceCheckSize = spec.raceCheckRuns();
   }
   if (nearest.id && nearest.id != best.id) {
     res.nearestId = nearest.id;

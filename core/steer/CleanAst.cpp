@@ -226,19 +226,20 @@ bool mentions(const clang::Stmt* s, const clang::VarDecl* v) {
   return m.found;
 }
 
-/// The statement `x = e` as a statement of its own, for a local variable x:
-/// the assignment, else null.
-const clang::BinaryOperator* plainAssignment(const clang::Stmt* s) {
+/// A statement `x = e` of its own, for a local variable x.
+struct Assignment {
+  const clang::BinaryOperator* op = nullptr;
+  const clang::VarDecl* var = nullptr;
+};
+
+/// `s` as an Assignment; op null when it is none.
+Assignment plainAssignment(const clang::Stmt* s) {
   const auto* b = llvm::dyn_cast<clang::BinaryOperator>(s);
-  if (!b || b->getOpcode() != clang::BO_Assign) return nullptr;
+  if (!b || b->getOpcode() != clang::BO_Assign) return {};
   const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(b->getLHS()->IgnoreParens());
   const auto* v = r ? llvm::dyn_cast<clang::VarDecl>(r->getDecl()) : nullptr;
-  if (!v || !v->hasLocalStorage() || v->getType().isVolatileQualified()) return nullptr;
-  return b;
-}
-
-const clang::VarDecl* assigned(const clang::BinaryOperator* b) {
-  return llvm::cast<clang::VarDecl>(llvm::cast<clang::DeclRefExpr>(b->getLHS()->IgnoreParens())->getDecl());
+  if (!v || !v->hasLocalStorage() || v->getType().isVolatileQualified()) return {};
+  return {b, v};
 }
 
 /// The variables whose address `f` takes anywhere: a pointer may read them.
@@ -591,15 +592,14 @@ private:
   void overwrittenValues(const clang::CompoundStmt* s) {
     const auto body = s->body();
     for (auto it = body.begin(); it != body.end(); ++it) {
-      const auto* first = plainAssignment(*it);
+      const auto [first, v] = plainAssignment(*it);
       if (!first || first->getRHS()->HasSideEffects(*ast_)) continue;
-      const clang::VarDecl* v = assigned(first);
       if (std::find(addressTaken_.begin(), addressTaken_.end(), v) != addressTaken_.end()) continue;
       const std::string name = "'" + v->getNameAsString() + "'";
       bool straight = true, read = false;
       for (auto next = std::next(it); next != body.end() && !read; ++next) {
-        const auto* again = plainAssignment(*next);
-        if (straight && again && assigned(again) == v && !mentions(again->getRHS(), v)) {
+        const auto again = plainAssignment(*next);
+        if (straight && again.var == v && !mentions(again.op->getRHS(), v)) {
           report(first->getOperatorLoc(), kOverwrittenValue,
                  "the value assigned to " + name + " is assigned again before anything reads it: its computation does nothing");
           read = true; // said

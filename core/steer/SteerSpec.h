@@ -174,6 +174,9 @@ struct SteerSpec {
   /// fail what PoCL's runs let through (ContenderCheckOptions::raceCheckSize;
   /// 0: none). Runs stored without it had none.
   std::uint64_t raceCheckSize = 0;
+  /// The race check's size where it runs: it follows the confirmation, so
+  /// without confirmation sizes there is none.
+  [[nodiscard]] std::uint64_t raceCheckRuns() const { return confirmSizes.empty() ? 0 : raceCheckSize; }
   /// With drive checks: at most this many beam members come from a failing
   /// lineage (the member, or its nearest checked ancestor, failed the
   /// checks); the rest of the beam goes to lineages that passed or were not

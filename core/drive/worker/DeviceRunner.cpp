@@ -678,9 +678,10 @@ struct DeviceRunner::Impl {
             reply.detail = f->outOfBounds;
             return reply;
           }
-        if (const std::string e = oclgrind.memoryErrorSince(logged); !e.empty()) {
+        const auto simulated = oclgrind.findingsSince(logged);
+        if (!simulated.memoryError.empty()) {
           reply.outcome = "OUT_OF_BOUNDS";
-          reply.detail = "Oclgrind's memory checker: " + e;
+          reply.detail = "Oclgrind's memory checker: " + simulated.memoryError;
           return reply;
         }
         const bool anyOutput =
@@ -695,9 +696,9 @@ struct DeviceRunner::Impl {
           reply.detail = "every writable buffer still holds its input after the run";
           return reply;
         }
-        if (const std::string race = oclgrind.dataRaceSince(logged); !race.empty()) {
+        if (!simulated.dataRace.empty()) {
           reply.outcome = "NONDETERMINISTIC";
-          reply.detail = "Oclgrind's race checker: " + race;
+          reply.detail = "Oclgrind's race checker: " + simulated.dataRace;
           return reply;
         }
         if (!same(r, a1, a2) || !same(r, b1, b2)) {

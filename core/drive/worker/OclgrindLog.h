@@ -22,6 +22,12 @@ public:
   [[nodiscard]] bool active() const { return !path_.empty(); }
   /// The log's current end: what is logged after it is what a run caused.
   [[nodiscard]] std::uint64_t end() const;
+  /// The first memory error and the first data race logged after `from`,
+  /// each in one line (empty when there is none), in one reading of the log.
+  struct Findings {
+    std::string memoryError, dataRace;
+  };
+  [[nodiscard]] Findings findingsSince(std::uint64_t from) const;
   /// The first memory error logged after `from`, in one line ("Invalid read
   /// of size 4 at local memory address 0x1000000000100 by work-item
   /// Global(63,0,0)"); empty when there is none.
