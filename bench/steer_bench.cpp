@@ -30,7 +30,7 @@
 //
 // Usage: bench-steer [--space grewe|instcount|autophase] [--targets 40] [--time-budget 600]
 //                    [--depth 100000] [--width 16] [--candidates 4] [--temperature 0.8] [--hole 0-3]
-//                    [--directed-holes 0.5] [--rename-holes 1] [--escalate-after 0] [--restarts 0] [--redraws 0] [--combine 16] [--combine-greedy 0] [--max-per-vector 4] [--reseed-after 100] [--reseed-draw 0|1] [--fill-insertions 0|1] [--clean-seeds 0|1] [--guide-logits 1] [--patience 0]
+//                    [--directed-holes 0.5] [--rename-holes 1] [--escalate-after 0] [--restarts 0] [--redraws 0] [--combine 16] [--combine-greedy 0] [--aliases 4] [--max-per-vector 4] [--reseed-after 100] [--reseed-draw 0|1] [--fill-insertions 0|1] [--clean-seeds 0|1] [--guide-logits 1] [--patience 0]
 //                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--untyped] [--no-calls] [--unchecked] [--context 64] [--nearest 32] [--seed-package-share 0.75] [--repairs 0] [--lineage-checks 0] [--package-failures 1] [--seed 1] [--ablation]
 //                    [--seeding nearest|empty|generated] (generated: a model trained with conditions, told each target)
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
@@ -50,6 +50,7 @@
 #include "steer/BeamSearch.h"
 #include "steer/Combining.h"
 #include "steer/Lineage.h"
+#include "steer/PointerAliases.h"
 #include "store/Workspace.h"
 
 #include <algorithm>
@@ -100,6 +101,7 @@ struct Outcome {
   std::size_t candidates = 0, compiled = 0; ///< infills of generations 1 and later
   std::size_t combined = 0, combinedCompiled = 0; ///< combined candidates (SteerSpec::combine)
   int combinedSteps = 0; ///< steps of the best's lineage that were combined candidates
+  int aliasSteps = 0;    ///< ... and aliases (SteerSpec::aliases)
   int reseeds = 0;       ///< times the beam started again from the seeds (SteerSpec::reseedAfter)
   int found = 0;         ///< the generation of the best candidate
   std::string stop;
@@ -140,6 +142,7 @@ int main(int argc, char** argv) {
     else if (arg("--redraws")) base.redraws = std::atoi(argv[++i]);
     else if (arg("--combine")) base.combine = std::atoi(argv[++i]);
     else if (arg("--combine-greedy")) base.combineGreedy = std::atoi(argv[++i]);
+    else if (arg("--aliases")) base.aliases = std::atoi(argv[++i]);
     else if (arg("--max-per-vector")) base.maxPerVector = std::atoi(argv[++i]);
     else if (arg("--failing-members")) base.failingMembers = std::atoi(argv[++i]);
     else if (arg("--repairs")) base.repairs = std::atoi(argv[++i]) != 0;
@@ -240,11 +243,11 @@ int main(int argc, char** argv) {
     std::printf("bench-steer: %s space; model %s (sha256 %s); BLAS %s\n", space.name.c_str(), sampler.describe().c_str(),
                 sampler.modelHash().substr(0, 12).c_str(), model::useThreads(threads).c_str());
     std::printf("spec: width %d, %d candidates per member, depth %d, swap %.2f, temperature %.2f, holes %d-%d tokens (%.0f%% directed%s), "
-                "infills up to %d tokens, escalation after %d stalled generations (0: none), %d restarts, %d redraws of an infill that rebuilds its hole, %d combined candidates a generation (and %d greedy), at most %d members a vector (0: any), reseed after %d stalled generations (0: never) %s, insertions %s, seeds from nothing sampled %s, guided infills %.1f (0: none), [ENDHOLE] bias %.1f, %s, "
+                "infills up to %d tokens, escalation after %d stalled generations (0: none), %d restarts, %d redraws of an infill that rebuilds its hole, %d combined candidates a generation (and %d greedy), %d aliased, at most %d members a vector (0: any), reseed after %d stalled generations (0: never) %s, insertions %s, seeds from nothing sampled %s, guided infills %.1f (0: none), [ENDHOLE] bias %.1f, %s, "
                 "context %d tokens (0: all), %d nearest seeds (at most %.0f%% from one package), time budget %.0f s per target, patience %d generations (0: none), "
                 "seed %llu; clean-compile rules: %s; contenders %s\n",
                 base.width, base.candidatesPerMember, base.depth, base.swapProbability, base.temperature, base.holeMin,
-                base.holeMax, 100 * base.directedHoles, base.renameHoles ? ", with renames" : "", base.maxNewTokens, base.escalateAfter, base.restarts, base.redraws, base.combine, base.combineGreedy, base.maxPerVector, base.reseedAfter, base.reseedDraw ? "drawing from the seeds" : "from generation 0's beam", base.fillInsertions ? "filled" : "may stay empty", base.cleanSeeds ? "clean" : "plain", base.guideLogits, base.endHoleBias, (std::string(base.guard ? (base.guardTypes ? "grammar guard" : "grammar guard without types and scopes") : "unguarded") + (base.guard && base.guardCalls ? " with builtin calls" : "") + (base.check ? ", compiler checks" : ", unchecked")).c_str(), base.context, base.nearest, 100 * base.seedPackageShare, base.timeBudget,
+                base.holeMax, 100 * base.directedHoles, base.renameHoles ? ", with renames" : "", base.maxNewTokens, base.escalateAfter, base.restarts, base.redraws, base.combine, base.combineGreedy, base.aliases, base.maxPerVector, base.reseedAfter, base.reseedDraw ? "drawing from the seeds" : "from generation 0's beam", base.fillInsertions ? "filled" : "may stay empty", base.cleanSeeds ? "clean" : "plain", base.guideLogits, base.endHoleBias, (std::string(base.guard ? (base.guardTypes ? "grammar guard" : "grammar guard without types and scopes") : "unguarded") + (base.guard && base.guardCalls ? " with builtin calls" : "") + (base.check ? ", compiler checks" : ", unchecked")).c_str(), base.context, base.nearest, 100 * base.seedPackageShare, base.timeBudget,
                 base.patience, (unsigned long long)base.seed,
                 [&] {
                   std::string r;
@@ -349,8 +352,8 @@ int main(int argc, char** argv) {
           o.unclean += g.unclean;
           if (g.generation > 0) {
             o.sampling += g.seconds;
-            o.candidates += g.candidates - g.combined; // the infills' own compile rate
-            o.compiled += g.compiled - g.combinedCompiled;
+            o.candidates += g.candidates - g.combined - g.aliased; // the infills' own compile rate
+            o.compiled += g.compiled - g.combinedCompiled - g.aliasedCompiled;
             o.combined += g.combined;
             o.combinedCompiled += g.combinedCompiled;
           }
@@ -399,11 +402,15 @@ int main(int argc, char** argv) {
           }
         }
         if (res.bestId)
-          for (const auto& step : steer::lineage(ws, res.run, res.bestId))
+          for (const auto& step : steer::lineage(ws, res.run, res.bestId)) {
             o.combinedSteps += steer::isCombined(step.origin) ? 1 : 0;
+            o.aliasSteps += step.origin == steer::kAliasOrigin ? 1 : 0;
+          }
         results[v].push_back(o);
         char comb[32];
         std::snprintf(comb, sizeof comb, "%zu/%zu:%d", o.combinedCompiled, o.combined, o.combinedSteps);
+        if (o.aliasSteps) // steps of the best's lineage that were aliases
+          std::snprintf(comb + std::strlen(comb), sizeof comb - std::strlen(comb), " al%d", o.aliasSteps);
         char checks[32];
         std::snprintf(checks, sizeof checks, "%zu/%zu", o.passed, o.checked);
         std::printf("%-14s %-50.50s %-10s %8.1f%% %8.1f%% %5s %8.1f%% %5s %7s %6.1f %4d %7.1f %7.1f%% %15s %5d %7d  %s\n",

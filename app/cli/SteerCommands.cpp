@@ -184,6 +184,10 @@ void addSearchOptions(CommandLine& cl) {
   cl.option({"combine", 0, "N", "also try, each generation, up to N pairs of a beam member's infills applied together "
                                 "(this generation's with each other or with the last 8 generations'), those whose "
                                 "summed feature changes predict a kernel nearer than the member (0: none)", false, "16"});
+  cl.option({"aliases", 0, "N", "also try, each generation, up to N beam members whose Grewe mem count is above the "
+                                "target's with some of a buffer's uses through a pointer declared in the body "
+                                "(`__global float *q = a;`): mem falls, nothing the kernel does changes (0: none)",
+              false, "4"});
   cl.option({"max-per-vector", 0, "N", "at most N beam members share one feature vector, so the beam keeps other "
                                        "directions besides rewordings of the best (0: no cap)", false, "4"});
   cl.option({"reseed-after", 0, "N", "after N generations without a better best in the beam, the beam starts again "
@@ -275,6 +279,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.restarts = int(cl.unsignedValue("restarts", 0, 1000));
     spec.redraws = int(cl.unsignedValue("redraws", 0, 1000));
     spec.combine = int(cl.unsignedValue("combine", 0, 100000));
+    spec.aliases = int(cl.unsignedValue("aliases", 0, 100000));
     spec.maxPerVector = int(cl.unsignedValue("max-per-vector", 0, 100000));
     spec.failingMembers = cl.value("failing-members") == "any" ? -1 : int(cl.unsignedValue("failing-members", 0, 100000));
     spec.repairs = cl.has("repairs");

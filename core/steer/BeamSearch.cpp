@@ -11,6 +11,7 @@
 #include "steer/MeasurePool.h"
 #include "steer/LineageVerdicts.h"
 #include "steer/Repairs.h"
+#include "steer/PointerAliases.h"
 #include "steer/SeedChoice.h"
 
 #include "clang/OpenCLFrontend.h"
@@ -78,7 +79,8 @@ struct Generation {
   bool reseeded = false;
   std::vector<CandidateRecord> cands;
   std::vector<Measured> measured;
-  std::size_t combined = 0;                 ///< the last of cands but the repairs: combined infills
+  std::size_t aliasedFrom = 0, aliased = 0;   ///< candidates of SteerSpec::aliases: cands[aliasedFrom, + aliased)
+  std::size_t combinedFrom = 0, combined = 0; ///< combined infills: cands[combinedFrom, + combined)
   std::vector<std::vector<int>> memberIds;  ///< the beam members' tokens (infill generations)
 };
 
@@ -161,6 +163,8 @@ struct BeamSearch::Run {
   /// The beam members' infills of the last kCombineWindow generations, in
   /// the order they were made: what SteerSpec::combine pairs.
   std::vector<Edit> edits;
+  /// SteerSpec::aliases: where the beam members' buffers can be aliased, by member text.
+  std::map<std::string, AliasSites> aliasSitesOf;
   MeasureCache measure; ///< by exact text: a repeated sample is not compiled again
   std::string stopReason;
 
@@ -190,6 +194,9 @@ struct BeamSearch::Run {
   bool infillCandidates(Generation& g, int holeMax, int maxNewTokens, std::mt19937_64& rng);
   void sampleFeeds(Generation& g, const Feeds& feeds, int maxNewTokens);
   void combineInfills(Generation& g, const std::vector<Feed>& feeds);
+  /// SteerSpec::aliases: members whose mem is above the target's, with
+  /// some of a buffer's uses through an alias (steer/PointerAliases.h).
+  void aliasCandidates(Generation& g);
   void planRepairs(std::int64_t failed);
   void addRepairs(Generation& g);
   void keep(Generation& g, std::mt19937_64& rng);
@@ -330,7 +337,7 @@ void BeamSearch::Run::restore() {
     for (int g = std::max(1, generation - kCombineWindow + 1); g < generation; ++g)
       for (const auto& c : ws.steerCandidates(id, g)) {
         const auto it = members.find(c.parent);
-        if (!c.compiled || isCombined(c.origin) || it == members.end()) continue;
+        if (!c.compiled || isCombined(c.origin) || c.origin == kAliasOrigin || it == members.end()) continue;
         addEdit(beam[it->second], ids[it->second], c.text, c.values, g);
       }
   }
@@ -469,6 +476,7 @@ bool BeamSearch::Run::infillCandidates(Generation& g, int holeMax, int maxNewTok
     stopReason = "cancelled"; // the partial generation is not stored: a resume makes it again
     return false;
   }
+  if (spec.aliases > 0 && !beam.empty()) aliasCandidates(g);
   if ((spec.combine > 0 || spec.combineGreedy > 0) && !beam.empty()) combineInfills(g, feeds.feeds);
   addRepairs(g);
   return true;
@@ -591,7 +599,58 @@ void BeamSearch::Run::combineInfills(Generation& g, const std::vector<Feed>& fee
       add(c, kGreedyCombinedOrigin);
   g.measured.resize(before + texts.size());
   engine::parallelFor(texts.size(), jobs, [&](std::size_t i) { g.measured[before + i] = measure(texts[i]); });
+  g.combinedFrom = before;
   g.combined = texts.size();
+}
+
+void BeamSearch::Run::aliasCandidates(Generation& g) {
+  const auto& dims = space.dimensions;
+  const auto mem = std::size_t(std::find(dims.begin(), dims.end(), "mem") - dims.begin());
+  if (mem >= dims.size() || mem >= spec.target.values.size()) return;
+  std::set<std::string> seen;
+  for (const auto& m : g.measured)
+    if (m.compiled) seen.insert(model::tokenKey(m.text));
+  std::vector<std::size_t> members; // nearest first, with mem above the target's
+  for (std::size_t i = 0; i < beam.size(); ++i)
+    if (mem < beam[i].values.size() && beam[i].values[mem] >= spec.target.values[mem] + 1) members.push_back(i);
+  std::stable_sort(members.begin(), members.end(),
+                   [&](std::size_t a, std::size_t b) { return beam[a].distance < beam[b].distance; });
+  std::map<std::string, AliasSites> sites; // this beam's, from the last generation's where they were read
+  std::vector<std::size_t> unread;
+  for (const auto i : members)
+    if (const auto s = aliasSitesOf.find(beam[i].text); s != aliasSitesOf.end()) sites.insert(*s);
+    else unread.push_back(i);
+  std::vector<std::string> kernels; // read here: the workspace is not shared between threads
+  for (const auto i : unread) {
+    const auto c = ws.steerCandidate(beam[i].id);
+    kernels.push_back(c ? c->kernelName : std::string());
+  }
+  std::vector<AliasSites> read(unread.size());
+  engine::parallelFor(unread.size(), jobs,
+                      [&](std::size_t k) { read[k] = aliasSites(beam[unread[k]].text, kernels[k]); });
+  for (std::size_t k = 0; k < unread.size(); ++k)
+    sites[beam[unread[k]].text] = std::move(read[k]);
+  aliasSitesOf = std::move(sites);
+
+  const std::size_t before = g.cands.size();
+  std::vector<std::string> texts;
+  for (const auto i : members) {
+    const auto& m = beam[i];
+    const auto excess = std::size_t(m.values[mem] - spec.target.values[mem] + 0.5);
+    for (const auto& t : aliasedTexts(m.text, aliasSitesOf[m.text], excess, 2)) {
+      if (texts.size() >= std::size_t(spec.aliases)) break;
+      Edit e = editBetween(g.memberIds[i], tok.encode(t));
+      if (e.from == e.to && e.tokens.empty()) continue;
+      auto cc = combinedCandidate(tok, m.id, g.memberIds[i], {&e}, kAliasOrigin);
+      if (!seen.insert(model::tokenKey(cc.text)).second) continue;
+      g.cands.push_back(std::move(cc.record));
+      texts.push_back(std::move(cc.text));
+    }
+  }
+  g.measured.resize(before + texts.size());
+  engine::parallelFor(texts.size(), jobs, [&](std::size_t i) { g.measured[before + i] = measure(texts[i]); });
+  g.aliasedFrom = before;
+  g.aliased = texts.size();
 }
 
 void BeamSearch::Run::keep(Generation& gen, std::mt19937_64& rng) {
@@ -710,7 +769,10 @@ void BeamSearch::Run::report(const Generation& gen, const store::Workspace::Stee
   rep.candidates = cands.size();
   rep.compiled = compiled;
   rep.combined = gen.combined;
-  for (std::size_t i = cands.size() - gen.combined; i < cands.size(); ++i)
+  rep.aliased = gen.aliased;
+  for (std::size_t i = gen.aliasedFrom; i < gen.aliasedFrom + gen.aliased; ++i)
+    rep.aliasedCompiled += cands[i].compiled ? 1 : 0;
+  for (std::size_t i = gen.combinedFrom; i < gen.combinedFrom + gen.combined; ++i)
     rep.combinedCompiled += cands[i].compiled ? 1 : 0;
   rep.bestDistance = best.id ? best.distance : -1;
   rep.nearestDistance = nearest.id ? nearest.distance : -1;

@@ -44,7 +44,7 @@ std::string SteerSpec::toJson() const {
          ",\"directed_holes\":" + formatNumber(directedHoles) + ",\"rename_holes\":" + (renameHoles ? "true" : "false") +
          ",\"max_new_tokens\":" + std::to_string(maxNewTokens) +
          ",\"escalate_after\":" + std::to_string(escalateAfter) + ",\"restarts\":" + std::to_string(restarts) + ",\"redraws\":" + std::to_string(redraws) +
-         ",\"combine\":" + std::to_string(combine) + ",\"combine_greedy\":" + std::to_string(combineGreedy) + ",\"max_per_vector\":" + std::to_string(maxPerVector) +
+         ",\"combine\":" + std::to_string(combine) + ",\"combine_greedy\":" + std::to_string(combineGreedy) + ",\"aliases\":" + std::to_string(aliases) + ",\"max_per_vector\":" + std::to_string(maxPerVector) +
          ",\"reseed_after\":" + std::to_string(reseedAfter) + ",\"reseed_draw\":" + (reseedDraw ? "true" : "false") +
          ",\"fill_insertions\":" + (fillInsertions ? "true" : "false") +
          ",\"clean_seeds\":" + (cleanSeeds ? "true" : "false") +
@@ -106,6 +106,8 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   integer("combine", s.combine);
   s.combineGreedy = 0; // and before greedy combining made none
   integer("combine_greedy", s.combineGreedy);
+  s.aliases = 0; // and before aliases none was made
+  integer("aliases", s.aliases);
   s.maxPerVector = 0; // and before the cap let any number of members share a vector
   integer("max_per_vector", s.maxPerVector);
   s.reseedAfter = 0; // and before reseeding searched on from a stalled beam
@@ -188,10 +190,10 @@ void SteerSpec::validate() const {
   if (width < 1 || candidatesPerMember < 1 || depth < 0 || holeMin < 0 ||
       holeMax < holeMin || swapProbability < 0 || swapProbability > 1 ||
       !(directedHoles >= 0 && directedHoles <= 1) || escalateAfter < 0 || restarts < 0 || redraws < 0 ||
-      combine < 0 || combineGreedy < 0 || maxPerVector < 0 || reseedAfter < 0 || failingMembers < -1)
+      combine < 0 || combineGreedy < 0 || aliases < 0 || maxPerVector < 0 || reseedAfter < 0 || failingMembers < -1)
     throw InputError("bad steering parameters: width and candidates must be at least 1, 0 <= hole min <= hole max, "
                      "the swap probability and the share of directed holes within [0, 1], and escalation, "
-                     "restarts, redraws, combined candidates, members per vector and reseeding at least 0, failing members at least "
+                     "restarts, redraws, combined and aliased candidates, members per vector and reseeding at least 0, failing members at least "
                      "-1 (any)");
   if (seeding == Seeding::Given && seeds.empty()) throw InputError("no seed kernels given");
   if (!(seedPackageShare > 0 && seedPackageShare <= 1))

@@ -84,6 +84,13 @@ struct SteerSpec {
   /// The members whose sets predict the nearest kernels get one each. For
   /// targets many small steps away. 0: none. Runs stored without it had none.
   int combineGreedy = 0;
+  /// Aliased candidates per generation (steer/PointerAliases.h): for the
+  /// nearest beam members whose Grewe mem count is above the target's, the
+  /// member with some of a buffer's uses through a pointer declared in the
+  /// body, which lowers mem and changes nothing the kernel does. Cheap next
+  /// to sampling (one parse a new member). 0: none; no effect outside the
+  /// Grewe space. Runs stored without it had none.
+  int aliases = 4;
   /// At most this many beam members share one feature vector; the rest of
   /// the beam goes to the nearest kernels of other vectors (filled with the
   /// capped ones only when there are too few). Without a cap the beam fills

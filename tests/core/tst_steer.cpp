@@ -14,6 +14,7 @@
 #include "steer/Combining.h"
 #include "steer/Lineage.h"
 #include "steer/PlotTarget.h"
+#include "steer/PointerAliases.h"
 #include "steer/Repairs.h"
 #include "steer/LineageVerdicts.h"
 #include "steer/ContenderChecks.h"
@@ -157,6 +158,7 @@ steer::SteerSpec spec(const std::vector<double>& target, int depth) {
   s.batchSize = 16;
   s.jobs = 2;
   s.combine = 0; // each candidate one infill of its parent (the combining tests turn it on)
+  s.aliases = 0; // and none aliased (the alias test turns them on)
   // The search's own machinery: every compiling candidate may be kept and be
   // the best (the contenders' tests turn the rules and checks on).
   s.cleanRules.clear();
@@ -276,6 +278,7 @@ private Q_SLOTS:
     s.restarts = 2;
     s.combine = 16;
     s.combineGreedy = 3;
+    s.aliases = 5;
     s.maxPerVector = 4;
     s.reseedAfter = 100;
     s.reseedDraw = true;
@@ -323,8 +326,9 @@ private Q_SLOTS:
     QCOMPARE(kept.restarts, 2);
     QCOMPARE(kept.combine, 16);
     QCOMPARE(kept.combineGreedy, 3);
+    QCOMPARE(kept.aliases, 5);
     const auto older = storedWithout(s, {",\"escalate_after\":30", ",\"restarts\":2", ",\"combine\":16",
-                                         ",\"combine_greedy\":3", ",\"max_per_vector\":4", ",\"reseed_after\":100",
+                                         ",\"combine_greedy\":3", ",\"aliases\":5", ",\"max_per_vector\":4", ",\"reseed_after\":100",
                                          ",\"reseed_draw\":true", ",\"fill_insertions\":true", ",\"guide_logits\":1.5",
                                          ",\"failing_members\":3", ",\"seed_package_share\":0.5", ",\"repairs\":true",
                                          ",\"lineage_checks\":true", ",\"package_failures\":true",
@@ -333,6 +337,7 @@ private Q_SLOTS:
     QCOMPARE(older.restarts, 0);
     QCOMPARE(older.combine, 0);
     QCOMPARE(older.combineGreedy, 0);
+    QCOMPARE(older.aliases, 0);
     QCOMPARE(older.maxPerVector, 0);
     QCOMPARE(older.reseedAfter, 0);
     QVERIFY(!older.reseedDraw);
@@ -1837,6 +1842,45 @@ private Q_SLOTS:
       plainSampled.push_back(c.text);
     }
     QCOMPARE(sampled, plainSampled);
+  }
+
+  void aliasesReachALowerMemWithTheSameKernel() {
+    // The seed's three uses of `a` through one alias: mem 4 becomes 2, the
+    // other counts and the IR stay. Deletions cannot reach that vector (they
+    // take coalesced accesses with the uses); an alias reaches it at once.
+    const char* aliased = "kernel void A(global float* a, global const float* b) {\n"
+                          "  global float* c = a;\n"
+                          "  int i = get_global_id(0);\n"
+                          "  c[i] = b[i] * 2.0f;\n"
+                          "  c[i] = c[i] + 1.0f;\n"
+                          "}\n";
+    const auto target = greweOf(aliased);
+    QCOMPARE(target[2], greweOf(kSeed)[2] - 2);
+    auto s = spec(target, 1);
+    auto sampler = deleter();
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("aliases.sbw")).toStdString());
+    steer::BeamSearch search(ws, sampler);
+    const auto plain = search.run(s);
+    QCOMPARE(plain.stopReason, std::string("depth"));
+    s.aliases = 4;
+    std::size_t reported = 0;
+    search.onGeneration = [&](const steer::GenerationReport& g) { reported += g.aliasedCompiled; };
+    const auto r = search.run(s);
+    QCOMPARE(r.stopReason, std::string("exact match"));
+    QCOMPARE(r.generations, 1);
+    QVERIFY(reported >= 1);
+    const auto steps = steer::lineage(ws, r.run);
+    QCOMPARE(steps.size(), std::size_t(2)); // the seed, then its alias
+    QCOMPARE(steps.back().origin, std::string(steer::kAliasOrigin));
+    QCOMPARE(steps.back().parent, steps.front().id);
+    QCOMPARE(greweOf(r.bestText.c_str()), target);
+    QTemporaryDir d;
+    const auto instcount = [&](const std::string& text) {
+      const std::string path = d.filePath(QStringLiteral("i.cl")).toStdString();
+      std::ofstream(path) << text;
+      return steer::targetFromKernelFile("instcount", path).values;
+    };
+    QCOMPARE(instcount(r.bestText), instcount(kSeed)); // the same kernel at -O1
   }
 
   void greedyCombiningAppliesEveryUsefulInfillOfAMember() {

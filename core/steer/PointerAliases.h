@@ -1,0 +1,63 @@
+// Pointer aliases (SteerSpec::aliases): an edit that changes what Grewe et
+// al.'s features count and nothing the kernel does. Their mem count is one
+// for every use of a kernel's __global or __local parameter by name; their
+// coalesced count is one for every simple subscript of any __global pointer,
+// a parameter or a pointer declared in the body. Real kernels reach their
+// buffers through such pointers (NPB's `rhs = (__global double (*)[..])g_rhs`),
+// so 77 of DevMap's 256 kernels count more coalesced accesses than memory
+// accesses. A corpus kernel seldom does, and the model seldom writes one, so
+// steering toward such vectors stalled with mem too high.
+//
+// The move: `__global float *q = a;` first in the body, and q written for the
+// last k uses of a (or, when the body already begins with such an alias, the
+// alias written for more of a's uses). mem falls by k - 1 (k with an alias
+// already there); coalesced, every other Grewe count and the IR at -O1 (the
+// same loads and stores once the alias is promoted to a register) stay. A
+// buffer the body moves or takes the address of (`a += n`, `&a`) is not
+// aliased: the alias would keep its first value.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace steerbench::steer {
+
+/// The origin recorded for a candidate of SteerSpec::aliases.
+constexpr const char* kAliasOrigin = "a buffer's uses through an alias";
+
+/// A __global pointer parameter of a kernel whose uses an alias can take.
+struct AliasableBuffer {
+  std::string name;              ///< the parameter
+  std::string aliasType;         ///< the alias's type as declared ("__global float *")
+  std::string alias;             ///< an alias the body already begins with (`__global float *q = a;`), or ""
+  std::vector<std::size_t> uses; ///< byte offsets of the uses an alias may take, in source order
+};
+
+/// Where a kernel's buffers can be aliased.
+struct AliasSites {
+  bool parsed = false;      ///< the text compiled and holds the kernel
+  std::size_t bodyStart = 0; ///< the byte offset just after the body's `{`
+  std::string freshName;    ///< a name no identifier of the text has, for a new alias
+  std::vector<AliasableBuffer> buffers;
+};
+
+/// The sites of `kernel` (a kernel function's name) in `text`; one Clang
+/// parse, no code generation. Thread-safe.
+[[nodiscard]] AliasSites aliasSites(const std::string& text, const std::string& kernel);
+
+/// `text` with the last `count` uses of buffer `buffer` written as its alias:
+/// the body's alias if it has one, else a new one (freshName) declared first
+/// in the body. Unchanged when count is 0, or 1 with no alias yet.
+[[nodiscard]] std::string withAlias(const std::string& text, const AliasSites& sites, std::size_t buffer,
+                                    std::size_t count);
+
+/// How much an alias of buffer `b` lowers mem when it takes `count` uses.
+[[nodiscard]] std::size_t memSaved(const AliasableBuffer& b, std::size_t count);
+
+/// Texts that lower mem by at most `excess` (the member's mem above the
+/// target's), one a buffer, the largest saving first, at most `max`.
+[[nodiscard]] std::vector<std::string> aliasedTexts(const std::string& text, const AliasSites& sites,
+                                                    std::size_t excess, std::size_t max);
+
+} // namespace steerbench::steer
