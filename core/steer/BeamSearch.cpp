@@ -23,6 +23,7 @@
 #include "engine/ParallelFor.h"
 #include "features/DeadCode.h"
 #include "features/Distance.h"
+#include "features/GreweFeatures.h"
 #include "features/Measurement.h"
 #include "model/Sampler.h"
 #include "model/Tokenizer.h"
@@ -604,47 +605,61 @@ void BeamSearch::Run::combineInfills(Generation& g, const std::vector<Feed>& fee
 }
 
 void BeamSearch::Run::aliasCandidates(Generation& g) {
-  const auto& dims = space.dimensions;
-  const auto mem = std::size_t(std::find(dims.begin(), dims.end(), "mem") - dims.begin());
-  if (mem >= dims.size() || mem >= spec.target.values.size()) return;
-  std::set<std::string> seen;
-  for (const auto& m : g.measured)
-    if (m.compiled) seen.insert(model::tokenKey(m.text));
+  // An alias changes mem (and the ratios F2 and F4) and nothing else, so
+  // each one's vector and distance are known before it is written: only
+  // those nearer than their member are made and measured. The nearest
+  // members with mem above the target's are read, at most `aliases` of them
+  // a generation, each once while it stays in the beam.
+  if (space.name != "grewe") return;
+  constexpr std::size_t kMem = 2;
+  const double targetMem = spec.target.values.at(kMem);
   std::vector<std::size_t> members; // nearest first, with mem above the target's
   for (std::size_t i = 0; i < beam.size(); ++i)
-    if (mem < beam[i].values.size() && beam[i].values[mem] >= spec.target.values[mem] + 1) members.push_back(i);
+    if (beam[i].values.size() > kMem && beam[i].values[kMem] >= targetMem + 1) members.push_back(i);
   std::stable_sort(members.begin(), members.end(),
                    [&](std::size_t a, std::size_t b) { return beam[a].distance < beam[b].distance; });
-  std::map<std::string, AliasSites> sites; // this beam's, from the last generation's where they were read
+  members.resize(std::min(members.size(), std::size_t(spec.aliases)));
+  std::set<std::string> inBeam; // the sites of members that left the beam are dropped
+  for (const auto& m : beam)
+    inBeam.insert(m.text);
+  for (auto it = aliasSitesOf.begin(); it != aliasSitesOf.end();)
+    it = inBeam.count(it->first) ? std::next(it) : aliasSitesOf.erase(it);
   std::vector<std::size_t> unread;
-  for (const auto i : members)
-    if (const auto s = aliasSitesOf.find(beam[i].text); s != aliasSitesOf.end()) sites.insert(*s);
-    else unread.push_back(i);
   std::vector<std::string> kernels; // read here: the workspace is not shared between threads
-  for (const auto i : unread) {
-    const auto c = ws.steerCandidate(beam[i].id);
-    kernels.push_back(c ? c->kernelName : std::string());
-  }
+  for (const auto i : members)
+    if (aliasSitesOf.emplace(beam[i].text, AliasSites{}).second) {
+      unread.push_back(i);
+      const auto c = ws.steerCandidate(beam[i].id);
+      kernels.push_back(c ? c->kernelName : std::string());
+    }
   std::vector<AliasSites> read(unread.size());
   engine::parallelFor(unread.size(), jobs,
                       [&](std::size_t k) { read[k] = aliasSites(beam[unread[k]].text, kernels[k]); });
   for (std::size_t k = 0; k < unread.size(); ++k)
-    sites[beam[unread[k]].text] = std::move(read[k]);
-  aliasSitesOf = std::move(sites);
+    aliasSitesOf[beam[unread[k]].text] = std::move(read[k]);
 
+  std::set<std::string> seen;
+  for (const auto& m : g.measured)
+    if (m.compiled) seen.insert(model::tokenKey(m.text));
   const std::size_t before = g.cands.size();
   std::vector<std::string> texts;
   for (const auto i : members) {
     const auto& m = beam[i];
-    const auto excess = std::size_t(m.values[mem] - spec.target.values[mem] + 0.5);
-    for (const auto& t : aliasedTexts(m.text, aliasSitesOf[m.text], excess, 2)) {
-      if (texts.size() >= std::size_t(spec.aliases)) break;
-      Edit e = editBetween(g.memberIds[i], tok.encode(t));
+    const auto& at = aliasSitesOf[m.text];
+    int made = 0;
+    for (const auto& o : aliasOptions(at, std::size_t(m.values[kMem] - targetMem + 0.5))) {
+      if (made == 2 || texts.size() >= std::size_t(spec.aliases)) break;
+      features::GreweCounts c{m.values[0], m.values[1], m.values[kMem] - double(o.saved),
+                              m.values[3], m.values[4], m.values[5]};
+      if (!(features::distance(features::greweVector(c), spec.target.values, spec.scale) < m.distance)) continue;
+      const auto ids = tok.encode(withAlias(m.text, at, o.buffer, o.count));
+      Edit e = editBetween(g.memberIds[i], ids);
       if (e.from == e.to && e.tokens.empty()) continue;
       auto cc = combinedCandidate(tok, m.id, g.memberIds[i], {&e}, kAliasOrigin);
       if (!seen.insert(model::tokenKey(cc.text)).second) continue;
       g.cands.push_back(std::move(cc.record));
       texts.push_back(std::move(cc.text));
+      ++made;
     }
   }
   g.measured.resize(before + texts.size());

@@ -200,23 +200,14 @@ std::string withAlias(const std::string& text, const AliasSites& sites, std::siz
   return out;
 }
 
-std::vector<std::string> aliasedTexts(const std::string& text, const AliasSites& sites, std::size_t excess,
-                                      std::size_t max) {
-  struct Option {
-    std::size_t saved, buffer, count;
-  };
-  std::vector<Option> options;
+std::vector<AliasOption> aliasOptions(const AliasSites& sites, std::size_t excess) {
+  std::vector<AliasOption> out;
   for (std::size_t i = 0; i < sites.buffers.size(); ++i) {
     const auto& b = sites.buffers[i];
     const std::size_t count = std::min(b.uses.size(), b.alias.empty() ? excess + 1 : excess);
-    if (const auto saved = memSaved(b, count); saved > 0) options.push_back({saved, i, count});
+    if (const auto saved = memSaved(b, count); saved > 0) out.push_back({i, count, saved});
   }
-  std::stable_sort(options.begin(), options.end(), [](const Option& a, const Option& b) { return a.saved > b.saved; });
-  std::vector<std::string> out;
-  for (const auto& o : options) {
-    if (out.size() >= max) break;
-    out.push_back(withAlias(text, sites, o.buffer, o.count));
-  }
+  std::stable_sort(out.begin(), out.end(), [](const AliasOption& a, const AliasOption& b) { return a.saved > b.saved; });
   return out;
 }
 

@@ -55,9 +55,13 @@ struct AliasSites {
 /// How much an alias of buffer `b` lowers mem when it takes `count` uses.
 [[nodiscard]] std::size_t memSaved(const AliasableBuffer& b, std::size_t count);
 
-/// Texts that lower mem by at most `excess` (the member's mem above the
-/// target's), one a buffer, the largest saving first, at most `max`.
-[[nodiscard]] std::vector<std::string> aliasedTexts(const std::string& text, const AliasSites& sites,
-                                                    std::size_t excess, std::size_t max);
+/// One alias that could be written: buffer `buffer` takes its last `count` uses, and mem falls by `saved`.
+struct AliasOption {
+  std::size_t buffer = 0, count = 0, saved = 0;
+};
+
+/// The aliases that lower mem by at most `excess` (the kernel's mem above
+/// the target's) and by at least 1, one a buffer, the largest saving first.
+[[nodiscard]] std::vector<AliasOption> aliasOptions(const AliasSites& sites, std::size_t excess);
 
 } // namespace steerbench::steer

@@ -87,9 +87,11 @@ struct SteerSpec {
   /// Aliased candidates per generation (steer/PointerAliases.h): for the
   /// nearest beam members whose Grewe mem count is above the target's, the
   /// member with some of a buffer's uses through a pointer declared in the
-  /// body, which lowers mem and changes nothing the kernel does. Cheap next
-  /// to sampling (one parse a new member). 0: none; no effect outside the
-  /// Grewe space. Runs stored without it had none.
+  /// body, which lowers mem and changes nothing the kernel does. Only
+  /// aliases whose vector (known before they are written) is nearer than
+  /// their member are made; at most this many members are parsed a
+  /// generation, each once while it stays in the beam. 0: none; no effect
+  /// outside the Grewe space. Runs stored without it had none.
   int aliases = 4;
   /// At most this many beam members share one feature vector; the rest of
   /// the beam goes to the nearest kernels of other vectors (filled with the

@@ -135,18 +135,23 @@ private Q_SLOTS:
     QCOMPARE(n.freshName, std::string("e"));
   }
 
-  void aliasedTextsLowerMemByAtMostTheExcess() {
+  void optionsLowerMemByAtMostTheExcess() {
     const auto s = steer::aliasSites(kKernel, "A");
-    const auto one = steer::aliasedTexts(kKernel, s, 1, 4);
+    const auto a = bufferIndex(s, "a"), b = bufferIndex(s, "b");
+    const auto one = steer::aliasOptions(s, 1);
     QCOMPARE(one.size(), std::size_t(2)); // a's last two uses, or b's two
-    for (const auto& t : one)
-      sameButMem(kKernel, t, 1);
-    const auto many = steer::aliasedTexts(kKernel, s, 10, 4);
+    for (const auto& o : one) {
+      QCOMPARE(o.saved, std::size_t(1));
+      QCOMPARE(o.count, std::size_t(2));
+      sameButMem(kKernel, steer::withAlias(kKernel, s, o.buffer, o.count), 1);
+    }
+    const auto many = steer::aliasOptions(s, 10);
     QCOMPARE(many.size(), std::size_t(2));
-    sameButMem(kKernel, many[0], 2); // the largest saving first: all of a's
-    sameButMem(kKernel, many[1], 1);
-    QCOMPARE(steer::aliasedTexts(kKernel, s, 10, 1).size(), std::size_t(1));
-    QVERIFY(steer::aliasedTexts(kKernel, s, 0, 4).empty());
+    QCOMPARE(many[0].buffer, a); // the largest saving first: all of a's uses
+    QCOMPARE(many[0].saved, std::size_t(2));
+    QCOMPARE(many[1].buffer, b);
+    QCOMPARE(many[1].saved, std::size_t(1));
+    QVERIFY(steer::aliasOptions(s, 0).empty());
   }
 };
 
