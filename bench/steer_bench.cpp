@@ -41,6 +41,7 @@
 //                    [--confirm-sizes 4096,65536|none] (after the quick check, every device at these sizes)
 //                    [--race-check 0] (after the confirmation, the checks once more in Oclgrind at N work-items)
 //                    [--failing-members 0] (beam members from lineages that failed the checks, at most; -1: any)
+//                    [--also-aliases N] (every target also run with N aliases a generation, right after the default)
 #include "common/Paths.h"
 #include "common/TextFormat.h"
 #include "engine/FeatureTable.h"
@@ -102,6 +103,8 @@ struct Outcome {
   std::size_t combined = 0, combinedCompiled = 0; ///< combined candidates (SteerSpec::combine)
   int combinedSteps = 0; ///< steps of the best's lineage that were combined candidates
   int aliasSteps = 0;    ///< ... and aliases (SteerSpec::aliases)
+  std::size_t aliased = 0, aliasedCompiled = 0; ///< aliases made, and of them compiled
+  double aliasSeconds = 0;                      ///< of `sampling`, making and measuring them
   int reseeds = 0;       ///< times the beam started again from the seeds (SteerSpec::reseedAfter)
   int found = 0;         ///< the generation of the best candidate
   std::string stop;
@@ -115,6 +118,7 @@ int main(int argc, char** argv) {
               csv = std::string(STEERBENCH_DEVMAP_DIR) + "/cgo17-amd.csv", csvOut, keepBests, keepWorkspace;
   int targets = 40, threads = 0;
   bool ablation = false;
+  int alsoAliases = -1; ///< also run every target with this many aliases a generation (-1: not)
   std::set<int> only; // --only: the chosen targets to run, by their 1-based place in the list
   steer::SteerSpec base;
   base.width = 16;
@@ -209,6 +213,7 @@ int main(int argc, char** argv) {
     }
     else if (arg("--race-check")) base.raceCheckSize = std::strtoull(argv[++i], nullptr, 10);
     else if (!std::strcmp(argv[i], "--ablation")) ablation = true;
+    else if (arg("--also-aliases")) alsoAliases = std::atoi(argv[++i]);
     else {
       std::fprintf(stderr, "usage: see the comment at the top of bench/steer_bench.cpp\n");
       return 2;
@@ -310,6 +315,11 @@ int main(int argc, char** argv) {
       steer::SteerSpec spec;
     };
     std::vector<Variant> variants = {{"default", base}};
+    if (alsoAliases >= 0) { // right after the default on each target, so both meet the host alike
+      auto other = base;
+      other.aliases = alsoAliases;
+      variants.push_back({"aliases " + std::to_string(alsoAliases), other});
+    }
     if (ablation) {
       auto empty = base;
       empty.seeding = steer::Seeding::Empty;
@@ -356,6 +366,9 @@ int main(int argc, char** argv) {
             o.compiled += g.compiled - g.combinedCompiled - g.aliasedCompiled;
             o.combined += g.combined;
             o.combinedCompiled += g.combinedCompiled;
+            o.aliased += g.aliased;
+            o.aliasedCompiled += g.aliasedCompiled;
+            o.aliasSeconds += g.aliasSeconds;
           }
           o.reseeds += g.reseeded ? 1 : 0;
         };
@@ -487,6 +500,17 @@ int main(int argc, char** argv) {
       for (const auto& [rule, n] : refused)
         std::printf(" %s %zu;", rule.c_str(), n);
       std::printf("\n%s: targets whose only exact candidates were refused: %d\n", variants[v].name.c_str(), lost);
+      std::size_t aliased = 0, aliasedCompiled = 0;
+      double aliasSeconds = 0, sampling = 0;
+      for (const auto& o : results[v]) {
+        aliased += o.aliased;
+        aliasedCompiled += o.aliasedCompiled;
+        aliasSeconds += o.aliasSeconds;
+        sampling += o.sampling;
+      }
+      std::printf("%s: aliases made %zu (compiled %zu), %.1f s of the generations' %.1f s (%.1f%%)\n",
+                  variants[v].name.c_str(), aliased, aliasedCompiled, aliasSeconds, sampling,
+                  100 * aliasSeconds / std::max(1e-9, sampling));
       std::printf("%s: checks of contenders and lineages (distinct texts):", variants[v].name.c_str());
       if (outcomes.empty()) std::printf(" none");
       for (const auto& [outcome, n] : outcomes)

@@ -81,6 +81,7 @@ struct Generation {
   std::vector<CandidateRecord> cands;
   std::vector<Measured> measured;
   std::size_t aliasedFrom = 0, aliased = 0;   ///< candidates of SteerSpec::aliases: cands[aliasedFrom, + aliased)
+  double aliasSeconds = 0;                    ///< making and measuring them
   std::size_t combinedFrom = 0, combined = 0; ///< combined infills: cands[combinedFrom, + combined)
   std::vector<std::vector<int>> memberIds;  ///< the beam members' tokens (infill generations)
 };
@@ -611,6 +612,7 @@ void BeamSearch::Run::aliasCandidates(Generation& g) {
   // members with mem above the target's are read, at most `aliases` of them
   // a generation, each once while it stays in the beam.
   if (space.name != "grewe") return;
+  const auto began = Clock::now();
   constexpr std::size_t kMem = 2;
   const double targetMem = spec.target.values.at(kMem);
   std::vector<std::size_t> members; // nearest first, with mem above the target's
@@ -666,6 +668,7 @@ void BeamSearch::Run::aliasCandidates(Generation& g) {
   engine::parallelFor(texts.size(), jobs, [&](std::size_t i) { g.measured[before + i] = measure(texts[i]); });
   g.aliasedFrom = before;
   g.aliased = texts.size();
+  g.aliasSeconds = std::chrono::duration<double>(Clock::now() - began).count();
 }
 
 void BeamSearch::Run::keep(Generation& gen, std::mt19937_64& rng) {
@@ -785,6 +788,7 @@ void BeamSearch::Run::report(const Generation& gen, const store::Workspace::Stee
   rep.compiled = compiled;
   rep.combined = gen.combined;
   rep.aliased = gen.aliased;
+  rep.aliasSeconds = gen.aliasSeconds;
   for (std::size_t i = gen.aliasedFrom; i < gen.aliasedFrom + gen.aliased; ++i)
     rep.aliasedCompiled += cands[i].compiled ? 1 : 0;
   for (std::size_t i = gen.combinedFrom; i < gen.combinedFrom + gen.combined; ++i)

@@ -33,6 +33,7 @@ struct GenerationReport {
   std::size_t candidates = 0, compiled = 0;       ///< all of the generation's candidates ...
   std::size_t combined = 0, combinedCompiled = 0; ///< ... of which combined infills (SteerSpec::combine)
   std::size_t aliased = 0, aliasedCompiled = 0;   ///< ... and aliases (SteerSpec::aliases)
+  double aliasSeconds = 0;                        ///< of `seconds`, making and measuring the aliases
   /// The run's best so far (over all its searches, reseeds included; with
   /// drive checks, the nearest that passed them) and the beam's median; < 0:
   /// nothing yet.
