@@ -31,7 +31,9 @@
 #include <set>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 namespace steerbench::cli {
@@ -280,6 +282,8 @@ CommandLine sampleCommandLine() {
                                             "(the other counts from --target, else 0); -n samples per cell"});
   cl.option({"cells", 0, "N", "cells a side of --grid", false, "8"});
   cl.option({"out", 0, "DIR", "also write each sample as DIR/sample_NNNN.cl"});
+  cl.option({"no-store", 0, "", "store nothing in the workspace (to time or try the model; --out still writes the "
+                                "files, numbered from 1)"});
   return cl;
 }
 
@@ -338,7 +342,9 @@ int runSample(const CommandLine& cl) {
   const std::string out = cl.value("out");
   if (!out.empty()) std::filesystem::create_directories(out);
 
-  auto ws = store::Workspace::open(wsPath);
+  const bool store = !cl.has("no-store");
+  std::optional<store::Workspace> ws;
+  if (store) ws.emplace(store::Workspace::open(wsPath));
   auto sampler = loadSampler(ckpt, threads);
   if (o.streams == 0) o.streams = sampler.defaultStreams();
   const auto recommended = sampler.recommendedOptions(); // what the model samples best with, unless given
@@ -381,7 +387,11 @@ int runSample(const CommandLine& cl) {
   const std::string featureSpec = engine::featureSpecJson(mo);
   std::size_t compiled = 0;
   std::set<std::string> unique;
-  ws.transaction([&] {
+  auto keep = [&](const std::function<void()>& all) { // one transaction when stored
+    if (ws) ws->transaction(all);
+    else all();
+  };
+  keep([&] {
     for (std::size_t i = 0; i < samples.size(); ++i) {
       const auto& s = samples[i];
       const auto& m = measured[i];
@@ -396,22 +406,22 @@ int runSample(const CommandLine& cl) {
       r.modelHash = sampler.modelHash();
       r.seed = std::int64_t(o.seed);
       r.spec = specOf(s);
-      if (m.ok()) {
-        ++compiled;
+      if (m.ok()) ++compiled;
+      if (m.ok() && ws) {
         for (std::size_t k = 0; k < m.kernels.size(); ++k) {
           store::KernelRecord kr;
           kr.name = m.kernels[k];
           kr.source = corpus::formatSource(s.text); // as the corpus and steering store kernels
           kr.role = "sample";
           kr.originFile = "sample: model " + sampler.modelHash().substr(0, 12) + ", seed " + std::to_string(o.seed);
-          const auto id = ws.addKernel(kr);
+          const auto id = ws->addKernel(kr);
           if (!r.kernelId) r.kernelId = id;
           for (const auto& sp : m.spaces)
             if (k < sp.kernels.size())
-              ws.putFeatures({id, sp.space->name, sp.space->version, sp.kernels[k].values, false, featureSpec});
+              ws->putFeatures({id, sp.space->name, sp.space->version, sp.kernels[k].values, false, featureSpec});
         }
       }
-      const auto id = ws.addSample(r);
+      const auto id = ws ? ws->addSample(r) : std::int64_t(i + 1);
       if (!out.empty()) {
         char name[64];
         std::snprintf(name, sizeof name, "/sample_%04lld.cl", (long long)id);
@@ -427,9 +437,10 @@ int runSample(const CommandLine& cl) {
             << formatNumber(std::round(samples.empty() ? 0.0 : 1000.0 * double(compiled) / double(samples.size())) / 10) << "%), "
             << formatNumber(std::round(samples.empty() ? 0.0 : 1000.0 * sampleSeconds / double(samples.size())))
             << " ms per sample (sampling only), median length "
-            << (lengths.empty() ? 0 : lengths[lengths.size() / 2]) << " tokens; stored in " << wsPath << "\n";
+            << (lengths.empty() ? 0 : lengths[lengths.size() / 2]) << " tokens; "
+            << (ws ? "stored in " + wsPath : std::string("not stored (--no-store)")) << "\n";
   if (interrupt.token().cancelled()) {
-    std::cerr << "interrupted: the samples made so far are stored\n";
+    std::cerr << (ws ? "interrupted: the samples made so far are stored\n" : "interrupted\n");
     return 130;
   }
   return 0;

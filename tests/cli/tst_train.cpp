@@ -269,6 +269,31 @@ private slots:
     QCOMPARE(scalar(ws_, "SELECT count(*) FROM samples"), before);
   }
 
+  void noStoreLeavesTheWorkspaceAsItWas() {
+    const QString ckpt = dir_.filePath(QStringLiteral("a.ckpt")); // trained by the first test
+    const QString samples = scalar(ws_, "SELECT count(*) FROM samples");
+    const QString kernels = scalar(ws_, "SELECT count(*) FROM kernels");
+    const QString out = dir_.filePath(QStringLiteral("unstored"));
+    auto sample = [&](const QString& ws) {
+      return cli({QStringLiteral("sample"), QStringLiteral("-w"), ws, QStringLiteral("-o"), ckpt, QStringLiteral("-n"),
+                  QStringLiteral("3"), QStringLiteral("--max-new-tokens"), QStringLiteral("20"), QStringLiteral("--seed"),
+                  QStringLiteral("31"), QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("--out"), out,
+                  QStringLiteral("--no-store")});
+    };
+    const Run r = sample(ws_);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(QLatin1String("3 samples")) && r.out.contains(QLatin1String("not stored")), qPrintable(r.out));
+    QCOMPARE(scalar(ws_, "SELECT count(*) FROM samples"), samples);
+    QCOMPARE(scalar(ws_, "SELECT count(*) FROM kernels"), kernels);
+    QCOMPARE(QDir(out).entryList({QStringLiteral("*.cl")}),
+             (QStringList{QStringLiteral("sample_0001.cl"), QStringLiteral("sample_0002.cl"), QStringLiteral("sample_0003.cl")}));
+    // Nor is a workspace made where there was none.
+    const QString none = dir_.filePath(QStringLiteral("none.sbw"));
+    const Run elsewhere = sample(none);
+    QVERIFY2(elsewhere.exitCode == 0, qPrintable(elsewhere.err));
+    QVERIFY(!QFile::exists(none));
+  }
+
   void exportedModelsSampleLikeTheirCheckpoint() {
     const QString ckpt = dir_.filePath(QStringLiteral("a.ckpt")); // trained by the first test
     const QString model = dir_.filePath(QStringLiteral("a.model"));
