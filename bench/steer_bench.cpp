@@ -44,6 +44,7 @@
 //                    [--race-check 0] (after the confirmation, the checks once more in Oclgrind at N work-items)
 //                    [--failing-members 0] (beam members from lineages that failed the checks, at most; -1: any)
 //                    [--also-aliases N] (every target also run with N aliases a generation, right after the default)
+//                    [--parallel-seeds 0|1] [--also-parallel-seeds 0|1] (the same for seeds that call no work-item function)
 #include "common/Paths.h"
 #include "common/TextFormat.h"
 #include "engine/FeatureTable.h"
@@ -54,6 +55,7 @@
 #include "steer/Combining.h"
 #include "steer/Lineage.h"
 #include "steer/PointerAliases.h"
+#include "steer/SeedChoice.h"
 #include "store/Workspace.h"
 
 #include <algorithm>
@@ -62,7 +64,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <regex>
 #include <fstream>
 #include <map>
 #include <random>
@@ -80,15 +81,6 @@ std::string suiteOf(const std::string& benchmark) {
   for (const char* s : {"amd-app-sdk", "nvidia", "parboil", "polybench", "rodinia", "shoc", "npb"})
     if (benchmark.rfind(s, 0) == 0) return s;
   return benchmark.substr(0, benchmark.find('-'));
-}
-
-/// Whether `text` asks which work-item runs it. A kernel that does not has
-/// every work-item do the same work and store the same values: it passes the
-/// dynamic checks, but it is a poor benchmark (the corpus's conformance tests
-/// are written so, and steering inherits it from such seeds).
-bool callsAWorkItemFunction(const std::string& text) {
-  static const std::regex call(R"(\bget_(global|local|group)_id\s*\(|\bget_(global|local)_linear_id\s*\()");
-  return std::regex_search(text, call);
 }
 
 double median(std::vector<double> v) {
@@ -132,6 +124,7 @@ int main(int argc, char** argv) {
   int targets = 40, threads = 0;
   bool ablation = false;
   int alsoAliases = -1; ///< also run every target with this many aliases a generation (-1: not)
+  int alsoParallelSeeds = -1; ///< also run every target with SteerSpec::parallelSeeds so (-1: not)
   std::set<int> only; // --only: the chosen targets to run, by their 1-based place in the list
   steer::SteerSpec base;
   base.width = 16;
@@ -227,6 +220,8 @@ int main(int argc, char** argv) {
     else if (arg("--race-check")) base.raceCheckSize = std::strtoull(argv[++i], nullptr, 10);
     else if (!std::strcmp(argv[i], "--ablation")) ablation = true;
     else if (arg("--also-aliases")) alsoAliases = std::atoi(argv[++i]);
+    else if (arg("--also-parallel-seeds")) alsoParallelSeeds = std::atoi(argv[++i]);
+    else if (arg("--parallel-seeds")) base.parallelSeeds = std::atoi(argv[++i]) != 0;
     else {
       std::fprintf(stderr, "usage: see the comment at the top of bench/steer_bench.cpp\n");
       return 2;
@@ -333,6 +328,11 @@ int main(int argc, char** argv) {
       other.aliases = alsoAliases;
       variants.push_back({"aliases " + std::to_string(alsoAliases), other});
     }
+    if (alsoParallelSeeds >= 0) {
+      auto other = base;
+      other.parallelSeeds = alsoParallelSeeds != 0;
+      variants.push_back({"parallel seeds " + std::to_string(alsoParallelSeeds), other});
+    }
     if (ablation) {
       auto empty = base;
       empty.seeding = steer::Seeding::Empty;
@@ -393,7 +393,7 @@ int main(int argc, char** argv) {
         o.runnable = spec.driveCheck && res.runnable;
         o.runnableProximity = o.runnable ? res.bestProximity : NAN;
         o.runnableExact = o.runnable && res.bestDistance <= 1e-9;
-        o.oneWorkItem = o.runnable && !callsAWorkItemFunction(res.bestText);
+        o.oneWorkItem = o.runnable && !steer::callsAWorkItemFunction(res.bestText);
         o.checked = res.checked;
         o.passed = res.passed;
         {

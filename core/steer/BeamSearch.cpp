@@ -379,8 +379,9 @@ void BeamSearch::Run::seedCandidates(Generation& g) {
     g.measured.resize(texts.size());
     engine::parallelFor(texts.size(), jobs, [&](std::size_t i) { g.measured[i] = measure(texts[i].second); });
   } else {
-    // The nearest kernels that compile cleanly (and, with SteerSpec::deadCode,
-    // whose counts are live at -O1), at most a share of them from one
+    // The nearest kernels that compile cleanly (with SteerSpec::deadCode,
+    // whose counts are live at -O1; with SteerSpec::parallelSeeds, that ask
+    // which work-item runs them), at most a share of them from one
     // package. Only clean seeds count: the beam and the seed checks take no
     // other, so a package whose kernels all fail a rule would otherwise take
     // the places of other packages' seeds that could run. Unclean ones met on
@@ -413,6 +414,8 @@ void BeamSearch::Run::seedCandidates(Generation& g) {
       engine::parallelFor(batch.size(), jobs, [&](std::size_t i) {
         auto& m = batch[i].measured;
         m = measure(batch[i].text);
+        if (spec.parallelSeeds && m.compiled && m.unclean.empty() && !callsAWorkItemFunction(m.text))
+          m.unclean = std::string(kOneWorkItem) + ": calls no work-item function, so every work-item would do the same work";
         if (!spec.deadCode || !m.compiled || !m.unclean.empty()) return;
         batch[i].deadChecked = true;
         if (const auto dead = features::checkDeadCode(m.text, m.kernel).dead; !dead.empty()) m.unclean = "dead-code: " + dead;

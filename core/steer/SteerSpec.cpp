@@ -61,6 +61,7 @@ std::string SteerSpec::toJson() const {
          ",\"failing_members\":" + std::to_string(failingMembers) + ",\"repairs\":" + (repairs ? "true" : "false") +
          ",\"lineage_checks\":" + (lineageChecks ? "true" : "false") +
          ",\"package_failures\":" + (packageFailures ? "true" : "false") +
+         ",\"parallel_seeds\":" + (parallelSeeds ? "true" : "false") +
          ",\"new_kernels\":" + (newKernels ? "true" : "false") + "}";
 }
 
@@ -151,6 +152,7 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   s.repairs = o->getBoolean("repairs").value_or(false); // and repaired no failing candidate
   s.lineageChecks = o->getBoolean("lineage_checks").value_or(false); // and checked no lineage
   s.packageFailures = o->getBoolean("package_failures").value_or(false); // and presumed nothing of a package
+  s.parallelSeeds = o->getBoolean("parallel_seeds").value_or(false); // and took seeds that run as one work-item
   s.newKernels = o->getBoolean("new_kernels").value_or(false); // and took a kernel driven before as well
   if (const auto* v = o->get("seed"))
     if (auto x = v->getAsUINT64()) s.seed = *x;

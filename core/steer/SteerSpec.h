@@ -224,6 +224,11 @@ struct SteerSpec {
   /// its package's others until one of them passes. Runs stored without it
   /// presumed nothing.
   bool packageFailures = true;
+  /// With nearest seeding: a corpus kernel that calls no work-item function
+  /// (steer/SeedChoice.h: every work-item would do the same work) is no
+  /// seed; it is measured and recorded as "one-work-item", as a kernel that
+  /// breaks a clean-compile rule is. Runs stored without it took such seeds.
+  bool parallelSeeds = true;
   /// With drive checks: a candidate whose text is a kernel the workspace
   /// has driven (any drive case) cannot be the best; it passes and stays a
   /// stepping stone. `explore` sets it, so that each epoch labels a kernel

@@ -295,6 +295,8 @@ private Q_SLOTS:
     s.lineageChecks = true;
     QVERIFY(steer::SteerSpec::fromJson(s.toJson(), "spec").lineageChecks);
     QVERIFY(kept.packageFailures); // the default
+    QVERIFY(kept.parallelSeeds);   // the default; runs stored before it took any seed
+    QVERIFY(!storedWithout(s, {",\"parallel_seeds\":true"}).parallelSeeds);
     QVERIFY(!kept.newKernels);     // the default; explore turns it on
     s.newKernels = true;
     QVERIFY(steer::SteerSpec::fromJson(s.toJson(), "spec").newKernels);
@@ -1276,6 +1278,49 @@ private Q_SLOTS:
     QVERIFY(refused.checkOutcome.empty());
     QCOMPARE(seeds.at("kernel #" + std::to_string(runs) + " A").checkOutcome, std::string("PASS"));
     QVERIFY(r.runnable);
+  }
+
+  void seedsThatRunAsOneWorkItemAreNoSeedsUnlessAsked() {
+    // The nearest corpus kernel asks no work-item which it is: every
+    // work-item would copy the same elements. It is measured and recorded,
+    // not seeded; the farther kernel that does is the seed. Off, the nearer
+    // one seeds the run.
+    const std::string oneItem = "kernel void A(global float* a, global const float* b, const int n) {\n"
+                                "  for (int i = 0; i < n; i++)\n    a[i] = b[i] * 2.0f;\n}\n";
+    QVERIFY(!steer::callsAWorkItemFunction(oneItem));
+    QVERIFY(steer::callsAWorkItemFunction(kSeed));
+    QVERIFY(steer::callsAWorkItemFunction("kernel void A(global int* a) { a[get_local_linear_id ()] = 1; }"));
+    QVERIFY(!steer::callsAWorkItemFunction("kernel void A(global int* a) { a[my_get_global_id(0)] = 1; }"));
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("oneitem.sbw")).toStdString());
+    const auto near = addCorpusKernel(ws, oneItem, "conformance");
+    const auto far = addCorpusKernel(ws, kSeed, "numerics");
+    const auto target = greweOf(oneItem.c_str());
+    QVERIFY(features::distance(greweOf(kSeed), target, {}) > 0);
+    auto sampler = deleter();
+    steer::BeamSearch search(ws, sampler);
+    auto s = spec(target, 0);
+    s.seeding = steer::Seeding::Nearest;
+    s.seeds.clear();
+    s.nearest = 1;
+    auto seedsOf = [&](const steer::SteerResult& r) {
+      std::map<std::int64_t, store::Workspace::SteerCandidateRecord> out;
+      for (const auto& c : ws.steerCandidates(r.run, 0))
+        out[std::stoll(c.origin.substr(std::strlen("kernel #")))] = c;
+      return out;
+    };
+    const auto r = search.run(s);
+    auto seeds = seedsOf(r);
+    QCOMPARE(seeds.size(), std::size_t(2)); // the one-work-item kernel met on the way, and the seed
+    QVERIFY2(seeds.at(near).unclean.rfind(steer::kOneWorkItem, 0) == 0, qPrintable(QString::fromStdString(seeds.at(near).unclean)));
+    QVERIFY(!seeds.at(near).kept);
+    QVERIFY(seeds.at(far).unclean.empty() && seeds.at(far).kept);
+    QVERIFY(r.bestDistance > 0);
+    s.parallelSeeds = false;
+    const auto any = search.run(s);
+    seeds = seedsOf(any);
+    QCOMPARE(seeds.size(), std::size_t(1));
+    QVERIFY(seeds.at(near).unclean.empty() && seeds.at(near).kept);
+    QCOMPARE(any.bestDistance, 0.0);
   }
 
   void uncleanCandidatesAreStoredButNeverKept() {
