@@ -502,35 +502,31 @@ int main(int argc, char** argv) {
     for (std::size_t v = 0; v < variants.size(); ++v) {
       std::map<std::string, std::size_t> refused, outcomes;
       int lost = 0;
+      int runnable = 0, oneItem = 0, oneItemExact = 0;
+      std::size_t aliased = 0, aliasedCompiled = 0;
+      double aliasSeconds = 0, sampling = 0;
       for (const auto& o : results[v]) {
         for (const auto& [rule, n] : o.exactRefused)
           refused[rule] += n;
         for (const auto& [outcome, n] : o.checkOutcomes)
           outcomes[outcome] += n;
         lost += o.exactOnlyUnclean;
+        runnable += o.runnable;
+        oneItem += o.oneWorkItem;
+        oneItemExact += o.oneWorkItem && o.runnableExact;
+        aliased += o.aliased;
+        aliasedCompiled += o.aliasedCompiled;
+        aliasSeconds += o.aliasSeconds;
+        sampling += o.sampling;
       }
       std::printf("\n%s: exact candidates refused by a clean-compile rule:", variants[v].name.c_str());
       if (refused.empty()) std::printf(" none");
       for (const auto& [rule, n] : refused)
         std::printf(" %s %zu;", rule.c_str(), n);
       std::printf("\n%s: targets whose only exact candidates were refused: %d\n", variants[v].name.c_str(), lost);
-      int runnable = 0, oneItem = 0, oneItemExact = 0;
-      for (const auto& o : results[v]) {
-        runnable += o.runnable;
-        oneItem += o.oneWorkItem;
-        oneItemExact += o.oneWorkItem && o.runnableExact;
-      }
       std::printf("%s: runnable bests that call no work-item function (every work-item does the same work): %d of %d, "
                   "%d of them exact\n",
                   variants[v].name.c_str(), oneItem, runnable, oneItemExact);
-      std::size_t aliased = 0, aliasedCompiled = 0;
-      double aliasSeconds = 0, sampling = 0;
-      for (const auto& o : results[v]) {
-        aliased += o.aliased;
-        aliasedCompiled += o.aliasedCompiled;
-        aliasSeconds += o.aliasSeconds;
-        sampling += o.sampling;
-      }
       std::printf("%s: aliases made %zu (compiled %zu), %.1f s of the generations' %.1f s (%.1f%%)\n",
                   variants[v].name.c_str(), aliased, aliasedCompiled, aliasSeconds, sampling,
                   100 * aliasSeconds / std::max(1e-9, sampling));

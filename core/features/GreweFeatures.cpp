@@ -7,6 +7,8 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 
 #include <set>
+#include <stdexcept>
+#include <string>
 #include <unordered_map>
 
 namespace steerbench::features {
@@ -21,6 +23,11 @@ std::vector<double> greweVector(const GreweCounts& c) {
   const double f2 = c.mem > 0 ? c.coalesced / c.mem : 0.0;
   const double f4 = c.mem > 0 ? c.comp / c.mem : 0.0;
   return {c.comp, c.rational, c.mem, c.localmem, c.coalesced, c.atomic, f2, f4};
+}
+
+GreweCounts greweCountsOf(const std::vector<double>& v) {
+  if (v.size() < 6) throw std::invalid_argument("a Grewe vector has 8 dimensions, not " + std::to_string(v.size()));
+  return {v[0], v[1], v[2], v[3], v[4], v[5]};
 }
 
 double greweF1(const GreweCounts& c, double transferBytes) {

@@ -19,6 +19,8 @@ struct GreweCounts {
 /// comp, rational, mem, localmem, coalesced, atomic, F2, F4.
 [[nodiscard]] const std::vector<std::string>& greweDimensions();
 [[nodiscard]] std::vector<double> greweVector(const GreweCounts& c);
+/// The counts a vector of greweVector holds (its first six dimensions).
+[[nodiscard]] GreweCounts greweCountsOf(const std::vector<double>& vector);
 
 /// F1 = transfer / (comp + mem), F3 = localmem / mem * wgsize. 0 when the
 /// denominator is 0. Both need measurements from a drive.

@@ -616,11 +616,10 @@ void BeamSearch::Run::aliasCandidates(Generation& g) {
   // a generation, each once while it stays in the beam.
   if (space.name != "grewe") return;
   const auto began = Clock::now();
-  constexpr std::size_t kMem = 2;
-  const double targetMem = spec.target.values.at(kMem);
+  const double targetMem = features::greweCountsOf(spec.target.values).mem;
   std::vector<std::size_t> members; // nearest first, with mem above the target's
   for (std::size_t i = 0; i < beam.size(); ++i)
-    if (beam[i].values.size() > kMem && beam[i].values[kMem] >= targetMem + 1) members.push_back(i);
+    if (features::greweCountsOf(beam[i].values).mem >= targetMem + 1) members.push_back(i);
   std::stable_sort(members.begin(), members.end(),
                    [&](std::size_t a, std::size_t b) { return beam[a].distance < beam[b].distance; });
   members.resize(std::min(members.size(), std::size_t(spec.aliases)));
@@ -651,11 +650,12 @@ void BeamSearch::Run::aliasCandidates(Generation& g) {
   for (const auto i : members) {
     const auto& m = beam[i];
     const auto& at = aliasSitesOf[m.text];
+    const auto counts = features::greweCountsOf(m.values);
     int made = 0;
-    for (const auto& o : aliasOptions(at, std::size_t(m.values[kMem] - targetMem + 0.5))) {
+    for (const auto& o : aliasOptions(at, std::size_t(counts.mem - targetMem + 0.5))) {
       if (made == 2 || texts.size() >= std::size_t(spec.aliases)) break;
-      features::GreweCounts c{m.values[0], m.values[1], m.values[kMem] - double(o.saved),
-                              m.values[3], m.values[4], m.values[5]};
+      auto c = counts;
+      c.mem -= double(o.saved);
       if (!(features::distance(features::greweVector(c), spec.target.values, spec.scale) < m.distance)) continue;
       const auto ids = tok.encode(withAlias(m.text, at, o.buffer, o.count));
       Edit e = editBetween(g.memberIds[i], ids);

@@ -194,7 +194,7 @@ std::string withAlias(const std::string& text, const AliasSites& sites, std::siz
     out.replace(b.uses[i], b.name.size(), alias);
   if (b.alias.empty()) {
     std::string decl = "\n  " + b.aliasType;
-    if (!decl.empty() && decl.back() != '*') decl += ' ';
+    if (decl.back() != '*') decl += ' ';
     out.insert(sites.bodyStart, decl + alias + " = " + b.name + ";");
   }
   return out;
