@@ -77,6 +77,51 @@ private:
   const std::vector<const clang::VarDecl*>& vars_;
 };
 
+/// How a loop moves one variable: every change of it there adds (++, or +=
+/// a positive constant or an unsigned value such as get_global_size(0)), or
+/// every change takes away; anything else (an assignment, its address, a
+/// step of unknown sign, both ways) is Other.
+class CounterMotion : public clang::RecursiveASTVisitor<CounterMotion> {
+public:
+  enum class Motion { None, Grows, Falls, Other };
+  CounterMotion(const clang::VarDecl* v, const clang::ASTContext& ast) : v_(v), ast_(ast) {}
+  bool VisitUnaryOperator(clang::UnaryOperator* u) {
+    if (!names(u->getSubExpr())) return true;
+    if (u->isIncrementOp()) note(Motion::Grows);
+    else if (u->isDecrementOp()) note(Motion::Falls);
+    else if (u->getOpcode() == clang::UO_AddrOf) note(Motion::Other);
+    return true;
+  }
+  bool VisitBinaryOperator(clang::BinaryOperator* b) {
+    if (!b->isAssignmentOp() || !names(b->getLHS())) return true;
+    const int sign = signOf(b->getRHS());
+    if (sign != 0 && b->getOpcode() == clang::BO_AddAssign) note(sign > 0 ? Motion::Grows : Motion::Falls);
+    else if (sign != 0 && b->getOpcode() == clang::BO_SubAssign) note(sign > 0 ? Motion::Falls : Motion::Grows);
+    else note(Motion::Other);
+    return true;
+  }
+  Motion motion = Motion::None;
+
+private:
+  bool names(const clang::Expr* e) const {
+    const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
+    return r && r->getDecl() == v_;
+  }
+  void note(Motion m) { motion = motion == Motion::None || motion == m ? m : Motion::Other; }
+  /// 1 for an amount above 0, -1 below, 0 when not known.
+  int signOf(const clang::Expr* e) const {
+    if (e->isValueDependent()) return 0;
+    clang::Expr::EvalResult r;
+    if (e->EvaluateAsInt(r, ast_)) {
+      const auto& i = r.Val.getInt();
+      return i.isStrictlyPositive() ? 1 : i.isNegative() ? -1 : 0;
+    }
+    return e->IgnoreParenImpCasts()->getType()->isUnsignedIntegerType() ? 1 : 0;
+  }
+  const clang::VarDecl* v_;
+  const clang::ASTContext& ast_;
+};
+
 /// A comparison or a logical operator: its value is 0 or 1.
 bool isTruthValue(const clang::Expr* e);
 
@@ -291,6 +336,19 @@ public:
     // does when an infill puts an index before the brackets.
     if (on_.reversed && a->getLHS() != a->getBase())
       report(a->getBeginLoc(), kReversedSubscript, "a subscript written index first (`i[p]` for `p[i]`)");
+    // `w[v]` on a float4 and v a work-item's id: the search's, and it reads
+    // whatever lies beside w (nondeterministic outputs).
+    if (on_.vectors)
+      if (const auto* vt = a->getBase()->IgnoreParenImpCasts()->getType()->getAs<clang::VectorType>()) {
+        clang::Expr::EvalResult r;
+        const auto* idx = a->getIdx();
+        const bool inside = !idx->isValueDependent() && idx->EvaluateAsInt(r, *ast_) &&
+                            r.Val.getInt().isNonNegative() && r.Val.getInt().getLimitedValue() < vt->getNumElements();
+        if (!inside)
+          report(idx->getBeginLoc(), kVectorSubscript,
+                 "an element of a " + std::to_string(vt->getNumElements()) +
+                     "-element vector chosen by a subscript that is not a constant within it");
+      }
     return true;
   }
   /// A statement that computes a value nothing uses and does nothing else.
@@ -396,12 +454,14 @@ public:
     truth(s->getCond());
     endless(s->getCond(), s->getBody(), s->getWhileLoc());
     forever(s->getCond(), s->getBody(), s->getWhileLoc());
+    wrongWay(s->getCond(), s->getBody(), nullptr);
     return true;
   }
   bool VisitDoStmt(clang::DoStmt* s) {
     truth(s->getCond());
     endless(s->getCond(), s->getBody(), s->getWhileLoc());
     forever(s->getCond(), s->getBody(), s->getWhileLoc());
+    wrongWay(s->getCond(), s->getBody(), nullptr);
     return true;
   }
   bool VisitForStmt(clang::ForStmt* s) {
@@ -415,6 +475,7 @@ public:
     floatingBound(s);
     if (on_.statements && s->getInc()) idleStepOperands(s->getInc());
     forever(s->getCond(), s->getBody(), s->getForLoc());
+    wrongWay(s->getCond(), s->getBody(), s->getInc());
     return true;
   }
   bool VisitAbstractConditionalOperator(clang::AbstractConditionalOperator* c) { // `c ? a : b` and `c ?: b`
@@ -453,6 +514,63 @@ private:
     report(at, kWhileLoopAnalysis,
            "variable(s) " + names + " used in the loop condition are not modified in the loop body, "
            "and nothing leaves it: once entered, it never ends");
+  }
+
+  /// A loop whose counter moves away from where its condition would end it,
+  /// with a bound nothing in the loop changes and no way out: `while (e > n)`
+  /// or `>=` while e only grows, `<` or `<=` while it only falls, and an
+  /// unsigned counter that only grows tested `!= 0` (it comes back to 0 only
+  /// by wrapping round). Once entered, it never ends. The search made such
+  /// loops of `while (e < n) { ...; e += get_global_size(0); }` (one run's
+  /// 56 exact candidates hung on `while (e != 0.0f)`).
+  void wrongWay(const clang::Expr* cond, const clang::Stmt* body, const clang::Expr* step) {
+    if (!on_.loops || !cond || !body || cond->isValueDependent()) return;
+    const auto* b = llvm::dyn_cast<clang::BinaryOperator>(cond->IgnoreParenImpCasts());
+    if (!b || !b->isComparisonOp() || b->getOpcode() == clang::BO_EQ) return;
+    for (const bool counterLeft : {true, false}) {
+      const clang::Expr* counter = counterLeft ? b->getLHS() : b->getRHS();
+      const clang::Expr* bound = counterLeft ? b->getRHS() : b->getLHS();
+      const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(counter->IgnoreParenImpCasts());
+      const auto* v = r ? llvm::dyn_cast<clang::VarDecl>(r->getDecl()) : nullptr;
+      if (!v || !v->hasLocalStorage() || !v->getType()->isIntegerType() || v->getType().isVolatileQualified())
+        continue;
+      ConditionReads reads;
+      reads.TraverseStmt(const_cast<clang::Expr*>(bound));
+      if (reads.opaque || std::find(reads.vars.begin(), reads.vars.end(), v) != reads.vars.end()) continue;
+      ChangesOrLeaves inside(reads.vars); // the bound changes, or a way out
+      inside.TraverseStmt(const_cast<clang::Stmt*>(body));
+      if (step && !inside.found) inside.TraverseStmt(const_cast<clang::Expr*>(step));
+      if (inside.found) continue;
+      CounterMotion moves(v, *ast_);
+      moves.TraverseStmt(const_cast<clang::Stmt*>(body));
+      if (step) moves.TraverseStmt(const_cast<clang::Expr*>(step));
+      moves.TraverseStmt(const_cast<clang::Expr*>(cond));
+      const auto op = counterLeft ? b->getOpcode() : clang::BinaryOperator::reverseComparisonOp(b->getOpcode());
+      const std::string name = "'" + v->getNameAsString() + "'";
+      using Motion = CounterMotion::Motion;
+      if (moves.motion == Motion::Grows && (op == clang::BO_GT || op == clang::BO_GE))
+        report(b->getOperatorLoc(), kWhileLoopAnalysis,
+               "the loop's counter " + name + " only grows and the loop runs while it is above its bound: once "
+               "entered, it never ends");
+      else if (moves.motion == Motion::Falls && (op == clang::BO_LT || op == clang::BO_LE))
+        report(b->getOperatorLoc(), kWhileLoopAnalysis,
+               "the loop's counter " + name + " only falls and the loop runs while it is below its bound: once "
+               "entered, it never ends");
+      else if (moves.motion == Motion::Grows && op == clang::BO_NE && v->getType()->isUnsignedIntegerType() &&
+               isZero(bound))
+        report(b->getOperatorLoc(), kWhileLoopAnalysis,
+               "the loop's unsigned counter " + name + " only grows and the loop runs until it is 0: once entered, "
+               "it never ends");
+      else
+        continue;
+      return;
+    }
+  }
+  bool isZero(const clang::Expr* e) const {
+    if (e->isValueDependent()) return false;
+    clang::Expr::EvalResult r;
+    if (!e->EvaluateAsRValue(r, *ast_)) return false;
+    return r.Val.isInt() ? r.Val.getInt().isZero() : r.Val.isFloat() && r.Val.getFloat().isZero();
   }
 
   /// A loop with no condition, or one that is always true (`for (i = 0;;
@@ -658,6 +776,7 @@ CleanAstChecks::CleanAstChecks(const std::vector<std::string>& rules) {
   on_.dimensions = has(kWorkItemDimension);
   on_.barriers = has(kBarrierFlags);
   on_.reversed = has(kReversedSubscript);
+  on_.vectors = has(kVectorSubscript);
   on_.statements = has("unused-value");
   on_.arrays = has("uninitialized");
   on_.overwrites = has(kOverwrittenValue);

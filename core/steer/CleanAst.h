@@ -29,6 +29,10 @@ inline constexpr const char* kWorkItemDimension = "work-item-dimension";
 inline constexpr const char* kBarrierFlags = "barrier-flags";
 /// A subscript written index first: `e[d]` for `d[e]`.
 inline constexpr const char* kReversedSubscript = "reversed-subscript";
+/// A vector's element chosen by a subscript that is not a constant within
+/// its length (`w[v]` for a float4 w): Clang's extension, not OpenCL C, and
+/// outside the vector for most work-items.
+inline constexpr const char* kVectorSubscript = "vector-subscript";
 /// Reported for the unused-value rule (beside Clang's): a statement whose
 /// value nothing uses and that does nothing, where Clang is silent because a
 /// macro wrote it (`(CLK_LOCAL_MEM_FENCE);`).
@@ -67,10 +71,10 @@ inline constexpr const char* kWhileLoopAnalysis = "while-loop-analysis";
 struct AstRules {
   bool chained = false, pointers = false, loops = false, indices = false, rewinds = false, identities = false,
        numbers = false, uniforms = false, dimensions = false, barriers = false, reversed = false, statements = false,
-       arrays = false, overwrites = false;
+       arrays = false, overwrites = false, vectors = false;
   [[nodiscard]] bool any() const {
     return chained || pointers || loops || indices || rewinds || identities || numbers || uniforms || dimensions ||
-           barriers || reversed || statements || arrays || overwrites;
+           barriers || reversed || statements || arrays || overwrites || vectors;
   }
 };
 

@@ -111,6 +111,7 @@ private Q_SLOTS:
     row("barrier-flags", "  a[i] = b[i];\n  barrier(n);\n  b[i] = a[i + 1];",
         "  a[i] = b[i];\n  barrier(CLK_GLOBAL_MEM_FENCE);\n  b[i] = a[i + 1];");
     row("reversed-subscript", "  a[i] = i[b];", "  a[i] = b[i];");
+    row("vector-subscript", "  float4 w = vload4(i, b);\n  a[i] = w[i];", "  float4 w = vload4(i, b);\n  a[i] = w[2];");
     QTest::newRow("unused-value, a macro's") << QStringLiteral("unused-value")
                                              << QString::fromStdString(kernelWith("  a[i] = b[i];\n  (CLK_LOCAL_MEM_FENCE);"))
                                              << QString::fromStdString(kernelWith("  a[i] = b[i];\n  (void)n;"));
@@ -165,6 +166,19 @@ private Q_SLOTS:
         << QStringLiteral("loop-analysis")
         << QString::fromStdString(kernelWith("  for (int k = 0; k <= b[0] / i; k++)\n    a[i] += b[k];"))
         << QString::fromStdString(kernelWith("  for (int k = 0; k <= n / 2; k++)\n    a[i] += b[k];"));
+    // A counter that moves away from the end its condition asks for.
+    QTest::newRow("loop-analysis, an unsigned counter that grows, tested against 0")
+        << QStringLiteral("loop-analysis")
+        << QString::fromStdString(kernelWith("  size_t k = i;\n  while (k != 0) {\n    a[i] += b[k];\n    k += get_global_size(0);\n  }"))
+        << QString::fromStdString(kernelWith("  size_t k = i;\n  while (k < n) {\n    a[i] += b[k];\n    k += get_global_size(0);\n  }"));
+    QTest::newRow("loop-analysis, a counter that grows above its bound")
+        << QStringLiteral("loop-analysis")
+        << QString::fromStdString(kernelWith("  for (int k = n; k > 0; k++)\n    a[i] += b[k];"))
+        << QString::fromStdString(kernelWith("  for (int k = n; k > 0; k--)\n    a[i] += b[k];"));
+    QTest::newRow("loop-analysis, a counter that falls below its bound")
+        << QStringLiteral("loop-analysis")
+        << QString::fromStdString(kernelWith("  int k = i;\n  while (k < n) {\n    a[i] += b[k];\n    k -= 2;\n  }"))
+        << QString::fromStdString(kernelWith("  int k = i;\n  while (k < n) {\n    a[i] += b[k];\n    k -= 2;\n    if (k < 0)\n      break;\n  }"));
     QTest::newRow("implicit-int") << QStringLiteral("implicit-int")
                                   << QStringLiteral("kernel void A(global float* a, const n) {\n  a[get_global_id(0)] = n;\n}\n")
                                   << QStringLiteral("kernel void A(global float* a, const int n) {\n  a[get_global_id(0)] = n;\n}\n");
@@ -351,7 +365,7 @@ private Q_SLOTS:
   }
 
   void everyRuleHasATestRow() {
-    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(26)); // the rows above and relativeRules...
+    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(27)); // the rows above and relativeRules...
     QVERIFY(steer::cleanCompileWarnings({}).empty());
     QVERIFY(!steer::cleanRule("no-such-rule"));
   }
