@@ -521,8 +521,8 @@ private:
   /// or `>=` while e only grows, `<` or `<=` while it only falls, and an
   /// unsigned counter that only grows tested `!= 0` (it comes back to 0 only
   /// by wrapping round). Once entered, it never ends. The search made such
-  /// loops of `while (e < n) { ...; e += get_global_size(0); }` (one run's
-  /// 56 exact candidates hung on `while (e != 0.0f)`).
+  /// loops of `while (e < n) { ...; e += get_global_size(0); }`: every exact
+  /// match of one run hung on `while (e != 0.0f)`.
   void wrongWay(const clang::Expr* cond, const clang::Stmt* body, const clang::Expr* step) {
     if (!on_.loops || !cond || !body || cond->isValueDependent()) return;
     const auto* b = llvm::dyn_cast<clang::BinaryOperator>(cond->IgnoreParenImpCasts());

@@ -63,8 +63,9 @@ inline constexpr const char* kOverwrittenValue = "overwritten-value";
 /// (steer/UninitializedArrays.h).
 inline constexpr const char* kUninitializedArray = "uninitialized-array";
 /// Reported for the loop-analysis rule (beside Clang's for-loop-analysis):
-/// a while or do loop whose condition nothing in it can change, and a for
-/// loop whose step changes none of the variables its condition reads.
+/// a while or do loop whose condition nothing in it can change, a for loop
+/// whose step changes none of the variables its condition reads, and a loop
+/// whose counter only moves away from the end its condition asks for.
 inline constexpr const char* kWhileLoopAnalysis = "while-loop-analysis";
 
 /// Which rules of the walk below are judged.
