@@ -557,7 +557,7 @@ private:
                "the loop's counter " + name + " only falls and the loop runs while it is below its bound: once "
                "entered, it never ends");
       else if (moves.motion == Motion::Grows && op == clang::BO_NE && v->getType()->isUnsignedIntegerType() &&
-               isZero(bound))
+               zeroOrOne(bound) == 0)
         report(b->getOperatorLoc(), kWhileLoopAnalysis,
                "the loop's unsigned counter " + name + " only grows and the loop runs until it is 0: once entered, "
                "it never ends");
@@ -565,12 +565,6 @@ private:
         continue;
       return;
     }
-  }
-  bool isZero(const clang::Expr* e) const {
-    if (e->isValueDependent()) return false;
-    clang::Expr::EvalResult r;
-    if (!e->EvaluateAsRValue(r, *ast_)) return false;
-    return r.Val.isInt() ? r.Val.getInt().isZero() : r.Val.isFloat() && r.Val.getFloat().isZero();
   }
 
   /// A loop with no condition, or one that is always true (`for (i = 0;;
