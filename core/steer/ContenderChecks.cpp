@@ -27,7 +27,10 @@ drive::DriveOptions driveOptions(const ContenderCheckOptions& o) {
   d.timedRuns = 1;
   d.timeoutSeconds = o.timeoutSeconds;
   d.cacheDir = o.cacheDir;
-  d.cpuTimeouts = o.niceIncrement > 0; // a niced worker waits for the CPU: its kernels' time is what counts
+  // A check's worker shares the CPU with the search, niced or not: its
+  // kernels' own CPU time is what counts, so an outcome does not depend on
+  // how busy the machine is.
+  d.cpuTimeouts = true;
   d.workerPath = o.workerPath;
   return d;
 }

@@ -50,7 +50,7 @@ inline constexpr const char* kQuickPass = "QUICK_PASS";
 [[nodiscard]] inline bool passes(const std::string& outcome) { return outcome == "PASS" || outcome == kQuickPass; }
 
 struct ContenderCheckOptions {
-  double timeoutSeconds = 10;     ///< per request to the worker
+  double timeoutSeconds = 10;     ///< CPU seconds per request to the worker (up to ten times as long on the clock)
   std::uint64_t globalSize = 4096; ///< work-items of the quick check (one device)
   /// After the quick check passes: the global sizes driven on every device
   /// (empty: none). A contender passes only when every case does.
