@@ -227,7 +227,8 @@ std::string encodeRequest(const RunRequest& r) {
                       {"ranges", integers(r.ranges)},
                       {"varied", integers(r.varied)},
                       {"guard_bytes", std::int64_t(r.guardBytes)},
-                      {"probe", r.probe}});
+                      {"probe", r.probe},
+                      {"probe_arrays", integers(r.probeArrays)}});
 }
 
 std::optional<RunRequest> decodeRequest(const std::string& line) {
@@ -276,6 +277,7 @@ std::optional<RunRequest> decodeRequest(const std::string& line) {
   r.varied = readIntegers<std::uint64_t>(o, "varied");
   r.guardBytes = number(o, "guard_bytes", 0);
   r.probe = o.getBoolean("probe").value_or(false);
+  r.probeArrays = readIntegers<std::uint64_t>(o, "probe_arrays");
   if (r.global.size() > 3 || (!r.local.empty() && r.local.size() != std::max<std::size_t>(1, r.global.size())))
     throw InputError("drive protocol: an NDRange of 1 to 3 dimensions, with a local size for each or none");
   return r;

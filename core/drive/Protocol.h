@@ -62,6 +62,9 @@ struct RunRequest {
   /// The source is a probe (KernelAnalysis::instrumented): one run, and the
   /// reply holds each argument's accessed byte range.
   bool probe = false;
+  /// A probe's own arrays (KernelAnalysis::arrays): the bytes of each, whose
+  /// stats follow the arguments'.
+  std::vector<std::uint64_t> probeArrays;
   static constexpr std::int64_t kDefaultValue = INT64_MIN;
   /// The NDRange, as the plan or CLgen's rule gives it.
   [[nodiscard]] std::vector<std::uint64_t> globalRange() const { return global.empty() ? std::vector<std::uint64_t>{globalSize} : global; }
@@ -87,7 +90,7 @@ struct RunReply {
   std::vector<double> kernelNs, transferNs;    ///< one per timed run (profiling events)
   std::uint64_t transferBytes = 0;             ///< bytes copied to and from the device per run
   std::uint64_t localSize = 0;                 ///< the local size used (0: chosen by the runtime)
-  /// A probe's findings per argument: the lowest and highest byte offset (end
+  /// A probe's findings per argument, then per array of probeArrays: the lowest and highest byte offset (end
   /// exclusive) the kernel accessed, and how many accesses (0: none; then
   /// the range is meaningless).
   std::vector<std::int64_t> probeMin, probeMax, probeAccesses;

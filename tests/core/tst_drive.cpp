@@ -643,6 +643,75 @@ kernel void img(read_only image2d_t im, global float* o) {}
     QVERIFY2(c.payload.find("in: 4352 float") != std::string::npos, c.payload.c_str()); // 4098, rounded up
   }
 
+  void theKernelsOwnArraysAreCheckedToo() {
+    // A kernel's own local, private and constant arrays are no arguments:
+    // no payload or guard byte is theirs, and PoCL reads whatever lies past
+    // them. The probe records their subscripts too (clamped inside them).
+    const char* localPast = R"(kernel void local_past(global float* a, global const float* b) {
+  local float t[64];
+  int l = get_local_id(0);
+  t[l] = b[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  a[get_global_id(0)] = t[64 - l + 3];
+})";
+    const char* localIn = R"(kernel void local_in(global float* a, global const float* b) {
+  local float t[64];
+  int l = get_local_id(0);
+  t[l] = b[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  a[get_global_id(0)] = t[63 - l];
+})";
+    const char* privatePast = R"(kernel void private_past(global float* a, global const float* b) {
+  int i = get_global_id(0);
+  float w[4][2];
+  for (int k = 0; k < 4; k++) { w[k][0] = b[i] * k; w[k][1] = b[i] + k; }
+  a[i] = w[i % 8][1] + vload2(0, w[i % 4]).x;
+})";
+    const char* privateIn = R"(kernel void private_in(global float* a, global const float* b) {
+  int i = get_global_id(0);
+  float w[4][2];
+  for (int k = 0; k < 4; k++) { w[k][0] = b[i] * k; w[k][1] = b[i] + k; }
+  a[i] = w[i % 4][1] + vload2(0, w[i % 4]).x;
+})";
+    const char* constantPast = R"(constant float weights[5] = {0.1f, 0.2f, 0.4f, 0.2f, 0.1f};
+kernel void constant_past(global float* a, global const float* b) {
+  int i = get_global_id(0);
+  float s = 0.0f;
+  for (int k = -2; k <= 3; k++) s += weights[k + 2] * b[i];
+  a[i] = s;
+})";
+    auto o = quick();
+    o.globalSizes = {4096};
+    o.localSizes = {64};
+    o.timedRuns = 2;
+    Driver driver(o);
+    auto drive = [&](const char* source) { return driver.drive(source, signatureOf(source)).at(0); };
+    auto c = drive(localPast);
+    QVERIFY2(c.outcome == "OUT_OF_BOUNDS", (c.outcome + ": " + c.detail).c_str());
+    QVERIFY2(c.detail.find("the kernel's local array 't' (64 float) was accessed at elements 0 to 67") !=
+                 std::string::npos,
+             c.detail.c_str());
+    c = drive(localIn);
+    QVERIFY2(c.outcome == "PASS", (c.outcome + ": " + c.detail).c_str());
+    c = drive(privatePast);
+    QVERIFY2(c.outcome == "OUT_OF_BOUNDS", (c.outcome + ": " + c.detail).c_str());
+    QVERIFY2(c.detail.find("the kernel's private array 'w' (8 float) was accessed at elements 0 to 15") !=
+                 std::string::npos,
+             c.detail.c_str());
+    c = drive(privateIn);
+    QVERIFY2(c.outcome == "PASS", (c.outcome + ": " + c.detail).c_str());
+    c = drive(constantPast);
+    QVERIFY2(c.outcome == "OUT_OF_BOUNDS", (c.outcome + ": " + c.detail).c_str());
+    QVERIFY2(c.detail.find("the kernel's constant array 'weights' (5 float) was accessed at elements 0 to 5") !=
+                 std::string::npos,
+             c.detail.c_str());
+    // What the analysis found, for `drive --explain`.
+    const auto a = analyseKernel(privatePast, "private_past");
+    QCOMPARE(a.arrays.size(), std::size_t(1));
+    QCOMPARE(a.arrays[0].bytes, std::uint64_t(32));
+    QCOMPARE(a.arrays[0].accesses, 4);
+  }
+
   void imagesSamplersAndStructsRunOnPocl() {
     // Arguments CLgen gave up on: a read-only image with a sampler, a
     // write-only image read back, a struct by value and a buffer of structs.
@@ -824,14 +893,16 @@ kernel void opaque(global void* raw, global bits_t* u, constant odd_t* o, global
 
   void oclgrindFindsAReadPastALocalArray() {
     if (oclgrindPath().empty()) QSKIP("Oclgrind is not installed (Debian: apt install oclgrind); nothing to run");
-    // A read one past a local array: no guard bytes see it, PoCL reads
-    // whatever lies there. Oclgrind's checker names it.
+    // A read one past a local array, through a pointer the probe does not
+    // trace (it sees subscripts of the array itself): no guard bytes see
+    // it, PoCL reads whatever lies there. Oclgrind's checker names it.
     const char* localPast = R"(kernel void local_past(global float* a, global const float* b) {
   local float t[32];
+  local float* next = t + 1;
   int l = get_local_id(0);
   t[l] = b[get_global_id(0)];
   barrier(CLK_LOCAL_MEM_FENCE);
-  a[get_global_id(0)] = t[l + 1];
+  a[get_global_id(0)] = next[l];
 })";
     const auto o = inOclgrind();
     Driver driver(o);

@@ -173,6 +173,9 @@ RunRequest Driver::probeRequest(const RunRequest& planned) const {
   r.source = analysis_.instrumented;
   r.device = probeDevice().id;
   r.probe = true;
+  r.probeArrays.clear();
+  for (const auto& a : analysis_.arrays)
+    r.probeArrays.push_back(a.bytes);
   r.check = false;
   r.warmupRuns = r.timedRuns = 0;
   return r;
@@ -280,7 +283,7 @@ bool Driver::measureAtSize(RunRequest& planned, const CancelToken* cancel) {
   for (int attempt = 0;; ++attempt) {
     if (!exchange(r, reply, cancel)) return false;
     if (reply.outcome == "TIMEOUT") measureHung_ = reply.detail;
-    if (reply.outcome != "PROBED" || reply.probeMax.size() != r.arguments.size()) return false;
+    if (reply.outcome != "PROBED" || reply.probeMax.size() != r.arguments.size() + r.probeArrays.size()) return false;
     if (attempt == 3) break; // grown three times: what still reaches past is out of bounds
     bool grown = false;
     for (std::size_t i = 0; i < r.arguments.size(); ++i) {
@@ -295,7 +298,7 @@ bool Driver::measureAtSize(RunRequest& planned, const CancelToken* cancel) {
     }
     if (!grown) break;
   }
-  bool fitted = analysis_.unattributed == 0;
+  bool fitted = analysis_.unattributed == 0 && ownArraysAccessedOutside(reply).empty();
   for (std::size_t i = 0; i < r.arguments.size(); ++i) {
     const auto& a = r.arguments[i];
     if (!a.isBuffer() || reply.probeAccesses[i] <= 0) continue;
@@ -331,6 +334,22 @@ std::string Driver::boundsCheck(const RunRequest& planned, const CancelToken* ca
     return "argument " + std::to_string(i + 1) + " '" + a.name + "' (" + std::to_string(have / vb) + " " + a.element +
            (a.width > 1 ? std::to_string(a.width) : "") + ") was accessed at elements " + std::to_string(from) +
            " to " + std::to_string((reply.probeMax[i] + vb - 1) / vb - 1);
+  }
+  return ownArraysAccessedOutside(reply);
+}
+
+std::string Driver::ownArraysAccessedOutside(const RunReply& reply) const {
+  const std::size_t n = analysis_.roles.size();
+  for (std::size_t j = 0; j < analysis_.arrays.size(); ++j) {
+    const std::size_t i = n + j;
+    if (i >= reply.probeMax.size() || i >= reply.probeAccesses.size() || reply.probeAccesses[i] <= 0) continue;
+    const auto& a = analysis_.arrays[j];
+    if (reply.probeMin[i] >= 0 && reply.probeMax[i] <= std::int64_t(a.bytes)) continue;
+    const auto eb = std::int64_t(a.elementBytes);
+    const std::int64_t from = reply.probeMin[i] >= 0 ? reply.probeMin[i] / eb : -((-reply.probeMin[i] + eb - 1) / eb);
+    return "the kernel's " + a.space + " array '" + a.name + "' (" + std::to_string(a.bytes / a.elementBytes) + " " +
+           a.element + ") was accessed at elements " + std::to_string(from) + " to " +
+           std::to_string((reply.probeMax[i] + eb - 1) / eb - 1);
   }
   return {};
 }

@@ -138,6 +138,9 @@ private:
   bool measureAtSize(RunRequest& planned, const CancelToken* cancel);
   /// A probe at the real size: an access outside a buffer is OUT_OF_BOUNDS (empty: none).
   std::string boundsCheck(const RunRequest& planned, const CancelToken* cancel);
+  /// A probe's first access outside one of the kernel's own arrays
+  /// (KernelAnalysis::arrays), said as boundsCheck says it (empty: none).
+  [[nodiscard]] std::string ownArraysAccessedOutside(const RunReply& reply) const;
   std::vector<CaseResult> driveCases(const std::string& source, const KernelSignature& kernel,
                                      const std::function<void(const CaseResult&)>& onCase,
                                      const CancelToken* cancel);

@@ -62,6 +62,7 @@ int __sb_off(long off) { return off < -2147483647L ? -2147483647 : off > 2147483
 SB_PROBE_HELPER(__sb_g, __global)
 SB_PROBE_HELPER(__sb_c, __constant)
 SB_PROBE_HELPER(__sb_l, __local)
+SB_PROBE_HELPER(__sb_p, __private)
 #undef SB_PROBE_HELPER
 /* vloadn/vstoren: the access starts `pre` bytes after p; out of room, p moves so that it lands on base. */
 #define SB_PROBE_VECTOR(NAME, HELPER, AS)                                                              \
@@ -72,6 +73,7 @@ SB_PROBE_HELPER(__sb_l, __local)
 SB_PROBE_VECTOR(__sb_vg, __sb_g, __global)
 SB_PROBE_VECTOR(__sb_vc, __sb_c, __constant)
 SB_PROBE_VECTOR(__sb_vl, __sb_l, __local)
+SB_PROBE_VECTOR(__sb_vp, __sb_p, __private)
 #undef SB_PROBE_VECTOR
 )";
 
@@ -115,8 +117,19 @@ const char* helperFor(clang::LangAS as) {
   case clang::LangAS::opencl_global: return "__sb_g";
   case clang::LangAS::opencl_constant: return "__sb_c";
   case clang::LangAS::opencl_local: return "__sb_l";
+  case clang::LangAS::opencl_private: return "__sb_p";
   default: return nullptr;
   }
+}
+
+/// The address space of a kernel's own array: automatic variables are private.
+clang::LangAS arraySpace(const clang::VarDecl* v) {
+  const clang::LangAS as = v->getType().getAddressSpace();
+  return as == clang::LangAS::Default ? clang::LangAS::opencl_private : as;
+}
+
+const char* arraySpaceKeyword(clang::LangAS as) {
+  return as == clang::LangAS::opencl_private ? "__private" : spaceKeyword(as);
 }
 
 class BodyVisitor : public clang::RecursiveASTVisitor<BodyVisitor> {
@@ -129,12 +142,14 @@ public:
 
   struct Access {
     const clang::Expr* expr; ///< the lvalue accessed; for a vector call, its pointer argument
-    int argument;
+    int argument;            ///< for an own array's access: n + j for KernelAnalysis::arrays[j]
     clang::LangAS space;
     const clang::Expr* offset = nullptr; ///< a vector call's offset argument (null: a plain access)
     unsigned lanes = 0;                  ///< elements an offset of one moves
   };
   std::vector<Access> accesses;
+  std::vector<Access> arrayAccesses; ///< of the kernel's own arrays
+  std::vector<const clang::VarDecl*> arrays; ///< KernelAnalysis::arrays, in order
   std::set<int> guardSizes, loopSizes, strides, offsets;
   std::set<int> loopCounts; ///< buffers whose values bound loops
   std::map<int, std::string> why;       ///< evidence per argument
@@ -598,6 +613,37 @@ private:
     return v && !llvm::isa<clang::ParmVarDecl>(v) && v->getType()->isArrayType();
   }
 
+  /// The stats slot (n + j) of the kernel's own fixed-size array that
+  /// `pointer` is, or a row of (`t`, `t[i]` of a `float t[16][17]`), first
+  /// seen making it arrays[j]; -1 for anything else (an element of an array
+  /// of pointers is a pointer, not a row).
+  int ownArray(const clang::Expr* pointer) {
+    const clang::Expr* e = pointer->IgnoreParenImpCasts();
+    while (const auto* s = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) {
+      if (!s->getType()->isArrayType()) return -1;
+      e = s->getBase()->IgnoreParenImpCasts();
+    }
+    const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e);
+    const auto* v = r ? llvm::dyn_cast<clang::VarDecl>(r->getDecl()) : nullptr;
+    if (!v || llvm::isa<clang::ParmVarDecl>(v) || !ast_.getAsConstantArrayType(v->getType())) return -1;
+    if (!arraySpaceKeyword(arraySpace(v)) || r->getBeginLoc().isMacroID()) return -1;
+    const auto at = std::find(arrays.begin(), arrays.end(), v);
+    if (at != arrays.end()) return int(params_.size()) + int(at - arrays.begin());
+    const auto bytes = ast_.getTypeSizeInChars(v->getType()).getQuantity();
+    if (bytes <= 0) return -1;
+    const clang::QualType element = ast_.getBaseElementType(v->getType());
+    KernelAnalysis::Array a;
+    a.name = v->getNameAsString();
+    const auto space = arraySpace(v);
+    a.space = space == clang::LangAS::opencl_local ? "local" : space == clang::LangAS::opencl_constant ? "constant" : "private";
+    a.element = element.getUnqualifiedType().getAsString(clang::PrintingPolicy(ast_.getLangOpts()));
+    a.bytes = std::uint64_t(bytes);
+    a.elementBytes = std::uint64_t(std::max<std::int64_t>(1, ast_.getTypeSizeInChars(element).getQuantity()));
+    out_.arrays.push_back(a);
+    arrays.push_back(v);
+    return int(params_.size() + arrays.size() - 1);
+  }
+
   void alias(const clang::VarDecl* v, const clang::Expr* from) {
     const int p = resolve(from);
     auto it = aliases_.find(v);
@@ -618,6 +664,11 @@ private:
     unsigned pointerArg = 0, lanes = 0;
     if (!f || !vectorMemoryCall(f->getNameAsString(), pointerArg, lanes) || c->getNumArgs() <= pointerArg) return;
     const clang::Expr* pointer = c->getArg(pointerArg);
+    if (const int j = ownArray(pointer); j >= 0) { // as the call takes it: a pointer, not the array
+      arrayAccesses.push_back(
+          {pointer, j, arraySpace(arrays[std::size_t(j - int(params_.size()))]), c->getArg(pointerArg - 1), lanes});
+      return;
+    }
     const auto pt = pointer->IgnoreParenImpCasts()->getType();
     if (!pt->isPointerType()) return;
     const clang::LangAS space = pt->getPointeeType().getAddressSpace();
@@ -631,6 +682,10 @@ private:
   }
 
   void access(const clang::Expr* e, const clang::Expr* pointer) {
+    if (const int j = ownArray(pointer); j >= 0) {
+      arrayAccesses.push_back({e, j, arraySpace(arrays[std::size_t(j - int(params_.size()))])});
+      return;
+    }
     const clang::LangAS space = e->getType().getAddressSpace();
     if (!spaceKeyword(space)) return; // private memory
     const int p = resolve(pointer);
@@ -743,7 +798,13 @@ public:
     for (const auto& a : v.accesses)
       ++out_.accessesOf[std::size_t(a.argument)];
     out_.accesses = int(v.accesses.size());
-    if (!v.accesses.empty()) instrument(ast, kernel, v.accesses);
+    for (const auto& a : v.arrayAccesses)
+      ++out_.arrays[std::size_t(a.argument) - n].accesses;
+    if (!v.accesses.empty() || !v.arrayAccesses.empty()) {
+      auto all = v.accesses;
+      all.insert(all.end(), v.arrayAccesses.begin(), v.arrayAccesses.end());
+      instrument(ast, kernel, all);
+    }
   }
 
 private:
@@ -753,15 +814,28 @@ private:
     clang::Rewriter rw(sm, ast.getLangOpts());
     clang::PrintingPolicy policy(ast.getLangOpts());
     std::set<int> used;
+    bool instrumented = false;
+    const auto n = kernel->getNumParams();
     for (const auto& a : accesses) {
       const clang::SourceLocation begin = a.expr->getBeginLoc(), end = a.expr->getEndLoc();
-      if (begin.isMacroID() || end.isMacroID() || !sm.isInMainFile(begin)) {
+      const bool own = a.argument >= int(n); // one of the kernel's own arrays
+      auto skip = [&] {
+        if (own) {
+          --out_.arrays[std::size_t(a.argument) - n].accesses;
+          return;
+        }
         ++out_.unattributed;
         --out_.accesses;
         --out_.accessesOf[std::size_t(a.argument)];
+      };
+      if (begin.isMacroID() || end.isMacroID() || !sm.isInMainFile(begin)) {
+        skip();
         continue;
       }
-      const std::string space = spaceKeyword(a.space), k = std::to_string(a.argument);
+      const std::string space = arraySpaceKeyword(a.space), k = std::to_string(a.argument);
+      // An argument's start is read once, at the kernel's start; an own array's where it is accessed.
+      const std::string base =
+          own ? "(" + space + " char*)(" + out_.arrays[std::size_t(a.argument) - n].name + ")" : "__sb_base" + k;
       if (a.offset) { // p becomes a recorded pointer; the offset is read twice (it rarely has side effects)
         const auto pointee = a.expr->getType()->getPointeeType();
         const auto element = ast.getTypeSizeInChars(pointee).getQuantity();
@@ -769,27 +843,27 @@ private:
         const auto offsetRange = clang::CharSourceRange::getTokenRange(a.offset->getSourceRange());
         const std::string offset = clang::Lexer::getSourceText(offsetRange, sm, ast.getLangOpts()).str();
         if (offset.empty() || a.offset->getBeginLoc().isMacroID()) {
-          ++out_.unattributed;
-          --out_.accesses;
-          --out_.accessesOf[std::size_t(a.argument)];
+          skip();
           continue;
         }
         const std::string v = helperFor(a.space);
         const std::string vector = "__sb_v" + v.substr(5);
         const auto step = std::to_string(element * std::int64_t(a.lanes));
         rw.InsertTextBefore(begin, "((" + type + ")" + vector + "((" + space + " char*)(");
-        rw.InsertTextAfterToken(end, "), (long)(" + offset + ") * " + step + ", __sb_base" + k + ", " + k + ", " + step +
+        rw.InsertTextAfterToken(end, "), (long)(" + offset + ") * " + step + ", " + base + ", " + k + ", " + step +
                                          ", __sb_stats))");
-        used.insert(a.argument);
+        if (!own) used.insert(a.argument);
+        instrumented = true;
         continue;
       }
       const std::string pointer = ast.getPointerType(a.expr->getType()).getAsString(policy);
       const auto bytes = ast.getTypeSizeInChars(a.expr->getType()).getQuantity();
       rw.InsertTextBefore(begin, "(*(" + pointer + ")" + helperFor(a.space) + "((" + space + " char*)&(");
-      rw.InsertTextAfterToken(end, "), __sb_base" + k + ", " + k + ", " + std::to_string(bytes) + ", __sb_stats))");
-      used.insert(a.argument);
+      rw.InsertTextAfterToken(end, "), " + base + ", " + k + ", " + std::to_string(bytes) + ", __sb_stats))");
+      if (!own) used.insert(a.argument);
+      instrumented = true;
     }
-    if (used.empty()) return;
+    if (!instrumented) return;
     // Each argument's start, as the kernel received it (the body may move the pointer).
     std::string bases;
     for (int k : used) {

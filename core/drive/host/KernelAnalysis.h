@@ -61,11 +61,24 @@ struct KernelAnalysis {
   /// most 64 / (4 * 2), so most of what remains is still there).
   std::vector<std::uint64_t> caps;
   /// The source with a last kernel parameter `__global int* __sb_stats` added
-  /// and every attributed access recording [min, max) of its byte offsets
+  /// and every attributed access (and every access of `arrays`) recording [min, max) of its byte offsets
   /// into stats[4k], stats[4k+1] for argument k, clamped to stats[4k+2]
   /// bytes so that a probe never reads or writes out of bounds. Empty when
   /// nothing could be instrumented.
   std::string instrumented;
+  /// The kernel's own fixed-size arrays (local, private or constant, declared
+  /// in its body or at program scope) that it subscripts: the instrumented
+  /// source records their accesses too, array j in the stats of argument
+  /// n + j (n arguments), clamped to its bytes, so a probe sees a subscript
+  /// that leaves its array.
+  struct Array {
+    std::string name;
+    std::string space;   ///< local, private or constant
+    std::string element; ///< the element type, as written
+    std::uint64_t bytes = 0, elementBytes = 1;
+    int accesses = 0;    ///< accesses instrumented
+  };
+  std::vector<Array> arrays;
   int accesses = 0;   ///< buffer accesses instrumented
   int unattributed = 0; ///< accesses through pointers the analysis could not trace to an argument
   /// Per argument: accesses instrumented.

@@ -510,7 +510,9 @@ struct DeviceRunner::Impl {
         if (r.probe) stats.insert(stats.end(), {INT_MAX, INT_MIN, 0, 0});
       }
     }
-    if (r.probe) { // the instrumented kernel's last argument: 4 ints per argument
+    if (r.probe) { // the instrumented kernel's last argument: 4 ints per argument, then per own array
+      for (const auto bytes : r.probeArrays)
+        stats.insert(stats.end(), {INT_MAX, INT_MIN, cl_int(std::min<std::uint64_t>(bytes, INT_MAX)), 0});
       buffers.mems.back() = clCreateBuffer(d.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                            stats.size() * sizeof(cl_int), stats.data(), &rc);
       check(rc, "clCreateBuffer");
@@ -657,7 +659,7 @@ struct DeviceRunner::Impl {
       if (r.probe) { // one run: where each argument was accessed
         Findings found;
         (void)runOnce(d, k, r, a, nullptr, &found);
-        for (std::size_t i = 0; i < r.arguments.size(); ++i) {
+        for (std::size_t i = 0; 4 * i + 3 < found.probeStats.size(); ++i) {
           reply.probeMin.push_back(found.probeStats[4 * i]);
           reply.probeMax.push_back(found.probeStats[4 * i + 1]);
           reply.probeAccesses.push_back(std::uint32_t(found.probeStats[4 * i + 3]));
