@@ -228,7 +228,8 @@ std::string encodeRequest(const RunRequest& r) {
                       {"varied", integers(r.varied)},
                       {"guard_bytes", std::int64_t(r.guardBytes)},
                       {"probe", r.probe},
-                      {"probe_arrays", integers(r.probeArrays)}});
+                      {"probe_arrays", integers(r.probeArrays)},
+                      {"poisoned", r.poisoned}});
 }
 
 std::optional<RunRequest> decodeRequest(const std::string& line) {
@@ -278,6 +279,7 @@ std::optional<RunRequest> decodeRequest(const std::string& line) {
   r.guardBytes = number(o, "guard_bytes", 0);
   r.probe = o.getBoolean("probe").value_or(false);
   r.probeArrays = readIntegers<std::uint64_t>(o, "probe_arrays");
+  r.poisoned = o.getBoolean("poisoned").value_or(false);
   if (r.global.size() > 3 || (!r.local.empty() && r.local.size() != std::max<std::size_t>(1, r.global.size())))
     throw InputError("drive protocol: an NDRange of 1 to 3 dimensions, with a local size for each or none");
   return r;

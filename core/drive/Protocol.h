@@ -65,6 +65,10 @@ struct RunRequest {
   /// A probe's own arrays (KernelAnalysis::arrays): the bytes of each, whose
   /// stats follow the arguments'.
   std::vector<std::uint64_t> probeArrays;
+  /// The source is a checked run's poisoned copy (KernelAnalysis::poisoned):
+  /// it takes a poison and the bytes of each local pointer argument after
+  /// its own arguments, and the two runs on each input get different poisons.
+  bool poisoned = false;
   static constexpr std::int64_t kDefaultValue = INT64_MIN;
   /// The NDRange, as the plan or CLgen's rule gives it.
   [[nodiscard]] std::vector<std::uint64_t> globalRange() const { return global.empty() ? std::vector<std::uint64_t>{globalSize} : global; }

@@ -712,6 +712,69 @@ kernel void constant_past(global float* a, global const float* b) {
     QCOMPARE(a.arrays[0].accesses, 4);
   }
 
+  void memoryTheKernelNeverWroteIsPoisonedInChecks() {
+    // Local memory and private arrays hold what the last run left there,
+    // alike in both runs of a check. A checked run fills them with other
+    // bytes each time, so reading an element before writing it shows.
+    const char* localArgument = R"(kernel void unwritten_arg(global float* a, global const float* b, local float* d) {
+  int l = get_local_id(0);
+  if (l > 0) d[l] = b[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  a[get_global_id(0)] = d[l] + d[0];
+})";
+    const char* localArray = R"(kernel void unwritten_local(global float* a, global const float* b) {
+  int i = get_global_id(0);
+  if (i < 0) return;
+  local float t[64];
+  int l = get_local_id(0);
+  t[l] = b[i];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  a[i] = t[l] + t[(l + 1) % 64];
+})";
+    const char* privateArray = R"(kernel void unwritten_private(global float* a, global const float* b) {
+  int i = get_global_id(0);
+  float w[4];
+  for (int k = 1; k < 4; k++) w[k] = b[i] * k;
+  a[i] = w[i % 4] + w[3];
+})";
+    const char* written = R"(kernel void written(global float* a, global const float* b, local float* d) {
+  int i = get_global_id(0);
+  if (i < 0) return;
+  local float t[64];
+  float w[4];
+  int l = get_local_id(0);
+  d[l] = b[i];
+  t[l] = 2.0f * b[i];
+  for (int k = 0; k < 4; k++) w[k] = b[i] * k;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  a[i] = d[(l + 1) % get_local_size(0)] + t[l] + w[i % 4];
+})";
+    auto o = quick();
+    o.globalSizes = {4096};
+    o.localSizes = {32};
+    o.timedRuns = 2;
+    Driver driver(o);
+    auto drive = [&](const char* source) { return driver.drive(source, signatureOf(source)).at(0); };
+    for (const char* unwritten : {localArgument, localArray, privateArray}) {
+      const auto c = drive(unwritten);
+      QVERIFY2(c.outcome == "NONDETERMINISTIC", (c.outcome + ": " + c.detail).c_str());
+      QVERIFY2(c.detail.find("it may read elements it never wrote") != std::string::npos, c.detail.c_str());
+    }
+    // The kernel that writes before it reads passes, on every device, and is timed as written.
+    const auto c = drive(written);
+    QVERIFY2(c.outcome == "PASS", (c.outcome + ": " + c.detail).c_str());
+    QCOMPARE(c.devices.size(), driver.devices().size());
+    for (const auto& d : c.devices)
+      QCOMPARE(d.reply.kernelNs.size(), std::size_t(2));
+    // The poisoned copy declares the local array first (after a return, it
+    // could not be filled before a barrier every work-item reaches).
+    const auto a = analyseKernel(written, "written");
+    QVERIFY2(a.poisoned.find("{\n  local float t[64];\n  {") != std::string::npos, a.poisoned.c_str());
+    QVERIFY2(a.poisoned.find("uint __sb_poison, uint __sb_lbytes2)") != std::string::npos, a.poisoned.c_str());
+    QCOMPARE(a.poisonedLocals, 1);
+    QVERIFY(analyseKernel(kScale, "scale").poisoned.empty()); // nothing to fill: checks run the kernel as written
+  }
+
   void imagesSamplersAndStructsRunOnPocl() {
     // Arguments CLgen gave up on: a read-only image with a sampler, a
     // write-only image read back, a struct by value and a buffer of structs.

@@ -168,6 +168,19 @@ bool Driver::exchange(const RunRequest& r, RunReply& reply, const CancelToken* c
   return true;
 }
 
+bool Driver::checkedExchange(const RunRequest& r, RunReply& reply, const CancelToken* cancel) {
+  if (!r.check || r.probe || analysis_.poisoned.empty()) return exchange(r, reply, cancel);
+  RunRequest checks = r;
+  checks.source = analysis_.poisoned;
+  checks.poisoned = true;
+  checks.warmupRuns = checks.timedRuns = 0;
+  if (!exchange(checks, reply, cancel)) return false;
+  if (reply.outcome != "PASS" || r.warmupRuns + r.timedRuns == 0) return true;
+  RunRequest runs = r;
+  runs.check = false;
+  return exchange(runs, reply, cancel);
+}
+
 RunRequest Driver::probeRequest(const RunRequest& planned) const {
   RunRequest r = planned;
   r.source = analysis_.instrumented;
@@ -215,10 +228,7 @@ bool Driver::probeExtents(const KernelSignature& kernel, std::uint64_t local, co
   for (int k = 0; k < 2; ++k) {
     RunRequest r = baseRequest(analysis_.instrumented, kernel, options_);
     planPayload(generous, kernel, analysis_, sizes[k], local, r);
-    r.device = probeDevice().id;
-    r.probe = true;
-    r.check = false;
-    r.warmupRuns = r.timedRuns = 0;
+    r = probeRequest(r);
     if (!exchange(r, replies[k], cancel)) return false;
     items[k] = r.globalSize;
     if (replies[k].outcome == "TIMEOUT") { // it hangs at a small size: the kernel's outcome
@@ -227,7 +237,7 @@ bool Driver::probeExtents(const KernelSignature& kernel, std::uint64_t local, co
       verdict_.detail = "while probing at " + std::to_string(items[k]) + " work-items: " + verdict_.detail;
       return false;
     }
-    if (replies[k].outcome != "PROBED" || replies[k].probeMax.size() != kernel.arguments.size()) {
+    if (replies[k].outcome != "PROBED" || replies[k].probeMax.size() != kernel.arguments.size() + r.probeArrays.size()) {
       evidence_.push_back("probe at " + std::to_string(items[k]) + " work-items: " + replies[k].outcome + " (" +
                           replies[k].detail.substr(0, 200) + "); buffers get one element per work-item");
       return false;
@@ -397,7 +407,7 @@ void Driver::choosePayload(const std::string& source, const KernelSignature& ker
       continue;
     }
     RunReply reply;
-    if (!exchange(r, reply, cancel)) return;
+    if (!checkedExchange(r, reply, cancel)) return;
     evidence_.push_back(set + ": " + reply.outcome + (reply.detail.empty() ? "" : " (" + reply.detail.substr(0, 160) + ")"));
     if (reply.outcome == "PASS") return;
     if (reply.outcome == "TIMEOUT") { // at the smallest size: larger ones would hang too
@@ -467,7 +477,7 @@ std::vector<CaseResult> Driver::driveCases(const std::string& source, const Kern
         r.warmupRuns = warmup;
         r.timedRuns = runs;
         r.check = check;
-        if (!exchange(r, reply, cancel)) {
+        if (!checkedExchange(r, reply, cancel)) {
           cancelled = true;
           return;
         }

@@ -126,6 +126,10 @@ private:
   /// One request to the worker; TIMEOUT or CRASH when it hangs or dies (the
   /// worker is then replaced). False when cancelled.
   bool exchange(const RunRequest& r, RunReply& reply, const CancelToken* cancel);
+  /// exchange(), but a checked request's checks run the poisoned copy
+  /// (KernelAnalysis::poisoned) when there is one, and its warm-up and timed
+  /// runs, if it passed, the kernel as written.
+  bool checkedExchange(const RunRequest& r, RunReply& reply, const CancelToken* cancel);
   /// The payload model of `kernel`: probes, then the first constraint set
   /// that runs clean at the smallest size on the first device.
   void choosePayload(const std::string& source, const KernelSignature& kernel, const CancelToken* cancel);

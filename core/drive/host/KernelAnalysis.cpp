@@ -149,6 +149,27 @@ public:
   };
   std::vector<Access> accesses;
   std::vector<Access> arrayAccesses; ///< of the kernel's own arrays
+  /// Declarations of local variables (OpenCL allows them only at the
+  /// kernel's top level) and of private arrays without initializer.
+  std::vector<const clang::DeclStmt*> localDecls, privateArrays;
+
+  bool VisitCompoundStmt(clang::CompoundStmt* s) {
+    for (const clang::Stmt* child : s->body()) {
+      const auto* d = llvm::dyn_cast<clang::DeclStmt>(child);
+      if (!d) continue;
+      bool local = false, array = false;
+      for (const clang::Decl* x : d->decls())
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(x)) {
+          local |= v->getType().getAddressSpace() == clang::LangAS::opencl_local;
+          array |= !v->hasInit() && v->hasLocalStorage() && ast_.getAsConstantArrayType(v->getType()) &&
+                   (v->getType().getAddressSpace() == clang::LangAS::Default ||
+                    v->getType().getAddressSpace() == clang::LangAS::opencl_private);
+        }
+      if (local) localDecls.push_back(d);
+      else if (array) privateArrays.push_back(d);
+    }
+    return true;
+  }
   std::vector<const clang::VarDecl*> arrays; ///< KernelAnalysis::arrays, in order
   std::set<int> guardSizes, loopSizes, strides, offsets;
   std::set<int> loopCounts; ///< buffers whose values bound loops
@@ -805,6 +826,7 @@ public:
       all.insert(all.end(), v.arrayAccesses.begin(), v.arrayAccesses.end());
       instrument(ast, kernel, all);
     }
+    poison(ast, kernel, v.localDecls, v.privateArrays);
   }
 
 private:
@@ -891,6 +913,74 @@ private:
     out_.instrumented = kProbeHelpers + std::string(buffer->begin(), buffer->end());
   }
 
+  /// KernelAnalysis::poisoned.
+  void poison(clang::ASTContext& ast, const clang::FunctionDecl* kernel,
+              const std::vector<const clang::DeclStmt*>& localDecls,
+              const std::vector<const clang::DeclStmt*>& privateArrays) {
+    auto& sm = ast.getSourceManager();
+    const auto& lang = ast.getLangOpts();
+    clang::Rewriter rw(sm, lang);
+    auto inFile = [&](clang::SourceRange r) {
+      return !r.getBegin().isMacroID() && !r.getEnd().isMacroID() && sm.isInMainFile(r.getBegin());
+    };
+    const std::string byte = "(uchar)(__sb_poison >> (8 * (__sb_q & 3)))";
+    // Local memory: each work-item fills its share of every local buffer.
+    std::string fills, hoisted;
+    std::string params = ", uint __sb_poison";
+    int locals = 0;
+    for (unsigned i = 0; i < kernel->getNumParams(); ++i) {
+      const auto* p = kernel->getParamDecl(i);
+      const auto t = p->getType();
+      if (!t->isPointerType() || t->getPointeeType().getAddressSpace() != clang::LangAS::opencl_local) continue;
+      const std::string bytes = "__sb_lbytes" + std::to_string(i);
+      params += ", uint " + bytes;
+      fills += "\n    for (uint __sb_q = __sb_i; __sb_q < " + bytes + "; __sb_q += __sb_n) ((__local uchar*)(" +
+               p->getNameAsString() + "))[__sb_q] = " + byte + ";";
+      ++locals;
+    }
+    for (const auto* d : localDecls) {
+      if (!inFile(d->getSourceRange())) return;
+      const auto range = clang::CharSourceRange::getTokenRange(d->getSourceRange());
+      hoisted += "\n  " + clang::Lexer::getSourceText(range, sm, lang).str();
+      rw.RemoveText(range);
+      for (const clang::Decl* x : d->decls())
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(x))
+          fills += "\n    for (uint __sb_q = __sb_i; __sb_q < (uint)sizeof(" + v->getNameAsString() +
+                   "); __sb_q += __sb_n) ((__local uchar*)&(" + v->getNameAsString() + "))[__sb_q] = " + byte + ";";
+    }
+    for (const auto* d : privateArrays) {
+      if (!inFile(d->getSourceRange())) return;
+      std::string fill;
+      for (const clang::Decl* x : d->decls())
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(x))
+          fill += " for (uint __sb_q = 0; __sb_q < (uint)sizeof(" + v->getNameAsString() + "); __sb_q++) ((uchar*)(" +
+                  v->getNameAsString() + "))[__sb_q] = " + byte + ";";
+      rw.InsertTextAfterToken(d->getEndLoc(), fill);
+    }
+    if (fills.empty() && privateArrays.empty()) return;
+    std::string start = hoisted;
+    if (!fills.empty())
+      start += "\n  {\n    const uint __sb_n = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));"
+               "\n    const uint __sb_i = (uint)(get_local_id(0) + get_local_size(0) * (get_local_id(1) + "
+               "get_local_size(1) * get_local_id(2)));" +
+               fills + "\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }";
+    rw.InsertTextAfterToken(llvm::cast<clang::CompoundStmt>(kernel->getBody())->getLBracLoc(), start);
+    if (kernel->getNumParams() > 0) {
+      rw.InsertTextAfterToken(kernel->getParamDecl(kernel->getNumParams() - 1)->getEndLoc(), params);
+    } else {
+      const auto tl = kernel->getFunctionTypeLoc();
+      if (!tl) return;
+      const clang::SourceRange inside(tl.getLParenLoc().getLocWithOffset(1), tl.getRParenLoc().getLocWithOffset(-1));
+      const std::string text = rw.getRewrittenText(inside);
+      if (text.find("void") != std::string::npos) rw.ReplaceText(inside, params.substr(2));
+      else rw.InsertTextBefore(tl.getRParenLoc(), params.substr(2));
+    }
+    const auto* buffer = rw.getRewriteBufferFor(sm.getMainFileID());
+    if (!buffer) return;
+    out_.poisoned.assign(buffer->begin(), buffer->end());
+    out_.poisonedLocals = locals;
+  }
+
   std::string kernel_;
   KernelAnalysis& out_;
 };
@@ -912,6 +1002,15 @@ KernelAnalysis analyseKernel(const std::string& source, const std::string& kerne
   if (!result.succeeded()) {
     out.found = false;
     out.error = result.firstError();
+    return out;
+  }
+  if (!out.poisoned.empty()) { // hoisted declarations may not compile (a type declared in the body)
+    req.source = out.poisoned;
+    req.observer = nullptr;
+    if (!clangfe::compile(req).succeeded()) {
+      out.poisoned.clear();
+      out.poisonedLocals = 0;
+    }
   }
   return out;
 }

@@ -79,6 +79,17 @@ struct KernelAnalysis {
     int accesses = 0;    ///< accesses instrumented
   };
   std::vector<Array> arrays;
+  /// The source for checked runs when the kernel has local memory or private
+  /// arrays (empty: none, or the copy did not compile): it takes `uint
+  /// __sb_poison` and then, per local pointer argument, `uint __sb_lbytesK`
+  /// (its bytes) after its own arguments; its local variables are declared
+  /// first, and every work-group fills its local memory with the poison's
+  /// bytes before a barrier; each private array without initializer is
+  /// filled where it is declared. Runs with different poisons then give
+  /// different outputs when the kernel reads memory it never wrote, which
+  /// otherwise holds what the last run left there, alike in both runs.
+  std::string poisoned;
+  int poisonedLocals = 0; ///< local pointer arguments (each adds one `uint` after the poison)
   int accesses = 0;   ///< buffer accesses instrumented
   int unattributed = 0; ///< accesses through pointers the analysis could not trace to an argument
   /// Per argument: accesses instrumented.

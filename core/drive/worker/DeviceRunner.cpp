@@ -431,6 +431,10 @@ struct DeviceRunner::Impl {
     std::vector<cl_int> probeStats; ///< 4 per argument (min, max, cap, accesses)
   };
 
+  /// What a poisoned copy fills memory it declares with (RunRequest::poisoned).
+  cl_uint poison_ = kPoisons[0];
+  static constexpr cl_uint kPoisons[2] = {0x3f3f3f3fu, 0x42c2a2e2u}; // as floats, about 0.75 and -97.3 apart in sign and size
+
   Outputs runOnce(Device& d, cl_kernel k, const RunRequest& r, const Inputs& in, RunTimes* times,
                   Findings* found = nullptr) {
     // A failing call leaves commands queued that read or write host memory
@@ -447,6 +451,7 @@ struct DeviceRunner::Impl {
     std::vector<Event> writes(r.arguments.size()), reads(r.arguments.size());
     std::vector<std::vector<unsigned char>> guards(r.arguments.size());
     std::vector<cl_int> stats;
+    std::vector<cl_uint> localBytes; ///< per local argument, for a poisoned copy
     std::size_t locals = 0;
     for (const auto& a : r.arguments)
       locals += a.kind == KernelArgument::Kind::Local;
@@ -478,6 +483,7 @@ struct DeviceRunner::Impl {
         const std::uint64_t room = std::max<std::uint64_t>(a.valueBytes(), d.info.localMemBytes / (2 * locals));
         const std::size_t bytes = std::size_t(std::min<std::uint64_t>(r.elements(i) * a.valueBytes(), room));
         check(clSetKernelArg(k, index, bytes, nullptr), "clSetKernelArg");
+        localBytes.push_back(cl_uint(bytes));
         if (r.probe) stats.insert(stats.end(), {INT_MAX, INT_MIN, cl_int(bytes), 0});
       } else if (a.isImage()) {
         const ImageShape shape = imageShape(r, a);
@@ -509,6 +515,11 @@ struct DeviceRunner::Impl {
         check(clSetKernelArg(k, index, in[i].size(), in[i].data()), "clSetKernelArg");
         if (r.probe) stats.insert(stats.end(), {INT_MAX, INT_MIN, 0, 0});
       }
+    }
+    if (r.poisoned) { // after the kernel's own arguments: the poison, then each local argument's bytes
+      check(clSetKernelArg(k, cl_uint(r.arguments.size()), sizeof(cl_uint), &poison_), "clSetKernelArg");
+      for (std::size_t j = 0; j < localBytes.size(); ++j)
+        check(clSetKernelArg(k, cl_uint(r.arguments.size() + 1 + j), sizeof(cl_uint), &localBytes[j]), "clSetKernelArg");
     }
     if (r.probe) { // the instrumented kernel's last argument: 4 ints per argument, then per own array
       for (const auto bytes : r.probeArrays)
@@ -651,7 +662,10 @@ struct DeviceRunner::Impl {
       } guard{k};
       cl_uint argc = 0;
       check(clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof argc, &argc, nullptr), "clGetKernelInfo");
-      if (argc != r.arguments.size() + (r.probe ? 1 : 0))
+      std::size_t locals = 0;
+      for (const auto& x : r.arguments)
+        locals += x.kind == KernelArgument::Kind::Local;
+      if (argc != r.arguments.size() + (r.probe ? 1 : 0) + (r.poisoned ? 1 + locals : 0))
         throw ClFailure("the kernel takes " + std::to_string(argc) + " arguments, the request gives " +
                             std::to_string(r.arguments.size()),
                         CL_INVALID_KERNEL_ARGS);
@@ -672,8 +686,15 @@ struct DeviceRunner::Impl {
         // Each checked run also looks at the guard bytes after the writable buffers.
         Findings f1, f2, f3, f4;
         const std::uint64_t logged = oclgrind.end();
-        const Outputs a1 = runOnce(d, k, r, a, nullptr, &f1), a2 = runOnce(d, k, r, a, nullptr, &f2);
-        const Outputs b1 = runOnce(d, k, r, b, nullptr, &f3), b2 = runOnce(d, k, r, b, nullptr, &f4);
+        // A poisoned copy's second run on each input finds other bytes in
+        // the memory the kernel declares: reading it before writing it shows.
+        auto poisoned = [&](int which, const Inputs& in, Findings* f) {
+          poison_ = kPoisons[which];
+          return runOnce(d, k, r, in, nullptr, f);
+        };
+        const Outputs a1 = poisoned(0, a, &f1), a2 = poisoned(1, a, &f2);
+        const Outputs b1 = poisoned(0, b, &f3), b2 = poisoned(1, b, &f4);
+        poison_ = kPoisons[0];
         for (const auto* f : {&f1, &f2, &f3, &f4})
           if (!f->outOfBounds.empty()) {
             reply.outcome = "OUT_OF_BOUNDS";
@@ -705,7 +726,10 @@ struct DeviceRunner::Impl {
         }
         if (!same(r, a1, a2) || !same(r, b1, b2)) {
           reply.outcome = "NONDETERMINISTIC";
-          reply.detail = "two runs on the same input gave different outputs";
+          reply.detail = r.poisoned ? "two runs on the same input gave different outputs (its local memory and private "
+                                      "arrays were filled with other bytes before each: it may read elements it never "
+                                      "wrote)"
+                                    : "two runs on the same input gave different outputs";
           return reply;
         }
         if (sameWritten(r, a, a1, b, b1) && !wideInputMatters(d, k, r, a, a1)) {
