@@ -383,8 +383,14 @@ void Driver::choosePayload(const std::string& source, const KernelSignature& ker
     tile = " work-groups " + std::to_string(analysis_.workGroup[0]) + "x" + std::to_string(analysis_.workGroup[1]) +
            " (the local tiles' shape);";
   if (analysis_.oneGroup) tile += " one work-group (no global or group id: every group would do the same work);";
+  std::string own;
+  for (const auto& a : analysis_.arrays)
+    own += std::string(own.empty() ? "; its own arrays: " : ", ") + a.space + " '" + a.name + "' (" +
+           std::to_string(a.accesses) + " accesses instrumented)";
   evidence_.push_back("rank " + std::to_string(analysis_.rank) + ";" + tile + roles + " " + std::to_string(analysis_.accesses) +
-                      " buffer accesses instrumented, " + std::to_string(analysis_.unattributed) + " not traced");
+                      " buffer accesses instrumented, " + std::to_string(analysis_.unattributed) + " not traced" + own +
+                      (analysis_.poisoned.empty() ? "" : "; checks run a copy that fills its local memory and private "
+                                                         "arrays with other bytes each run"));
   const std::uint64_t local = options_.localSizes.front();
   if (!analysis_.instrumented.empty() && std::find(sets.begin(), sets.end(), "roles") != sets.end())
     (void)probeExtents(kernel, local, cancel);
