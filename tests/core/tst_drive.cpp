@@ -160,8 +160,12 @@ private slots:
     r.localSize = 128;
     r.seed = 7;
     r.check = false;
+    r.probeArrays = {256, 32};
+    r.poisoned = true;
     const auto back = decodeRequest(encodeRequest(r));
     QVERIFY(back.has_value());
+    QCOMPARE(back->probeArrays, (std::vector<std::uint64_t>{256, 32}));
+    QCOMPARE(back->poisoned, true);
     QCOMPARE(back->source, r.source);
     QCOMPARE(back->arguments.size(), std::size_t(3));
     QCOMPARE(back->arguments[1].describe(), std::string("global const float*"));
