@@ -433,7 +433,7 @@ struct DeviceRunner::Impl {
 
   /// What a poisoned copy fills memory it declares with (RunRequest::poisoned).
   cl_uint poison_ = kPoisons[0];
-  static constexpr cl_uint kPoisons[2] = {0x3f3f3f3fu, 0x42c2a2e2u}; // as floats, about 0.75 and -97.3 apart in sign and size
+  static constexpr cl_uint kPoisons[2] = {0x3f3f3f3fu, 0x42c2a2e2u}; // as floats about 0.75 and 97.3; every byte differs
 
   Outputs runOnce(Device& d, cl_kernel k, const RunRequest& r, const Inputs& in, RunTimes* times,
                   Findings* found = nullptr) {
