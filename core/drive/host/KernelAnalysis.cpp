@@ -897,17 +897,7 @@ private:
     }
     rw.InsertTextAfterToken(llvm::cast<clang::CompoundStmt>(kernel->getBody())->getLBracLoc(), bases);
     // The stats argument, last.
-    const std::string stats = std::string("__global int* ") + kProbeStatsArgument;
-    if (kernel->getNumParams() > 0) {
-      rw.InsertTextAfterToken(kernel->getParamDecl(kernel->getNumParams() - 1)->getEndLoc(), ", " + stats);
-    } else {
-      const auto tl = kernel->getFunctionTypeLoc();
-      if (!tl) return;
-      const clang::SourceRange inside(tl.getLParenLoc().getLocWithOffset(1), tl.getRParenLoc().getLocWithOffset(-1));
-      const std::string text = rw.getRewrittenText(inside);
-      if (text.find("void") != std::string::npos) rw.ReplaceText(inside, stats);
-      else rw.InsertTextBefore(tl.getRParenLoc(), stats);
-    }
+    if (!appendParameters(rw, kernel, std::string("__global int* ") + kProbeStatsArgument)) return;
     const auto* buffer = rw.getRewriteBufferFor(sm.getMainFileID());
     if (!buffer) return;
     out_.instrumented = kProbeHelpers + std::string(buffer->begin(), buffer->end());
@@ -926,8 +916,7 @@ private:
     const std::string byte = "(uchar)(__sb_poison >> (8 * (__sb_q & 3)))";
     // Local memory: each work-item fills its share of every local buffer.
     std::string fills, hoisted;
-    std::string params = ", uint __sb_poison";
-    int locals = 0;
+    std::string params = "uint __sb_poison";
     for (unsigned i = 0; i < kernel->getNumParams(); ++i) {
       const auto* p = kernel->getParamDecl(i);
       const auto t = p->getType();
@@ -936,7 +925,6 @@ private:
       params += ", uint " + bytes;
       fills += "\n    for (uint __sb_q = __sb_i; __sb_q < " + bytes + "; __sb_q += __sb_n) ((__local uchar*)(" +
                p->getNameAsString() + "))[__sb_q] = " + byte + ";";
-      ++locals;
     }
     for (const auto* d : localDecls) {
       if (!inFile(d->getSourceRange())) return;
@@ -965,20 +953,25 @@ private:
                "get_local_size(1) * get_local_id(2)));" +
                fills + "\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }";
     rw.InsertTextAfterToken(llvm::cast<clang::CompoundStmt>(kernel->getBody())->getLBracLoc(), start);
-    if (kernel->getNumParams() > 0) {
-      rw.InsertTextAfterToken(kernel->getParamDecl(kernel->getNumParams() - 1)->getEndLoc(), params);
-    } else {
-      const auto tl = kernel->getFunctionTypeLoc();
-      if (!tl) return;
-      const clang::SourceRange inside(tl.getLParenLoc().getLocWithOffset(1), tl.getRParenLoc().getLocWithOffset(-1));
-      const std::string text = rw.getRewrittenText(inside);
-      if (text.find("void") != std::string::npos) rw.ReplaceText(inside, params.substr(2));
-      else rw.InsertTextBefore(tl.getRParenLoc(), params.substr(2));
-    }
+    if (!appendParameters(rw, kernel, params)) return;
     const auto* buffer = rw.getRewriteBufferFor(sm.getMainFileID());
     if (!buffer) return;
     out_.poisoned.assign(buffer->begin(), buffer->end());
-    out_.poisonedLocals = locals;
+  }
+
+  /// Adds `params` ("int a, int b") after the kernel's last parameter, or in
+  /// place of `void`. False when the kernel's parentheses cannot be found.
+  static bool appendParameters(clang::Rewriter& rw, const clang::FunctionDecl* kernel, const std::string& params) {
+    if (kernel->getNumParams() > 0) {
+      rw.InsertTextAfterToken(kernel->getParamDecl(kernel->getNumParams() - 1)->getEndLoc(), ", " + params);
+      return true;
+    }
+    const auto tl = kernel->getFunctionTypeLoc();
+    if (!tl) return false;
+    const clang::SourceRange inside(tl.getLParenLoc().getLocWithOffset(1), tl.getRParenLoc().getLocWithOffset(-1));
+    if (rw.getRewrittenText(inside).find("void") != std::string::npos) rw.ReplaceText(inside, params);
+    else rw.InsertTextBefore(tl.getRParenLoc(), params);
+    return true;
   }
 
   std::string kernel_;
@@ -1007,10 +1000,7 @@ KernelAnalysis analyseKernel(const std::string& source, const std::string& kerne
   if (!out.poisoned.empty()) { // hoisted declarations may not compile (a type declared in the body)
     req.source = out.poisoned;
     req.observer = nullptr;
-    if (!clangfe::compile(req).succeeded()) {
-      out.poisoned.clear();
-      out.poisonedLocals = 0;
-    }
+    if (!clangfe::compile(req).succeeded()) out.poisoned.clear();
   }
   return out;
 }

@@ -89,7 +89,6 @@ struct KernelAnalysis {
   /// different outputs when the kernel reads memory it never wrote, which
   /// otherwise holds what the last run left there, alike in both runs.
   std::string poisoned;
-  int poisonedLocals = 0; ///< local pointer arguments (each adds one `uint` after the poison)
   int accesses = 0;   ///< buffer accesses instrumented
   int unattributed = 0; ///< accesses through pointers the analysis could not trace to an argument
   /// Per argument: accesses instrumented.
