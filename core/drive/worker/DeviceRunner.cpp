@@ -336,12 +336,12 @@ struct DeviceRunner::Impl {
   cl_program program(Device& d, const RunRequest& r, std::string& buildLog) {
     const std::string key = d.info.id + '\0' + r.buildOptions + '\0' + r.source;
     if (auto it = programs.find(key); it != programs.end()) return it->second;
-    // Keep only the programs of the kernel being driven and its instrumented
-    // copy (the driver alternates between them): a long-lived worker must not
-    // grow with every kernel it has seen.
+    // Keep only the programs of the kernel being driven, its instrumented
+    // copy and its poisoned copy (the driver alternates between them): a
+    // long-lived worker must not grow with every kernel it has seen.
     if (std::find(recentSources.begin(), recentSources.end(), r.source) == recentSources.end()) {
       recentSources.push_back(r.source);
-      if (recentSources.size() > 2) {
+      if (recentSources.size() > 3) {
         const std::string gone = recentSources.front();
         recentSources.erase(recentSources.begin());
         for (auto it = programs.begin(); it != programs.end();)
