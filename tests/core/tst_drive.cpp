@@ -106,6 +106,15 @@ class TestDrive : public QObject {
     return o;
   }
 
+  /// quick() at 4096 work-items in groups of `local`, timed twice.
+  DriveOptions at4096(std::uint64_t local) const {
+    auto o = quick();
+    o.globalSizes = {4096};
+    o.localSizes = {local};
+    o.timedRuns = 2;
+    return o;
+  }
+
   /// quick() inside Oclgrind's simulator: its only device, slow, so fewer runs and a longer limit.
   DriveOptions inOclgrind() const {
     auto o = quick();
@@ -606,10 +615,7 @@ kernel void img(read_only image2d_t im, global float* o) {}
   int i = get_global_id(0);
   out[i] = in[i] + in[i + 1] + in[i + 2];
 })";
-    auto o = quick();
-    o.globalSizes = {4096};
-    o.localSizes = {64};
-    o.timedRuns = 2;
+    auto o = at4096(64);
     auto drive = [&](const char* source, std::vector<std::string> sets) {
       o.payloadSets = std::move(sets);
       Driver driver(o);
@@ -687,10 +693,7 @@ kernel void constant_past(global float* a, global const float* b) {
         {constantPast, "OUT_OF_BOUNDS", "the kernel's constant array 'weights' (5 float) was accessed at elements 0 to 5"},
         {inside(constantPast, "k <= 3", "k <= 2"), "PASS", ""},
     };
-    auto o = quick();
-    o.globalSizes = {4096};
-    o.localSizes = {64};
-    o.timedRuns = 2;
+    auto o = at4096(64);
     Driver driver(o);
     for (const auto& row : rows) {
       const auto c = driver.drive(row.source, signatureOf(row.source.c_str())).at(0);
@@ -741,10 +744,7 @@ kernel void constant_past(global float* a, global const float* b) {
   barrier(CLK_LOCAL_MEM_FENCE);
   a[i] = d[(l + 1) % get_local_size(0)] + t[l] + w[i % 4];
 })";
-    auto o = quick();
-    o.globalSizes = {4096};
-    o.localSizes = {32};
-    o.timedRuns = 2;
+    auto o = at4096(32);
     Driver driver(o);
     auto drive = [&](const char* source) { return driver.drive(source, signatureOf(source)).at(0); };
     for (const char* unwritten : {localArgument, localArray, privateArray}) {
@@ -781,10 +781,7 @@ kernel void move(global point_t* pts, global const float* w, params_t p) {
   pts[i].x = pts[i].x * p.scale + w[i] + p.bias;
   pts[i].y = pts[i].y + (float)p.offset * w[i];
 })";
-    auto o = quick();
-    o.globalSizes = {4096};
-    o.localSizes = {64};
-    o.timedRuns = 2;
+    auto o = at4096(64);
     Driver driver(o);
     auto c = driver.drive(blur, signatureOf(blur)).at(0);
     QVERIFY2(c.outcome == "PASS", (c.outcome + ": " + c.detail).c_str());

@@ -147,8 +147,7 @@ public:
     const clang::Expr* offset = nullptr; ///< a vector call's offset argument (null: a plain access)
     unsigned lanes = 0;                  ///< elements an offset of one moves
   };
-  std::vector<Access> accesses;
-  std::vector<Access> arrayAccesses; ///< of the kernel's own arrays
+  std::vector<Access> accesses; ///< of buffer arguments, and (argument n + j) of the kernel's own arrays
   /// Declarations of local variables (OpenCL allows them only at the
   /// kernel's top level) and of private arrays without initializer.
   std::vector<const clang::DeclStmt*> localDecls, privateArrays;
@@ -686,7 +685,7 @@ private:
     if (!f || !vectorMemoryCall(f->getNameAsString(), pointerArg, lanes) || c->getNumArgs() <= pointerArg) return;
     const clang::Expr* pointer = c->getArg(pointerArg);
     if (const int j = ownArray(pointer); j >= 0) { // as the call takes it: a pointer, not the array
-      arrayAccesses.push_back(
+      accesses.push_back(
           {pointer, j, arraySpace(arrays[std::size_t(j - int(params_.size()))]), c->getArg(pointerArg - 1), lanes});
       return;
     }
@@ -704,7 +703,7 @@ private:
 
   void access(const clang::Expr* e, const clang::Expr* pointer) {
     if (const int j = ownArray(pointer); j >= 0) {
-      arrayAccesses.push_back({e, j, arraySpace(arrays[std::size_t(j - int(params_.size()))])});
+      accesses.push_back({e, j, arraySpace(arrays[std::size_t(j - int(params_.size()))])});
       return;
     }
     const clang::LangAS space = e->getType().getAddressSpace();
@@ -817,15 +816,13 @@ public:
     for (int p : v.loopCounts)
       out_.counts[std::size_t(p)] = kernel->getParamDecl(unsigned(p))->getType()->isPointerType();
     for (const auto& a : v.accesses)
-      ++out_.accessesOf[std::size_t(a.argument)];
-    out_.accesses = int(v.accesses.size());
-    for (const auto& a : v.arrayAccesses)
-      ++out_.arrays[std::size_t(a.argument) - n].accesses;
-    if (!v.accesses.empty() || !v.arrayAccesses.empty()) {
-      auto all = v.accesses;
-      all.insert(all.end(), v.arrayAccesses.begin(), v.arrayAccesses.end());
-      instrument(ast, kernel, all);
-    }
+      if (a.argument < int(n)) {
+        ++out_.accessesOf[std::size_t(a.argument)];
+        ++out_.accesses;
+      } else {
+        ++out_.arrays[std::size_t(a.argument) - n].accesses;
+      }
+    if (!v.accesses.empty()) instrument(ast, kernel, v.accesses);
     poison(ast, kernel, v.localDecls, v.privateArrays);
   }
 
