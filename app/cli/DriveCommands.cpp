@@ -128,7 +128,7 @@ CommandLine driveCommandLine() {
   cl.option({"local-sizes", 'l', "N,...", "local sizes to sweep (0: the runtime chooses)", false, "64"});
   cl.option({"runs", 0, "N", "timed runs per case", false, "10"});
   cl.option({"warmup", 0, "N", "warm-up runs per case, discarded", false, "2"});
-  cl.option({"timeout", 0, "S", "seconds one request may take: a kernel's build, checks and warm-up on one device, or one timed run",
+  cl.option({"timeout", 0, "S", "seconds one request may take: a kernel's build and checks on one device, its warm-up runs, or one timed run",
              false, "20"});
   cl.option({"memory-limit", 0, "MB", "the worker's writable-memory limit (RLIMIT_DATA)", false, "8192"});
   cl.option({"seed", 0, "N", "seed of the payloads", false, "1"});

@@ -570,6 +570,53 @@ kernel void img(read_only image2d_t im, global float* o) {}
     QCOMPARE(driver.workersStarted(), 2);
   }
 
+  void warmUpsHaveARequestOfTheirOwn() {
+    // A request may take --timeout: the build and the four checked runs are
+    // one, the warm-ups another. A kernel whose checks and warm-ups together
+    // take longer than the timeout, but each part less, passes. Its run time
+    // is measured here first (the kernel's loop count is scaled to about
+    // 0.3 s a run), and the timeout set to 5.7 runs: the four checked runs
+    // and the four warm-ups each fit with a margin of 1.4 times, the eight
+    // together miss it by as much. The worker's CPU time is what counts, so
+    // a loaded machine does not move the outcome.
+    auto slow = [](long iterations) {
+      return "kernel void slow(global const float* in, global float* out) {\n"
+             "  int i = get_global_id(0);\n"
+             "  float x = in[i];\n"
+             "  for (int k = 0; k < " + std::to_string(iterations) + "; ++k) x = x * 0.9999f + 0.0001f;\n"
+             "  out[i] = x;\n"
+             "}\n";
+    };
+    auto o = quick();
+    o.devices = {"basic"};
+    o.payloadSets = {"cldrive"};
+    o.cpuTimeouts = true;
+    o.check = false;
+    o.warmupRuns = 0;
+    o.timedRuns = 2;
+    std::string failed;
+    auto runSeconds = [&](long iterations) { // 0 when it did not pass (`failed` says why)
+      Driver timing(o);
+      const auto source = slow(iterations);
+      const auto c = timing.drive(source, signatureOf(source.c_str())).at(0);
+      if (c.outcome != "PASS") failed = c.outcome + ": " + c.detail;
+      return c.outcome == "PASS" ? c.devices.at(0).kernel.median / 1e9 : 0.0;
+    };
+    const double first = runSeconds(1 << 14);
+    QVERIFY2(first > 0, failed.c_str());
+    const long iterations = std::max(1L << 14, long(double(1 << 14) * 0.3 / first));
+    const double run = runSeconds(iterations); // also leaves its build in PoCL's cache
+    QVERIFY2(run > 0, failed.c_str());
+    o.check = true;
+    o.warmupRuns = 4;
+    o.timeoutSeconds = 5.7 * run;
+    Driver driver(o);
+    const auto source = slow(iterations);
+    const auto c = driver.drive(source, signatureOf(source.c_str())).at(0);
+    QVERIFY2(c.outcome == "PASS", (c.outcome + ": " + c.detail + " (a run took " + std::to_string(run) + " s)").c_str());
+    QCOMPARE(c.devices.at(0).kernel.n, std::size_t(2));
+  }
+
   void outOfBoundsWriteKillsOnlyTheWorker() {
     auto o = quick();
     o.payloadSets = {"cldrive"};

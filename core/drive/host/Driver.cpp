@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <sys/resource.h>
 
 namespace steerbench::drive {
@@ -158,7 +159,9 @@ bool Driver::exchange(const RunRequest& r, RunReply& reply, const CancelToken* c
   reply = RunReply{};
   if (x.status == S::Timeout) {
     reply.outcome = "TIMEOUT";
-    reply.detail = "no result within " + formatNumber(options_.timeoutSeconds) +
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%.3g", options_.timeoutSeconds); // for people: 1.77, not 1.7681482878
+    reply.detail = std::string("no result within ") + limit +
                    (options_.cpuTimeouts ? " s of CPU time" : " s") +
                    "; the worker was killed (raise --timeout for long kernels)";
   } else {
@@ -169,10 +172,17 @@ bool Driver::exchange(const RunRequest& r, RunReply& reply, const CancelToken* c
 }
 
 bool Driver::checkedExchange(const RunRequest& r, RunReply& reply, const CancelToken* cancel) {
-  if (!r.check || r.probe || analysis_.poisoned.empty()) return exchange(r, reply, cancel);
+  const bool poisoned = !analysis_.poisoned.empty();
+  if (!r.check || r.probe || (!poisoned && r.warmupRuns + r.timedRuns == 0)) return exchange(r, reply, cancel);
+  // The build and the checks are one request, the warm-up and timed runs
+  // another (the worker keeps the build): each gets the whole timeout, so a
+  // kernel that runs for seconds at a large size is not cut off for the
+  // number of runs one request holds.
   RunRequest checks = r;
-  checks.source = analysis_.poisoned;
-  checks.poisoned = true;
+  if (poisoned) {
+    checks.source = analysis_.poisoned;
+    checks.poisoned = true;
+  }
   checks.warmupRuns = checks.timedRuns = 0;
   if (!exchange(checks, reply, cancel)) return false;
   if (reply.outcome != "PASS" || r.warmupRuns + r.timedRuns == 0) return true;

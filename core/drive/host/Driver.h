@@ -32,7 +32,7 @@ struct DriveOptions {
   unsigned warmupRuns = 2, timedRuns = 10;
   std::uint64_t seed = 1;
   bool check = true;                                 ///< the dynamic checker (four runs) before timing
-  double timeoutSeconds = 20;                        ///< per request: build, checks and warm-up; or one timed run
+  double timeoutSeconds = 20;                        ///< per request: build and checks; the warm-ups; or one timed run
   std::uint64_t memoryLimitMB = 8192;                ///< the worker's data-memory limit (RLIMIT_DATA)
   /// A new worker for every kernel. Measured (bench-drive): reusing one was
   /// no faster here (a worker starts in about 0.07 s), so each kernel gets
@@ -126,9 +126,9 @@ private:
   /// One request to the worker; TIMEOUT or CRASH when it hangs or dies (the
   /// worker is then replaced). False when cancelled.
   bool exchange(const RunRequest& r, RunReply& reply, const CancelToken* cancel);
-  /// exchange(), but a checked request's checks run the poisoned copy
-  /// (KernelAnalysis::poisoned) when there is one, and its warm-up and timed
-  /// runs, if it passed, the kernel as written.
+  /// exchange(), but a checked request is two: the build and the checks (of
+  /// the poisoned copy, KernelAnalysis::poisoned, when there is one), then,
+  /// if they passed, its warm-up and timed runs of the kernel as written.
   bool checkedExchange(const RunRequest& r, RunReply& reply, const CancelToken* cancel);
   /// The payload model of `kernel`: probes, then the first constraint set
   /// that runs clean at the smallest size on the first device.
