@@ -149,6 +149,11 @@ private slots:
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QLatin1String("--race-check needs Oclgrind")), qPrintable(r.err));
     r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--race-check"),
+                   QStringLiteral("1024"), QStringLiteral("--confirm-sizes"), QStringLiteral("none")}),
+            {QStringLiteral("PATH=") + dir_.filePath(QStringLiteral("no-bin"))});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QLatin1String("--race-check runs after the confirmation")), qPrintable(r.err));
+    r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--race-check"),
                    QStringLiteral("100")}));
     QVERIFY2(r.exitCode != 0 && r.err.contains(QLatin1String("race check at 100")), qPrintable(r.err));
     // A JSON target of the wrong size names the file.
