@@ -45,6 +45,8 @@
 //                    [--failing-members 0] (beam members from lineages that failed the checks, at most; -1: any)
 //                    [--also-aliases N] (every target also run with N aliases a generation, right after the default)
 //                    [--parallel-seeds 0|1] [--also-parallel-seeds 0|1] (the same for seeds that call no work-item function)
+//        bench-steer --summarise FILE [--summarise FILE ...]
+//                    (no run: the totals of the targets in these --csv files, as for a run taken in parts with --only)
 #include "common/Paths.h"
 #include "common/TextFormat.h"
 #include "engine/FeatureTable.h"
@@ -115,6 +117,91 @@ struct Outcome {
   std::string stop;
 };
 
+/// --summarise: the totals of runs already made, read from their --csv files
+/// (one target a line; a target in several files counts once, its last line).
+/// For a measurement taken in parts (--only) with the same build and options:
+/// the parts' files give the figures of the whole. Candidates per second is
+/// the median of the targets' own rates, the only one their lines hold.
+int summarise(const std::vector<std::string>& files) {
+  struct Line {
+    std::string variant, target;
+    double seedP = NAN, bestP = NAN, runP = NAN, rate = 0, seconds = 0;
+    bool exact = false, runnableExact = false;
+  };
+  std::map<std::pair<std::string, std::string>, Line> lines; // (variant, target)
+  std::vector<std::string> order;                             // variants as first seen
+  for (const auto& file : files) {
+    std::ifstream in(file);
+    if (!in) {
+      std::fprintf(stderr, "bench-steer: cannot read %s\n", file.c_str());
+      return 1;
+    }
+    std::string text;
+    for (int n = 1; std::getline(in, text); ++n) {
+      if (text.rfind("variant,", 0) == 0 || text.empty()) continue;
+      std::vector<std::string> f;
+      for (std::size_t at = 0; at <= text.size();) {
+        const auto comma = std::min(text.find(',', at), text.size());
+        f.push_back(text.substr(at, comma - at));
+        at = comma + 1;
+      }
+      if (f.size() != 14) {
+        std::fprintf(stderr, "bench-steer: %s:%d: %zu fields, not the 14 of bench-steer's --csv\n", file.c_str(), n,
+                     f.size());
+        return 1;
+      }
+      Line l;
+      l.variant = f[0];
+      l.target = f[1];
+      l.seedP = std::strtod(f[3].c_str(), nullptr);
+      l.bestP = std::strtod(f[4].c_str(), nullptr);
+      l.exact = f[5] == "1";
+      l.runP = std::strtod(f[6].c_str(), nullptr); // "nan": no runnable candidate
+      l.runnableExact = f[7] == "1";
+      l.rate = std::strtod(f[10].c_str(), nullptr);
+      l.seconds = std::strtod(f[12].c_str(), nullptr);
+      if (std::find(order.begin(), order.end(), l.variant) == order.end()) order.push_back(l.variant);
+      lines[{l.variant, l.target}] = l;
+    }
+  }
+  if (lines.empty()) {
+    std::fprintf(stderr, "bench-steer: no targets in the files given\n");
+    return 1;
+  }
+  std::printf("%-14s %8s %10s %10s %15s %14s %14s %16s %14s %12s %10s\n", "variant", "targets", "exact", "runnable",
+              "runnable-exact", "median seeds", "median best", "median runnable", "median cand/s", "median time",
+              "max time");
+  for (const auto& variant : order) {
+    std::vector<double> seedP, bestP, runP, rates, secs;
+    int exact = 0, runnable = 0, runnableExact = 0;
+    for (const auto& [key, l] : lines) {
+      if (key.first != variant) continue;
+      seedP.push_back(std::isnan(l.seedP) ? -1e9 : l.seedP);
+      bestP.push_back(std::isnan(l.bestP) ? -1e9 : l.bestP);
+      runP.push_back(std::isnan(l.runP) ? -1e9 : l.runP); // none: below any
+      rates.push_back(l.rate);
+      secs.push_back(l.seconds);
+      exact += l.exact;
+      runnable += !std::isnan(l.runP);
+      runnableExact += l.runnableExact;
+    }
+    const double n = double(secs.size());
+    auto share = [&](int k) {
+      char b[32];
+      std::snprintf(b, sizeof b, "%d (%.0f%%)", k, 100.0 * k / n);
+      return std::string(b);
+    };
+    char medRun[32];
+    if (median(runP) < -1) std::snprintf(medRun, sizeof medRun, "none");
+    else std::snprintf(medRun, sizeof medRun, "%.1f%%", 100 * median(runP));
+    std::printf("%-14s %8zu %10s %10s %15s %13.1f%% %13.1f%% %16s %14.1f %11.1fs %9.1fs\n", variant.c_str(),
+                secs.size(), share(exact).c_str(), share(runnable).c_str(), share(runnableExact).c_str(),
+                100 * median(seedP), 100 * median(bestP), medRun, median(rates), median(secs),
+                *std::max_element(secs.begin(), secs.end()));
+  }
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -126,6 +213,7 @@ int main(int argc, char** argv) {
   int alsoAliases = -1; ///< also run every target with this many aliases a generation (-1: not)
   int alsoParallelSeeds = -1; ///< also run every target with SteerSpec::parallelSeeds so (-1: not)
   std::set<int> only; // --only: the chosen targets to run, by their 1-based place in the list
+  std::vector<std::string> summaries; // --summarise: CSV files of earlier runs, totalled instead of a run
   steer::SteerSpec base;
   base.width = 16;
   base.candidatesPerMember = 4;
@@ -222,11 +310,13 @@ int main(int argc, char** argv) {
     else if (arg("--also-aliases")) alsoAliases = std::atoi(argv[++i]);
     else if (arg("--also-parallel-seeds")) alsoParallelSeeds = std::atoi(argv[++i]);
     else if (arg("--parallel-seeds")) base.parallelSeeds = std::atoi(argv[++i]) != 0;
+    else if (arg("--summarise")) summaries.push_back(argv[++i]);
     else {
       std::fprintf(stderr, "usage: see the comment at the top of bench/steer_bench.cpp\n");
       return 2;
     }
   }
+  if (!summaries.empty()) return summarise(summaries);
   try {
     if (ckpt.empty()) ckpt = modelForWorkspace(wsPath);
     const auto& space = features::featureSpace(spaceName);
@@ -454,6 +544,7 @@ int main(int argc, char** argv) {
                        int(o.exact), o.runnableProximity, int(o.runnableExact), o.checked, o.passed,
                        double(o.candidates + o.combined) / std::max(1e-9, o.sampling), o.generations, o.seconds,
                        o.stop.c_str());
+        if (out) std::fflush(out); // a run stopped early keeps the targets it finished
       }
     }
     if (out) std::fclose(out);
