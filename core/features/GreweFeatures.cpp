@@ -26,7 +26,9 @@ std::vector<double> greweVector(const GreweCounts& c) {
 }
 
 GreweCounts greweCountsOf(const std::vector<double>& v) {
-  if (v.size() < 6) throw std::invalid_argument("a Grewe vector has 8 dimensions, not " + std::to_string(v.size()));
+  if (v.size() < 6)
+    throw std::invalid_argument("a Grewe vector starts with its 6 counts; this one has " + std::to_string(v.size()) +
+                                " dimensions");
   return {v[0], v[1], v[2], v[3], v[4], v[5]};
 }
 
