@@ -8,6 +8,9 @@
 //      benchmark kernels (median distance from each to its nearest sample,
 //      within 1 and 5, exact), beside CLgen's and CLSmith's published samples
 //      subsampled to the same n (--devmap DIR, --clgen DIR: read at run time).
+//      Then richness at equal length: per band of token counts, the share of
+//      compiling samples with local memory, with 4 comparisons or more and
+//      with comp 10 or more, beside the workspace's training kernels.
 //   3. Novelty: compiling samples that equal a training kernel (same tokens)
 //      are copies; novel ones equal no corpus kernel at all (count, median
 //      length, per minute).
@@ -415,6 +418,48 @@ int main(int argc, char** argv) {
         std::printf("  (goal: these samples nearer than CLgen's in median, and more within 5 and exact)\n");
       } else {
         std::printf("\nCoverage: skipped (no %s; give --devmap DIR)\n", devmapCsv.c_str());
+      }
+
+      // Richness at equal length: which kinds of kernel the samples write less
+      // often than the training kernels of the same length do (local memory,
+      // comparisons, arithmetic), and how their lengths differ.
+      {
+        const auto& grewe6 = features::featureSpace("grewe");
+        std::map<std::int64_t, std::size_t> trainLength;
+        for (const auto& row : ws.rows("SELECT id, source FROM kernels WHERE role = 'train'"))
+          trainLength[std::stoll(row[0])] = sampler.tokenizer().encode(row[1]).size();
+        std::vector<std::pair<std::size_t, Counts>> train, drawn;
+        for (const auto& r : ws.featureRows(grewe6.name, grewe6.version))
+          if (const auto it = trainLength.find(r.kernelId); it != trainLength.end() && r.values.size() >= 6)
+            train.push_back({it->second, {r.values[0], r.values[1], r.values[2], r.values[3], r.values[4], r.values[5]}});
+        for (std::size_t i = 0; i < samples.size(); ++i)
+          if (ok[i]) drawn.push_back({samples[i].ids.size(), grewe[i]});
+        std::printf("\nRichness at equal length: compiling samples beside the training kernels (their tokens), the "
+                    "share with local memory (localmem > 0), with 4 comparisons or more, with comp 10 or more:\n");
+        std::printf("  %-11s %8s %7s %7s %7s   %8s %7s %7s %7s\n", "tokens", "samples", "local", "cmp", "comp",
+                    "training", "local", "cmp", "comp");
+        const std::size_t bands[] = {0, 60, 100, 150, 256, std::size_t(-1)};
+        for (std::size_t b = 0; b + 1 < std::size(bands); ++b) {
+          auto shares = [&](const std::vector<std::pair<std::size_t, Counts>>& set) {
+            std::size_t n = 0, local = 0, cmp = 0, comp = 0;
+            for (const auto& [len, c] : set)
+              if (len >= bands[b] && len < bands[b + 1]) {
+                ++n;
+                local += c[3] > 0;
+                cmp += c[1] >= 4;
+                comp += c[0] >= 10;
+              }
+            const double d = double(std::max<std::size_t>(1, n));
+            char out[96];
+            std::snprintf(out, sizeof out, "%8zu %6.1f%% %6.1f%% %6.1f%%", n, 100.0 * double(local) / d,
+                          100.0 * double(cmp) / d, 100.0 * double(comp) / d);
+            return std::string(out);
+          };
+          const std::string band = bands[b + 1] == std::size_t(-1)
+                                       ? std::to_string(bands[b]) + " or more"
+                                       : std::to_string(bands[b]) + "-" + std::to_string(bands[b + 1] - 1);
+          std::printf("  %-11s %s   %s\n", band.c_str(), shares(drawn).c_str(), shares(train).c_str());
+        }
       }
 
       std::printf("\nNovelty: %zu of the compiling samples are copies of training kernels, %zu of any corpus kernel "
