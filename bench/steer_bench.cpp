@@ -43,6 +43,7 @@
 //                    [--confirm-sizes 4096,65536|none] (after the quick check, every device at these sizes)
 //                    [--race-check 0] (after the confirmation, the checks once more in Oclgrind at N work-items)
 //                    [--failing-members 0] (beam members from lineages that failed the checks, at most; -1: any)
+//                    [--seeds-refill 0|1] (places failing lineages would fill go to seeds outside them)
 //                    [--also-aliases N] (every target also run with N aliases a generation, right after the default)
 //                    [--parallel-seeds 0|1] [--also-parallel-seeds 0|1] (the same for seeds that call no work-item function)
 //        bench-steer --summarise FILE [--summarise FILE ...]
@@ -243,6 +244,7 @@ int main(int argc, char** argv) {
     else if (arg("--aliases")) base.aliases = std::atoi(argv[++i]);
     else if (arg("--max-per-vector")) base.maxPerVector = std::atoi(argv[++i]);
     else if (arg("--failing-members")) base.failingMembers = std::atoi(argv[++i]);
+    else if (arg("--seeds-refill")) base.seedsRefill = std::atoi(argv[++i]) != 0;
     else if (arg("--repairs")) base.repairs = std::atoi(argv[++i]) != 0;
     else if (arg("--lineage-checks")) base.lineageChecks = std::atoi(argv[++i]) != 0;
     else if (arg("--package-failures")) base.packageFailures = std::atoi(argv[++i]) != 0;
@@ -370,7 +372,8 @@ int main(int argc, char** argv) {
                                    ") before they can be the best; seeds checked first until one passes; " +
                                    (base.failingMembers < 0 ? std::string("any number")
                                                             : std::to_string(base.failingMembers)) +
-                                   " beam members from failing lineages; failing candidates " +
+                                   " beam members from failing lineages" +
+                                   (base.seedsRefill ? " (the rest from the seeds)" : "") + "; failing candidates " +
                                    (base.repairs ? "repaired" : "not repaired") + "; " +
                                    (base.lineageChecks ? "failing candidates' ancestors bisected and beam members checked while idle"
                                                       : "no lineage checked") +

@@ -234,6 +234,9 @@ void addSearchOptions(CommandLine& cl) {
                                             "them (the member or its nearest checked ancestor); the rest of the beam "
                                             "goes to lineages that passed or were not checked yet (0: failing ones only when too few "
                                             "others are left)", false, "0"});
+  cl.option({"seeds-refill", 0, "", "with drive checks, beam places that members of failing lineages would fill "
+                                    "go to seeds outside them (generation 0's beam); a failing member is kept only "
+                                    "when no other is left"});
   cl.option({"repairs", 0, "", "with drive checks, repair failing candidates: a candidate nearer than the best that "
                                "fails them comes back as repairs, each edit since its nearest ancestor that passed "
                                "(or its seed, checked first) undone in one"});
@@ -282,6 +285,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.aliases = int(cl.unsignedValue("aliases", 0, 100000));
     spec.maxPerVector = int(cl.unsignedValue("max-per-vector", 0, 100000));
     spec.failingMembers = cl.value("failing-members") == "any" ? -1 : int(cl.unsignedValue("failing-members", 0, 100000));
+    spec.seedsRefill = cl.has("seeds-refill");
     spec.repairs = cl.has("repairs");
     spec.lineageChecks = cl.has("lineage-checks");
     spec.packageFailures = !cl.has("no-package-failures");

@@ -714,8 +714,25 @@ void BeamSearch::Run::keep(Generation& gen, std::mt19937_64& rng) {
       origin.push_back(std::int64_t(i));
     }
   }
-  const auto kept =
-      selectBeam(pool, {spec.width, spec.maxPerVector, spec.swapProbability, checks ? spec.failingMembers : -1}, rng);
+  // SteerSpec::seedsRefill: seeds outside failing lineages take the places
+  // that members of failing lineages would fill (entered as members of the
+  // old beam are: ~index, here past the old beam's end), and failing
+  // entries are kept only when no other is.
+  std::vector<const Member*> olds;
+  for (const auto& m : beam)
+    olds.push_back(&m);
+  const bool refill = checks && spec.seedsRefill && spec.failingMembers >= 0;
+  if (refill)
+    for (std::size_t left = placesLeft(pool, spec.width), s = 0; left > 0 && s < seedBeam.size(); ++s) {
+      const auto& seed = seedBeam[s];
+      if (failing(seed.id) || !keys.insert(seed.key).second) continue;
+      pool.push_back({seed.distance, &seed.values, false});
+      origin.push_back(~std::int64_t(olds.size()));
+      olds.push_back(&seed);
+      --left;
+    }
+  const auto kept = selectBeam(
+      pool, {spec.width, spec.maxPerVector, spec.swapProbability, checks ? spec.failingMembers : -1, refill}, rng);
 
   store::Workspace::SteerGenerationRecord g;
   g.run = id;
@@ -729,13 +746,13 @@ void BeamSearch::Run::keep(Generation& gen, std::mt19937_64& rng) {
       cands[std::size_t(origin[k])].kept = true;
       g.beam.push_back(origin[k]);
     } else {
-      g.beam.push_back(~beam[std::size_t(~origin[k])].id);
+      g.beam.push_back(~olds[std::size_t(~origin[k])]->id);
     }
   }
   if (!kept.empty()) {
     const auto first = origin[kept.front()];
     g.bestDistance = pool[kept.front()].distance;
-    g.bestId = first >= 0 ? ~first : beam[std::size_t(~first)].id;
+    g.bestId = first >= 0 ? ~first : olds[std::size_t(~first)]->id;
     g.medianDistance = median(beamDistances);
   }
   g.seconds = std::chrono::duration<double>(Clock::now() - gen.started).count();
@@ -753,7 +770,7 @@ void BeamSearch::Run::keep(Generation& gen, std::mt19937_64& rng) {
       next.push_back({c.id, c.text, candKeys[std::size_t(origin[k])], c.values, c.distance,
                       siteCounts(gen.measured[std::size_t(origin[k])].relative)});
     } else {
-      next.push_back(beam[std::size_t(~origin[k])]);
+      next.push_back(*olds[std::size_t(~origin[k])]);
     }
   }
   beam = std::move(next);

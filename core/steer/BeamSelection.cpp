@@ -26,7 +26,7 @@ std::vector<std::size_t> selectBeam(const std::vector<BeamEntry>& entries, const
     std::vector<std::size_t> within, over;
     for (auto i : pool)
       (entries[i].failing && ++failing > rules.maxFailing ? over : within).push_back(i);
-    within.insert(within.end(), over.begin(), over.end());
+    if (!rules.onlyWhenAlone || within.empty()) within.insert(within.end(), over.begin(), over.end());
     pool = std::move(within);
   }
   const std::size_t k = std::min(pool.size(), std::size_t(std::max(0, rules.width)));
@@ -39,6 +39,11 @@ std::vector<std::size_t> selectBeam(const std::vector<BeamEntry>& entries, const
   }
   pool.resize(k);
   return pool;
+}
+
+std::size_t placesLeft(const std::vector<BeamEntry>& pool, int width) {
+  const auto others = std::size_t(std::count_if(pool.begin(), pool.end(), [](const BeamEntry& e) { return !e.failing; }));
+  return width > 0 && others < std::size_t(width) ? std::size_t(width) - others : 0;
 }
 
 double orInfinity(double d) { return d < 0 ? std::numeric_limits<double>::infinity() : d; }

@@ -39,6 +39,9 @@ struct BeamRules {
   int maxPerVector = 0;         ///< members that may share one feature vector (0: any number)
   double swapProbability = 0;   ///< each kept slot but the best is swapped for a lower-ranked entry with this probability
   int maxFailing = -1;          ///< failing entries that may be kept (-1: any number)
+  /// Failing entries beyond maxFailing are not kept at all while another
+  /// entry is (else they fill the places the others leave).
+  bool onlyWhenAlone = false;
 };
 
 /// The indices into `pool` of the next beam, nearest first. The pool is
@@ -50,6 +53,9 @@ struct BeamRules {
 /// only when there are more entries than the width).
 [[nodiscard]] std::vector<std::size_t> selectBeam(const std::vector<BeamEntry>& pool, const BeamRules& rules,
                                                   std::mt19937_64& rng);
+/// The places of a beam of `width` that entries of `pool` outside failing
+/// lineages leave empty (SteerSpec::seedsRefill fills them with seeds).
+[[nodiscard]] std::size_t placesLeft(const std::vector<BeamEntry>& pool, int width);
 
 /// Generations since the best distance last fell: the trailing entries of
 /// `bests` (the best after each generation, < 0 for none yet) that are no

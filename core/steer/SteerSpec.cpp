@@ -58,7 +58,8 @@ std::string SteerSpec::toJson() const {
          ",\"batch\":" + std::to_string(batchSize) + ",\"streams\":" + std::to_string(streams) +
          ",\"clean_rules\":" + rules + ",\"drive_check\":" + (driveCheck ? "true" : "false") + ",\"dead_code\":" + (deadCode ? "true" : "false") +
          ",\"check_timeout\":" + formatNumber(checkTimeout) + ",\"confirm_timeout\":" + formatNumber(confirmTimeout) + ",\"confirm_sizes\":" + jsonSizes(confirmSizes) + ",\"race_check_size\":" + std::to_string(raceCheckSize) +
-         ",\"failing_members\":" + std::to_string(failingMembers) + ",\"repairs\":" + (repairs ? "true" : "false") +
+         ",\"failing_members\":" + std::to_string(failingMembers) +
+         ",\"seeds_refill\":" + (seedsRefill ? "true" : "false") + ",\"repairs\":" + (repairs ? "true" : "false") +
          ",\"lineage_checks\":" + (lineageChecks ? "true" : "false") +
          ",\"package_failures\":" + (packageFailures ? "true" : "false") +
          ",\"parallel_seeds\":" + (parallelSeeds ? "true" : "false") +
@@ -149,6 +150,7 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   if (const auto x = o->getInteger("race_check_size"); x && *x > 0) s.raceCheckSize = std::uint64_t(*x);
   s.failingMembers = -1; // and kept any number of members of failing lineages
   integer("failing_members", s.failingMembers);
+  s.seedsRefill = o->getBoolean("seeds_refill").value_or(false); // and refilled the beam from failing lineages
   s.repairs = o->getBoolean("repairs").value_or(false); // and repaired no failing candidate
   s.lineageChecks = o->getBoolean("lineage_checks").value_or(false); // and checked no lineage
   s.packageFailures = o->getBoolean("package_failures").value_or(false); // and presumed nothing of a package

@@ -196,6 +196,14 @@ struct SteerSpec {
   /// below a failed ancestor nearly never pass. 0: failing members only when
   /// too few others are left; -1: any number. Runs stored without it had no bound.
   int failingMembers = 0;
+  /// With drive checks and failingMembers >= 0: when fewer members than the
+  /// width are left outside failing lineages, the rest of the beam comes
+  /// from the seeds (generation 0's beam) outside them, and a failing one
+  /// only when none is left, not from the failing lineages. Where every
+  /// candidate descends from one failed seed (a hash kernel that writes only
+  /// on a match), the beam otherwise stays in its lineage to the end. Off by
+  /// default; runs stored without it had none.
+  bool seedsRefill = false;
   /// With drive checks: a candidate that fails them, nearer than the best,
   /// with an ancestor that passed (or a seed that passes once checked), is repaired:
   /// each of the edits between that ancestor and the first that failed is

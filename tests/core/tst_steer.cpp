@@ -317,6 +317,11 @@ private Q_SLOTS:
     s.packageFailures = false;
     QVERIFY(!steer::SteerSpec::fromJson(s.toJson(), "spec").packageFailures);
     s.packageFailures = true;
+    QVERIFY(!kept.seedsRefill); // the default
+    s.seedsRefill = true;
+    QVERIFY(steer::SteerSpec::fromJson(s.toJson(), "spec").seedsRefill);
+    QVERIFY(!storedWithout(s, {",\"seeds_refill\":true"}).seedsRefill); // runs stored without it had none
+    s.seedsRefill = false;
     QCOMPARE(kept.failingMembers, 3);
     QCOMPARE(kept.seedPackageShare, 0.5);
     QCOMPARE(kept.guideLogits, 1.5);
@@ -2045,6 +2050,19 @@ private Q_SLOTS:
     QCOMPARE(steer::selectBeam(failing, {5, 0, 0.0, 1}, rng), (Picks{1, 3, 2, 5, 0})); // filled with them when too few
     // With the per-vector cap too: capped entries go back first, then failing ones.
     QCOMPARE(steer::selectBeam(failing, {4, 1, 0.0, 1}, rng), (Picks{1, 2, 5, 0}));
+    // onlyWhenAlone (SteerSpec::seedsRefill): beyond maxFailing they are not
+    // kept at all while another entry is; the beam is then smaller.
+    QCOMPARE(steer::selectBeam(failing, {5, 0, 0.0, 1, true}, rng), (Picks{1, 2, 5, 0}));
+    QCOMPARE(steer::selectBeam(failing, {5, 0, 1.0, 0, true}, rng), (Picks{2, 5, 0})); // nothing to swap them in
+    auto allFailing = pool;
+    for (auto& e : allFailing)
+      e.failing = true;
+    QCOMPARE(steer::selectBeam(allFailing, {3, 0, 0.0, 0, true}, rng), (Picks{1, 3, 4})); // none other: kept
+    // The places entries outside failing lineages leave for seeds.
+    QCOMPARE(steer::placesLeft(failing, 5), std::size_t(2));
+    QCOMPARE(steer::placesLeft(failing, 3), std::size_t(0));
+    QCOMPARE(steer::placesLeft(allFailing, 4), std::size_t(4));
+    QCOMPARE(steer::placesLeft(pool, 4), std::size_t(0));
   }
 
   void aFixedSeedGivesTheCandidatesRecordedInTheGoldenFile() {
