@@ -38,7 +38,7 @@ private slots:
     const Run r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4,mem=3,coalesced=2"),
                              QStringLiteral("--depth"), QStringLiteral("2"), QStringLiteral("--directed-holes"),
                              QStringLiteral("0.25"), QStringLiteral("--no-rename-holes"),
-                             QStringLiteral("--lineage-checks")}));
+                             QStringLiteral("--lineage-checks"), QStringLiteral("--seeds-refill")}));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains(QLatin1String("run 1: ")) && r.out.contains(QLatin1String("relative proximity")),
              qPrintable(r.out));
@@ -51,6 +51,7 @@ private slots:
     QVERIFY2(spec.contains(QLatin1String("\"seed\":2")) && spec.contains(QLatin1String("\"directed_holes\":0.25")) &&
                  spec.contains(QLatin1String("\"rename_holes\":false")) &&
                  spec.contains(QLatin1String("\"lineage_checks\":true")) &&
+                 spec.contains(QLatin1String("\"seeds_refill\":true")) &&
                  spec.contains(QLatin1String("\"confirm_sizes\":[4096,65536]")),
              qPrintable(spec));
     // The best is runnable (confirmed as drive labels) or the run says none was.
