@@ -93,6 +93,23 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/// "k (p%)": k of n targets.
+std::string shareOf(int k, double n) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%d (%.0f%%)", k, 100.0 * k / std::max(1.0, n));
+  return b;
+}
+
+/// The median of proximities where a target without one counts below any
+/// (-1e9): "none" when that is the median.
+std::string medianProximity(const std::vector<double>& p) {
+  const double m = median(p);
+  if (m < -1) return "none";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f%%", 100 * m);
+  return b;
+}
+
 struct Outcome {
   double seedProximity = NAN, proximity = NAN, seconds = 0;
   bool exact = false;          ///< the nearest clean candidate is an exact match
@@ -187,17 +204,9 @@ int summarise(const std::vector<std::string>& files) {
       runnableExact += l.runnableExact;
     }
     const double n = double(secs.size());
-    auto share = [&](int k) {
-      char b[32];
-      std::snprintf(b, sizeof b, "%d (%.0f%%)", k, 100.0 * k / n);
-      return std::string(b);
-    };
-    char medRun[32];
-    if (median(runP) < -1) std::snprintf(medRun, sizeof medRun, "none");
-    else std::snprintf(medRun, sizeof medRun, "%.1f%%", 100 * median(runP));
     std::printf("%-14s %8zu %10s %10s %15s %13.1f%% %13.1f%% %16s %14.1f %11.1fs %9.1fs\n", variant.c_str(),
-                secs.size(), share(exact).c_str(), share(runnable).c_str(), share(runnableExact).c_str(),
-                100 * median(seedP), 100 * median(bestP), medRun, median(rates), median(secs),
+                secs.size(), shareOf(exact, n).c_str(), shareOf(runnable, n).c_str(), shareOf(runnableExact, n).c_str(),
+                100 * median(seedP), 100 * median(bestP), medianProximity(runP).c_str(), median(rates), median(secs),
                 *std::max_element(secs.begin(), secs.end()));
   }
   return 0;
@@ -573,19 +582,11 @@ int main(int argc, char** argv) {
         runnable += o.runnable;
         runnableExact += o.runnableExact;
       }
-      const double n = std::max<double>(1, double(results[v].size()));
-      auto share = [&](int k) {
-        char b[32];
-        std::snprintf(b, sizeof b, "%d (%.0f%%)", k, 100.0 * k / n);
-        return std::string(b);
-      };
-      const double medianRunnable = median(runP);
-      char medRun[32];
-      if (medianRunnable < -1) std::snprintf(medRun, sizeof medRun, "none");
-      else std::snprintf(medRun, sizeof medRun, "%.1f%%", 100 * medianRunnable);
+      const double n = double(results[v].size());
       std::printf("%-14s %8zu %10s %10s %15s %13.1f%% %13.1f%% %16s %9.1f %9zu %11.1fs %9.1fs %9zu (%4.1f%%)\n",
-                  variants[v].name.c_str(), results[v].size(), share(exact).c_str(), share(runnable).c_str(),
-                  share(runnableExact).c_str(), 100 * median(seedP), 100 * median(bestP), medRun,
+                  variants[v].name.c_str(), results[v].size(), shareOf(exact, n).c_str(), shareOf(runnable, n).c_str(),
+                  shareOf(runnableExact, n).c_str(), 100 * median(seedP), 100 * median(bestP),
+                  medianProximity(runP).c_str(),
                   double(made) / std::max(1e-9, sampling), unclean, median(secs),
                   secs.empty() ? 0.0 : *std::max_element(secs.begin(), secs.end()), compiled,
                   100.0 * double(compiled) / double(std::max<std::size_t>(1, candidates)));

@@ -330,7 +330,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.confirmSizes = cl.value("confirm-sizes") == "none" ? std::vector<std::uint64_t>{}
                                                             : sizeList(cl, "confirm-sizes", false);
     spec.raceCheckSize = cl.unsignedValue("race-check", 0, 1u << 24);
-    if (spec.raceCheckSize && spec.driveCheck && spec.confirmSizes.empty())
+    if (spec.raceCheckSize && spec.driveCheck && !spec.raceCheckRuns()) // it would never run
       throw UsageError("--race-check runs after the confirmation: it needs --confirm-sizes (not none)");
     if (spec.raceCheckSize && spec.driveCheck && drive::oclgrindPath().empty())
       throw UsageError("--race-check needs Oclgrind (Debian: apt install oclgrind)");
