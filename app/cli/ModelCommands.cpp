@@ -122,7 +122,8 @@ CommandLine trainCommandLine() {
   cl.option({"rendezvous-timeout", 0, "SECONDS", "data parallel: how long the processes wait for each other", false,
              "600"});
   cl.option({"init-from", 0, "MODEL", "fine-tune: start from this checkpoint's weights, shape and tokenizer (the shape "
-                                      "options are then ignored), with a new optimizer, warmup and decay over --steps"});
+                                      "options are then ignored, except a --max-length above its own, which adds "
+                                      "positions), with a new optimizer, warmup and decay over --steps"});
   return cl;
 }
 
@@ -180,6 +181,7 @@ int runTrain(const CommandLine& cl) {
   o.checkpointEvery = int(cl.unsignedValue("checkpoint-every", 1, 100000000));
   o.checkpoint = ckpt;
   if (cl.has("init-from")) o.initFrom = cl.value("init-from");
+  if (cl.has("init-from") && cl.has("max-length")) o.positions = int(o.model.maxLength);
 
   o.ranks = model::trainingRanksFromEnvironment();
   o.rendezvousTimeout = std::atof(cl.value("rendezvous-timeout").c_str());

@@ -323,9 +323,13 @@ CheckpointInfo loadCheckpoint(const std::string& path, InfillModel& model, torch
 
 CheckpointInfo loadWeightsForFineTuning(const std::string& path, InfillModel& model, const std::string& tokenizerHash) {
   const CheckpointInfo saved = readCheckpointInfo(path);
-  ModelConfig same = model->config();
+  const ModelConfig& to = model->config();
+  ModelConfig same = to;
   same.conditions = saved.config.conditions;
-  if (saved.config.conditions >= model->config().conditions || !(saved.config == same))
+  same.maxLength = saved.config.maxLength;
+  const bool grows = saved.config.conditions < to.conditions || saved.config.maxLength < to.maxLength;
+  if (!grows || saved.config.conditions > to.conditions || saved.config.maxLength > to.maxLength ||
+      !(saved.config == same))
     return loadCheckpoint(path, model, nullptr, tokenizerHash);
   InfillModel from = [&] {
     std::lock_guard lock(modelInitMutex());
@@ -336,9 +340,15 @@ CheckpointInfo loadWeightsForFineTuning(const std::string& path, InfillModel& mo
   const auto source = from->named_parameters();
   for (auto& p : model->named_parameters()) {
     const torch::Tensor& w = source[p.key()];
-    if (p.key() == "tokens.weight")
-      p.value().narrow(0, 0, w.size(0)).copy_(w); // the vocabulary's rows; the conditions' stay as drawn
-    else
+    const auto known = w.size(0), rows = p.value().size(0);
+    if (p.key() == "tokens.weight") {
+      p.value().narrow(0, 0, known).copy_(w); // the vocabulary's rows; the conditions' stay as drawn
+    } else if (p.key() == "positions.weight") {
+      // The positions it knows; past them, its last: a decoder's causal
+      // mask already orders the tokens, and training tells the new ones apart.
+      p.value().narrow(0, 0, known).copy_(w);
+      if (rows > known) p.value().narrow(0, known, rows - known).copy_(w[known - 1].expand({rows - known, w.size(1)}));
+    } else
       p.value().copy_(w);
   }
   return info;

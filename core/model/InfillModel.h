@@ -93,8 +93,10 @@ CheckpointInfo loadCheckpoint(const std::string& path, InfillModel& model, torch
 
 /// Fine-tuning's start: as loadCheckpoint without an optimizer, except that
 /// `model` may have more condition tokens than the checkpoint (a model taught
-/// conditions from one without): the checkpoint's weights are copied over
-/// and the new tokens keep their initial embeddings.
+/// conditions from one without), and more positions (a model taught longer
+/// kernels): the checkpoint's weights are copied over, the new tokens keep
+/// their initial embeddings, and each new position starts as the
+/// checkpoint's last one.
 CheckpointInfo loadWeightsForFineTuning(const std::string& path, InfillModel& model, const std::string& tokenizerHash);
 
 } // namespace steerbench::model

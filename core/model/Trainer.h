@@ -45,6 +45,10 @@ struct TrainOptions {
   /// weights, with its shape and tokenizer, a new optimizer and its own
   /// warmup and decay over `steps`. Ignored when resuming.
   std::string initFrom;
+  /// Fine-tuning: positions for the new model, more than the starting
+  /// model's (its position table grows; see loadWeightsForFineTuning);
+  /// 0 keeps them.
+  int positions = 0;
   /// A decoder's reading order (ModelConfig::suffixFirst: true reads the
   /// suffix first). Unset: prefix first for a new model, the starting model's
   /// for a fine-tune; a resumed run keeps its own (and refuses another).

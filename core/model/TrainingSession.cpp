@@ -176,7 +176,15 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
     const CheckpointInfo from = readCheckpointInfo(source);
     tokenizer_ = Tokenizer::fromJson(from.tokenizerJson, "checkpoint " + source);
     if (fineTuning) {
+      const int positions = options_.positions;
       options_.model = from.config; // checked again when the weights load
+      if (positions && !resuming_) {
+        if (positions < from.config.maxLength)
+          throw InputError("--max-length " + std::to_string(positions) + ": the starting model has " +
+                           std::to_string(from.config.maxLength) +
+                           " positions; a fine-tune can add positions, not take them away");
+        options_.model.maxLength = positions;
+      }
       initFromHash = resuming_ ? text(from.recipe, "init_from_sha256") : sha256OfFile(source);
     }
     if (resuming_ && options_.suffixFirst && *options_.suffixFirst != from.config.suffixFirst)

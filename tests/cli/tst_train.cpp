@@ -387,6 +387,20 @@ private slots:
     QVERIFY(m.exitCode != 0);
     QVERIFY2(m.err.contains(missing) && m.err.contains(QLatin1String("does not exist")), qPrintable(m.err));
     QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("orphan.ckpt"))));
+
+    // A --max-length above the starting model's adds positions (for longer kernels); below it is refused.
+    auto withPositions = [&](const QString& ckpt, const char* positions) {
+      QStringList a = tiny(ckpt, 1);
+      a[a.indexOf(QStringLiteral("--max-length")) + 1] = QLatin1String(positions);
+      a << QStringLiteral("--init-from") << start + QStringLiteral(".moved");
+      return cli(a);
+    };
+    const Run longer = withPositions(dir_.filePath(QStringLiteral("longer.ckpt")), "192");
+    QVERIFY2(longer.exitCode == 0 && longer.err.contains(QLatin1String("192 positions")), qPrintable(longer.err));
+    const Run fewer = withPositions(dir_.filePath(QStringLiteral("fewer.ckpt")), "64");
+    QVERIFY(fewer.exitCode != 0);
+    QVERIFY2(fewer.err.contains(QLatin1String("can add positions, not take them away")), qPrintable(fewer.err));
+    QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("fewer.ckpt"))));
   }
 
   void aDecoderTaughtConditionsSamplesTowardATarget() {

@@ -399,6 +399,35 @@ private Q_SLOTS:
       QVERIFY2(std::string(err.what()).find("psm or spm") != std::string::npos, err.what());
     }
   }
+
+  void aFineTuneMayAddPositions() {
+    // A decoder of 32 positions, and one of 48 fine-tuned from it: over the
+    // first 32 the same model; each new position starts as the last known one.
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("short.ckpt")).toStdString();
+    auto c = tiny();
+    c.arch = ModelConfig::Arch::Decoder;
+    torch::manual_seed(5);
+    InfillModel shortModel(c);
+    saveCheckpoint(path, shortModel, nullptr, infoFor(c));
+    auto longer = c;
+    longer.maxLength = 48;
+    InfillModel longModel(longer);
+    (void)loadWeightsForFineTuning(path, longModel, "abc123");
+    torch::NoGradGuard ng;
+    const auto ids = torch::randint(0, 40, {2, 32}, torch::kLong);
+    QVERIFY(torch::equal(shortModel->forward(ids), longModel->forward(ids)));
+    const auto rows = longModel->named_parameters()["positions.weight"];
+    QCOMPARE(rows.size(0), std::int64_t(48));
+    for (std::int64_t p : {32, 40, 47})
+      QVERIFY(torch::equal(rows[p], shortModel->named_parameters()["positions.weight"][31]));
+    QVERIFY(longModel->forward(torch::randint(0, 40, {1, 48}, torch::kLong)).isfinite().all().item<bool>());
+    // Fewer positions than the checkpoint's is not a fine-tune of it: refused, as another shape is.
+    auto fewer = c;
+    fewer.maxLength = 16;
+    InfillModel shorter(fewer);
+    QVERIFY_THROWS_EXCEPTION(InputError, (void)loadWeightsForFineTuning(path, shorter, "abc123"));
+  }
 };
 
 QTEST_APPLESS_MAIN(TestInfillModel)
