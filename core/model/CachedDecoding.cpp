@@ -19,8 +19,9 @@ std::vector<int> fillInTheMiddle(SampleRow& r, std::int64_t holeAt, bool suffixF
   return fimOrder(r.seq, std::size_t(r.middleAt), std::size_t(holeAt), suffixFirst);
 }
 
-CachedDecoding::CachedDecoding(InfillModel model, int slots, std::vector<std::vector<int>> conditions)
-    : model_(std::move(model)), conditions_(std::move(conditions)), cache_(model_->makeCache(slots)),
+CachedDecoding::CachedDecoding(InfillModel model, int slots, std::vector<std::vector<int>> conditions,
+                               std::int64_t positions)
+    : model_(std::move(model)), conditions_(std::move(conditions)), cache_(model_->makeCache(slots, positions)),
       slots_(std::size_t(slots)) {}
 
 torch::Tensor CachedDecoding::logits(std::vector<SampleRow>& rows, const std::vector<std::int64_t>& holeAt) {
@@ -29,7 +30,7 @@ torch::Tensor CachedDecoding::logits(std::vector<SampleRow>& rows, const std::ve
     if (s.taken && std::none_of(rows.begin(), rows.end(), [&](const SampleRow& r) { return r.index == s.row; }))
       s = Slot{};
   const auto B = std::int64_t(rows.size());
-  const std::int64_t maxLength = model_->config().maxLength;
+  const std::int64_t maxLength = cache_.keys.front().size(2); // the positions the cache holds
   std::vector<std::int64_t> slotOf(rows.size()), last(rows.size()), position(rows.size());
   struct Prefill {
     std::int64_t slot, from;
@@ -70,7 +71,7 @@ torch::Tensor CachedDecoding::logits(std::vector<SampleRow>& rows, const std::ve
     std::size_t end = first + 1;
     while (end < prefills.size() && prefills[end].ids.size() <= 2 * prefills[first].ids.size() + 4) ++end;
     const auto n = std::int64_t(prefills[end - 1].ids.size());
-    // A row whose padding would run past the model's positions goes alone.
+    // A row whose padding would run past the cache's positions goes alone.
     std::vector<const Prefill*> group, alone;
     for (std::size_t i = first; i < end; ++i)
       (prefills[i].from + n <= maxLength ? group : alone).push_back(&prefills[i]);

@@ -21,10 +21,12 @@ namespace steerbench::model {
 
 class CachedDecoding {
 public:
-  /// A cache of `slots` rows (the sampler's batch size). `conditions`: the
-  /// condition tokens (Conditioning.h) a row starts with, by its feed (one
-  /// entry per feed), or one entry for every row, or none.
-  CachedDecoding(InfillModel model, int slots, std::vector<std::vector<int>> conditions = {});
+  /// A cache of `slots` rows (the sampler's batch size) of up to `positions`
+  /// tokens each (0: the model's). `conditions`: the condition tokens
+  /// (Conditioning.h) a row starts with, by its feed (one entry per feed),
+  /// or one entry for every row, or none.
+  CachedDecoding(InfillModel model, int slots, std::vector<std::vector<int>> conditions = {},
+                 std::int64_t positions = 0);
   /// The logits [rows, vocab] of the next token in each row's first hole.
   /// Only what changed in a row's sequence since the last call is run
   /// through the model: one token after an insertion, nothing more than the

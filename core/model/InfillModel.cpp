@@ -86,12 +86,13 @@ torch::Tensor InfillModelImpl::encodeAt(const torch::Tensor& ids, const torch::T
   return l.norm2(y + l.linear2(torch::relu(l.linear1(y))));
 }
 
-KeyValueCache InfillModelImpl::makeCache(std::int64_t slots) const {
+KeyValueCache InfillModelImpl::makeCache(std::int64_t slots, std::int64_t positions) const {
   KeyValueCache c;
   const std::int64_t heads = config_.heads, d = config_.hidden / config_.heads;
+  const std::int64_t P = positions > 0 ? std::min<std::int64_t>(positions, config_.maxLength) : config_.maxLength;
   for (std::size_t i = 0; i < encoder_->layers->size(); ++i) {
-    c.keys.push_back(torch::zeros({slots, heads, config_.maxLength, d}));
-    c.values.push_back(torch::zeros({slots, heads, config_.maxLength, d}));
+    c.keys.push_back(torch::zeros({slots, heads, P, d}));
+    c.values.push_back(torch::zeros({slots, heads, P, d}));
   }
   return c;
 }
@@ -135,6 +136,8 @@ torch::Tensor InfillModelImpl::decode(const torch::Tensor& ids, const torch::Ten
   const auto positions = from.view({B, 1}) + torch::arange(n, from.options()).view({1, n}); // [B, n]
   const std::int64_t visible = positions.max().item<std::int64_t>() + 1;
   TORCH_CHECK(visible <= config_.maxLength, "position ", visible - 1, " is past the model's ", config_.maxLength);
+  TORCH_CHECK(cache.keys.empty() || visible <= cache.keys.front().size(2), "position ", visible - 1,
+              " is past the cache's ", cache.keys.front().size(2));
   const auto slotOf = slots.view({B, 1}).expand({B, n}).contiguous();
   const auto at = positions.contiguous();
   const std::vector<std::int64_t> slotList(slotOf.data_ptr<std::int64_t>(), slotOf.data_ptr<std::int64_t>() + B * n),

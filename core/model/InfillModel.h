@@ -43,8 +43,11 @@ public:
   /// its query, feed-forward and norms for `at` alone (sampling needs the
   /// hole's state only; that is 10/12 of the last layer's products saved).
   torch::Tensor encodeAt(const torch::Tensor& ids, const torch::Tensor& padding, const torch::Tensor& at);
-  /// A decoder's cache for `slots` sequences of up to maxLength tokens.
-  [[nodiscard]] KeyValueCache makeCache(std::int64_t slots) const;
+  /// A decoder's cache for `slots` sequences of up to `positions` tokens
+  /// (0 or more than maxLength: maxLength). A caller whose rows stay short
+  /// (steering's windows and 8-token infills) asks for fewer: the cache is
+  /// made, and zeroed, for every call of the sampler.
+  [[nodiscard]] KeyValueCache makeCache(std::int64_t slots, std::int64_t positions = 0) const;
   /// Decoder inference with a cache: for each row b, the tokens ids[b]
   /// ([batch, n] int64) at positions from[b] .. from[b] + n - 1 of the
   /// sequence in cache slot slots[b] ([batch] int64 each). Their keys and

@@ -380,8 +380,17 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
   std::size_t conditionLength = 0;
   for (const auto& c : conditions)
     conditionLength = std::max(conditionLength, c.size());
-  // A slot per row the batch can hold: no more than this stream's share.
-  if (model->config().decoder()) decoding.emplace(model, std::min(o.batchSize, share), conditions);
+  // A slot per row the batch can hold: no more than this stream's share;
+  // positions for the longest a row can grow (its feed, start and end, the
+  // new tokens, the reading order's [MASK], a hole a whole kernel's check
+  // opens again), when that is fewer than the model's: steering's rows are
+  // windows of a few dozen tokens with an 8-token infill, and a cache of
+  // the model's every position would be made and zeroed for each call.
+  std::size_t longestFeed = 0;
+  for (const auto& e : encoded)
+    longestFeed = std::max(longestFeed, e.size());
+  const std::int64_t positions = std::int64_t(conditionLength + longestFeed) + std::max(0, o.maxNewTokens) + 8;
+  if (model->config().decoder()) decoding.emplace(model, std::min(o.batchSize, share), conditions, positions);
   const unsigned checkJobs =
       std::max(1u, (o.checkJobs > 0 ? o.checkJobs : engine::hardwareJobs()) / unsigned(streams));
   while (!rows.empty() && !(cancel && cancel->cancelled()) && !(stop && stop->cancelled())) {

@@ -211,6 +211,33 @@ private Q_SLOTS:
     QVERIFY(torch::allclose(m->logits(h[0][1]), m->logits(wholeZ[5]), 1e-4, 1e-5));
   }
 
+  void aCacheOfFewerPositionsDecodesAlike() {
+    // Steering's rows are short: its cache holds fewer positions than the
+    // model's, and gives the same hidden states; a position past it is an
+    // error that says so.
+    ModelConfig c = tiny();
+    c.arch = ModelConfig::Arch::Decoder;
+    InfillModel m(c);
+    m->eval();
+    c10::InferenceMode inference;
+    auto full = m->makeCache(2), shortCache = m->makeCache(2, 12);
+    QCOMPARE(full.keys.front().size(2), std::int64_t(32));
+    QCOMPARE(shortCache.keys.front().size(2), std::int64_t(12));
+    QCOMPARE(m->makeCache(1, 1000).keys.front().size(2), std::int64_t(32)); // never more than the model's
+    const auto ids = torch::tensor(std::vector<std::int64_t>{1, 10, 11, 3, 12, 2, 5, 13, 14, 15}).unsqueeze(0);
+    const auto slot = torch::tensor(std::vector<std::int64_t>{1}), from = torch::tensor(std::vector<std::int64_t>{0});
+    QVERIFY(torch::equal(m->decode(ids, slot, from, full), m->decode(ids, slot, from, shortCache)));
+    const auto next = torch::tensor(std::vector<std::int64_t>{16}).view({1, 1});
+    QVERIFY(torch::equal(m->decode(next, slot, torch::tensor(std::vector<std::int64_t>{10}), full),
+                         m->decode(next, slot, torch::tensor(std::vector<std::int64_t>{10}), shortCache)));
+    try {
+      (void)m->decode(next, slot, torch::tensor(std::vector<std::int64_t>{12}), shortCache);
+      QFAIL("a position past the cache was written");
+    } catch (const c10::Error& e) {
+      QVERIFY2(std::string(e.what()).find("past the cache's 12") != std::string::npos, e.what());
+    }
+  }
+
   void decoderLearnsFillInTheMiddle() {
     // One fill-in-the-middle datapoint repeated: the loss must fall.
     ModelConfig c = tiny();
