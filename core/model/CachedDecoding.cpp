@@ -30,7 +30,7 @@ torch::Tensor CachedDecoding::logits(std::vector<SampleRow>& rows, const std::ve
     if (s.taken && std::none_of(rows.begin(), rows.end(), [&](const SampleRow& r) { return r.index == s.row; }))
       s = Slot{};
   const auto B = std::int64_t(rows.size());
-  const std::int64_t maxLength = cache_.keys.front().size(2); // the positions the cache holds
+  const std::int64_t positions = cache_.keys.front().size(2); // the cache holds
   std::vector<std::int64_t> slotOf(rows.size()), last(rows.size()), position(rows.size());
   struct Prefill {
     std::int64_t slot, from;
@@ -74,7 +74,7 @@ torch::Tensor CachedDecoding::logits(std::vector<SampleRow>& rows, const std::ve
     // A row whose padding would run past the cache's positions goes alone.
     std::vector<const Prefill*> group, alone;
     for (std::size_t i = first; i < end; ++i)
-      (prefills[i].from + n <= maxLength ? group : alone).push_back(&prefills[i]);
+      (prefills[i].from + n <= positions ? group : alone).push_back(&prefills[i]);
     auto run = [&](const std::vector<const Prefill*>& part, std::int64_t width) {
       if (part.empty()) return;
       auto ids = torch::full({std::int64_t(part.size()), width}, std::int64_t(Tokenizer::kPad), torch::kLong);
