@@ -30,7 +30,10 @@
 //      "kernel void [HOLE]"; the compiling samples' relative proximity to
 //      what they were asked for (1 - d(x, t) / d(0, t) over the six counts),
 //      beside as many samples without a target measured against the same
-//      vectors; and the share that compile.
+//      vectors; and the share that compile. With --near P, the samples
+//      asked for a vector are held to it (steer::targetCheck): a statement
+//      that takes their counts past where they can still come within
+//      proximity P is written again, and a kernel short of P may not end.
 //   6. A grid of conditioned samples (--grid comp=0:400,mem=0:100 --cells 8
 //      --per-cell 20): each cell's vector asked for in --per-cell samples;
 //      the share of cells whose nearest compiling sample is within 10% of the
@@ -57,6 +60,7 @@
 //                        [--devmap DIR] [--clgen DIR]   (coverage; skipped when DevMap is not there)
 //                        [--conditioned 0] [--per-target 10]   (conditioned sampling toward DevMap's vectors)
 //                        [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20]   (conditioned samples over a grid)
+//                        [--near 0]   (conditioned and grid samples held to their vectors; 0: the conditions alone)
 #include "Coverage.h"
 #include "clang/OpenCLFrontend.h"
 #include "common/Paths.h"
@@ -73,6 +77,7 @@
 #include "model/Trainer.h"
 #include "steer/CleanCompile.h"
 #include "steer/CleanKernelCheck.h"
+#include "steer/TargetCheck.h"
 #include "store/Workspace.h"
 
 #include <algorithm>
@@ -177,6 +182,7 @@ int main(int argc, char** argv) {
   std::string grid;
   bool checked = true;
   int minTokens = 0;
+  double near = 0;
   double closeBias = 0;
   bool cutLexemes = false;
   bool cleanStatements = false, cleanKernels = false;
@@ -200,6 +206,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--untyped")) o.typeRules = false;
     else if (arg("--check-patience")) o.checkPatience = std::atoi(argv[++i]);
     else if (arg("--min-tokens")) minTokens = std::atoi(argv[++i]);
+    else if (arg("--near")) near = std::atof(argv[++i]);
     else if (arg("--close-bias")) closeBias = std::atof(argv[++i]);
     else if (arg("--streams")) o.streams = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--restart-statements")) o.resumeAtError = false;
@@ -223,7 +230,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 128] [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0] "
                            "[--unguarded] [--typed] [--no-calls] [--untyped] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
-                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--redraws 4] [--clean-statements] [--clean-kernels] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10] [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20]\n");
+                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--redraws 4] [--clean-statements] [--clean-kernels] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10] [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20] [--near 0]\n");
       return 2;
     }
   }
@@ -491,8 +498,9 @@ int main(int argc, char** argv) {
         std::printf("\nConditioned sampling: skipped (no DevMap in %s; give --devmap DIR)\n", devmapDir.c_str());
       } else {
         std::printf("\nConditioned sampling: %zu of DevMap's kernel vectors, %d samples each from \"kernel void "
-                    "[HOLE]\" (at least %d tokens), beside as many without a target\n",
-                    targets.size(), perTarget, minTokens);
+                    "[HOLE]\" (at least %d tokens%s), beside as many without a target\n",
+                    targets.size(), perTarget, minTokens,
+                    near > 0 ? (", held to proximity " + formatNumber(near)).c_str() : "");
         auto asVector = [](const Counts& c) { return std::vector<double>(c.begin(), c.end()); };
         struct Arm {
           std::vector<double> proximity, best; // every compiling sample's; each target's best
@@ -523,6 +531,7 @@ int main(int argc, char** argv) {
           }
           if (best > -1e300) without.best.push_back(best);
         }
+        if (near > 0 && checked) plain.targetCheck = steer::targetCheck(near);
         for (const auto& target : targets) {
           model::SampleOptions asked = plain;
           asked.target = asVector(target);
@@ -566,6 +575,7 @@ int main(int argc, char** argv) {
       const auto cellTargets = model::gridTargets(grid, cells, {});
       model::SampleOptions asked = o;
       asked.minNewTokens = minTokens;
+      if (near > 0 && checked) asked.targetCheck = steer::targetCheck(near);
       std::vector<std::string> feeds;
       for (const auto& t : cellTargets)
         for (int k = 0; k < perCell; ++k) {
@@ -594,8 +604,8 @@ int main(int argc, char** argv) {
         within += b >= 0.9;
       auto sortedBest = best;
       std::sort(sortedBest.begin(), sortedBest.end());
-      std::printf("\nA grid of conditioned samples: %s, %d x %d cells, %d samples a cell (%zu in %.1f s, %.1f ms a sample)\n",
-                  grid.c_str(), cells, cells, perCell, got.size(), seconds, 1000.0 * seconds / double(std::max<std::size_t>(1, got.size())));
+      std::printf("\nA grid of conditioned samples: %s, %d x %d cells, %d samples a cell%s (%zu in %.1f s, %.1f ms a sample)\n",
+                  grid.c_str(), cells, cells, perCell, near > 0 ? (", held to proximity " + formatNumber(near)).c_str() : "", got.size(), seconds, 1000.0 * seconds / double(std::max<std::size_t>(1, got.size())));
       std::printf("  compile %zu (%.1f%%); cells whose nearest compiling sample is within 10%%: %zu of %zu (%.1f%%); "
                   "median nearest proximity %.1f%%\n",
                   compiled, 100.0 * double(compiled) / double(std::max<std::size_t>(1, got.size())), within, best.size(),

@@ -261,6 +261,7 @@ int main(int argc, char** argv) {
     else if (arg("--reseed-draw")) base.reseedDraw = std::atoi(argv[++i]) != 0;
     else if (arg("--fill-insertions")) base.fillInsertions = std::atoi(argv[++i]) != 0;
     else if (arg("--clean-seeds")) base.cleanSeeds = std::atoi(argv[++i]) != 0;
+    else if (arg("--seed-near")) base.seedNear = std::atof(argv[++i]);
     else if (arg("--guide-logits")) base.guideLogits = std::atof(argv[++i]);
     else if (arg("--only")) {
       for (std::string list = argv[++i]; !list.empty();) {

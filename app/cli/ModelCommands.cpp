@@ -22,6 +22,7 @@
 #include "corpus/SourceFormatting.h"
 #include "steer/CleanCompile.h"
 #include "steer/CleanKernelCheck.h"
+#include "steer/TargetCheck.h"
 #include "store/Workspace.h"
 
 #include <algorithm>
@@ -283,6 +284,11 @@ CommandLine sampleCommandLine() {
   cl.option({"grid", 0, "A=LO:HI,B=LO:HI", "ask for a grid of vectors over two counts, e.g. comp=0:400,mem=0:100 "
                                             "(the other counts from --target, else 0); -n samples per cell"});
   cl.option({"cells", 0, "N", "cells a side of --grid", false, "8"});
+  cl.option({"near", 0, "P", "with --target, --spread or --grid: hold each sample to its vector: a statement that "
+                             "takes its counts past where they can still come within proximity P (1 - distance / "
+                             "the vector's length) is written again, the kernel may not end before it is within P, "
+                             "and one given up on the way ends at its last checked statement (0: the conditions "
+                             "alone)", false, "0.8"});
   cl.option({"out", 0, "DIR", "also write each sample as DIR/sample_NNNN.cl"});
   cl.option({"no-store", 0, "", "store nothing in the workspace (to time or try the model; --out still writes the "
                                 "files, numbered from 1)"});
@@ -338,6 +344,16 @@ int runSample(const CommandLine& cl) {
   }
   else if (checked)
     o.check = clangfe::firstErrorOffset;
+  // Held to the vector by default when there is one and the checks run.
+  const bool asked = !o.target.empty() || !targets.empty();
+  double near = std::atof(cl.value("near").c_str());
+  if (!(near >= 0 && near < 1)) throw UsageError("--near must be in [0, 1)");
+  if (cl.has("near") && near > 0 && !asked)
+    throw UsageError("--near needs a vector to be near: give --target, --spread or --grid");
+  if (cl.has("near") && near > 0 && !checked)
+    throw UsageError("--near needs the compiler checks: give it without --unchecked");
+  if (!asked || !checked) near = 0;
+  if (near > 0) o.targetCheck = steer::targetCheck(near, clean ? steer::cleanStatementWarnings() : std::vector<std::string>{});
   const int threads = int(cl.unsignedValue("threads", 0, 256));
   o.checkJobs = unsigned(threads);
   o.streams = int(cl.unsignedValue("streams", 0, 256)); // read before the model loads: a bad value fails at once
@@ -379,6 +395,7 @@ int runSample(const CommandLine& cl) {
                                              : ",\"target\":" + jsonString(model::describeConditionTarget(o.target))) +
                            (cl.has("spread") ? ",\"spread\":" + formatNumber(spread) : std::string()) +
                            (cl.has("grid") ? ",\"grid\":" + jsonString(cl.value("grid")) + ",\"cells\":" + cl.value("cells") : std::string()) +
+                           (near > 0 ? ",\"near\":" + formatNumber(near) : std::string()) +
                            ",\"checkpoint\":" + jsonString(ckpt) + "}";
   // A sample's own target, when each has one, goes into its spec.
   auto specOf = [&](const model::Sample& s) {

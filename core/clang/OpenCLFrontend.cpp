@@ -462,8 +462,10 @@ CompileResult compile(const CompileRequest& req) {
 
 std::size_t firstErrorOffset(const std::string& source) { return firstErrorOffsetWith(source, {}); }
 
-std::size_t firstErrorOffsetWith(const std::string& source, const std::vector<std::string>& warnings) {
+std::size_t firstErrorOffsetWith(const std::string& source, const std::vector<std::string>& warnings,
+                                 AstObserver* observer) {
   CompileRequest req;
+  req.observer = observer;
   req.source = source;
   req.options.warnings = warnings;
   req.fileName = "check.cl";

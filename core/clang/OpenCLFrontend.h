@@ -132,7 +132,9 @@ struct PreprocessResult {
 /// no place in `source` counts as at offset 0. Default options. Thread-safe.
 [[nodiscard]] std::size_t firstErrorOffset(const std::string& source);
 /// The same with `warnings` turned on (each passed as -W<warning>; "error"
-/// makes every warning an error, "error=x" warning x).
-[[nodiscard]] std::size_t firstErrorOffsetWith(const std::string& source, const std::vector<std::string>& warnings);
+/// makes every warning an error, "error=x" warning x), and `observer`, when
+/// given, shown the AST of the same compile.
+[[nodiscard]] std::size_t firstErrorOffsetWith(const std::string& source, const std::vector<std::string>& warnings,
+                                               AstObserver* observer = nullptr);
 
 } // namespace steerbench::clangfe

@@ -18,7 +18,7 @@ int lengthFloor(const SampleOptions& o, std::size_t feed) {
 }
 
 bool hasLengthFloors(const SampleOptions& o) {
-  return o.minNewTokens > 0 ||
+  return o.minNewTokens > 0 || bool(o.targetCheck) ||
          std::any_of(o.feedMinNewTokens.begin(), o.feedMinNewTokens.end(), [](std::uint8_t m) { return m > 0; });
 }
 
@@ -59,10 +59,11 @@ void shapeLogits(float* logits, std::int64_t vocab, std::vector<SampleRow>& rows
       if (rows[b].start && guard->openBraces(rows[b].seq, std::size_t(holeAt[b])) == 1)
         row(b)[guard->closeBrace()] += float(o.closeBias);
   if (!hasLengthFloors(o)) return;
-  // The length floor (not the guard: the model's wish to stop is no sign it is lost).
+  // The length floor, and a row short of its target (not the guard: the
+  // model's wish to stop is no sign it is lost).
   for (std::size_t b = 0; b < rows.size(); ++b) {
     const SampleRow& s = rows[b];
-    if (s.newTokens >= lengthFloor(o, s.feed)) continue;
+    if (s.newTokens >= lengthFloor(o, s.feed) && !s.shortOfTarget) continue;
     float* r = row(b);
     const float endHole = r[Tokenizer::kEndHole];
     r[Tokenizer::kEndHole] = kNever;

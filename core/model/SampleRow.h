@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace steerbench::model {
@@ -24,6 +25,11 @@ struct SampleRow {
   bool statementFailed = false; ///< the current statement was taken back to its error, not its start
   int endsTakenBack = 0;   ///< closed holes whose whole kernel had an error
   bool unchecked = false;  ///< the feed's own text has an error: no more checks
+  bool holdsTarget = false;   ///< checked toward counts (SampleOptions::targetCheck) in a feed its hole ends
+  bool shortOfTarget = false; ///< its last checked statement left it short of its target (SampleOptions::targetCheck)
+  /// With a target's hold: the longest text checked over its tries (the
+  /// kernel so far, blocks closed), where it ends if given up on the way.
+  std::string checked;
   int restarts = 0;        ///< times it started again from its feed (SampleOptions::restarts)
   int redraws = 0;         ///< times its fill rebuilt what the hole replaced (SampleOptions::feedReplaced)
   // A decoder's view (CachedDecoding): the hole being filled began at

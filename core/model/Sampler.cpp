@@ -312,7 +312,9 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
   auto fromFeed = [&](Row& r) {
     const std::size_t index = r.index, feed = r.feed;
     const int restarts = r.restarts, redraws = r.redraws;
+    std::string checked = std::move(r.checked); // the furthest a try toward a target got
     r = Row{};
+    r.checked = std::move(checked);
     r.index = index;
     r.feed = feed;
     r.restarts = restarts;
@@ -322,6 +324,11 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
       r.end = o.feedEnds[r.feed] & SampleOptions::kHasEnd;
     }
     r.holeAt = int(std::find(encoded[r.feed].begin(), encoded[r.feed].end(), Tokenizer::kHole) - encoded[r.feed].begin());
+    // Asked for counts and checked toward them, from a feed that ends at its
+    // hole (the checked text is then a whole kernel): short until a check says not.
+    const auto& target = rowTarget(o, r.feed);
+    r.holdsTarget = o.targetCheck && o.check && !target.empty() && r.holeAt + 1 == int(encoded[r.feed].size());
+    r.shortOfTarget = r.holdsTarget && std::any_of(target.begin(), target.end(), [](double v) { return v > 0; });
     if (r.start) r.seq.push_back(Tokenizer::kStart);
     r.seq.insert(r.seq.end(), encoded[r.feed].begin(), encoded[r.feed].end());
     if (r.end) r.seq.push_back(Tokenizer::kEnd);
@@ -357,8 +364,17 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
     Sample s;
     s.index = r.index;
     s.feed = r.feed;
-    s.ids.assign(r.seq.begin() + (r.start ? 1 : 0), r.seq.end() - (r.end ? 1 : 0));
-    s.text = tok.decode(s.ids);
+    if (!complete && r.holdsTarget && !r.checked.empty()) {
+      // Given up on its way to its target: the kernel as its last checked
+      // statement left it, its blocks closed (it compiles).
+      s.text = r.checked;
+      s.ids = tok.encode(s.text);
+      s.cut = true;
+      complete = true;
+    } else {
+      s.ids.assign(r.seq.begin() + (r.start ? 1 : 0), r.seq.end() - (r.end ? 1 : 0));
+      s.text = tok.decode(s.ids);
+    }
     s.newTokens = r.newTokens;
     s.holeAt = r.holeAt;
     s.complete = complete;

@@ -98,6 +98,19 @@ struct SampleOptions {
   /// `checkPatience` times, after which the hole closes as it is. Called from
   /// `checkJobs` threads at once. Empty: no checks.
   std::function<std::size_t(const std::string&)> check;
+  /// Sampling toward counts (steer::targetCheck), with `check`: for a row
+  /// asked for counts (`target`, `feedTargets`) whose feed ends at its hole
+  /// (so that the checked text is the whole kernel so far), its statements'
+  /// check given those counts, called instead of `check`. Besides `check`'s
+  /// verdicts it may answer kShortOfTarget: the text is fine, but its counts
+  /// are not yet near enough, so the row may not close its hole nor its
+  /// kernel's outermost block (as under the length floor) until a later
+  /// statement's check answers std::string::npos. Such a row starts short;
+  /// given up on the way (a limit, a patience), it ends as the kernel its
+  /// last checked statement left, blocks closed (Sample::cut). Empty: rows
+  /// with a target are checked by `check` and close when the model wishes.
+  std::function<std::size_t(const std::string&, const std::vector<double>&)> targetCheck;
+  static constexpr std::size_t kShortOfTarget = std::size_t(-2);
   bool checkWhole = true; ///< also check the whole kernel as its last hole closes (see `check`)
   /// The whole kernel's check, when it should judge more than a statement
   /// can: a variable nothing uses, a store every work-item makes to one
@@ -148,7 +161,10 @@ struct Sample {
   std::vector<int> ids;      ///< tokens, [START]/[END] excluded (of the window, for a windowed feed)
   int newTokens = 0;
   int holeAt = 0;            ///< where the feed's first [HOLE] was in `ids` (its infill starts there)
-  bool complete = false;     ///< every hole closed by [ENDHOLE] (not cut by a limit)
+  bool complete = false;     ///< every hole closed by [ENDHOLE] (not cut by a limit), or `cut`
+  /// Held to a target (SampleOptions::targetCheck) and given up on the way:
+  /// the kernel as its last checked statement left it, blocks closed.
+  bool cut = false;
   int restarts = 0;          ///< times it started again from its feed (SampleOptions::restarts)
   int redraws = 0;           ///< times its fill rebuilt what the hole replaced and was drawn again
 };

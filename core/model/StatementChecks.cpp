@@ -32,6 +32,10 @@ int repeatsTextAfter(const SampleRow& r, std::size_t hole, const SampleOptions& 
 
 } // namespace
 
+const std::vector<double>& rowTarget(const SampleOptions& o, std::size_t feed) {
+  return o.feedTargets.empty() ? o.target : o.feedTargets.at(feed);
+}
+
 std::vector<StatementCheck> insertChosen(std::vector<SampleRow>& rows, const std::vector<std::int64_t>& holeAt,
                                          const std::vector<std::int64_t>& chosen, const SampleOptions& o,
                                          const SyntaxGuard* guard, const Tokenizer& tok, std::vector<char>& ended) {
@@ -124,9 +128,11 @@ void applyWholeCheck(SampleRow& r, std::size_t h, const StatementCheck& c, const
 /// A statement checked as it ended; `h` is the hole, after its last token.
 void applyStatementCheck(SampleRow& r, std::size_t h, const StatementCheck& c, const SampleOptions& o,
                          const Tokenizer& tok) {
-  if (c.error == std::string::npos) {
+  if (c.error == std::string::npos || c.error == SampleOptions::kShortOfTarget) {
     r.statementAt = int(h);
     r.statementFailed = false;
+    r.shortOfTarget = c.error == SampleOptions::kShortOfTarget;
+    if (r.holdsTarget && c.text.size() >= r.checked.size()) r.checked = c.text;
     return;
   }
   if (c.error < r.fixed) {
@@ -160,7 +166,11 @@ void applyChecks(std::vector<SampleRow>& rows,
                  std::vector<char>& ended, const std::function<bool(SampleRow&)>& restart) {
   if (checks.empty()) return;
   engine::parallelFor(checks.size(), jobs, [&](std::size_t i) {
-    checks[i].error = checks[i].whole && o.wholeCheck ? o.wholeCheck(checks[i].text) : o.check(checks[i].text);
+    StatementCheck& c = checks[i];
+    const SampleRow& r = rows[c.row];
+    c.error = c.whole && o.wholeCheck        ? o.wholeCheck(c.text)
+              : !c.whole && r.holdsTarget ? o.targetCheck(c.text, rowTarget(o, r.feed))
+                                         : o.check(c.text);
   });
   for (const StatementCheck& c : checks) {
     SampleRow& r = rows[c.row];

@@ -27,6 +27,10 @@ struct StatementCheck {
   std::size_t error = std::string::npos;
 };
 
+/// The counts a feed's rows are asked for (SampleOptions::feedTargets, else
+/// `target`); empty: none.
+[[nodiscard]] const std::vector<double>& rowTarget(const SampleOptions& o, std::size_t feed);
+
 /// Puts each row's drawn token (`chosen`) before its hole, or closes the
 /// hole on [ENDHOLE] (marking the row in `ended`); returns the checks that
 /// the rows' new tokens call for (none without SampleOptions::check).

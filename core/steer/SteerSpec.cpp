@@ -47,7 +47,7 @@ std::string SteerSpec::toJson() const {
          ",\"combine\":" + std::to_string(combine) + ",\"combine_greedy\":" + std::to_string(combineGreedy) + ",\"aliases\":" + std::to_string(aliases) + ",\"max_per_vector\":" + std::to_string(maxPerVector) +
          ",\"reseed_after\":" + std::to_string(reseedAfter) + ",\"reseed_draw\":" + (reseedDraw ? "true" : "false") +
          ",\"fill_insertions\":" + (fillInsertions ? "true" : "false") +
-         ",\"clean_seeds\":" + (cleanSeeds ? "true" : "false") +
+         ",\"clean_seeds\":" + (cleanSeeds ? "true" : "false") + ",\"seed_near\":" + formatNumber(seedNear) +
          ",\"guide_logits\":" + formatNumber(guideLogits) +
          ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"guard_types\":" + (guardTypes ? "true" : "false") + ",\"guard_calls\":" + (guardCalls ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
          ",\"scale\":" + jsonNumbers(scale) +
@@ -117,6 +117,7 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   s.reseedDraw = o->getBoolean("reseed_draw").value_or(false); // and before draws a reseed took generation 0's beam
   s.fillInsertions = o->getBoolean("fill_insertions").value_or(false); // and before fills an insertion could stay empty
   s.cleanSeeds = o->getBoolean("clean_seeds").value_or(false); // and before seeds from nothing were sampled plain
+  real("seed_near", s.seedNear); // 0 before generated seeds were held to the target
   s.guideLogits = 0; // and before guided infills sampled the model as it is
   real("guide_logits", s.guideLogits);
   integer("nearest", s.nearest);

@@ -122,6 +122,12 @@ struct SteerSpec {
   /// stand on dead code, written on (steer::cleanKernelCheck). Runs stored
   /// without it sampled them with the plain checks.
   bool cleanSeeds = false;
+  /// Seeds generated for the target (`generated`) are held to it
+  /// (steer::targetCheck): a statement that takes their counts past where
+  /// they can still come within this proximity is written again, a kernel
+  /// short of it may not end, and one given up on the way ends at its last
+  /// checked statement. 0: the conditions alone (runs stored without it).
+  double seedNear = 0;
   /// Guided infills: each infill's logits lean toward the tokens that move
   /// its member's features toward the target (steer::guideBias): this much
   /// is added to the logit of a token of each dimension the member has too

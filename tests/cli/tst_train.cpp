@@ -430,6 +430,32 @@ private slots:
     QVERIFY2(scalar(ws_, "SELECT spec FROM samples ORDER BY id DESC LIMIT 1")
                  .contains(QLatin1String("\"target\":\"comp=4,mem=2\"")),
              qPrintable(scalar(ws_, "SELECT spec FROM samples ORDER BY id DESC LIMIT 1")));
+    // Held to the target by default (--near 0.8), which the spec records;
+    // --near 0 asks with the conditions alone.
+    QVERIFY2(scalar(ws_, "SELECT spec FROM samples ORDER BY id DESC LIMIT 1").contains(QLatin1String("\"near\":0.8")),
+             qPrintable(scalar(ws_, "SELECT spec FROM samples ORDER BY id DESC LIMIT 1")));
+    const Run unheld = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), cond,
+                            QStringLiteral("-n"), QStringLiteral("1"), QStringLiteral("--max-new-tokens"),
+                            QStringLiteral("20"), QStringLiteral("--target"), QStringLiteral("comp=4,mem=2"),
+                            QStringLiteral("--near"), QStringLiteral("0"), QStringLiteral("--threads"), QStringLiteral("1")});
+    QVERIFY2(unheld.exitCode == 0, qPrintable(unheld.err));
+    QVERIFY(!scalar(ws_, "SELECT spec FROM samples ORDER BY id DESC LIMIT 1").contains(QLatin1String("\"near\"")));
+    for (const char* bad : {"1.5", "1"}) {
+      const Run r = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), cond,
+                         QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--near"),
+                         QString::fromLatin1(bad)});
+      QCOMPARE(r.exitCode, 2);
+      QVERIFY2(r.err.contains(QLatin1String("--near must be in [0, 1)")), qPrintable(r.err));
+    }
+    const Run nowhere = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), cond,
+                             QStringLiteral("--near"), QStringLiteral("0.8")});
+    QCOMPARE(nowhere.exitCode, 2);
+    QVERIFY2(nowhere.err.contains(QLatin1String("--near needs a vector")), qPrintable(nowhere.err));
+    const Run unchecked = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), cond,
+                               QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--unchecked"),
+                               QStringLiteral("--near"), QStringLiteral("0.8")});
+    QCOMPARE(unchecked.exitCode, 2);
+    QVERIFY2(unchecked.err.contains(QLatin1String("--near needs the compiler checks")), qPrintable(unchecked.err));
     // A grid: -n samples per cell, each with its cell's target in its spec.
     const QString before = scalar(ws_, "SELECT count(*) FROM samples");
     const Run grid = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), cond,

@@ -4,6 +4,7 @@
 #include "model/SamplerImpl.h"
 
 #include "model/CachedDecoding.h"
+#include "model/Conditioning.h"
 #include "model/StatementChecks.h"
 
 #include "common/Error.h"
@@ -86,6 +87,25 @@ Sampler biased(int token, int second = -1) {
 Sampler stopperThenSemicolon() {
   const int semi = biased(Tokenizer::kEndHole).tokenizer().encode(";")[0];
   return biased(Tokenizer::kEndHole, semi);
+}
+
+/// A decoder that can be given conditions and wants `token` most, then
+/// `second` (its head is zero but for those biases).
+Sampler biasedConditionedDecoder(int token, int second) {
+  auto tok = fixtureTokenizer();
+  torch::manual_seed(1);
+  auto c = tiny(tok.size());
+  c.arch = ModelConfig::Arch::Decoder;
+  c.conditions = conditionTokenCount();
+  InfillModel m(c);
+  m->eval();
+  torch::NoGradGuard ng;
+  auto params = m->named_parameters();
+  for (auto& p : params)
+    if (p.key().rfind("head.", 0) == 0) p.value().zero_();
+  params["head.bias"][token] = 50.0;
+  params["head.bias"][second] = 40.0;
+  return Sampler(std::make_unique<Sampler::Impl>(Sampler::Impl{std::move(tok), m}));
 }
 
 /// The most likely token every time, no compiler checks.
@@ -580,6 +600,57 @@ private Q_SLOTS:
     QVERIFY(out[0].complete);
     QCOMPARE(out[0].restarts, 1);
     QCOMPARE(laterOk.seen->size(), std::size_t(5));
+  }
+
+  void aRowHeldToItsTargetWritesOnUntilNear() {
+    // SampleOptions::targetCheck: a row asked for counts may close neither
+    // its hole nor its kernel's body while the check says it is short. The
+    // model wants to stop at once, else to write `;`.
+    const int semi = fixtureTokenizer().encode(";")[0];
+    auto s = biasedConditionedDecoder(Tokenizer::kEndHole, semi);
+    const std::string feed = "kernel void A ( ) { [HOLE]";
+    SampleOptions o;
+    o.temperature = 0;
+    o.streams = 1;
+    o.checkJobs = 1;
+    o.rememberChecks = false;
+    o.target = {1, 0, 0, 0, 0, 0};
+    o.check = [](const std::string&) { return std::string::npos; };
+    std::vector<std::string> asked;
+    o.targetCheck = [&](const std::string& text, const std::vector<double>& t) {
+      asked.push_back(text);
+      return t == o.target && asked.size() < 3 ? SampleOptions::kShortOfTarget : std::string::npos;
+    };
+    const auto& tok = s.tokenizer();
+    auto out = s.sample({feed}, 1, o);
+    QVERIFY(out[0].complete);
+    QVERIFY(!out[0].cut);
+    QCOMPARE(out[0].text, tok.decode(tok.encode("kernel void A ( ) { ; ; ; }")));
+    QCOMPARE(asked.size(), std::size_t(4)); // each `;` a statement checked toward the target, then the body's `}`
+    // Without a target the check is not asked and the row closes at once.
+    asked.clear();
+    SampleOptions free = o;
+    free.target.clear();
+    QCOMPARE(s.sample({feed}, 1, free)[0].text, tok.decode(tok.encode("kernel void A ( ) { }")));
+    QVERIFY(asked.empty());
+    // Short to the end: given up at the token limit, the sample is the
+    // kernel as its last checked statement left it, its block closed.
+    o.targetCheck = [&](const std::string& text, const std::vector<double>&) {
+      asked.push_back(text);
+      return SampleOptions::kShortOfTarget;
+    };
+    o.maxNewTokens = 4;
+    out = s.sample({feed}, 1, o);
+    QVERIFY(out[0].cut);
+    QVERIFY(out[0].complete);
+    QCOMPARE(out[0].text, asked.back());
+    QCOMPARE(out[0].text, tok.decode(tok.encode("kernel void A ( ) { ; ; ; ;")) + "\n}"); // the check's closers
+    // A feed with text after its hole is not held (its checked text is not the kernel).
+    asked.clear();
+    out = s.sample({"kernel void A ( ) { [HOLE] }"}, 1, o);
+    QVERIFY(!out[0].cut);
+    QCOMPARE(out[0].text, tok.decode(tok.encode("kernel void A ( ) { }")));
+    QVERIFY(asked.empty());
   }
 
   void rememberedChecksCallOncePerText() {

@@ -19,6 +19,8 @@
 #include "steer/LineageVerdicts.h"
 #include "steer/ContenderChecks.h"
 #include "steer/SeedChoice.h"
+#include "steer/TargetCheck.h"
+#include "model/Sampler.h"
 #include "steer/HoleSites.h"
 #include "model/Tokenizer.h"
 #include "store/Workspace.h"
@@ -265,6 +267,10 @@ private Q_SLOTS:
     QVERIFY(steer::SteerSpec::fromJson(s.toJson(), "spec").cleanSeeds);
     QVERIFY(!storedWithout(s, {",\"clean_seeds\":true"}).cleanSeeds);
     s.cleanSeeds = false;
+    // Generated seeds held to the target: kept; a run stored before the hold had none.
+    s.seedNear = 0.75;
+    QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "spec").seedNear, 0.75);
+    QCOMPARE(storedWithout(s, {",\"seed_near\":0.75"}).seedNear, 0.0);
     // Directed holes: kept, and a run stored before them placed every hole anywhere.
     s.directedHoles = 0.25;
     QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "spec").directedHoles, 0.25);
@@ -636,6 +642,33 @@ private Q_SLOTS:
         QVERIFY(nearAny(h.start, own));
       }
     }
+  }
+
+  void aTargetCheckHoldsCountsNearTheTarget() {
+    // judgeCounts: short of the proximity asked, near enough, and past the
+    // target by more than any later count can make up (counts only grow).
+    constexpr auto shortOf = model::SampleOptions::kShortOfTarget;
+    const std::vector<double> t = {10, 0, 4, 0, 0, 0}; // length 10.77
+    QCOMPARE(steer::judgeCounts({2, 0, 1, 0, 0, 0}, t, 0.8), shortOf);
+    QCOMPARE(steer::judgeCounts({}, t, 0.8), shortOf); // nothing yet
+    QCOMPARE(steer::judgeCounts({9, 0, 4, 0, 0, 0}, t, 0.8), std::string::npos); // 1 away: 90.7%
+    QCOMPARE(steer::judgeCounts({10, 0, 6, 0, 0, 0}, t, 0.8), std::string::npos); // 2 mem over: 81.4%
+    QCOMPARE(steer::judgeCounts({0, 0, 6, 0, 0, 0}, t, 0.8), shortOf); // 2 over, comp still to come
+    QCOMPARE(steer::judgeCounts({10, 0, 7, 0, 0, 0}, t, 0.8), std::size_t(0)); // 3 over: never within 80%
+    QCOMPARE(steer::judgeCounts({0, 0, 7, 0, 0, 0}, t, 0.8), std::size_t(0));
+    QCOMPARE(steer::judgeCounts({10, 0, 7, 0, 0, 0}, t, 0.7), std::string::npos); // a looser hold keeps it
+    QCOMPARE(steer::judgeCounts({10, 0, 4, 0, 0, 0, 0.5, 2}, {10, 0, 4, 0, 0, 0, 1, 1}, 0.99),
+             std::string::npos); // the six counts only
+    // The check reads the first kernel's counts from the compile that checks
+    // it: comp 2, mem 4, coalesced 4 here.
+    const auto check = steer::targetCheck(0.8);
+    const std::vector<double> asked = {2, 0, 4, 0, 4, 0};
+    QCOMPARE(check("kernel void A(global float *a) { a[0] = a[1] * a[2] + a[3]; }", asked), std::string::npos);
+    QCOMPARE(check("kernel void A(global float *a) { a[0] = a[1]; }", asked), shortOf);
+    const std::string past = "kernel void A(global float *a) { a[0] = a[1]; a[2] = a[3]; a[4] = a[5]; a[6] = a[7]; }";
+    QCOMPARE(check(past, asked), past.size()); // after every token: the statement goes back
+    const std::string wrong = "kernel void A(global float *a) { a[0] = b; }";
+    QCOMPARE(check(wrong, asked), wrong.find("b;")); // an error is an error first
   }
 
   void targetsFromKernelsAndDevMapRows() {

@@ -1,0 +1,32 @@
+// Sampling toward counts (model::SampleOptions::targetCheck): a statement
+// check that also reads, from the same compile, the Grewe counts of the
+// kernel written so far and judges them against the counts the row was
+// asked for. A statement that takes the kernel past where it can still come
+// near is taken back; a kernel short of near may not end yet. The model's
+// conditions say where to go; this check keeps it there (docs/model.md,
+// "Sampling toward counts").
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace steerbench::steer {
+
+/// The verdict on counts `x` (comp, rational, mem, localmem, coalesced,
+/// atomic) written toward `target` (the same six; more are ignored):
+/// std::string::npos when x's proximity to the target is at least `near`;
+/// model::SampleOptions::kShortOfTarget when it is not yet; 0 when x is past
+/// the target by so much that no kernel grown from it can come within
+/// `near`. Counts only grow as statements are added, so the excess over the
+/// target, max(x - target, 0), is a floor on any later distance.
+[[nodiscard]] std::size_t judgeCounts(const std::vector<double>& x, const std::vector<double>& target, double near);
+
+/// The check: the text's first error under `warnings`
+/// (clangfe::firstErrorOffsetWith); else judgeCounts on its first kernel's
+/// counts, where "past" is reported as text.size(), an offset after every
+/// token, so that the sampler takes the whole statement back. Thread-safe.
+[[nodiscard]] std::function<std::size_t(const std::string&, const std::vector<double>&)>
+targetCheck(double near, std::vector<std::string> warnings = {});
+
+} // namespace steerbench::steer
