@@ -645,6 +645,7 @@ private Q_SLOTS:
     QVERIFY(out[0].complete);
     QCOMPARE(out[0].text, asked.back());
     QCOMPARE(out[0].text, tok.decode(tok.encode("kernel void A ( ) { ; ; ; ;")) + "\n}"); // the check's closers
+    QCOMPARE(out[0].newTokens, 5); // four `;` and the closing brace
     // A feed with text after its hole is not held (its checked text is not the kernel).
     asked.clear();
     out = s.sample({"kernel void A ( ) { [HOLE] }"}, 1, o);
