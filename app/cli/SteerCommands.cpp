@@ -206,6 +206,9 @@ void addSearchOptions(CommandLine& cl) {
   cl.option({"seeding", 0, "MODE", "nearest (corpus kernels nearest the target), empty (kernel void [HOLE]), "
                                    "generated (kernel void [HOLE] from a model told the target's Grewe counts: one "
                                    "trained with --conditions) or given (--seed-kernel)", false, "nearest"});
+  cl.option({"seed-near", 0, "P", "with --seeding generated: hold the seeds to the target's counts (as sample --near: "
+                                 "a statement that takes them past where they can come within proximity P is written "
+                                 "again, a seed short of P may not end; 0: the conditions alone)", false, "0"});
   cl.option({"nearest", 0, "N", "corpus kernels to seed from: the nearest that compile cleanly", false, "32"});
   cl.option({"seed-package-share", 0, "F", "at most this share of the nearest seeds from one package, whose drive checks "
                                            "then take the packages in turn (1: the nearest, whatever their packages)",
@@ -304,6 +307,9 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     else if (mode == "given") spec.seeding = steer::Seeding::Given;
     else if (mode == "generated") spec.seeding = steer::Seeding::Generated;
     else throw UsageError("--seeding: expected nearest, empty, generated or given, got \"" + mode + "\"");
+    spec.seedNear = parseDouble(cl.value("seed-near"), "--seed-near", 0, 0.999);
+    if (spec.seedNear > 0 && spec.seeding != steer::Seeding::Generated)
+      throw UsageError("--seed-near holds seeds generated for the target: give it with --seeding generated");
     if (cl.has("allow")) {
       std::stringstream in(cl.value("allow"));
       std::string rule;

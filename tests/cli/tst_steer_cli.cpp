@@ -143,6 +143,14 @@ private slots:
     r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--time-budget"), QStringLiteral("-5")}));
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QLatin1String("--time-budget: expected a number in [0,")), qPrintable(r.err));
+    // Seeds are held to the target only when they are written for it.
+    r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--seed-near"), QStringLiteral("0.8")}));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QLatin1String("--seed-near holds seeds generated for the target")), qPrintable(r.err));
+    r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--seeding"),
+                   QStringLiteral("generated"), QStringLiteral("--seed-near"), QStringLiteral("1")}));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QLatin1String("--seed-near: expected a number in [0, 0.999]")), qPrintable(r.err));
     // The race check needs Oclgrind, and a size the checks can split into work-groups.
     r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--race-check"),
                    QStringLiteral("1024")}),
