@@ -370,13 +370,13 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
       s.text = r.checked;
       s.ids = tok.encode(s.text);
       s.cut = true;
+      s.newTokens = std::max(0, int(s.ids.size()) - r.holeAt); // the feed ends at its hole
       complete = true;
-      r.newTokens = std::max(0, int(s.ids.size()) - r.holeAt); // the feed ends at its hole
     } else {
       s.ids.assign(r.seq.begin() + (r.start ? 1 : 0), r.seq.end() - (r.end ? 1 : 0));
       s.text = tok.decode(s.ids);
+      s.newTokens = r.newTokens;
     }
-    s.newTokens = r.newTokens;
     s.holeAt = r.holeAt;
     s.complete = complete;
     s.restarts = r.restarts;
