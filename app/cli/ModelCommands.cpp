@@ -18,6 +18,7 @@
 #include "model/Trainer.h"
 #include "model/TrainingSession.h"
 #include "engine/FeatureJob.h"
+#include "features/DeadDeclarations.h"
 #include "features/Measurement.h"
 #include "corpus/SourceFormatting.h"
 #include "steer/CleanCompile.h"
@@ -269,7 +270,10 @@ CommandLine sampleCommandLine() {
                              "checked against the rules a statement can break on its own (a pointer compared with an "
                              "integer, a float made an index, a test whose answer is known, a value nothing uses, ...), "
                              "and a kernel that breaks any rule as its last hole closes (a variable nothing uses, a "
-                             "store every work-item makes to one element, ...) is written on; slower a sample"});
+                             "store every work-item makes to one element, ...) is written on; slower a sample "
+                             "(the default for samples held to a vector: see --near and --unclean)"});
+  cl.option({"unclean", 0, "", "samples held to a vector (--near) that may break steering's clean-compile rules: "
+                               "more of them compile, far fewer run (by default they are clean, as --clean makes them)"});
   cl.option({"check-patience", 0, "N", "give a row up after N statements sampled again", false, "8"});
   cl.option({"restarts", 0, "N", "a sample given up, or whose last hole would close into a kernel with an error once "
                                 "the check patience is spent, starts again from its feed, at most N times (default: "
@@ -282,7 +286,7 @@ CommandLine sampleCommandLine() {
   cl.option({"spread", 0, "S", "with --target: each sample asks for its own vector around it, every count times a "
                                "factor in [1-S, 1+S] (seeded)"});
   cl.option({"grid", 0, "A=LO:HI,B=LO:HI", "ask for a grid of vectors over two counts, e.g. comp=0:400,mem=0:100 "
-                                            "(the other counts from --target, else 0); -n samples per cell"});
+                                            "(the other counts from --target, else 0; or in proportion to an axis: coalesced=mem*0.67); -n samples per cell"});
   cl.option({"cells", 0, "N", "cells a side of --grid", false, "8"});
   cl.option({"near", 0, "P", "with --target, --spread or --grid: hold each sample to its vector: a statement that "
                              "takes its counts past where they can still come within proximity P (1 - distance / "
@@ -336,14 +340,9 @@ int runSample(const CommandLine& cl) {
     o.feedTargets = targets;
   }
   o.typedArguments = model::fillsBetweenText(feeds);
-  const bool checked = !cl.has("unchecked"), clean = cl.has("clean");
-  if (clean && !checked) throw UsageError("--clean needs the compiler checks: give it without --unchecked");
-  if (clean) {
-    o.check = steer::cleanStatementCheck();
-    o.wholeCheck = steer::cleanKernelCheck(steer::cleanRuleNames());
-  }
-  else if (checked)
-    o.check = clangfe::firstErrorOffset;
+  const bool checked = !cl.has("unchecked");
+  if (cl.has("clean") && !checked) throw UsageError("--clean needs the compiler checks: give it without --unchecked");
+  if (cl.has("clean") && cl.has("unclean")) throw UsageError("give --clean or --unclean, not both");
   // Held to the vector by default when there is one and the checks run.
   const bool asked = !o.target.empty() || !targets.empty();
   double near = std::atof(cl.value("near").c_str());
@@ -353,7 +352,20 @@ int runSample(const CommandLine& cl) {
   if (cl.has("near") && near > 0 && !checked)
     throw UsageError("--near needs the compiler checks: give it without --unchecked");
   if (!asked || !checked) near = 0;
-  if (near > 0) o.targetCheck = steer::targetCheck(near, clean ? steer::cleanStatementWarnings() : std::vector<std::string>{});
+  if (cl.has("unclean") && near == 0) throw UsageError("--unclean is for samples held to a vector (--target with --near)");
+  // Clean when asked, and by default when held to a vector: held samples
+  // that may break the rules reach their counts in code that does nothing.
+  const bool clean = cl.has("clean") || (near > 0 && !cl.has("unclean"));
+  if (clean) {
+    o.check = steer::cleanStatementCheck();
+    o.wholeCheck = steer::cleanKernelCheck(steer::cleanRuleNames());
+  }
+  else if (checked)
+    o.check = clangfe::firstErrorOffset;
+  if (near > 0) {
+    o.targetCheck = steer::targetCheck(near, clean ? steer::cleanStatementWarnings() : std::vector<std::string>{});
+    o.tidy = features::pruneDeadDeclarations;
+  }
   const int threads = int(cl.unsignedValue("threads", 0, 256));
   o.checkJobs = unsigned(threads);
   o.streams = int(cl.unsignedValue("streams", 0, 256)); // read before the model loads: a bad value fails at once

@@ -1,5 +1,7 @@
 #include "features/GreweFeatures.h"
 
+#include "features/DeadDeclarations.h"
+
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
 #include <clang/AST/Decl.h>
@@ -154,7 +156,14 @@ struct FunctionRecord {
 
 class BodyCounter : public RecursiveASTVisitor<BodyCounter> {
 public:
-  BodyCounter(FunctionRecord& out, const std::vector<FunctionRecord>& earlier) : out_(out), earlier_(earlier) {}
+  BodyCounter(FunctionRecord& out, const std::vector<FunctionRecord>& earlier, std::set<const DeclStmt*> skipped)
+      : out_(out), earlier_(earlier), skipped_(std::move(skipped)) {}
+
+  /// A skipped declaration is not looked into.
+  bool dataTraverseStmtPre(Stmt* s) {
+    const auto* ds = llvm::dyn_cast<DeclStmt>(s);
+    return !ds || !skipped_.count(ds);
+  }
 
   bool VisitBinaryOperator(BinaryOperator* op) {
     switch (op->getOpcode()) {
@@ -226,6 +235,7 @@ public:
 private:
   FunctionRecord& out_;
   const std::vector<FunctionRecord>& earlier_;
+  std::set<const DeclStmt*> skipped_;
 };
 
 } // namespace
@@ -242,7 +252,7 @@ void GreweAstCounter::onTranslationUnit(clang::ASTContext& ast, bool hasErrors) 
     for (const ParmVarDecl* p : fd->parameters())
       if (typeMentions(p->getType(), "__global") || typeMentions(p->getType(), "__local"))
         rec.memNames.insert(p->getNameAsString());
-    BodyCounter counter(rec, functions);
+    BodyCounter counter(rec, functions, liveOnly_ ? deadDeclarations(*fd, ast) : std::set<const DeclStmt*>{});
     counter.TraverseStmt(fd->getBody());
     if (fd->hasAttr<OpenCLKernelAttr>()) kernels_.emplace_back(rec.name, rec.counts);
     functions.push_back(std::move(rec));

@@ -31,6 +31,9 @@ struct GreweCounts {
 /// Not thread-safe: one per compile.
 class GreweAstCounter : public clangfe::AstObserver {
 public:
+  /// `liveOnly`: leave out the declarations that do no work
+  /// (features::deadDeclarations), so the counts say what the kernel does.
+  explicit GreweAstCounter(bool liveOnly = false) : liveOnly_(liveOnly) {}
   void onTranslationUnit(clang::ASTContext& ast, bool hasErrors) override;
   /// Kernel name -> counts, in source order.
   [[nodiscard]] const std::vector<std::pair<std::string, GreweCounts>>& kernels() const { return kernels_; }
@@ -39,6 +42,7 @@ public:
 private:
   std::vector<std::pair<std::string, GreweCounts>> kernels_;
   bool hasErrors_ = false;
+  bool liveOnly_ = false;
 };
 
 } // namespace steerbench::features

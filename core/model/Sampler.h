@@ -106,8 +106,10 @@ struct SampleOptions {
   /// are not yet near enough, so the row may not close its hole nor its
   /// kernel's outermost block (as under the length floor) until a later
   /// statement's check answers std::string::npos. Such a row starts short;
-  /// given up on the way (a limit, a patience), it ends as the kernel its
-  /// last checked statement left, blocks closed (Sample::cut). Empty: rows
+  /// given up on the way (a limit, a patience), it ends as the longest
+  /// kernel a checked statement left, blocks closed (Sample::cut), that
+  /// `wholeCheck` passes when there is one (a kernel breaking a clean rule
+  /// is no place to end); with none that does, it is not complete. Empty: rows
   /// with a target are checked by `check` and close when the model wishes.
   std::function<std::size_t(const std::string&, const std::vector<double>&)> targetCheck;
   static constexpr std::size_t kShortOfTarget = std::size_t(-2);
@@ -117,6 +119,11 @@ struct SampleOptions {
   /// element (steer::cleanKernelCheck). Same contract as `check`; an offset
   /// from the hole on keeps the hole open. Empty: `check`.
   std::function<std::size_t(const std::string&)> wholeCheck;
+  /// A held row's kernel (see `targetCheck`) rewritten as it ends, before
+  /// `wholeCheck` judges it and it is returned (features::pruneDeadDeclarations:
+  /// the declarations that do no work go; the last statement goes back when
+  /// the tidied kernel fails `wholeCheck`). Empty: as written.
+  std::function<std::string(const std::string&)> tidy;
   /// A text checked before in the same call gets its verdict again without
   /// calling `check` (rememberedChecks), which must then be a function of
   /// the text alone, as a compiler is. false: every check is a call.
@@ -163,7 +170,7 @@ struct Sample {
   int holeAt = 0;            ///< where the feed's first [HOLE] was in `ids` (its infill starts there)
   bool complete = false;     ///< every hole closed by [ENDHOLE] (not cut by a limit), or `cut`
   /// Held to a target (SampleOptions::targetCheck) and given up on the way:
-  /// the kernel as its last checked statement left it, blocks closed.
+  /// the kernel as a checked statement left it, blocks closed.
   bool cut = false;
   int restarts = 0;          ///< times it started again from its feed (SampleOptions::restarts)
   int redraws = 0;           ///< times its fill rebuilt what the hole replaced and was drawn again

@@ -132,7 +132,7 @@ void applyStatementCheck(SampleRow& r, std::size_t h, const StatementCheck& c, c
     r.statementAt = int(h);
     r.statementFailed = false;
     r.shortOfTarget = c.error == SampleOptions::kShortOfTarget;
-    if (r.holdsTarget && c.text.size() >= r.checked.size()) r.checked = c.text;
+    if (r.holdsTarget) r.checked.push_back(c.text);
     return;
   }
   if (c.error < r.fixed) {
@@ -168,7 +168,9 @@ void applyChecks(std::vector<SampleRow>& rows,
   engine::parallelFor(checks.size(), jobs, [&](std::size_t i) {
     StatementCheck& c = checks[i];
     const SampleRow& r = rows[c.row];
-    c.error = c.whole && o.wholeCheck        ? o.wholeCheck(c.text)
+    c.error = c.whole && o.wholeCheck && r.holdsTarget && o.tidy
+                  ? (o.wholeCheck(o.tidy(c.text)) == std::string::npos ? std::string::npos : c.text.size() - 1)
+              : c.whole && o.wholeCheck   ? o.wholeCheck(c.text)
               : !c.whole && r.holdsTarget ? o.targetCheck(c.text, rowTarget(o, r.feed))
                                          : o.check(c.text);
   });

@@ -22,6 +22,7 @@
 #include "engine/FeatureJob.h"
 #include "engine/FeatureTable.h"
 #include "engine/ParallelFor.h"
+#include "features/DeadDeclarations.h"
 #include "features/DeadCode.h"
 #include "features/Distance.h"
 #include "features/GreweFeatures.h"
@@ -515,6 +516,7 @@ void BeamSearch::Run::sampleFeeds(Generation& g, const Feeds& feeds, int maxNewT
   }
   if (beam.empty() && spec.seeding == Seeding::Generated && spec.seedNear > 0 && spec.check)
     so.targetCheck = targetCheck(spec.seedNear, spec.cleanSeeds ? cleanStatementWarnings() : std::vector<std::string>{});
+    so.tidy = features::pruneDeadDeclarations;
   so.checkJobs = jobs;
   so.feedEnds = feeds.ends;
   if (spec.redraws > 0 && !beam.empty()) { // a fill that puts back what its hole took is its member again

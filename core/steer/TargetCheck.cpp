@@ -25,9 +25,10 @@ std::size_t judgeCounts(const std::vector<double>& x, const std::vector<double>&
 }
 
 std::function<std::size_t(const std::string&, const std::vector<double>&)> targetCheck(double near,
-                                                                                      std::vector<std::string> warnings) {
-  return [near, warnings = std::move(warnings)](const std::string& text, const std::vector<double>& target) {
-    features::GreweAstCounter counter;
+                                                                                      std::vector<std::string> warnings,
+                                                                                      bool liveOnly) {
+  return [near, warnings = std::move(warnings), liveOnly](const std::string& text, const std::vector<double>& target) {
+    features::GreweAstCounter counter(liveOnly);
     if (const std::size_t at = clangfe::firstErrorOffsetWith(text, warnings, &counter); at != std::string::npos)
       return at;
     std::vector<double> x;

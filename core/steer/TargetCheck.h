@@ -25,8 +25,11 @@ namespace steerbench::steer {
 /// The check: the text's first error under `warnings`
 /// (clangfe::firstErrorOffsetWith); else judgeCounts on its first kernel's
 /// counts, where "past" is reported as text.size(), an offset after every
-/// token, so that the sampler takes the whole statement back. Thread-safe.
+/// token, so that the sampler takes the whole statement back. With
+/// `liveOnly`, the counts leave out the declarations that do no work
+/// (features::deadDeclarations): a row of declarations nothing reads does
+/// not bring a kernel near its target. Thread-safe.
 [[nodiscard]] std::function<std::size_t(const std::string&, const std::vector<double>&)>
-targetCheck(double near, std::vector<std::string> warnings = {});
+targetCheck(double near, std::vector<std::string> warnings = {}, bool liveOnly = true);
 
 } // namespace steerbench::steer

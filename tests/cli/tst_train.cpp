@@ -434,6 +434,21 @@ private slots:
     // --near 0 asks with the conditions alone.
     QVERIFY2(scalar(ws_, "SELECT spec FROM samples ORDER BY id DESC LIMIT 1").contains(QLatin1String("\"near\":0.8")),
              qPrintable(scalar(ws_, "SELECT spec FROM samples ORDER BY id DESC LIMIT 1")));
+    // Held samples are clean by default; --unclean lets them break the rules.
+    QVERIFY(scalar(ws_, "SELECT spec FROM samples ORDER BY id DESC LIMIT 1").contains(QLatin1String("\"clean_kernels\":true")));
+    const Run unclean = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), cond,
+                             QStringLiteral("-n"), QStringLiteral("1"), QStringLiteral("--max-new-tokens"),
+                             QStringLiteral("20"), QStringLiteral("--target"), QStringLiteral("comp=4,mem=2"),
+                             QStringLiteral("--unclean"), QStringLiteral("--threads"), QStringLiteral("1")});
+    QVERIFY2(unclean.exitCode == 0, qPrintable(unclean.err));
+    QVERIFY(scalar(ws_, "SELECT spec FROM samples ORDER BY id DESC LIMIT 1").contains(QLatin1String("\"clean_kernels\":false")));
+    for (const QStringList& bad : {QStringList{QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--clean"), QStringLiteral("--unclean")},
+                                   QStringList{QStringLiteral("--unclean")},
+                                   QStringList{QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--near"), QStringLiteral("0"), QStringLiteral("--unclean")}}) {
+      const Run r = cli(QStringList{QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), cond} + bad);
+      QCOMPARE(r.exitCode, 2);
+      QVERIFY2(r.err.contains(QLatin1String("--unclean")), qPrintable(r.err));
+    }
     const Run unheld = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), cond,
                             QStringLiteral("-n"), QStringLiteral("1"), QStringLiteral("--max-new-tokens"),
                             QStringLiteral("20"), QStringLiteral("--target"), QStringLiteral("comp=4,mem=2"),

@@ -1,7 +1,9 @@
 // The three feature spaces: hand-computed vectors, the InstCount cross-check
 // against clang-15's own .ll output, Autophase identities, and distances.
 #include "common/Error.h"
+#include "clang/OpenCLFrontend.h"
 #include "common/Version.h"
+#include "features/DeadDeclarations.h"
 #include "features/FeatureSpace.h"
 #include "features/Distance.h"
 #include "features/GreweFeatures.h"
@@ -244,6 +246,56 @@ private slots:
     QVERIFY(!m.ok());
     QVERIFY2(QString::fromStdString(m.error).contains("no kernel function found"), m.error.c_str());
     QVERIFY(QString::fromStdString(m.error).contains("no_kernel.cl"));
+  }
+
+  void declarationsThatDoNoWorkArePrunedAndNotCounted() {
+    // t reads only itself: dead. n is read by nothing, but shares its
+    // statement with h, which the loop reads: that statement stays whole,
+    // and m, which n reads, stays with it. g is read by a store; k's
+    // initialiser has a side effect; the for's own i is no candidate.
+    const std::string kernel = "kernel void A(global float *a, global int *b, const int c) {\n"
+                               "  const int g = get_global_id(0);\n"
+                               "  const int m = c - g * 3;\n"
+                               "  int h = c + 1, n = m * m;\n"
+                               "  const int t = t;\n"
+                               "  int k = atomic_add(b, 1);\n"
+                               "  for (int i = 0; i < h; i++) a[g] += 2.0f;\n"
+                               "}\n";
+    const std::string pruned = pruneDeadDeclarations(kernel);
+    QCOMPARE(pruned, "kernel void A(global float *a, global int *b, const int c) {\n"
+                     "  const int g = get_global_id(0);\n"
+                     "  const int m = c - g * 3;\n"
+                     "  int h = c + 1, n = m * m;\n"
+                     "  int k = atomic_add(b, 1);\n"
+                     "  for (int i = 0; i < h; i++) a[g] += 2.0f;\n"
+                     "}\n");
+    const std::string chain = "kernel void A(global float *a, const int c) {\n"
+                              "  const int g = get_global_id(0);\n"
+                              "  const int m = c - g * 3; const int n = m * m;\n"
+                              "  float x = a[g + n] * 2.0f;\n"
+                              "  a[g] = 1.0f;\n"
+                              "}\n";
+    QCOMPARE(pruneDeadDeclarations(chain), "kernel void A(global float *a, const int c) {\n"
+                                           "  const int g = get_global_id(0);\n"
+                                           "  a[g] = 1.0f;\n"
+                                           "}\n");
+    // Counted live only, the dead declarations add nothing: the five
+    // operators of m, n and x, and x's load, are left out.
+    auto counts = [](const std::string& text, bool liveOnly) {
+      GreweAstCounter c(liveOnly);
+      (void)clangfe::firstErrorOffsetWith(text, {}, &c);
+      return c.kernels().front().second;
+    };
+    const auto all = counts(chain, false), live = counts(chain, true);
+    QCOMPARE(all.comp, 5.0);
+    QCOMPARE(all.mem, 2.0);
+    QCOMPARE(live.comp, 0.0);
+    QCOMPARE(live.mem, 1.0);
+    QCOMPARE(live.coalesced, 1.0);
+    // Unchanged: a text that does not compile, and one with nothing dead.
+    QCOMPARE(pruneDeadDeclarations("kernel void A(global int *a) { int b = ; }"),
+             std::string("kernel void A(global int *a) { int b = ; }"));
+    QCOMPARE(pruneDeadDeclarations(pruned), pruned);
   }
 
   void derivedGreweFeatures() {

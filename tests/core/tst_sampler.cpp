@@ -646,6 +646,23 @@ private Q_SLOTS:
     QCOMPARE(out[0].text, asked.back());
     QCOMPARE(out[0].text, tok.decode(tok.encode("kernel void A ( ) { ; ; ; ;")) + "\n}"); // the check's closers
     QCOMPARE(out[0].newTokens, 5); // four `;` and the closing brace
+    // With a whole kernel's check, it ends at the longest checked kernel that
+    // passes it; with none that does, it is not complete.
+    const std::string two = tok.decode(tok.encode("kernel void A ( ) { ; ;")) + "\n}";
+    SampleOptions whole = o;
+    std::vector<std::string> judged;
+    whole.wholeCheck = [&](const std::string& text) {
+      judged.push_back(text);
+      return text.size() <= two.size() ? std::string::npos : text.size() - 1;
+    };
+    out = s.sample({feed}, 1, whole);
+    QVERIFY(out[0].cut);
+    QCOMPARE(out[0].text, two);
+    QCOMPARE(judged.size(), std::size_t(3)); // four `;`, three, two
+    whole.wholeCheck = [](const std::string& text) { return text.size() - 1; };
+    out = s.sample({feed}, 1, whole);
+    QVERIFY(!out[0].cut);
+    QVERIFY(!out[0].complete);
     // A feed with text after its hole is not held (its checked text is not the kernel).
     asked.clear();
     out = s.sample({"kernel void A ( ) { [HOLE] }"}, 1, o);

@@ -669,6 +669,11 @@ private Q_SLOTS:
     QCOMPARE(check(past, asked), past.size()); // after every token: the statement goes back
     const std::string wrong = "kernel void A(global float *a) { a[0] = b; }";
     QCOMPARE(check(wrong, asked), wrong.find("b;")); // an error is an error first
+    // Live code only: a value nothing reads brings the kernel no nearer,
+    // unless the counts are asked for whole.
+    const std::string idle = "kernel void A(global float *a) { a[0] = a[1]; float x = a[2] * a[3]; }";
+    QCOMPARE(check(idle, asked), shortOf);
+    QCOMPARE(steer::targetCheck(0.8, {}, /*liveOnly=*/false)(idle, asked), std::string::npos);
   }
 
   void targetsFromKernelsAndDevMapRows() {
