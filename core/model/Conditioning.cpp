@@ -2,6 +2,7 @@
 
 #include "common/Error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <random>
@@ -102,27 +103,48 @@ std::vector<std::vector<double>> gridTargets(const std::string& grid, int cells,
     std::size_t count;
     double lo, hi;
   };
+  struct Follower { // a count in proportion to an axis: NAME=AXIS*RATIO
+    std::size_t count, of;
+    double ratio;
+    std::string item;
+  };
   std::vector<Axis> axes;
+  std::vector<Follower> followers;
+  std::vector<std::size_t> named;
+  auto number = [](const std::string& text, double& out) {
+    char* end = nullptr;
+    out = std::strtod(text.c_str(), &end);
+    return !text.empty() && *end == '\0' && std::isfinite(out);
+  };
   std::stringstream in(grid);
   std::string item;
   while (std::getline(in, item, ',')) {
-    const auto eq = item.find('='), colon = item.find(':');
-    if (eq == std::string::npos || colon == std::string::npos || colon < eq)
-      throw InputError("grid \"" + item + "\": write NAME=LO:HI, e.g. comp=0:400,mem=0:100");
+    const auto eq = item.find('=');
+    const std::string value = eq == std::string::npos ? std::string() : item.substr(eq + 1);
+    const auto colon = value.find(':'), star = value.find('*');
+    if (eq == std::string::npos || (colon == std::string::npos && star == std::string::npos))
+      throw InputError("grid \"" + item + "\": write NAME=LO:HI for an axis, e.g. comp=0:400,mem=0:100, or NAME=AXIS*R "
+                       "for a count in proportion to one, e.g. coalesced=mem*0.67");
     const std::string name = item.substr(0, eq);
     const std::size_t n = countIndex(name, "grid");
-    char* end = nullptr;
-    const std::string los = item.substr(eq + 1, colon - eq - 1), his = item.substr(colon + 1);
-    const double lo = std::strtod(los.c_str(), &end);
-    const bool loOk = !los.empty() && *end == '\0';
-    const double hi = std::strtod(his.c_str(), &end);
-    if (!loOk || his.empty() || *end != '\0' || !(lo >= 0) || !(hi >= lo) || !std::isfinite(hi))
-      throw InputError("grid: " + name + " needs 0 <= LO <= HI, not \"" + item.substr(eq + 1) + "\"");
-    for (const auto& a : axes)
-      if (a.count == n) throw InputError("grid: " + name + " is given twice");
+    if (std::find(named.begin(), named.end(), n) != named.end()) throw InputError("grid: " + name + " is given twice");
+    named.push_back(n);
+    if (colon == std::string::npos) {
+      double ratio = 0;
+      if (!number(value.substr(star + 1), ratio) || !(ratio >= 0))
+        throw InputError("grid: " + name + " needs a ratio of at least 0 after '*', not \"" + value + "\"");
+      followers.push_back({n, countIndex(value.substr(0, star), "grid"), ratio, item});
+      continue;
+    }
+    double lo = 0, hi = 0;
+    if (!number(value.substr(0, colon), lo) || !number(value.substr(colon + 1), hi) || !(lo >= 0) || !(hi >= lo))
+      throw InputError("grid: " + name + " needs 0 <= LO <= HI, not \"" + value + "\"");
     axes.push_back({n, lo, hi});
   }
   if (axes.size() != 2) throw InputError("a grid spans two counts, e.g. comp=0:400,mem=0:100");
+  for (const auto& f : followers)
+    if (f.of != axes[0].count && f.of != axes[1].count)
+      throw InputError("grid \"" + f.item + "\": a count follows one of the grid's two axes");
   std::vector<double> b = base;
   b.resize(std::max(b.size(), kConditionNames.size()), 0.0);
   std::vector<std::vector<double>> out;
@@ -132,6 +154,8 @@ std::vector<std::vector<double>> gridTargets(const std::string& grid, int cells,
       std::vector<double> t = b;
       t[axes[0].count] = centre(axes[0], i);
       t[axes[1].count] = centre(axes[1], j);
+      for (const auto& f : followers)
+        t[f.count] = std::round(t[f.of] * f.ratio);
       out.push_back(std::move(t));
     }
   return out;

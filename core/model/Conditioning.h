@@ -50,8 +50,11 @@ inline constexpr int kConditionBins = 16;
 
 /// A grid over two counts: "comp=0:400,mem=0:100" gives cells x cells
 /// targets, `base` with those two counts at the cells' centres (row by row:
-/// the second count varies fastest), rounded. Throws InputError naming what
-/// is wrong (not two NAME=LO:HI ranges, LO > HI, the same count twice).
+/// the second count varies fastest), rounded. Other counts may follow an
+/// axis in proportion ("coalesced=mem*0.67": each cell's mem times 0.67,
+/// rounded), as real kernels' counts do. Throws InputError naming what is
+/// wrong (not two NAME=LO:HI ranges, LO > HI, the same count twice, a
+/// ratio below 0, a count following one that is no axis).
 [[nodiscard]] std::vector<std::vector<double>> gridTargets(const std::string& grid, int cells,
                                                            const std::vector<double>& base);
 

@@ -100,8 +100,16 @@ private Q_SLOTS:
         {100, 0, 25, 0, 0, 3}, {100, 0, 75, 0, 0, 3}, {300, 0, 25, 0, 0, 3}, {300, 0, 75, 0, 0, 3}};
     QCOMPARE(grid, want);
     QCOMPARE(gridTargets("comp=0:400,mem=0:100", 8, {}).size(), std::size_t(64));
+    // Counts in proportion to an axis, named before or after it.
+    const auto followed = gridTargets("coalesced=mem*0.5,comp=0:400,mem=0:100,rational=comp*0.12", 2, {});
+    const std::vector<std::vector<double>> wantFollowed{
+        {100, 12, 25, 0, 13, 0}, {100, 12, 75, 0, 38, 0}, {300, 36, 25, 0, 13, 0}, {300, 36, 75, 0, 38, 0}};
+    QCOMPARE(followed, wantFollowed);
     for (const char* bad : {"comp=0:400", "comp=0:400,mem=0:100,atomic=0:1", "comp=0:400,comp=0:10", "comp=400:0,mem=0:1",
-                            "comp=0-400,mem=0:100", "flops=0:4,mem=0:1", "comp=:4,mem=0:1"})
+                            "comp=0-400,mem=0:100", "flops=0:4,mem=0:1", "comp=:4,mem=0:1",
+                            "comp=0:400,mem=0:100,coalesced=atomic*2", "comp=0:400,mem=0:100,coalesced=mem*-1",
+                            "comp=0:400,mem=0:100,coalesced=mem*", "comp=0:400,mem=0:100,mem=comp*2",
+                            "comp=0:400,mem=0:100,coalesced=flops*1"})
       QVERIFY_THROWS_EXCEPTION(InputError, (void)gridTargets(bad, 8, {}));
   }
 
