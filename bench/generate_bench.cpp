@@ -33,12 +33,22 @@
 //      vectors; and the share that compile. With --near P, the samples
 //      asked for a vector are held to it (steer::targetCheck): a statement
 //      that takes their counts past where they can still come within
-//      proximity P is written again, and a kernel short of P may not end.
+//      proximity P is written again, and a kernel short of P may not end;
+//      their counts leave out the declarations that do no work, which go
+//      from the finished kernel (--count-all: counted whole, kept). Then,
+//      as benchmarks: how many of each arm's compiling samples keep
+//      steering's clean-compile rules, and with --drive N, how many of N of
+//      them (spread evenly) pass steering's dynamic checks: the dead-code
+//      check of the -O1 IR, the drive worker at 4,096 work-items on one
+//      device, then `drive`'s default sizes on every device. With --clean,
+//      both arms are sampled as `sample --clean` samples.
 //   6. A grid of conditioned samples (--grid comp=0:400,mem=0:100 --cells 8
-//      --per-cell 20): each cell's vector asked for in --per-cell samples;
-//      the share of cells whose nearest compiling sample is within 10% of the
-//      cell's vector (relative proximity at least 90%), the median of the
-//      cells' nearest, and the share of samples that compile.
+//      --per-cell 20; other counts may follow an axis: coalesced=mem*0.67):
+//      each cell's vector asked for in --per-cell samples; the share of
+//      cells whose nearest compiling sample is within 10% of the cell's
+//      vector (relative proximity at least 90%), the median of the cells'
+//      nearest, the share of samples that compile, the clean ones, and with
+//      --drive N the share that pass the dynamic checks.
 //
 // Usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] [--batch 128]
 //                       (the checkpoint defaults to the workspace's model, else the shipped one)
@@ -61,12 +71,18 @@
 //                        [--conditioned 0] [--per-target 10]   (conditioned sampling toward DevMap's vectors)
 //                        [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20]   (conditioned samples over a grid)
 //                        [--near 0]   (conditioned and grid samples held to their vectors; 0: the conditions alone)
+//                        [--count-all]   (held samples counted whole, dead declarations and all)
+//                        [--clean]   (conditioned and grid samples as `sample --clean` makes them)
+//                        [--drive 0]   (conditioned and grid samples driven, at most N an arm)
 #include "Coverage.h"
 #include "clang/OpenCLFrontend.h"
 #include "common/Paths.h"
 #include "common/TextFormat.h"
 #include "dataset/DevMap.h"
+#include "drive/host/Driver.h"
+#include "drive/host/KernelSignatures.h"
 #include "engine/ParallelFor.h"
+#include "features/DeadDeclarations.h"
 #include "features/Distance.h"
 #include "features/FeatureSpace.h"
 #include "features/Measurement.h"
@@ -77,6 +93,7 @@
 #include "model/Trainer.h"
 #include "steer/CleanCompile.h"
 #include "steer/CleanKernelCheck.h"
+#include "steer/ContenderChecks.h"
 #include "steer/TargetCheck.h"
 #include "store/Workspace.h"
 
@@ -170,6 +187,107 @@ std::vector<std::pair<std::size_t, std::string>> mostFrequentFirst(const std::ma
   return byCount;
 }
 
+
+/// Steering's dynamic checks on samples (steer::ContenderChecks): the -O1
+/// IR's dead-code check, the drive worker at 4,096 work-items on one device,
+/// then at `drive`'s default sizes on every device. At most `most` of the
+/// texts marked ok are checked, spread evenly over them. The outcome of
+/// each text (PASS, NO_OUTPUT, DEAD_CODE, ...), "" when not checked.
+std::vector<std::string> driveSome(const std::vector<std::string>& texts, const std::vector<bool>& ok, int most) {
+  std::vector<std::size_t> candidates, chosen;
+  for (std::size_t i = 0; i < texts.size(); ++i)
+    if (ok[i]) candidates.push_back(i);
+  std::vector<std::string> outcome(texts.size());
+  if (most <= 0 || candidates.empty()) return outcome;
+  const std::size_t take = std::min(candidates.size(), std::size_t(most));
+  steer::ContenderCheckOptions co;
+  co.confirmSizes = drive::DriveOptions{}.globalSizes;
+  co.niceIncrement = 0;
+  co.mayBeBest = [](const std::string&) { return false; }; // a pass takes no waiting check back
+  steer::ContenderChecks checks(co);
+  for (std::size_t k = 0; k < take; ++k) {
+    const std::size_t i = candidates[k * candidates.size() / take];
+    const auto scan = drive::kernelSignatures(texts[i]);
+    if (scan.kernels.empty()) {
+      outcome[i] = "NO_KERNEL";
+      continue;
+    }
+    chosen.push_back(i); // a copy of a text queued before gets that text's verdict
+    (void)checks.submit(std::int64_t(i), texts[i], scan.kernels.front().name, 0, double(k));
+  }
+  while (checks.pending() > 0)
+    checks.wait(5);
+  // DEAD_CODE with its kind (features::checkDeadCode's reasons).
+  auto named = [](const steer::ContenderCheck& c) {
+    if (c.outcome != "DEAD_CODE") return c.outcome;
+    const std::string& d = c.detail;
+    return std::string("DEAD_CODE (") +
+           (d.find("writes no global") != std::string::npos   ? "no global write"
+            : d.find("memory accesses") != std::string::npos  ? "mem not in the IR"
+            : d.find("operations") != std::string::npos       ? "comp not in the IR"
+            : d.find("depends on its input") != std::string::npos ? "output ignores the input"
+                                                               : "other") +
+           ")";
+  };
+  for (const std::size_t i : chosen)
+    if (const auto* c = checks.known(texts[i])) outcome[i] = named(*c);
+  return outcome;
+}
+
+/// "N of M driven pass (P%): A x, B y, ..." for driveSome's outcomes.
+std::string driveSummary(const std::vector<std::string>& outcome) {
+  std::map<std::string, std::size_t> tally;
+  std::size_t checked = 0, passed = 0;
+  for (const auto& x : outcome) {
+    if (x.empty()) continue;
+    ++checked;
+    passed += steer::passes(x);
+    ++tally[x];
+  }
+  std::string s = std::to_string(passed) + " of " + std::to_string(checked) + " driven pass (" +
+                  formatNumber(std::round(1000.0 * double(passed) / double(std::max<std::size_t>(1, checked))) / 10.0) + "%)";
+  const char* sep = ": ";
+  for (const auto& [count, name] : mostFrequentFirst(tally)) {
+    s += sep + name + " " + std::to_string(count);
+    sep = ", ";
+  }
+  return s;
+}
+
+
+double medianOf(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+/// "clean C of N compiling (P%); broken: rule x, ..." by steering's
+/// clean-compile rules for a whole kernel (steer::cleanKernelViolation: a
+/// rule judged against a parent counts any finding; then dead code).
+std::string cleanSummary(const std::vector<std::string>& texts, const std::vector<bool>& ok, unsigned jobs) {
+  std::vector<std::string> broken(texts.size());
+  const auto rules = steer::cleanRuleNames();
+  engine::parallelFor(texts.size(), jobs, [&](std::size_t i) {
+    if (ok[i]) broken[i] = steer::cleanKernelViolation(texts[i], rules);
+  });
+  std::map<std::string, std::size_t> tally;
+  std::size_t compiled = 0, clean = 0;
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    if (!ok[i]) continue;
+    ++compiled;
+    if (broken[i].empty()) ++clean;
+    else ++tally[broken[i].substr(0, broken[i].find(':'))];
+  }
+  std::string s = "clean " + std::to_string(clean) + " of " + std::to_string(compiled) + " compiling (" +
+                  formatNumber(std::round(1000.0 * double(clean) / double(std::max<std::size_t>(1, compiled))) / 10.0) + "%)";
+  const char* sep = "; broken: ";
+  for (const auto& [count, name] : mostFrequentFirst(tally)) {
+    s += sep + name + " " + std::to_string(count);
+    sep = ", ";
+  }
+  return s;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -186,6 +304,9 @@ int main(int argc, char** argv) {
   double closeBias = 0;
   bool cutLexemes = false;
   bool cleanStatements = false, cleanKernels = false;
+  bool cleanAsked = false; // conditioned and grid samples as `sample --clean` makes them
+  int driveCount = 0;      // conditioned and grid samples driven, per arm
+  bool countAll = false;   // held samples counted whole, dead declarations and all, and not tidied
   model::SampleOptions o;
   for (int i = 1; i < argc; ++i) {
     auto arg = [&](const char* name) { return !std::strcmp(argv[i], name) && i + 1 < argc; };
@@ -217,6 +338,9 @@ int main(int argc, char** argv) {
     else if (arg("--redraws")) o.redraws = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--clean-statements")) cleanStatements = true;
     else if (!std::strcmp(argv[i], "--clean-kernels")) cleanKernels = true;
+    else if (!std::strcmp(argv[i], "--clean")) cleanAsked = true;
+    else if (arg("--drive")) driveCount = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--count-all")) countAll = true;
     else if (arg("--repeat-close")) o.closeOnRepeat = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--cut-lexemes")) cutLexemes = true;
     else if (arg("--devmap")) devmapDir = argv[++i];
@@ -230,7 +354,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 128] [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0] "
                            "[--unguarded] [--typed] [--no-calls] [--untyped] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
-                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--redraws 4] [--clean-statements] [--clean-kernels] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10] [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20] [--near 0]\n");
+                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--redraws 4] [--clean-statements] [--clean-kernels] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10] [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20] [--near 0] [--clean] [--drive 0] [--count-all]\n");
       return 2;
     }
   }
@@ -487,6 +611,12 @@ int main(int argc, char** argv) {
                     samples[largestAt].text.c_str());
     }
 
+    // Conditioned and grid samples with --clean: as `sample --clean` makes them.
+    auto heldClean = [](model::SampleOptions& so) {
+      so.check = steer::cleanStatementCheck();
+      so.wholeCheck = steer::cleanKernelCheck(steer::cleanRuleNames());
+    };
+
     // 5. Conditioned sampling toward DevMap's kernel vectors.
     if (conditioned > 0) {
       const auto reference = bench::devmapKernelVectors(devmapDir + "/cgo17-amd.csv");
@@ -503,70 +633,75 @@ int main(int argc, char** argv) {
                     near > 0 ? (", held to proximity " + formatNumber(near)).c_str() : "");
         auto asVector = [](const Counts& c) { return std::vector<double>(c.begin(), c.end()); };
         struct Arm {
-          std::vector<double> proximity, best; // every compiling sample's; each target's best
-          std::size_t samples = 0, compiled = 0;
+          std::vector<std::string> texts;
+          std::vector<bool> ok;
+          std::vector<Counts> grewe;
+          std::vector<std::size_t> target; // each sample's target
           double seconds = 0;
         };
         Arm with, without;
         model::SampleOptions plain = o;
         plain.minNewTokens = minTokens;
+        if (cleanAsked) heldClean(plain);
         const auto t0 = Clock::now();
-        // Without a target: one run, each sample measured against every target in turn.
-        const auto free = sampler.sample({"kernel void [HOLE]"}, perTarget * int(targets.size()), plain);
+        // Without a target: one run, sample i measured against target i / per-target.
+        for (const auto& s : sampler.sample({"kernel void [HOLE]"}, perTarget * int(targets.size()), plain)) {
+          without.texts.push_back(s.text);
+          without.target.push_back(without.target.size() / std::size_t(perTarget));
+        }
         without.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-        std::vector<std::string> freeTexts;
-        for (const auto& s : free)
-          freeTexts.push_back(s.text);
-        std::vector<Counts> freeGrewe;
-        const auto freeOk = compileAll(freeTexts, jobs, nullptr, &freeGrewe);
+        if (near > 0 && checked) {
+          plain.targetCheck = steer::targetCheck(near, cleanAsked ? steer::cleanStatementWarnings() : std::vector<std::string>{}, !countAll);
+          if (!countAll) plain.tidy = features::pruneDeadDeclarations;
+        }
         for (std::size_t t = 0; t < targets.size(); ++t) {
-          double best = -1e300;
-          for (std::size_t i = t * std::size_t(perTarget); i < (t + 1) * std::size_t(perTarget) && i < free.size(); ++i) {
-            ++without.samples;
-            if (!freeOk[i]) continue;
-            ++without.compiled;
-            const double p = proximityTo(freeGrewe[i], asVector(targets[t]));
-            without.proximity.push_back(p);
-            best = std::max(best, p);
-          }
-          if (best > -1e300) without.best.push_back(best);
-        }
-        if (near > 0 && checked) plain.targetCheck = steer::targetCheck(near);
-        for (const auto& target : targets) {
           model::SampleOptions asked = plain;
-          asked.target = asVector(target);
+          asked.target = asVector(targets[t]);
           const auto t1 = Clock::now();
-          const auto got = sampler.sample({"kernel void [HOLE]"}, perTarget, asked);
-          with.seconds += std::chrono::duration<double>(Clock::now() - t1).count();
-          std::vector<std::string> texts;
-          for (const auto& s : got)
-            texts.push_back(s.text);
-          std::vector<Counts> grewe;
-          const auto ok = compileAll(texts, jobs, nullptr, &grewe);
-          double best = -1e300;
-          for (std::size_t i = 0; i < got.size(); ++i) {
-            ++with.samples;
-            if (!ok[i]) continue;
-            ++with.compiled;
-            const double p = proximityTo(grewe[i], asVector(target));
-            with.proximity.push_back(p);
-            best = std::max(best, p);
+          for (const auto& s : sampler.sample({"kernel void [HOLE]"}, perTarget, asked)) {
+            with.texts.push_back(s.text);
+            with.target.push_back(t);
           }
-          if (best > -1e300) with.best.push_back(best);
+          with.seconds += std::chrono::duration<double>(Clock::now() - t1).count();
         }
-        auto medianOf = [](std::vector<double> v) {
-          if (v.empty()) return 0.0;
-          std::sort(v.begin(), v.end());
-          return v[v.size() / 2];
-        };
         std::printf("  %-16s %8s %9s %26s %24s %14s\n", "samples", "n", "compile", "median proximity (goal 80%)",
                     "median best per target", "ms per sample");
-        for (const auto& [name, arm] : {std::pair<const char*, const Arm*>{"asked for it", &with},
-                                        std::pair<const char*, const Arm*>{"without a target", &without}})
-          std::printf("  %-16s %8zu %8.1f%% %25.1f%% %23.1f%% %14.1f\n", name, arm->samples,
-                      100.0 * double(arm->compiled) / double(std::max<std::size_t>(1, arm->samples)),
-                      100.0 * medianOf(arm->proximity), 100.0 * medianOf(arm->best),
-                      1000.0 * arm->seconds / double(std::max<std::size_t>(1, arm->samples)));
+        for (auto* arm : {&with, &without}) {
+          arm->ok = compileAll(arm->texts, jobs, nullptr, &arm->grewe);
+          std::vector<double> proximity, best(targets.size(), -1e300);
+          std::size_t compiled = 0;
+          for (std::size_t i = 0; i < arm->texts.size(); ++i) {
+            if (!arm->ok[i]) continue;
+            ++compiled;
+            const double p = proximityTo(arm->grewe[i], asVector(targets[arm->target[i]]));
+            proximity.push_back(p);
+            best[arm->target[i]] = std::max(best[arm->target[i]], p);
+          }
+          best.erase(std::remove_if(best.begin(), best.end(), [](double b) { return b < -1e299; }), best.end());
+          std::printf("  %-16s %8zu %8.1f%% %25.1f%% %23.1f%% %14.1f\n", arm == &with ? "asked for it" : "without a target",
+                      arm->texts.size(), 100.0 * double(compiled) / double(std::max<std::size_t>(1, arm->texts.size())),
+                      100.0 * medianOf(proximity), 100.0 * medianOf(best),
+                      1000.0 * arm->seconds / double(std::max<std::size_t>(1, arm->texts.size())));
+        }
+        // As benchmarks: clean (steering's rules for a whole kernel) and runnable (the drive's checks).
+        for (auto* arm : {&with, &without}) {
+          const char* name = arm == &with ? "asked for it" : "without a target";
+          std::printf("  %s: %s\n", name, cleanSummary(arm->texts, arm->ok, jobs).c_str());
+          if (driveCount <= 0) continue;
+          const auto outcome = driveSome(arm->texts, arm->ok, driveCount);
+          std::vector<double> runnable;
+          std::vector<double> best(targets.size(), -1e300);
+          for (std::size_t i = 0; i < outcome.size(); ++i)
+            if (steer::passes(outcome[i])) {
+              const double p = proximityTo(arm->grewe[i], asVector(targets[arm->target[i]]));
+              runnable.push_back(p);
+              best[arm->target[i]] = std::max(best[arm->target[i]], p);
+            }
+          std::size_t reached = 0;
+          for (double b : best) reached += b > -1e299;
+          std::printf("  %s: %s; median proximity of those that pass %.1f%%, %zu of %zu targets have one\n", name,
+                      driveSummary(outcome).c_str(), 100.0 * medianOf(runnable), reached, targets.size());
+        }
       }
     }
 
@@ -575,7 +710,11 @@ int main(int argc, char** argv) {
       const auto cellTargets = model::gridTargets(grid, cells, {});
       model::SampleOptions asked = o;
       asked.minNewTokens = minTokens;
-      if (near > 0 && checked) asked.targetCheck = steer::targetCheck(near);
+      if (cleanAsked) heldClean(asked);
+      if (near > 0 && checked) {
+        asked.targetCheck = steer::targetCheck(near, cleanAsked ? steer::cleanStatementWarnings() : std::vector<std::string>{}, !countAll);
+        if (!countAll) asked.tidy = features::pruneDeadDeclarations;
+      }
       std::vector<std::string> feeds;
       for (const auto& t : cellTargets)
         for (int k = 0; k < perCell; ++k) {
@@ -619,6 +758,18 @@ int main(int argc, char** argv) {
           std::printf(b < -1e299 ? "    - " : " %4.0f%%", 100.0 * std::max(b, -9.99));
         }
         std::printf("\n");
+      }
+      std::printf("  %s\n", cleanSummary(texts, ok, jobs).c_str());
+      if (driveCount > 0) {
+        const auto outcome = driveSome(texts, ok, driveCount);
+        std::size_t passed = 0, driven = 0;
+        for (const auto& x : outcome) {
+          driven += !x.empty();
+          passed += steer::passes(x);
+        }
+        std::printf("  %s; so about %.1f%% of all samples pass the drive\n", driveSummary(outcome).c_str(),
+                    100.0 * double(compiled) / double(std::max<std::size_t>(1, got.size())) * double(passed) /
+                        double(std::max<std::size_t>(1, driven)));
       }
     }
 
