@@ -151,7 +151,6 @@ bool isSimpleIndex(const Expr* idx) {
 struct FunctionRecord {
   std::string name;
   GreweCounts counts;
-  bool writesGlobal = false; ///< GreweAstCounter::writesGlobal
   std::set<std::string> memNames; ///< __global and __local parameters, __local variables
 };
 
@@ -167,7 +166,6 @@ public:
   }
 
   bool VisitBinaryOperator(BinaryOperator* op) {
-    if (op->isAssignmentOp() && isGlobal(op->getLHS()->getType())) out_.writesGlobal = true;
     switch (op->getOpcode()) {
     case BO_LT:
     case BO_GT:
@@ -197,19 +195,10 @@ public:
     return true;
   }
 
-  bool VisitUnaryOperator(UnaryOperator* op) {
-    if (op->isIncrementDecrementOp() && isGlobal(op->getSubExpr()->getType())) out_.writesGlobal = true;
-    return true;
-  }
-
   bool VisitCallExpr(CallExpr* call) {
     const FunctionDecl* callee = call->getDirectCallee();
     if (!callee) return true;
     const std::string name = callee->getNameAsString();
-    const bool writesThrough = callee->hasBody() || name.rfind("atom", 0) == 0 || name.rfind("vstore", 0) == 0;
-    if (writesThrough)
-      for (const Expr* arg : call->arguments())
-        if (const auto* p = arg->getType()->getAs<PointerType>(); p && isGlobal(p->getPointeeType())) out_.writesGlobal = true;
     if (isAtomicBuiltin(name)) {
       out_.counts.atomic += 1;
     } else if (isExpensiveMath(name)) {
@@ -244,8 +233,6 @@ public:
   }
 
 private:
-  static bool isGlobal(QualType t) { return t.getAddressSpace() == LangAS::opencl_global; }
-
   FunctionRecord& out_;
   const std::vector<FunctionRecord>& earlier_;
   std::set<const DeclStmt*> skipped_;
@@ -256,7 +243,6 @@ private:
 void GreweAstCounter::onTranslationUnit(clang::ASTContext& ast, bool hasErrors) {
   hasErrors_ = hasErrors;
   kernels_.clear();
-  writes_.clear();
   std::vector<FunctionRecord> functions; // in file order, as the reference visits them
   for (Decl* d : ast.getTranslationUnitDecl()->noload_decls()) {
     auto* fd = llvm::dyn_cast<FunctionDecl>(d);
@@ -268,10 +254,7 @@ void GreweAstCounter::onTranslationUnit(clang::ASTContext& ast, bool hasErrors) 
         rec.memNames.insert(p->getNameAsString());
     BodyCounter counter(rec, functions, liveOnly_ ? deadDeclarations(*fd, ast) : std::set<const DeclStmt*>{});
     counter.TraverseStmt(fd->getBody());
-    if (fd->hasAttr<OpenCLKernelAttr>()) {
-      kernels_.emplace_back(rec.name, rec.counts);
-      writes_.push_back(rec.writesGlobal);
-    }
+    if (fd->hasAttr<OpenCLKernelAttr>()) kernels_.emplace_back(rec.name, rec.counts);
     functions.push_back(std::move(rec));
   }
 }

@@ -37,17 +37,10 @@ public:
   void onTranslationUnit(clang::ASTContext& ast, bool hasErrors) override;
   /// Kernel name -> counts, in source order.
   [[nodiscard]] const std::vector<std::pair<std::string, GreweCounts>>& kernels() const { return kernels_; }
-  /// Whether kernel i (as in kernels()) writes global memory in its own
-  /// body, as written: an assignment, increment or decrement of a __global
-  /// lvalue, or a call given a __global pointer to a builtin that writes
-  /// through it (atomics, vstore) or to a function defined in the file.
-  /// Not a feature: the sampler's hold asks it (steer::targetCheck).
-  [[nodiscard]] bool writesGlobal(std::size_t i) const { return i < writes_.size() && writes_[i]; }
   [[nodiscard]] bool sawErrors() const { return hasErrors_; }
 
 private:
   std::vector<std::pair<std::string, GreweCounts>> kernels_;
-  std::vector<bool> writes_;
   bool hasErrors_ = false;
   bool liveOnly_ = false;
 };

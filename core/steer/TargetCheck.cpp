@@ -31,18 +31,12 @@ std::function<std::size_t(const std::string&, const std::vector<double>&)> targe
     features::GreweAstCounter counter(liveOnly);
     if (const std::size_t at = clangfe::firstErrorOffsetWith(text, warnings, &counter); at != std::string::npos)
       return at;
-    std::vector<double> x(6, 0.0);
+    std::vector<double> x;
     if (!counter.kernels().empty()) {
       const auto& c = counter.kernels().front().second;
       x = {c.comp, c.rational, c.mem, c.localmem, c.coalesced, c.atomic};
     }
-    // A kernel that writes no global memory yet computes nothing anyone
-    // can read: it is short, with room kept for the store it still needs
-    // (one coalesced access, as `out[i] = v` is).
-    const bool writes = counter.writesGlobal(0);
-    if (!writes) x[2] += 1, x[4] += 1;
-    std::size_t verdict = judgeCounts(x, target, near);
-    if (!writes && verdict == std::string::npos) verdict = model::SampleOptions::kShortOfTarget;
+    const std::size_t verdict = judgeCounts(x, target, near);
     return verdict == 0 ? text.size() : verdict;
   };
 }

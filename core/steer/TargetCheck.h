@@ -28,10 +28,7 @@ namespace steerbench::steer {
 /// token, so that the sampler takes the whole statement back. With
 /// `liveOnly`, the counts leave out the declarations that do no work
 /// (features::deadDeclarations): a row of declarations nothing reads does
-/// not bring a kernel near its target. A kernel that writes no global
-/// memory yet (features::GreweAstCounter::writesGlobal) is short whatever
-/// its counts, judged with one coalesced access more for the store it
-/// needs. Thread-safe.
+/// not bring a kernel near its target. Thread-safe.
 [[nodiscard]] std::function<std::size_t(const std::string&, const std::vector<double>&)>
 targetCheck(double near, std::vector<std::string> warnings = {}, bool liveOnly = true);
 

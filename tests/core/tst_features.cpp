@@ -298,28 +298,6 @@ private slots:
     QCOMPARE(pruneDeadDeclarations(pruned), pruned);
   }
 
-  void writesToGlobalMemoryAreSeen_data() {
-    QTest::addColumn<QString>("kernel");
-    QTest::addColumn<bool>("writes");
-    QTest::newRow("store") << "kernel void A(global float *a) { a[get_global_id(0)] = 1.0f; }" << true;
-    QTest::newRow("through an alias") << "kernel void A(global float *a) { global float *p = a + 1; *p += 2.0f; }" << true;
-    QTest::newRow("increment") << "kernel void A(global int *a) { a[0]++; }" << true;
-    QTest::newRow("atomic") << "kernel void A(global int *a) { atomic_inc(a); }" << true;
-    QTest::newRow("vstore") << "kernel void A(global float *a) { vstore4((float4)(1.0f), 0, a); }" << true;
-    QTest::newRow("helper") << "void h(global int *p) { *p = 1; }\nkernel void A(global int *a) { h(a); }" << true;
-    QTest::newRow("reads") << "kernel void A(global float *a) { float x = a[0] * 2.0f; }" << false;
-    QTest::newRow("local only") << "kernel void A(global float *a) { local float t[4]; t[0] = a[0]; }" << false;
-    QTest::newRow("a private copy") << "kernel void A(global float *a) { float x = 1.0f; x += a[0]; }" << false;
-  }
-
-  void writesToGlobalMemoryAreSeen() {
-    QFETCH(QString, kernel);
-    QFETCH(bool, writes);
-    GreweAstCounter c;
-    QCOMPARE(clangfe::firstErrorOffsetWith(kernel.toStdString(), {}, &c), std::string::npos);
-    QCOMPARE(c.writesGlobal(c.kernels().size() - 1), writes);
-  }
-
   void derivedGreweFeatures() {
     GreweCounts c;
     c.comp = 6;
