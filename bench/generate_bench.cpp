@@ -234,6 +234,21 @@ std::vector<std::string> driveSome(const std::vector<std::string>& texts, const 
   return outcome;
 }
 
+/// "P of W (x.y%)".
+std::string partOf(std::size_t part, std::size_t whole, const char* what) {
+  return std::to_string(part) + " of " + std::to_string(whole) + what + " (" +
+         formatNumber(std::round(1000.0 * double(part) / double(std::max<std::size_t>(1, whole))) / 10.0) + "%)";
+}
+
+/// `s`, then `lead` and the tally, the largest count first: "a 3, b 2".
+std::string withTally(std::string s, const char* lead, const std::map<std::string, std::size_t>& tally) {
+  for (const auto& [count, name] : mostFrequentFirst(tally)) {
+    s += lead + name + " " + std::to_string(count);
+    lead = ", ";
+  }
+  return s;
+}
+
 /// "N of M driven pass (P%): A x, B y, ..." for driveSome's outcomes.
 std::string driveSummary(const std::vector<std::string>& outcome) {
   std::map<std::string, std::size_t> tally;
@@ -244,16 +259,8 @@ std::string driveSummary(const std::vector<std::string>& outcome) {
     passed += steer::passes(x);
     ++tally[x];
   }
-  std::string s = std::to_string(passed) + " of " + std::to_string(checked) + " driven pass (" +
-                  formatNumber(std::round(1000.0 * double(passed) / double(std::max<std::size_t>(1, checked))) / 10.0) + "%)";
-  const char* sep = ": ";
-  for (const auto& [count, name] : mostFrequentFirst(tally)) {
-    s += sep + name + " " + std::to_string(count);
-    sep = ", ";
-  }
-  return s;
+  return withTally(partOf(passed, checked, " driven pass"), ": ", tally);
 }
-
 
 double medianOf(std::vector<double> v) {
   if (v.empty()) return 0.0;
@@ -278,14 +285,7 @@ std::string cleanSummary(const std::vector<std::string>& texts, const std::vecto
     if (broken[i].empty()) ++clean;
     else ++tally[broken[i].substr(0, broken[i].find(':'))];
   }
-  std::string s = "clean " + std::to_string(clean) + " of " + std::to_string(compiled) + " compiling (" +
-                  formatNumber(std::round(1000.0 * double(clean) / double(std::max<std::size_t>(1, compiled))) / 10.0) + "%)";
-  const char* sep = "; broken: ";
-  for (const auto& [count, name] : mostFrequentFirst(tally)) {
-    s += sep + name + " " + std::to_string(count);
-    sep = ", ";
-  }
-  return s;
+  return withTally("clean " + partOf(clean, compiled, " compiling"), "; broken: ", tally);
 }
 
 } // namespace
