@@ -470,6 +470,13 @@ int runSample(const CommandLine& cl) {
             << " ms per sample (sampling only), median length "
             << (lengths.empty() ? 0 : lengths[lengths.size() / 2]) << " tokens; "
             << (ws ? "stored in " + wsPath : std::string("not stored (--no-store)")) << "\n";
+  if (near > 0) {
+    const auto givenUp = std::count_if(samples.begin(), samples.end(), [](const model::Sample& x) { return !x.complete; });
+    std::cout << "held to their vectors (proximity " << formatNumber(near) << (clean ? ", clean" : "") << "): " << givenUp
+              << (clean ? " given up with no clean kernel to end at (--unclean: more compile, far fewer run)"
+                        : " given up with no kernel to end at")
+              << "\n";
+  }
   if (interrupt.token().cancelled()) {
     std::cerr << (ws ? "interrupted: the samples made so far are stored\n" : "interrupted\n");
     return 130;
