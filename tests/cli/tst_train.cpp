@@ -436,6 +436,7 @@ private slots:
              qPrintable(scalar(ws_, "SELECT spec FROM samples ORDER BY id DESC LIMIT 1")));
     // Held samples are clean by default; --unclean lets them break the rules.
     QVERIFY(scalar(ws_, "SELECT spec FROM samples ORDER BY id DESC LIMIT 1").contains(QLatin1String("\"clean_kernels\":true")));
+    QVERIFY2(asked.out.contains(QLatin1String("held to their vectors (proximity 0.8, clean): ")), qPrintable(asked.out));
     const Run unclean = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), cond,
                              QStringLiteral("-n"), QStringLiteral("1"), QStringLiteral("--max-new-tokens"),
                              QStringLiteral("20"), QStringLiteral("--target"), QStringLiteral("comp=4,mem=2"),
