@@ -35,6 +35,7 @@
 //                    [--directed-holes 0.5] [--rename-holes 1] [--escalate-after 0] [--restarts 0] [--redraws 0] [--combine 16] [--combine-greedy 0] [--aliases 4] [--max-per-vector 4] [--reseed-after 100] [--reseed-draw 0|1] [--fill-insertions 0|1] [--clean-seeds 0|1] [--guide-logits 1] [--patience 0]
 //                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--untyped] [--no-calls] [--unchecked] [--context 64] [--nearest 32] [--seed-package-share 0.75] [--repairs 0] [--lineage-checks 0] [--package-failures 1] [--seed 1] [--ablation]
 //                    [--seeding nearest|empty|generated] (generated: a model trained with conditions, told each target)
+//                    [--seed-near 0.8] (generated seeds held to the target, and sampled clean; 0: the conditions alone)
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
 //                    [--keep-bests DIR] (each run's best kernel as DIR/VARIANT-NN.cl, to drive them)
 //                    [--keep-workspace FILE] (the scratch copy, every run and its checks, kept as FILE)
@@ -328,6 +329,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (base.seeding != steer::Seeding::Generated) base.seedNear = 0; // nothing to hold, and the spec says so
   if (!summaries.empty()) return summarise(summaries);
   try {
     if (ckpt.empty()) ckpt = modelForWorkspace(wsPath);
@@ -362,7 +364,7 @@ int main(int argc, char** argv) {
                 "context %d tokens (0: all), %d nearest seeds (at most %.0f%% from one package), time budget %.0f s per target, patience %d generations (0: none), "
                 "seed %llu; clean-compile rules: %s; contenders %s\n",
                 base.width, base.candidatesPerMember, base.depth, base.swapProbability, base.temperature, base.holeMin,
-                base.holeMax, 100 * base.directedHoles, base.renameHoles ? ", with renames" : "", base.maxNewTokens, base.escalateAfter, base.restarts, base.redraws, base.combine, base.combineGreedy, base.aliases, base.maxPerVector, base.reseedAfter, base.reseedDraw ? "drawing from the seeds" : "from generation 0's beam", base.fillInsertions ? "filled" : "may stay empty", base.cleanSeeds ? "clean" : "plain", base.guideLogits, base.endHoleBias, (std::string(base.guard ? (base.guardTypes ? "grammar guard" : "grammar guard without types and scopes") : "unguarded") + (base.guard && base.guardCalls ? " with builtin calls" : "") + (base.check ? ", compiler checks" : ", unchecked")).c_str(), base.context, base.nearest, 100 * base.seedPackageShare, base.timeBudget,
+                base.holeMax, 100 * base.directedHoles, base.renameHoles ? ", with renames" : "", base.maxNewTokens, base.escalateAfter, base.restarts, base.redraws, base.combine, base.combineGreedy, base.aliases, base.maxPerVector, base.reseedAfter, base.reseedDraw ? "drawing from the seeds" : "from generation 0's beam", base.fillInsertions ? "filled" : "may stay empty", base.cleanSeedsTaken() ? "clean" : "plain", base.guideLogits, base.endHoleBias, (std::string(base.guard ? (base.guardTypes ? "grammar guard" : "grammar guard without types and scopes") : "unguarded") + (base.guard && base.guardCalls ? " with builtin calls" : "") + (base.check ? ", compiler checks" : ", unchecked")).c_str(), base.context, base.nearest, 100 * base.seedPackageShare, base.timeBudget,
                 base.patience, (unsigned long long)base.seed,
                 [&] {
                   std::string r;

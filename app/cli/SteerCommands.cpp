@@ -208,7 +208,8 @@ void addSearchOptions(CommandLine& cl) {
                                    "trained with --conditions) or given (--seed-kernel)", false, "nearest"});
   cl.option({"seed-near", 0, "P", "with --seeding generated: hold the seeds to the target's counts (as sample --near: "
                                  "a statement that takes them past where they can come within proximity P is written "
-                                 "again, a seed short of P may not end; 0: the conditions alone)", false, "0"});
+                                 "again, a seed short of P may not end; held seeds are also sampled clean; 0: the "
+                                 "conditions alone)", false, "0.8"});
   cl.option({"nearest", 0, "N", "corpus kernels to seed from: the nearest that compile cleanly", false, "32"});
   cl.option({"seed-package-share", 0, "F", "at most this share of the nearest seeds from one package, whose drive checks "
                                            "then take the packages in turn (1: the nearest, whatever their packages)",
@@ -308,8 +309,9 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     else if (mode == "generated") spec.seeding = steer::Seeding::Generated;
     else throw UsageError("--seeding: expected nearest, empty, generated or given, got \"" + mode + "\"");
     spec.seedNear = parseDouble(cl.value("seed-near"), "--seed-near", 0, 0.999);
-    if (spec.seedNear > 0 && spec.seeding != steer::Seeding::Generated)
+    if (cl.has("seed-near") && spec.seedNear > 0 && spec.seeding != steer::Seeding::Generated)
       throw UsageError("--seed-near holds seeds generated for the target: give it with --seeding generated");
+    if (spec.seeding != steer::Seeding::Generated) spec.seedNear = 0; // nothing to hold
     if (cl.has("allow")) {
       std::stringstream in(cl.value("allow"));
       std::string rule;

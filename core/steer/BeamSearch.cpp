@@ -507,7 +507,7 @@ void BeamSearch::Run::sampleFeeds(Generation& g, const Feeds& feeds, int maxNewT
   // Statements only: checking whole kernels as holes closed cost a quarter
   // of the generations and raised no compile rate (bench/results/bench-steer.md).
   so.checkWhole = false;
-  if (beam.empty() && spec.cleanSeeds && spec.check) {
+  if (beam.empty() && spec.cleanSeedsTaken() && spec.check) {
     // Seeds from nothing: kernels that break no clean-compile rule, checked
     // whole as they close, so that their lineages can run.
     so.check = cleanStatementCheck();
@@ -515,7 +515,7 @@ void BeamSearch::Run::sampleFeeds(Generation& g, const Feeds& feeds, int maxNewT
     so.checkWhole = true;
   }
   if (beam.empty() && spec.seeding == Seeding::Generated && spec.seedNear > 0 && spec.check) {
-    so.targetCheck = targetCheck(spec.seedNear, spec.cleanSeeds ? cleanStatementWarnings() : std::vector<std::string>{});
+    so.targetCheck = targetCheck(spec.seedNear, cleanStatementWarnings());
     so.tidy = features::pruneDeadDeclarations;
   }
   so.checkJobs = jobs;

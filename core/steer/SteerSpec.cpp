@@ -117,7 +117,8 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   s.reseedDraw = o->getBoolean("reseed_draw").value_or(false); // and before draws a reseed took generation 0's beam
   s.fillInsertions = o->getBoolean("fill_insertions").value_or(false); // and before fills an insertion could stay empty
   s.cleanSeeds = o->getBoolean("clean_seeds").value_or(false); // and before seeds from nothing were sampled plain
-  real("seed_near", s.seedNear); // 0 before generated seeds were held to the target
+  s.seedNear = 0; // and before generated seeds were held to the target
+  real("seed_near", s.seedNear);
   s.guideLogits = 0; // and before guided infills sampled the model as it is
   real("guide_logits", s.guideLogits);
   integer("nearest", s.nearest);

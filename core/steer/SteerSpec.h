@@ -120,14 +120,18 @@ struct SteerSpec {
   /// statements kept to the clean-compile rules a statement can break alone,
   /// and a whole kernel that breaks any of `cleanRules`, or whose counts
   /// stand on dead code, written on (steer::cleanKernelCheck). Runs stored
-  /// without it sampled them with the plain checks.
+  /// without it sampled them with the plain checks. Seeds held to the
+  /// target (`seedNear`) are sampled clean whatever this says.
   bool cleanSeeds = false;
   /// Seeds generated for the target (`generated`) are held to it
-  /// (steer::targetCheck): a statement that takes their counts past where
-  /// they can still come within this proximity is written again, a kernel
-  /// short of it may not end, and one given up on the way ends at its last
-  /// checked statement. 0: the conditions alone (runs stored without it).
-  double seedNear = 0;
+  /// (steer::targetCheck, on live counts) and sampled clean: a statement
+  /// that takes their counts past where they can still come within this
+  /// proximity is written again, a kernel short of it may not end, and one
+  /// given up on the way ends at the longest clean kernel a checked
+  /// statement left. 0: the conditions alone, as runs stored without it.
+  double seedNear = 0.8;
+  /// Whether seeds are sampled clean: `cleanSeeds`, or held to a generated target.
+  [[nodiscard]] bool cleanSeedsTaken() const { return cleanSeeds || (seeding == Seeding::Generated && seedNear > 0); }
   /// Guided infills: each infill's logits lean toward the tokens that move
   /// its member's features toward the target (steer::guideBias): this much
   /// is added to the logit of a token of each dimension the member has too

@@ -267,7 +267,17 @@ private Q_SLOTS:
     QVERIFY(steer::SteerSpec::fromJson(s.toJson(), "spec").cleanSeeds);
     QVERIFY(!storedWithout(s, {",\"clean_seeds\":true"}).cleanSeeds);
     s.cleanSeeds = false;
-    // Generated seeds held to the target: kept; a run stored before the hold had none.
+    // Generated seeds held to the target (0.8 by default, and then clean):
+    // kept; a run stored before the hold had none.
+    QCOMPARE(steer::SteerSpec{}.seedNear, 0.8);
+    QVERIFY(!s.cleanSeedsTaken()); // not generated
+    {
+      steer::SteerSpec g = s;
+      g.seeding = steer::Seeding::Generated;
+      QVERIFY(g.cleanSeedsTaken());
+      g.seedNear = 0;
+      QVERIFY(!g.cleanSeedsTaken());
+    }
     s.seedNear = 0.75;
     QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "spec").seedNear, 0.75);
     QCOMPARE(storedWithout(s, {",\"seed_near\":0.75"}).seedNear, 0.0);
