@@ -82,7 +82,6 @@
 #include "drive/host/Driver.h"
 #include "drive/host/KernelSignatures.h"
 #include "engine/ParallelFor.h"
-#include "features/DeadDeclarations.h"
 #include "features/Distance.h"
 #include "features/FeatureSpace.h"
 #include "features/Measurement.h"
@@ -650,10 +649,7 @@ int main(int argc, char** argv) {
           without.target.push_back(without.target.size() / std::size_t(perTarget));
         }
         without.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-        if (near > 0 && checked) {
-          plain.targetCheck = steer::targetCheck(near, cleanAsked ? steer::cleanStatementWarnings() : std::vector<std::string>{}, !countAll);
-          if (!countAll) plain.tidy = features::pruneDeadDeclarations;
-        }
+        if (near > 0 && checked) steer::holdToTarget(plain, near, cleanAsked, !countAll);
         for (std::size_t t = 0; t < targets.size(); ++t) {
           model::SampleOptions asked = plain;
           asked.target = asVector(targets[t]);
@@ -711,10 +707,7 @@ int main(int argc, char** argv) {
       model::SampleOptions asked = o;
       asked.minNewTokens = minTokens;
       if (cleanAsked) heldClean(asked);
-      if (near > 0 && checked) {
-        asked.targetCheck = steer::targetCheck(near, cleanAsked ? steer::cleanStatementWarnings() : std::vector<std::string>{}, !countAll);
-        if (!countAll) asked.tidy = features::pruneDeadDeclarations;
-      }
+      if (near > 0 && checked) steer::holdToTarget(asked, near, cleanAsked, !countAll);
       std::vector<std::string> feeds;
       for (const auto& t : cellTargets)
         for (int k = 0; k < perCell; ++k) {

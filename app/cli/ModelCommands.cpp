@@ -18,7 +18,6 @@
 #include "model/Trainer.h"
 #include "model/TrainingSession.h"
 #include "engine/FeatureJob.h"
-#include "features/DeadDeclarations.h"
 #include "features/Measurement.h"
 #include "corpus/SourceFormatting.h"
 #include "steer/CleanCompile.h"
@@ -362,10 +361,7 @@ int runSample(const CommandLine& cl) {
   }
   else if (checked)
     o.check = clangfe::firstErrorOffset;
-  if (near > 0) {
-    o.targetCheck = steer::targetCheck(near, clean ? steer::cleanStatementWarnings() : std::vector<std::string>{});
-    o.tidy = features::pruneDeadDeclarations;
-  }
+  if (near > 0) steer::holdToTarget(o, near, clean);
   const int threads = int(cl.unsignedValue("threads", 0, 256));
   o.checkJobs = unsigned(threads);
   o.streams = int(cl.unsignedValue("streams", 0, 256)); // read before the model loads: a bad value fails at once

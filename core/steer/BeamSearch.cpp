@@ -22,7 +22,6 @@
 #include "engine/FeatureJob.h"
 #include "engine/FeatureTable.h"
 #include "engine/ParallelFor.h"
-#include "features/DeadDeclarations.h"
 #include "features/DeadCode.h"
 #include "features/Distance.h"
 #include "features/GreweFeatures.h"
@@ -514,10 +513,8 @@ void BeamSearch::Run::sampleFeeds(Generation& g, const Feeds& feeds, int maxNewT
     so.wholeCheck = cleanKernelCheck(spec.cleanRules);
     so.checkWhole = true;
   }
-  if (beam.empty() && spec.seeding == Seeding::Generated && spec.seedNear > 0 && spec.check) {
-    so.targetCheck = targetCheck(spec.seedNear, cleanStatementWarnings());
-    so.tidy = features::pruneDeadDeclarations;
-  }
+  if (beam.empty() && spec.seeding == Seeding::Generated && spec.seedNear > 0 && spec.check)
+    holdToTarget(so, spec.seedNear, /*clean=*/true); // held seeds are clean (SteerSpec::cleanSeedsTaken)
   so.checkJobs = jobs;
   so.feedEnds = feeds.ends;
   if (spec.redraws > 0 && !beam.empty()) { // a fill that puts back what its hole took is its member again

@@ -1,9 +1,11 @@
 #include "steer/TargetCheck.h"
 
 #include "clang/OpenCLFrontend.h"
+#include "features/DeadDeclarations.h"
 #include "features/Distance.h"
 #include "features/GreweFeatures.h"
 #include "model/Sampler.h"
+#include "steer/CleanCompile.h"
 
 #include <algorithm>
 #include <cmath>
@@ -39,6 +41,11 @@ std::function<std::size_t(const std::string&, const std::vector<double>&)> targe
     const std::size_t verdict = judgeCounts(x, target, near);
     return verdict == 0 ? text.size() : verdict;
   };
+}
+
+void holdToTarget(model::SampleOptions& o, double near, bool clean, bool liveOnly) {
+  o.targetCheck = targetCheck(near, clean ? cleanStatementWarnings() : std::vector<std::string>{}, liveOnly);
+  o.tidy = liveOnly ? features::pruneDeadDeclarations : std::function<std::string(const std::string&)>{};
 }
 
 } // namespace steerbench::steer

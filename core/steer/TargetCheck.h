@@ -11,6 +11,10 @@
 #include <string>
 #include <vector>
 
+namespace steerbench::model {
+struct SampleOptions;
+}
+
 namespace steerbench::steer {
 
 /// The verdict on counts `x` (comp, rational, mem, localmem, coalesced,
@@ -31,5 +35,12 @@ namespace steerbench::steer {
 /// not bring a kernel near its target. Thread-safe.
 [[nodiscard]] std::function<std::size_t(const std::string&, const std::vector<double>&)>
 targetCheck(double near, std::vector<std::string> warnings = {}, bool liveOnly = true);
+
+/// Holds `o`'s rows with a target to it at proximity `near`: its
+/// targetCheck (with the clean statement warnings when `clean`), and with
+/// `liveOnly` the tidy that takes the declarations doing no work out of a
+/// finished kernel (features::pruneDeadDeclarations), so that what is
+/// returned has the counts the hold read.
+void holdToTarget(model::SampleOptions& o, double near, bool clean, bool liveOnly = true);
 
 } // namespace steerbench::steer
