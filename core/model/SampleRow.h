@@ -27,10 +27,10 @@ struct SampleRow {
   bool unchecked = false;  ///< the feed's own text has an error: no more checks
   bool holdsTarget = false;   ///< checked toward counts (SampleOptions::targetCheck) in a feed its hole ends
   bool shortOfTarget = false; ///< its last checked statement left it short of its target (SampleOptions::targetCheck)
-  /// With a target's hold: the texts checked over its tries (the kernel so
-  /// far, blocks closed), in order; given up on the way, it ends as the
-  /// longest of them that the whole kernel's check passes.
-  std::vector<std::string> checked;
+  /// With a target's hold: the texts checked (the kernel so far, blocks
+  /// closed), one list a try, each in order; given up on the way, it ends at
+  /// one of them (heldRowEnd).
+  std::vector<std::vector<std::string>> checked;
   int restarts = 0;        ///< times it started again from its feed (SampleOptions::restarts)
   int redraws = 0;         ///< times its fill rebuilt what the hole replaced (SampleOptions::feedReplaced)
   // A decoder's view (CachedDecoding): the hole being filled began at

@@ -114,30 +114,6 @@ torch::Tensor encoderLogits(InfillModelImpl& model, std::vector<SampleRow>& rows
   }
   return (parts.size() == 1 ? parts.front() : torch::cat(parts, 0)).contiguous(); // [B, V]
 }
-
-
-/// Whole-kernel checks a row given up on its way to a target may spend on
-/// finding where to end: each is a compile (and, for a clean kernel, an -O1
-/// pass), and only given-up rows pay them.
-constexpr int kCutTries = 8;
-
-/// Where a row given up on its way to its target ends: the longest of its
-/// checked texts, tidied (SampleOptions::tidy), that the whole kernel's
-/// check passes (without one, the longest), trying at most kCutTries; none
-/// when none does.
-std::optional<std::string> cutPoint(const std::vector<std::string>& checked, const SampleOptions& o) {
-  std::vector<const std::string*> byLength;
-  for (const auto& t : checked)
-    byLength.push_back(&t);
-  std::stable_sort(byLength.begin(), byLength.end(), [](const std::string* a, const std::string* b) { return a->size() > b->size(); });
-  byLength.erase(std::unique(byLength.begin(), byLength.end(), [](const std::string* a, const std::string* b) { return *a == *b; }),
-                 byLength.end());
-  for (std::size_t i = 0; i < byLength.size() && i < std::size_t(kCutTries); ++i) {
-    std::string text = o.tidy ? o.tidy(*byLength[i]) : *byLength[i];
-    if (!o.wholeCheck || o.wholeCheck(text) == std::string::npos) return text;
-  }
-  return std::nullopt;
-}
 } // namespace
 
 Sampler::Sampler(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -338,6 +314,7 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
     auto checked = std::move(r.checked); // where the tries toward a target got
     r = Row{};
     r.checked = std::move(checked);
+    r.checked.emplace_back(); // this try's
     r.index = index;
     r.feed = feed;
     r.restarts = restarts;
@@ -387,7 +364,7 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
     Sample s;
     s.index = r.index;
     s.feed = r.feed;
-    const auto cutAt = !complete && r.holdsTarget ? cutPoint(r.checked, o) : std::nullopt;
+    const auto cutAt = !complete && r.holdsTarget ? heldRowEnd(r.checked, o) : std::nullopt;
     if (cutAt) {
       // Given up on its way to its target: the kernel as a checked
       // statement left it, its blocks closed (it compiles), tidied.

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <unordered_map>
 
 namespace steerbench::model {
@@ -132,7 +133,7 @@ void applyStatementCheck(SampleRow& r, std::size_t h, const StatementCheck& c, c
     r.statementAt = int(h);
     r.statementFailed = false;
     r.shortOfTarget = c.error == SampleOptions::kShortOfTarget;
-    if (r.holdsTarget) r.checked.push_back(c.text);
+    if (r.holdsTarget && !r.checked.empty()) r.checked.back().push_back(c.text);
     return;
   }
   if (c.error < r.fixed) {
@@ -199,6 +200,31 @@ std::function<std::size_t(const std::string&)> rememberedChecks(std::function<st
     memory->verdicts.emplace(text, verdict);
     return verdict;
   };
+}
+
+std::optional<std::string> heldRowEnd(const std::vector<std::vector<std::string>>& tries, const SampleOptions& o) {
+  // Each try's texts, distinct and longest first.
+  std::vector<std::vector<const std::string*>> ranked;
+  for (const auto& t : tries) {
+    auto& r = ranked.emplace_back();
+    for (const auto& text : t)
+      r.push_back(&text);
+    std::stable_sort(r.begin(), r.end(), [](const std::string* a, const std::string* b) { return a->size() > b->size(); });
+  }
+  std::set<std::string> judged;
+  for (std::size_t rank = 0;; ++rank) {
+    std::vector<const std::string*> turn; // every try's text of this rank
+    for (const auto& r : ranked)
+      if (rank < r.size()) turn.push_back(r[rank]);
+    if (turn.empty()) return std::nullopt;
+    std::stable_sort(turn.begin(), turn.end(), [](const std::string* a, const std::string* b) { return a->size() > b->size(); });
+    for (const auto* t : turn) {
+      std::string text = o.tidy ? o.tidy(*t) : *t;
+      if (!judged.insert(text).second) continue;
+      if (!o.wholeCheck || o.wholeCheck(text) == std::string::npos) return text;
+      if (judged.size() >= std::size_t(kHeldEndTries)) return std::nullopt;
+    }
+  }
 }
 
 } // namespace steerbench::model

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,22 @@ struct StatementCheck {
 void applyChecks(std::vector<SampleRow>& rows,
                  std::vector<StatementCheck>& checks, const SampleOptions& o, const Tokenizer& tok, unsigned jobs,
                  std::vector<char>& ended, const std::function<bool(SampleRow&)>& restart);
+
+/// Whole-kernel checks a row given up on its way to a target may spend on
+/// finding where to end: each is a compile (and, for a clean kernel, an -O1
+/// pass), and only given-up rows pay them.
+constexpr int kHeldEndTries = 8;
+
+/// Where a row given up on its way to its target ends, from the texts its
+/// statement checks left over its tries (SampleRow::checked): the first,
+/// tidied (SampleOptions::tidy), that the whole kernel's check passes, of
+/// each try's longest (the longest first), then each try's second longest,
+/// and so on; at most kHeldEndTries distinct texts are judged. Every try
+/// gets its turn before any gets a second: a try's shorter texts are its
+/// longest with statements fewer, and fail the same way more often than
+/// another try's longest does. None when none passes.
+[[nodiscard]] std::optional<std::string> heldRowEnd(const std::vector<std::vector<std::string>>& tries,
+                                                    const SampleOptions& o);
 
 /// `check` with a memory: a text checked before gets its first verdict
 /// again without a compile (a check is a function of the text alone). Rows

@@ -671,6 +671,45 @@ private Q_SLOTS:
     QVERIFY(asked.empty());
   }
 
+  void aGivenUpRowEndsAtEachTrysLongestFirst() {
+    // heldRowEnd: every try's longest text is judged before any try's
+    // second; texts are judged tidied, each once, at most kHeldEndTries.
+    SampleOptions o;
+    std::vector<std::string> judged;
+    o.wholeCheck = [&](const std::string& text) {
+      judged.push_back(text);
+      return text.size() >= 3 ? std::size_t(0) : std::string::npos;
+    };
+    auto end = heldRowEnd({{"aa", "aaaa", "aaa"}, {"bb"}}, o);
+    QVERIFY(end);
+    QCOMPARE(*end, std::string("bb"));
+    QCOMPARE(judged, (std::vector<std::string>{"aaaa", "bb"})); // not try one's "aaa" first
+    // Within a try, longest first once the tries' longest have failed.
+    judged.clear();
+    end = heldRowEnd({{"a", "aaaa", "aaa"}, {"bbbb"}}, o);
+    QVERIFY(end);
+    QCOMPARE(*end, std::string("a"));
+    QCOMPARE(judged, (std::vector<std::string>{"aaaa", "bbbb", "aaa", "a"}));
+    // Tidied, a text met twice is judged once.
+    judged.clear();
+    o.tidy = [](const std::string& text) { return text.substr(0, 4); };
+    QVERIFY(!heldRowEnd({{"ccccx"}, {"ccccy"}, {"cccc"}}, o));
+    QCOMPARE(judged, (std::vector<std::string>{"cccc"}));
+    // At most kHeldEndTries texts: a passing text beyond them is not reached.
+    judged.clear();
+    o.tidy = nullptr;
+    std::vector<std::vector<std::string>> tries;
+    for (int i = 0; i < kHeldEndTries; ++i)
+      tries.push_back({std::string(4, char('d' + i))});
+    tries.push_back({"e"});
+    QVERIFY(!heldRowEnd(tries, o));
+    QCOMPARE(judged.size(), std::size_t(kHeldEndTries));
+    // Without a whole check, the longest; with no texts, none.
+    o.wholeCheck = nullptr;
+    QCOMPARE(*heldRowEnd({{"a", "aaa"}, {"bb"}}, o), std::string("aaa"));
+    QVERIFY(!heldRowEnd({{}, {}}, o));
+  }
+
   void rememberedChecksCallOncePerText() {
     std::vector<std::string> calls;
     auto remembered = rememberedChecks(
