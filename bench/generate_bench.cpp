@@ -611,11 +611,6 @@ int main(int argc, char** argv) {
     }
 
     // Conditioned and grid samples with --clean: as `sample --clean` makes them.
-    auto heldClean = [](model::SampleOptions& so) {
-      so.check = steer::cleanStatementCheck();
-      so.wholeCheck = steer::cleanKernelCheck(steer::cleanRuleNames());
-    };
-
     // 5. Conditioned sampling toward DevMap's kernel vectors.
     if (conditioned > 0) {
       const auto reference = bench::devmapKernelVectors(devmapDir + "/cgo17-amd.csv");
@@ -641,7 +636,7 @@ int main(int argc, char** argv) {
         Arm with, without;
         model::SampleOptions plain = o;
         plain.minNewTokens = minTokens;
-        if (cleanAsked) heldClean(plain);
+        if (cleanAsked) steer::sampleClean(plain, steer::cleanRuleNames());
         const auto t0 = Clock::now();
         // Without a target: one run, sample i measured against target i / per-target.
         for (const auto& s : sampler.sample({"kernel void [HOLE]"}, perTarget * int(targets.size()), plain)) {
@@ -706,7 +701,7 @@ int main(int argc, char** argv) {
       const auto cellTargets = model::gridTargets(grid, cells, {});
       model::SampleOptions asked = o;
       asked.minNewTokens = minTokens;
-      if (cleanAsked) heldClean(asked);
+      if (cleanAsked) steer::sampleClean(asked, steer::cleanRuleNames());
       if (near > 0 && checked) steer::holdToTarget(asked, near, cleanAsked, !countAll);
       std::vector<std::string> feeds;
       for (const auto& t : cellTargets)

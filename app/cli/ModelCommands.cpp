@@ -355,10 +355,8 @@ int runSample(const CommandLine& cl) {
   // Clean when asked, and by default when held to a vector: held samples
   // that may break the rules reach their counts in code that does nothing.
   const bool clean = cl.has("clean") || (near > 0 && !cl.has("unclean"));
-  if (clean) {
-    o.check = steer::cleanStatementCheck();
-    o.wholeCheck = steer::cleanKernelCheck(steer::cleanRuleNames());
-  }
+  if (clean)
+    steer::sampleClean(o, steer::cleanRuleNames());
   else if (checked)
     o.check = clangfe::firstErrorOffset;
   if (near > 0) steer::holdToTarget(o, near, clean);

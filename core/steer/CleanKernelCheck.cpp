@@ -3,6 +3,7 @@
 #include "clang/OpenCLFrontend.h"
 #include "features/DeadCode.h"
 #include "features/FeatureSpace.h"
+#include "model/Sampler.h"
 #include "steer/CleanCompile.h"
 #include "steer/MeasurePool.h"
 
@@ -34,6 +35,11 @@ std::function<std::size_t(const std::string&)> cleanKernelCheck(std::vector<std:
     if (text.empty() || cleanKernelViolation(text, rules).empty()) return std::string::npos;
     return text.size() - 1;
   };
+}
+
+void sampleClean(model::SampleOptions& o, std::vector<std::string> rules) {
+  o.check = cleanStatementCheck();
+  o.wholeCheck = cleanKernelCheck(std::move(rules));
 }
 
 } // namespace steerbench::steer

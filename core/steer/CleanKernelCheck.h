@@ -11,6 +11,10 @@
 #include <string>
 #include <vector>
 
+namespace steerbench::model {
+struct SampleOptions;
+}
+
 namespace steerbench::steer {
 
 /// A sampler's statement check (model::SampleOptions::check) with every
@@ -28,5 +32,9 @@ namespace steerbench::steer {
 /// relative rule counts), else "dead-code" when the -O1 IR shows its counts
 /// on dead code (features::checkDeadCode, as steering's contenders).
 [[nodiscard]] std::string cleanKernelViolation(const std::string& text, const std::vector<std::string>& rules);
+
+/// Sets a sampler's checks to sample clean: statements by
+/// cleanStatementCheck(), whole kernels by cleanKernelCheck(rules).
+void sampleClean(model::SampleOptions& o, std::vector<std::string> rules);
 
 } // namespace steerbench::steer
