@@ -72,6 +72,7 @@
 //                        [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20]   (conditioned samples over a grid)
 //                        [--near 0]   (conditioned and grid samples held to their vectors; 0: the conditions alone)
 //                        [--count-all]   (held samples counted whole, dead declarations and all)
+//                        [--lean 0]   (held samples lean toward the counts they lack by this much, steer::heldLean; 0: none)
 //                        [--clean]   (conditioned and grid samples as `sample --clean` makes them)
 //                        [--drive 0]   (conditioned and grid samples driven, at most N an arm)
 #include "Coverage.h"
@@ -305,6 +306,7 @@ int main(int argc, char** argv) {
   bool cleanStatements = false, cleanKernels = false;
   bool cleanAsked = false; // conditioned and grid samples as `sample --clean` makes them
   int driveCount = 0;      // conditioned and grid samples driven, per arm
+  double lean = 0;         // held samples' lean toward the counts they lack (steer::heldLean)
   bool countAll = false;   // held samples counted whole, dead declarations and all, and not tidied
   model::SampleOptions o;
   for (int i = 1; i < argc; ++i) {
@@ -327,6 +329,7 @@ int main(int argc, char** argv) {
     else if (arg("--check-patience")) o.checkPatience = std::atoi(argv[++i]);
     else if (arg("--min-tokens")) minTokens = std::atoi(argv[++i]);
     else if (arg("--near")) near = std::atof(argv[++i]);
+    else if (arg("--lean")) lean = std::atof(argv[++i]);
     else if (arg("--close-bias")) closeBias = std::atof(argv[++i]);
     else if (arg("--streams")) o.streams = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--restart-statements")) o.resumeAtError = false;
@@ -353,7 +356,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 128] [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0] "
                            "[--unguarded] [--typed] [--no-calls] [--untyped] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
-                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--redraws 4] [--clean-statements] [--clean-kernels] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10] [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20] [--near 0] [--clean] [--drive 0] [--count-all]\n");
+                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--redraws 4] [--clean-statements] [--clean-kernels] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10] [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20] [--near 0] [--clean] [--drive 0] [--count-all] [--lean 0]\n");
       return 2;
     }
   }
@@ -624,7 +627,7 @@ int main(int argc, char** argv) {
         std::printf("\nConditioned sampling: %zu of DevMap's kernel vectors, %d samples each from \"kernel void "
                     "[HOLE]\" (at least %d tokens%s), beside as many without a target\n",
                     targets.size(), perTarget, minTokens,
-                    near > 0 ? (", held to proximity " + formatNumber(near)).c_str() : "");
+                    near > 0 ? (", held to proximity " + formatNumber(near) + (lean != 0 ? ", leaning " + formatNumber(lean) : std::string())).c_str() : "");
         auto asVector = [](const Counts& c) { return std::vector<double>(c.begin(), c.end()); };
         struct Arm {
           std::vector<std::string> texts;
@@ -645,6 +648,7 @@ int main(int argc, char** argv) {
         }
         without.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
         if (near > 0 && checked) steer::holdToTarget(plain, near, cleanAsked, !countAll);
+        if (near > 0 && checked && lean != 0) plain.heldLean = steer::heldLean(sampler.tokenizer(), lean, !countAll);
         for (std::size_t t = 0; t < targets.size(); ++t) {
           model::SampleOptions asked = plain;
           asked.target = asVector(targets[t]);
@@ -703,6 +707,7 @@ int main(int argc, char** argv) {
       asked.minNewTokens = minTokens;
       if (cleanAsked) steer::sampleClean(asked, steer::cleanRuleNames());
       if (near > 0 && checked) steer::holdToTarget(asked, near, cleanAsked, !countAll);
+      if (near > 0 && checked && lean != 0) asked.heldLean = steer::heldLean(sampler.tokenizer(), lean, !countAll);
       std::vector<std::string> feeds;
       for (const auto& t : cellTargets)
         for (int k = 0; k < perCell; ++k) {
@@ -732,7 +737,7 @@ int main(int argc, char** argv) {
       auto sortedBest = best;
       std::sort(sortedBest.begin(), sortedBest.end());
       std::printf("\nA grid of conditioned samples: %s, %d x %d cells, %d samples a cell%s (%zu in %.1f s, %.1f ms a sample)\n",
-                  grid.c_str(), cells, cells, perCell, near > 0 ? (", held to proximity " + formatNumber(near)).c_str() : "", got.size(), seconds, 1000.0 * seconds / double(std::max<std::size_t>(1, got.size())));
+                  grid.c_str(), cells, cells, perCell, near > 0 ? (", held to proximity " + formatNumber(near) + (lean != 0 ? ", leaning " + formatNumber(lean) : std::string())).c_str() : "", got.size(), seconds, 1000.0 * seconds / double(std::max<std::size_t>(1, got.size())));
       std::printf("  compile %zu (%.1f%%); cells whose nearest compiling sample is within 10%%: %zu of %zu (%.1f%%); "
                   "median nearest proximity %.1f%%\n",
                   compiled, 100.0 * double(compiled) / double(std::max<std::size_t>(1, got.size())), within, best.size(),

@@ -36,6 +36,7 @@
 //                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--untyped] [--no-calls] [--unchecked] [--context 64] [--nearest 32] [--seed-package-share 0.75] [--repairs 0] [--lineage-checks 0] [--package-failures 1] [--seed 1] [--ablation]
 //                    [--seeding nearest|empty|generated] (generated: a model trained with conditions, told each target)
 //                    [--seed-near 0.8] (generated seeds held to the target, and sampled clean; 0: the conditions alone)
+//                    [--seed-lean 0] (held generated seeds lean toward the counts they lack, steer::heldLean; 0: none)
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
 //                    [--keep-bests DIR] (each run's best kernel as DIR/VARIANT-NN.cl, to drive them)
 //                    [--keep-workspace FILE] (the scratch copy, every run and its checks, kept as FILE)
@@ -263,6 +264,7 @@ int main(int argc, char** argv) {
     else if (arg("--fill-insertions")) base.fillInsertions = std::atoi(argv[++i]) != 0;
     else if (arg("--clean-seeds")) base.cleanSeeds = std::atoi(argv[++i]) != 0;
     else if (arg("--seed-near")) base.seedNear = std::atof(argv[++i]);
+    else if (arg("--seed-lean")) base.seedLean = std::atof(argv[++i]);
     else if (arg("--guide-logits")) base.guideLogits = std::atof(argv[++i]);
     else if (arg("--only")) {
       for (std::string list = argv[++i]; !list.empty();) {
@@ -330,6 +332,7 @@ int main(int argc, char** argv) {
     }
   }
   if (base.seeding != steer::Seeding::Generated) base.seedNear = 0; // nothing to hold, and the spec says so
+  if (base.seedNear == 0) base.seedLean = 0; // no hold, no lean
   if (!summaries.empty()) return summarise(summaries);
   try {
     if (ckpt.empty()) ckpt = modelForWorkspace(wsPath);
@@ -360,11 +363,11 @@ int main(int argc, char** argv) {
     std::printf("bench-steer: %s space; model %s (sha256 %s); BLAS %s\n", space.name.c_str(), sampler.describe().c_str(),
                 sampler.modelHash().substr(0, 12).c_str(), model::useThreads(threads).c_str());
     std::printf("spec: width %d, %d candidates per member, depth %d, swap %.2f, temperature %.2f, holes %d-%d tokens (%.0f%% directed%s), "
-                "infills up to %d tokens, escalation after %d stalled generations (0: none), %d restarts, %d redraws of an infill that rebuilds its hole, %d combined candidates a generation (and %d greedy), %d aliased, at most %d members a vector (0: any), reseed after %d stalled generations (0: never) %s, insertions %s, seeds from nothing sampled %s, guided infills %.1f (0: none), [ENDHOLE] bias %.1f, %s, "
+                "infills up to %d tokens, escalation after %d stalled generations (0: none), %d restarts, %d redraws of an infill that rebuilds its hole, %d combined candidates a generation (and %d greedy), %d aliased, at most %d members a vector (0: any), reseed after %d stalled generations (0: never) %s, insertions %s, seeds from nothing sampled %s%s, guided infills %.1f (0: none), [ENDHOLE] bias %.1f, %s, "
                 "context %d tokens (0: all), %d nearest seeds (at most %.0f%% from one package), time budget %.0f s per target, patience %d generations (0: none), "
                 "seed %llu; clean-compile rules: %s; contenders %s\n",
                 base.width, base.candidatesPerMember, base.depth, base.swapProbability, base.temperature, base.holeMin,
-                base.holeMax, 100 * base.directedHoles, base.renameHoles ? ", with renames" : "", base.maxNewTokens, base.escalateAfter, base.restarts, base.redraws, base.combine, base.combineGreedy, base.aliases, base.maxPerVector, base.reseedAfter, base.reseedDraw ? "drawing from the seeds" : "from generation 0's beam", base.fillInsertions ? "filled" : "may stay empty", base.cleanSeedsTaken() ? "clean" : "plain", base.guideLogits, base.endHoleBias, (std::string(base.guard ? (base.guardTypes ? "grammar guard" : "grammar guard without types and scopes") : "unguarded") + (base.guard && base.guardCalls ? " with builtin calls" : "") + (base.check ? ", compiler checks" : ", unchecked")).c_str(), base.context, base.nearest, 100 * base.seedPackageShare, base.timeBudget,
+                base.holeMax, 100 * base.directedHoles, base.renameHoles ? ", with renames" : "", base.maxNewTokens, base.escalateAfter, base.restarts, base.redraws, base.combine, base.combineGreedy, base.aliases, base.maxPerVector, base.reseedAfter, base.reseedDraw ? "drawing from the seeds" : "from generation 0's beam", base.fillInsertions ? "filled" : "may stay empty", base.cleanSeedsTaken() ? "clean" : "plain", base.seedNear > 0 ? (" held at " + formatNumber(base.seedNear) + (base.seedLean != 0 ? ", leaning " + formatNumber(base.seedLean) : std::string())).c_str() : "", base.guideLogits, base.endHoleBias, (std::string(base.guard ? (base.guardTypes ? "grammar guard" : "grammar guard without types and scopes") : "unguarded") + (base.guard && base.guardCalls ? " with builtin calls" : "") + (base.check ? ", compiler checks" : ", unchecked")).c_str(), base.context, base.nearest, 100 * base.seedPackageShare, base.timeBudget,
                 base.patience, (unsigned long long)base.seed,
                 [&] {
                   std::string r;

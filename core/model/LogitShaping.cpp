@@ -37,6 +37,9 @@ void shapeLogits(float* logits, std::int64_t vocab, std::vector<SampleRow>& rows
     for (std::size_t b = 0; b < rows.size(); ++b)
       for (const auto& [id, bias] : o.feedTokenBias[rows[b].feed])
         row(b)[id] += bias;
+  for (std::size_t b = 0; b < rows.size(); ++b) // a held row's lean (SampleOptions::heldLean)
+    for (const auto& [id, bias] : rows[b].lean)
+      row(b)[id] += bias;
   if (o.guard) {
     banned.assign(rows.size() * V, 0);
     for (std::size_t b = 0; b < rows.size(); ++b) {

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace steerbench::model {
@@ -31,6 +32,9 @@ struct SampleRow {
   /// closed), one list a try, each in order; given up on the way, it ends at
   /// one of them (heldRowEnd).
   std::vector<std::vector<std::string>> checked;
+  /// With a target's hold and SampleOptions::heldLean: the biases its last
+  /// passed statement left, added to its logits.
+  std::vector<std::pair<int, float>> lean;
   int restarts = 0;        ///< times it started again from its feed (SampleOptions::restarts)
   int redraws = 0;         ///< times its fill rebuilt what the hole replaced (SampleOptions::feedReplaced)
   // A decoder's view (CachedDecoding): the hole being filled began at

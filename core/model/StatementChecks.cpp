@@ -134,6 +134,7 @@ void applyStatementCheck(SampleRow& r, std::size_t h, const StatementCheck& c, c
     r.statementFailed = false;
     r.shortOfTarget = c.error == SampleOptions::kShortOfTarget;
     if (r.holdsTarget && !r.checked.empty()) r.checked.back().push_back(c.text);
+    if (o.heldLean) r.lean = c.lean;
     return;
   }
   if (c.error < r.fixed) {
@@ -174,6 +175,9 @@ void applyChecks(std::vector<SampleRow>& rows,
               : c.whole && o.wholeCheck   ? o.wholeCheck(c.text)
               : !c.whole && r.holdsTarget ? o.targetCheck(c.text, rowTarget(o, r.feed))
                                          : o.check(c.text);
+    if (!c.whole && r.holdsTarget && o.heldLean &&
+        (c.error == std::string::npos || c.error == SampleOptions::kShortOfTarget))
+      c.lean = o.heldLean(c.text, rowTarget(o, r.feed));
   });
   for (const StatementCheck& c : checks) {
     SampleRow& r = rows[c.row];

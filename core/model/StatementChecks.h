@@ -12,6 +12,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace steerbench::model {
@@ -26,6 +27,7 @@ struct StatementCheck {
   bool whole = false; ///< the whole kernel, as the row closes its last hole
   std::size_t hole = 0; ///< the hole's index in the row: after the statement's last token, or the one closing
   std::size_t error = std::string::npos;
+  std::vector<std::pair<int, float>> lean; ///< a held row's lean from a passed statement (SampleOptions::heldLean)
 };
 
 /// The counts a feed's rows are asked for (SampleOptions::feedTargets, else

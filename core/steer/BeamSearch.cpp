@@ -513,8 +513,10 @@ void BeamSearch::Run::sampleFeeds(Generation& g, const Feeds& feeds, int maxNewT
     so.wholeCheck = cleanKernelCheck(spec.cleanRules);
     so.checkWhole = true;
   }
-  if (beam.empty() && spec.seeding == Seeding::Generated && spec.seedNear > 0 && spec.check)
+  if (beam.empty() && spec.seeding == Seeding::Generated && spec.seedNear > 0 && spec.check) {
     holdToTarget(so, spec.seedNear, /*clean=*/true); // held seeds are clean (SteerSpec::cleanSeedsTaken)
+    if (spec.seedLean != 0) so.heldLean = heldLean(tok, spec.seedLean);
+  }
   so.checkJobs = jobs;
   so.feedEnds = feeds.ends;
   if (spec.redraws > 0 && !beam.empty()) { // a fill that puts back what its hole took is its member again

@@ -47,7 +47,7 @@ std::string SteerSpec::toJson() const {
          ",\"combine\":" + std::to_string(combine) + ",\"combine_greedy\":" + std::to_string(combineGreedy) + ",\"aliases\":" + std::to_string(aliases) + ",\"max_per_vector\":" + std::to_string(maxPerVector) +
          ",\"reseed_after\":" + std::to_string(reseedAfter) + ",\"reseed_draw\":" + (reseedDraw ? "true" : "false") +
          ",\"fill_insertions\":" + (fillInsertions ? "true" : "false") +
-         ",\"clean_seeds\":" + (cleanSeeds ? "true" : "false") + ",\"seed_near\":" + formatNumber(seedNear) +
+         ",\"clean_seeds\":" + (cleanSeeds ? "true" : "false") + ",\"seed_near\":" + formatNumber(seedNear) + ",\"seed_lean\":" + formatNumber(seedLean) +
          ",\"guide_logits\":" + formatNumber(guideLogits) +
          ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"guard_types\":" + (guardTypes ? "true" : "false") + ",\"guard_calls\":" + (guardCalls ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
          ",\"scale\":" + jsonNumbers(scale) +
@@ -119,6 +119,7 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   s.cleanSeeds = o->getBoolean("clean_seeds").value_or(false); // and before seeds from nothing were sampled plain
   s.seedNear = 0; // and before generated seeds were held to the target
   real("seed_near", s.seedNear);
+  real("seed_lean", s.seedLean); // absent: 0, as the member's default
   s.guideLogits = 0; // and before guided infills sampled the model as it is
   real("guide_logits", s.guideLogits);
   integer("nearest", s.nearest);

@@ -130,6 +130,10 @@ struct SteerSpec {
   /// given up on the way ends at the longest clean kernel a checked
   /// statement left. 0: the conditions alone, as runs stored without it.
   double seedNear = 0.8;
+  /// Held generated seeds (`seedNear`) lean toward the counts they still
+  /// lack by this much (steer::heldLean: steering's guide read from the
+  /// kernel each passed statement leaves). 0: none, as runs stored without it.
+  double seedLean = 0;
   /// Whether seeds are sampled clean: `cleanSeeds`, or held to a generated target.
   [[nodiscard]] bool cleanSeedsTaken() const { return cleanSeeds || (seeding == Seeding::Generated && seedNear > 0); }
   /// Guided infills: each infill's logits lean toward the tokens that move

@@ -5,6 +5,8 @@
 #include "features/Distance.h"
 #include "features/GreweFeatures.h"
 #include "model/Sampler.h"
+#include "model/Tokenizer.h"
+#include "steer/HoleSites.h"
 #include "steer/CleanCompile.h"
 
 #include <algorithm>
@@ -26,20 +28,54 @@ std::size_t judgeCounts(const std::vector<double>& x, const std::vector<double>&
   return features::relativeProximity(have, t) >= near ? std::string::npos : model::SampleOptions::kShortOfTarget;
 }
 
+namespace {
+/// The six counts of a text's first kernel (empty: none), read from a
+/// compile under `warnings`; the offset of its first error, if any.
+std::size_t countsOf(const std::string& text, const std::vector<std::string>& warnings, bool liveOnly,
+                     std::vector<double>& x) {
+  features::GreweAstCounter counter(liveOnly);
+  const std::size_t at = clangfe::firstErrorOffsetWith(text, warnings, &counter);
+  x.clear();
+  if (at == std::string::npos && !counter.kernels().empty()) {
+    const auto& c = counter.kernels().front().second;
+    x = {c.comp, c.rational, c.mem, c.localmem, c.coalesced, c.atomic};
+  }
+  return at;
+}
+
+/// The text this thread's target check last counted, and its counts: the
+/// sampler asks for a row's lean right after its check, on the same thread,
+/// so the lean need not compile the text again.
+struct LastCounted {
+  std::string text;
+  bool live = true;
+  std::vector<double> x;
+};
+thread_local LastCounted lastCounted;
+} // namespace
+
 std::function<std::size_t(const std::string&, const std::vector<double>&)> targetCheck(double near,
                                                                                       std::vector<std::string> warnings,
                                                                                       bool liveOnly) {
   return [near, warnings = std::move(warnings), liveOnly](const std::string& text, const std::vector<double>& target) {
-    features::GreweAstCounter counter(liveOnly);
-    if (const std::size_t at = clangfe::firstErrorOffsetWith(text, warnings, &counter); at != std::string::npos)
-      return at;
     std::vector<double> x;
-    if (!counter.kernels().empty()) {
-      const auto& c = counter.kernels().front().second;
-      x = {c.comp, c.rational, c.mem, c.localmem, c.coalesced, c.atomic};
-    }
+    if (const std::size_t at = countsOf(text, warnings, liveOnly, x); at != std::string::npos) return at;
+    lastCounted = {text, liveOnly, x};
     const std::size_t verdict = judgeCounts(x, target, near);
     return verdict == 0 ? text.size() : verdict;
+  };
+}
+
+std::function<std::vector<std::pair<int, float>>(const std::string&, const std::vector<double>&)>
+heldLean(const model::Tokenizer& tok, double strength, bool liveOnly) {
+  return [&tok, strength, liveOnly, vocabulary = vocabularyTokens("grewe", tok)](const std::string& text,
+                                                                                const std::vector<double>& target) {
+    std::vector<double> x;
+    if (lastCounted.text == text && lastCounted.live == liveOnly) x = lastCounted.x;
+    else if (countsOf(text, {}, liveOnly, x) != std::string::npos) return std::vector<std::pair<int, float>>{};
+    x.resize(6, 0.0);
+    const std::vector<double> t(target.begin(), target.begin() + std::ptrdiff_t(std::min<std::size_t>(6, target.size())));
+    return guideBias(dimensionTokens(vocabulary, tok, tok.encode(text)), x, t, strength);
   };
 }
 

@@ -9,10 +9,12 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace steerbench::model {
 struct SampleOptions;
+class Tokenizer;
 }
 
 namespace steerbench::steer {
@@ -35,6 +37,15 @@ namespace steerbench::steer {
 /// not bring a kernel near its target. Thread-safe.
 [[nodiscard]] std::function<std::size_t(const std::string&, const std::vector<double>&)>
 targetCheck(double near, std::vector<std::string> warnings = {}, bool liveOnly = true);
+
+/// A held row's lean (model::SampleOptions::heldLean): steering's guide
+/// (guideBias, `strength`) from the six counts of the kernel a statement
+/// check passed toward the row's target, so that the row leans toward the
+/// operators, comparisons, atomics and buffer names its kernel still lacks,
+/// and away from those it has too many of. `tok` must outlive the function.
+/// Thread-safe.
+[[nodiscard]] std::function<std::vector<std::pair<int, float>>(const std::string&, const std::vector<double>&)>
+heldLean(const model::Tokenizer& tok, double strength, bool liveOnly = true);
 
 /// Holds `o`'s rows with a target to it at proximity `near`: its
 /// targetCheck (with the clean statement warnings when `clean`), and with

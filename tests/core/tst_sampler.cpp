@@ -5,6 +5,7 @@
 
 #include "model/CachedDecoding.h"
 #include "model/Conditioning.h"
+#include "model/LogitShaping.h"
 #include "model/StatementChecks.h"
 
 #include "common/Error.h"
@@ -669,6 +670,55 @@ private Q_SLOTS:
     QVERIFY(!out[0].cut);
     QCOMPARE(out[0].text, tok.decode(tok.encode("kernel void A ( ) { }")));
     QVERIFY(asked.empty());
+  }
+
+  void aHeldRowLeansAsItsLastPassedStatementSays() {
+    // SampleOptions::heldLean is asked, for a held row, with each statement
+    // that passed its target check (short or near) and the row's target;
+    // what it returns is added to that row's logits (shapeLogits).
+    const int semi = fixtureTokenizer().encode(";")[0];
+    auto s = biasedConditionedDecoder(Tokenizer::kEndHole, semi);
+    SampleOptions o;
+    o.temperature = 0;
+    o.streams = 1;
+    o.checkJobs = 1;
+    o.rememberChecks = false;
+    o.target = {1, 0, 0, 0, 0, 0};
+    o.check = [](const std::string&) { return std::string::npos; };
+    int checks = 0;
+    o.targetCheck = [&](const std::string& text, const std::vector<double>&) {
+      ++checks;
+      if (checks == 2) return text.rfind(';'); // the second statement fails: taken back, no lean
+      return checks < 4 ? SampleOptions::kShortOfTarget : std::string::npos;
+    };
+    std::vector<std::string> leaned;
+    o.heldLean = [&](const std::string& text, const std::vector<double>& target) {
+      leaned.push_back(text);
+      if (target != o.target) leaned.push_back("a wrong target");
+      return std::vector<std::pair<int, float>>{{semi, 0.5f}};
+    };
+    auto out = s.sample({"kernel void A ( ) { [HOLE]"}, 1, o);
+    QVERIFY(out[0].complete);
+    QVERIFY(checks >= 4);
+    QCOMPARE(leaned.size(), std::size_t(checks - 1)); // every statement that passed
+    QVERIFY(std::find(leaned.begin(), leaned.end(), "a wrong target") == leaned.end());
+    // Not asked for a row without a target.
+    leaned.clear();
+    SampleOptions free = o;
+    free.target.clear();
+    (void)s.sample({"kernel void A ( ) { [HOLE]"}, 1, free);
+    QVERIFY(leaned.empty());
+    // The lean is added to its row's logits, and only to its row's.
+    std::vector<SampleRow> rows(2);
+    rows[0].lean = {{semi, 2.5f}};
+    const std::int64_t vocab = s.tokenizer().size();
+    std::vector<float> logits(std::size_t(2 * vocab), 1.0f);
+    std::vector<std::uint8_t> banned;
+    SampleOptions plain;
+    plain.guard = false;
+    shapeLogits(logits.data(), vocab, rows, {0, 0}, plain, nullptr, banned);
+    QCOMPARE(logits[std::size_t(semi)], 3.5f);
+    QCOMPARE(logits[std::size_t(vocab + semi)], 1.0f);
   }
 
   void aGivenUpRowEndsAtEachTrysLongestFirst() {

@@ -281,6 +281,11 @@ private Q_SLOTS:
     s.seedNear = 0.75;
     QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "spec").seedNear, 0.75);
     QCOMPARE(storedWithout(s, {",\"seed_near\":0.75"}).seedNear, 0.0);
+    // Held seeds' lean: none by default, kept, and none for a run stored without it.
+    QCOMPARE(steer::SteerSpec{}.seedLean, 0.0);
+    s.seedLean = 1.5;
+    QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "spec").seedLean, 1.5);
+    QCOMPARE(storedWithout(s, {",\"seed_lean\":1.5"}).seedLean, 0.0);
     // Directed holes: kept, and a run stored before them placed every hole anywhere.
     s.directedHoles = 0.25;
     QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "spec").directedHoles, 0.25);
@@ -684,6 +689,35 @@ private Q_SLOTS:
     const std::string idle = "kernel void A(global float *a) { a[0] = a[1]; float x = a[2] * a[3]; }";
     QCOMPARE(check(idle, asked), shortOf);
     QCOMPARE(steer::targetCheck(0.8, {}, /*liveOnly=*/false)(idle, asked), std::string::npos);
+  }
+
+  void aHeldRowLeansTowardTheCountsItLacks() {
+    // steer::heldLean: the guide from the counts of the kernel so far (read
+    // with Clang, live code only): comp 1, mem 2, coalesced 2 here.
+    const std::string k = "kernel void A(global float *a, global float *b) { b[0] = a[1] * 2.0f; }";
+    model::Tokenizer::Options o;
+    o.minCount = 1;
+    const auto tok = model::Tokenizer::build({k}, o);
+    const auto lean = steer::heldLean(tok, 1.5);
+    auto biasOf = [&](const std::vector<std::pair<int, float>>& b, const char* t) {
+      const int id = tok.encode(t)[0];
+      const auto at = std::find_if(b.begin(), b.end(), [&](const auto& p) { return p.first == id; });
+      return at == b.end() ? 0.0f : at->second;
+    };
+    // More comp and mem wanted: `*` and the buffers up.
+    auto b = lean(k, {5, 0, 6, 0, 2, 0});
+    QCOMPARE(biasOf(b, "*"), 1.5f);
+    QCOMPARE(biasOf(b, "a"), 1.5f); // mem up, coalesced as asked
+    QCOMPARE(biasOf(b, "b"), 1.5f);
+    // Comp past the target: the operators down; the buffers as they are.
+    b = lean(k, {0, 0, 2, 0, 2, 0});
+    QCOMPARE(biasOf(b, "*"), -1.5f);
+    QCOMPARE(biasOf(b, "a"), 0.0f);
+    // The same with the target check asked first (its counts are reused).
+    QCOMPARE(steer::targetCheck(0.8)(k, {0, 0, 2, 0, 2, 0}), k.size()); // past the target: comp 1 of 0
+    QCOMPARE(lean(k, {0, 0, 2, 0, 2, 0}), b);
+    // A text in error leans nowhere.
+    QVERIFY(lean("kernel void A(global float *a) { a[0] = c; }", {5, 0, 6, 0, 2, 0}).empty());
   }
 
   void targetsFromKernelsAndDevMapRows() {
