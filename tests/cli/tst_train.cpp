@@ -443,6 +443,20 @@ private slots:
                              QStringLiteral("--unclean"), QStringLiteral("--threads"), QStringLiteral("1")});
     QVERIFY2(unclean.exitCode == 0, qPrintable(unclean.err));
     QVERIFY(scalar(ws_, "SELECT spec FROM samples ORDER BY id DESC LIMIT 1").contains(QLatin1String("\"clean_kernels\":false")));
+    // --lean leans held samples toward what they lack; the spec records it.
+    const Run leaning = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), cond,
+                             QStringLiteral("-n"), QStringLiteral("1"), QStringLiteral("--max-new-tokens"),
+                             QStringLiteral("20"), QStringLiteral("--target"), QStringLiteral("comp=4,mem=2"),
+                             QStringLiteral("--lean"), QStringLiteral("1"), QStringLiteral("--threads"), QStringLiteral("1")});
+    QVERIFY2(leaning.exitCode == 0, qPrintable(leaning.err));
+    QVERIFY(scalar(ws_, "SELECT spec FROM samples ORDER BY id DESC LIMIT 1").contains(QLatin1String("\"lean\":1")));
+    for (const QStringList& bad : {QStringList{QStringLiteral("--lean"), QStringLiteral("1")},
+                                   QStringList{QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--near"), QStringLiteral("0"), QStringLiteral("--lean"), QStringLiteral("1")},
+                                   QStringList{QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--lean"), QStringLiteral("-1")}}) {
+      const Run r = cli(QStringList{QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), cond} + bad);
+      QCOMPARE(r.exitCode, 2);
+      QVERIFY2(r.err.contains(QLatin1String("--lean")), qPrintable(r.err));
+    }
     for (const QStringList& bad : {QStringList{QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--clean"), QStringLiteral("--unclean")},
                                    QStringList{QStringLiteral("--unclean")},
                                    QStringList{QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--near"), QStringLiteral("0"), QStringLiteral("--unclean")}}) {
