@@ -109,6 +109,19 @@ Sampler biasedConditionedDecoder(int token, int second) {
   return Sampler(std::make_unique<Sampler::Impl>(Sampler::Impl{std::move(tok), m}));
 }
 
+/// A held row's options: the most likely token, one stream and one check
+/// job, every check a call, asked for comp 1, statements passing `check`.
+SampleOptions heldGreedy() {
+  SampleOptions o;
+  o.temperature = 0;
+  o.streams = 1;
+  o.checkJobs = 1;
+  o.rememberChecks = false;
+  o.target = {1, 0, 0, 0, 0, 0};
+  o.check = [](const std::string&) { return std::string::npos; };
+  return o;
+}
+
 /// The most likely token every time, no compiler checks.
 SampleOptions greedyUnchecked() {
   SampleOptions o;
@@ -610,13 +623,7 @@ private Q_SLOTS:
     const int semi = fixtureTokenizer().encode(";")[0];
     auto s = biasedConditionedDecoder(Tokenizer::kEndHole, semi);
     const std::string feed = "kernel void A ( ) { [HOLE]";
-    SampleOptions o;
-    o.temperature = 0;
-    o.streams = 1;
-    o.checkJobs = 1;
-    o.rememberChecks = false;
-    o.target = {1, 0, 0, 0, 0, 0};
-    o.check = [](const std::string&) { return std::string::npos; };
+    SampleOptions o = heldGreedy();
     std::vector<std::string> asked;
     o.targetCheck = [&](const std::string& text, const std::vector<double>& t) {
       asked.push_back(text);
@@ -678,13 +685,7 @@ private Q_SLOTS:
     // what it returns is added to that row's logits (shapeLogits).
     const int semi = fixtureTokenizer().encode(";")[0];
     auto s = biasedConditionedDecoder(Tokenizer::kEndHole, semi);
-    SampleOptions o;
-    o.temperature = 0;
-    o.streams = 1;
-    o.checkJobs = 1;
-    o.rememberChecks = false;
-    o.target = {1, 0, 0, 0, 0, 0};
-    o.check = [](const std::string&) { return std::string::npos; };
+    SampleOptions o = heldGreedy();
     int checks = 0;
     o.targetCheck = [&](const std::string& text, const std::vector<double>&) {
       ++checks;
