@@ -114,10 +114,10 @@ struct SampleOptions {
   std::function<std::size_t(const std::string&, const std::vector<double>&)> targetCheck;
   static constexpr std::size_t kShortOfTarget = std::size_t(-2);
   /// With `targetCheck`: logit biases for a held row from the kernel a
-  /// statement check passed and the row's target (steer::holdToTarget's
-  /// lean), added to the row's logits until its next passed statement, so
-  /// that it leans toward the counts it still lacks. Called from the check
-  /// threads. Empty: none.
+  /// statement check passed and the row's target (steer::heldLean), added
+  /// to the row's logits until its next passed statement, so that it leans
+  /// toward the counts it still lacks. Called from the check threads, right
+  /// after that statement's check. Empty: none.
   std::function<std::vector<std::pair<int, float>>(const std::string&, const std::vector<double>&)> heldLean;
   bool checkWhole = true; ///< also check the whole kernel as its last hole closes (see `check`)
   /// The whole kernel's check, when it should judge more than a statement
