@@ -613,8 +613,8 @@ int main(int argc, char** argv) {
                     samples[largestAt].text.c_str());
     }
 
-    // Conditioned and grid samples with --clean: as `sample --clean` makes them.
-    // 5. Conditioned sampling toward DevMap's kernel vectors.
+    // 5. Conditioned sampling toward DevMap's kernel vectors (with --clean,
+    // as `sample --clean` makes them; so are the grid's samples).
     if (conditioned > 0) {
       const auto reference = bench::devmapKernelVectors(devmapDir + "/cgo17-amd.csv");
       std::vector<Counts> targets;
