@@ -114,9 +114,7 @@ int runCampaignPlan(const CommandLine& cl) {
   spec.steer.target = spec.targets[0];
   readSearchOptions(cl, spec.steer);
   spec.steer.nearest = int(cl.unsignedValue("nearest", 1, 100000));
-  char* end = nullptr;
-  spec.steer.timeBudget = std::strtod(cl.value("time-budget").c_str(), &end);
-  if (*end || !(spec.steer.timeBudget >= 0)) throw UsageError("--time-budget: expected seconds (0: none)");
+  spec.steer.timeBudget = cl.numberValue("time-budget", 0, 1e9); // seconds, 0: none
   spec.steer.patience = int(cl.unsignedValue("patience", 0, 100000));
   spec.steer.seed = parseSeed(cl);
   spec.steer.batchSize = int(cl.unsignedValue("batch", 1, 4096));
@@ -261,9 +259,7 @@ int runCampaignRun(const CommandLine& cl) {
   const std::string who = job ? "rank " + std::to_string(job->rank()) + ": " : "";
   const int threads = cl.has("threads") ? int(cl.unsignedValue("threads", 0, 256)) : int(defaultThreads(mpiMode));
   const bool quiet = cl.has("quiet") || !lead;
-  char* end = nullptr;
-  const double every = std::strtod(cl.value("report-every").c_str(), &end);
-  if (*end || !(every >= 0)) throw UsageError("--report-every: expected seconds (0: never)");
+  const double every = cl.numberValue("report-every", 0, 1e9); // seconds, 0: never
 
   // The lead reports the whole campaign now and then, from the workspaces.
   std::mutex m;

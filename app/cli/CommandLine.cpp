@@ -1,6 +1,7 @@
 #include "cli/CommandLine.h"
 
 #include "common/Paths.h"
+#include "common/TextFormat.h"
 
 #include <cctype>
 #include <cstdlib>
@@ -103,6 +104,26 @@ unsigned CommandLine::unsignedValue(const std::string& name, unsigned min, unsig
     throw UsageError("--" + name + " must be a whole number from " + std::to_string(min) + " to " +
                      std::to_string(max) + ", not '" + v + "'");
   return static_cast<unsigned>(n);
+}
+
+double parseNumber(const std::string& text, const std::string& what, double min, double max) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end || !(v >= min && v <= max))
+    throw UsageError(what + ": expected a number in [" + formatNumber(min) + ", " + formatNumber(max) + "], got \"" +
+                     text + "\"");
+  return v;
+}
+
+std::uint64_t parseSeed(const CommandLine& cl) {
+  const auto t = cl.value("seed");
+  if (t.empty() || t.size() > 19 || t.find_first_not_of("0123456789") != std::string::npos)
+    throw UsageError("--seed: expected a whole number from 0 to 9999999999999999999, got \"" + t + "\"");
+  return std::stoull(t);
+}
+
+double CommandLine::numberValue(const std::string& name, double min, double max) const {
+  return parseNumber(value(name), "--" + name, min, max);
 }
 
 std::string CommandLine::help() const {

@@ -1,6 +1,7 @@
 // A small argument parser for the CLI's subcommands, with generated --help.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -23,6 +24,14 @@ struct OptionSpec {
   std::string defaultValue;
 };
 
+/// `text` as a number in [min, max]; a UsageError naming `what` (an
+/// option such as "--guide") otherwise.
+[[nodiscard]] double parseNumber(const std::string& text, const std::string& what, double min, double max);
+
+class CommandLine;
+/// --seed, a whole number (a UsageError otherwise).
+[[nodiscard]] std::uint64_t parseSeed(const CommandLine& cl);
+
 /// Text escaped for roff (man pages).
 [[nodiscard]] std::string roffEscape(const std::string& text);
 
@@ -40,6 +49,8 @@ public:
   [[nodiscard]] const std::vector<std::string>& values(const std::string& name) const;
   [[nodiscard]] const std::vector<std::string>& positionals() const { return positionals_; }
   [[nodiscard]] unsigned unsignedValue(const std::string& name, unsigned min, unsigned max) const;
+  /// The option's value as a number in [min, max] (parseNumber).
+  [[nodiscard]] double numberValue(const std::string& name, double min, double max) const;
 
   [[nodiscard]] std::string help() const;
   /// The command's man page (roff, section 1), named steerbench-cli-WORDS.

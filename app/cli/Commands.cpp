@@ -171,8 +171,8 @@ int runCorpusIngest(const CommandLine& cl) {
   o.referenceCsvs = cl.has("reference") ? cl.values("reference") : corpus::defaultReferenceCsvs();
   if (cl.has("no-reference")) o.referenceCsvs.clear();
   o.balance.familyCap = cl.unsignedValue("family-cap", 0, 1000000);
-  const double share = std::atof(cl.value("max-package-share").c_str());
-  if (!(share > 0 && share <= 1)) throw UsageError("--max-package-share must be in (0, 1], e.g. 0.5");
+  const double share = cl.numberValue("max-package-share", 0, 1);
+  if (!(share > 0)) throw UsageError("--max-package-share must be in (0, 1], e.g. 0.5");
   o.balance.maxPackageShare = share;
 
   std::vector<corpus::SourceInput> inputs;

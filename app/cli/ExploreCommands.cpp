@@ -150,9 +150,7 @@ int runExplore(const CommandLine& cl) {
   readSearchOptions(cl, spec.steer);
   if (spec.steer.seeding == steer::Seeding::Given) throw UsageError("explore seeds from the corpus or the empty kernel");
   spec.steer.nearest = int(cl.unsignedValue("nearest", 1, 100000));
-  char* end = nullptr;
-  spec.steer.timeBudget = std::strtod(cl.value("time-budget").c_str(), &end);
-  if (*end || !(spec.steer.timeBudget >= 1)) throw UsageError("--time-budget: expected seconds (at least 1)");
+  spec.steer.timeBudget = cl.numberValue("time-budget", 1, 1e9); // seconds
   spec.steer.seed = spec.seed;
   spec.steer.jobs = unsigned(threads);
   spec.drive.globalSizes = sizeList(cl, "global-sizes", false);

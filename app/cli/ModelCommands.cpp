@@ -151,7 +151,7 @@ int runTrain(const CommandLine& cl) {
   o.model.heads = int(cl.unsignedValue("heads", 1, 64));
   o.model.ffn = int(cl.unsignedValue("ffn", 8, 16384));
   o.model.maxLength = int(cl.unsignedValue("max-length", 8, 8192));
-  o.learningRate = std::atof(cl.value("lr").c_str());
+  o.learningRate = cl.numberValue("lr", 0, 1);
   if (!(o.learningRate > 0 && o.learningRate < 1)) throw UsageError("--lr must be in (0, 1), e.g. 5e-4");
   o.warmupSteps = int(cl.unsignedValue("warmup", 0, 100000000));
   unsigned lo = 0, hi = 0;
@@ -159,24 +159,15 @@ int runTrain(const CommandLine& cl) {
     throw UsageError("--holes must be MIN-MAX with 1 <= MIN <= MAX <= 64, e.g. 1-8");
   o.data.minHoles = lo;
   o.data.maxHoles = hi;
-  o.data.maskProbability = std::atof(cl.value("mask").c_str());
-  if (!(o.data.maskProbability >= 0 && o.data.maskProbability < 1)) throw UsageError("--mask must be in [0, 1)");
-  o.data.continuationProbability = std::atof(cl.value("continuation").c_str());
-  o.data.shortHoleProbability = std::atof(cl.value("short-holes").c_str());
-  if (!(o.data.shortHoleProbability >= 0 && o.data.shortHoleProbability <= 1))
-    throw UsageError("--short-holes must be in [0, 1]");
-  if (!(o.data.continuationProbability >= 0 && o.data.continuationProbability <= 1))
-    throw UsageError("--continuation must be in [0, 1]");
-  o.data.wholeKernelProbability = std::atof(cl.value("whole").c_str());
-  if (!(o.data.wholeKernelProbability >= 0 && o.data.wholeKernelProbability <= 1))
-    throw UsageError("--whole must be in [0, 1]");
-  o.conditionShare = std::atof(cl.value("conditions").c_str());
-  if (!(o.conditionShare >= 0 && o.conditionShare <= 1)) throw UsageError("--conditions must be in [0, 1]");
-  o.seed = std::stoull(cl.value("seed"));
-  o.packageBalance = std::atof(cl.value("balance").c_str());
-  if (!(o.packageBalance >= 0 && o.packageBalance <= 1)) throw UsageError("--balance must be in [0, 1]");
-  o.richness = std::atof(cl.value("richness").c_str());
-  if (!(o.richness >= 0 && o.richness <= 2)) throw UsageError("--richness must be in [0, 2]");
+  o.data.maskProbability = cl.numberValue("mask", 0, 1);
+  if (o.data.maskProbability == 1) throw UsageError("--mask must be in [0, 1)");
+  o.data.continuationProbability = cl.numberValue("continuation", 0, 1);
+  o.data.shortHoleProbability = cl.numberValue("short-holes", 0, 1);
+  o.data.wholeKernelProbability = cl.numberValue("whole", 0, 1);
+  o.conditionShare = cl.numberValue("conditions", 0, 1);
+  o.seed = parseSeed(cl);
+  o.packageBalance = cl.numberValue("balance", 0, 1);
+  o.richness = cl.numberValue("richness", 0, 2);
   o.threads = int(cl.unsignedValue("threads", 0, 256));
   o.validateEvery = int(cl.unsignedValue("validate-every", 1, 100000000));
   o.checkpointEvery = int(cl.unsignedValue("checkpoint-every", 1, 100000000));
@@ -308,14 +299,14 @@ int runSample(const CommandLine& cl) {
   std::vector<std::string> feeds = cl.has("feed") ? cl.values("feed") : std::vector<std::string>{"kernel void [HOLE]"};
   const int count = int(cl.unsignedValue("count", 1, 100000000));
   model::SampleOptions o;
-  o.temperature = std::atof(cl.value("temperature").c_str());
+  o.temperature = cl.numberValue("temperature", 0, 100);
   if (cl.has("top-p")) {
-    o.topP = std::atof(cl.value("top-p").c_str());
-    if (!(o.topP > 0 && o.topP <= 1)) throw UsageError("--top-p must be in (0, 1]");
+    o.topP = cl.numberValue("top-p", 0, 1);
+    if (!(o.topP > 0)) throw UsageError("--top-p must be in (0, 1]");
   }
   o.batchSize = int(cl.unsignedValue("batch", 1, 4096));
   o.maxNewTokens = int(cl.unsignedValue("max-new-tokens", 1, 1000000));
-  o.seed = std::stoull(cl.value("seed"));
+  o.seed = parseSeed(cl);
   o.guard = !cl.has("unguarded");
   o.guardPatience = int(cl.unsignedValue("patience", 0, 1000000));
   o.checkPatience = int(cl.unsignedValue("check-patience", 1, 1000000));
@@ -326,7 +317,7 @@ int runSample(const CommandLine& cl) {
   int samplesWanted = count;
   if (cl.has("spread") && cl.has("grid")) throw UsageError("give --spread or --grid, not both");
   if (cl.has("spread") && !cl.has("target")) throw UsageError("--spread needs --target, the vector to spread around");
-  const double spread = cl.has("spread") ? std::atof(cl.value("spread").c_str()) : 0.0;
+  const double spread = cl.has("spread") ? cl.numberValue("spread", 0, 1e9) : 0.0;
   std::vector<std::vector<double>> targets;
   if (cl.has("spread"))
     targets = model::spreadTargets(o.target, spread, count, o.seed);
@@ -348,8 +339,7 @@ int runSample(const CommandLine& cl) {
   if (cl.has("clean") && cl.has("unclean")) throw UsageError("give --clean or --unclean, not both");
   // Held to the vector by default when there is one and the checks run.
   const bool asked = !o.target.empty() || !targets.empty();
-  double near = std::atof(cl.value("near").c_str());
-  if (!(near >= 0 && near < 1)) throw UsageError("--near must be in [0, 1)");
+  double near = cl.numberValue("near", 0, 0.999);
   if (cl.has("near") && near > 0 && !asked)
     throw UsageError("--near needs a vector to be near: give --target, --spread or --grid");
   if (cl.has("near") && near > 0 && !checked)
@@ -364,11 +354,7 @@ int runSample(const CommandLine& cl) {
   else if (checked)
     o.check = clangfe::firstErrorOffset;
   if (near > 0) steer::holdToTarget(o, near, clean);
-  const std::string leanText = cl.value("lean");
-  char* leanEnd = nullptr;
-  const double lean = std::strtod(leanText.c_str(), &leanEnd);
-  if (leanText.empty() || *leanEnd || !(lean >= 0 && lean <= 100))
-    throw UsageError("--lean must be a number in [0, 100], got \"" + leanText + "\"");
+  const double lean = cl.numberValue("lean", 0, 100);
   if (cl.has("lean") && lean > 0 && near == 0) throw UsageError("--lean is for samples held to a vector (--target with --near)");
   const int threads = int(cl.unsignedValue("threads", 0, 256));
   o.checkJobs = unsigned(threads);

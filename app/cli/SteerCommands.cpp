@@ -67,15 +67,6 @@ std::pair<int, int> parseRange(const std::string& text, const std::string& what)
   throw UsageError(what + ": expected MIN-MAX (0 <= MIN <= MAX), got \"" + text + "\"");
 }
 
-double parseDouble(const std::string& text, const std::string& what, double min, double max) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end || !(v >= min && v <= max))
-    throw UsageError(what + ": expected a number in [" + formatNumber(min) + ", " + formatNumber(max) + "], got \"" +
-                     text + "\"");
-  return v;
-}
-
 std::string readText(const std::string& path) { return source::readSourceFile(path); }
 
 /// A PCA target is fitted on the workspace at `wsPath` (it must exist); the others need none.
@@ -104,8 +95,8 @@ steer::Target targetFrom(const CommandLine& cl, const std::string& wsPath) {
   const auto xy = cl.value("target-pca");
   const auto comma = xy.find(',');
   if (comma == std::string::npos) throw UsageError("--target-pca: expected X,Y");
-  const double x = parseDouble(xy.substr(0, comma), "--target-pca X", -1e12, 1e12);
-  const double y = parseDouble(xy.substr(comma + 1), "--target-pca Y", -1e12, 1e12);
+  const double x = parseNumber(xy.substr(0, comma), "--target-pca X", -1e12, 1e12);
+  const double y = parseNumber(xy.substr(comma + 1), "--target-pca Y", -1e12, 1e12);
   const auto ws = store::Workspace::open(wsPath, store::Workspace::Mode::OpenExisting);
   const auto table = engine::loadWorkspaceTable(ws, features::featureSpace(space));
   std::vector<std::vector<double>> rows;
@@ -138,7 +129,7 @@ std::vector<double> parseScale(const std::string& text, const std::string& space
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ','))
-    scale.push_back(parseDouble(item, "--scale", 0, 1e12));
+    scale.push_back(parseNumber(item, "--scale", 0, 1e12));
   if (scale.size() != fs.dimensions.size())
     throw UsageError("--scale: " + std::to_string(scale.size()) + " factors for the " + space + " space's " +
                      std::to_string(fs.dimensions.size()) + " dimensions (or give NAME=FACTOR pairs)");
@@ -146,13 +137,6 @@ std::vector<double> parseScale(const std::string& text, const std::string& space
 }
 
 } // namespace
-
-std::uint64_t parseSeed(const CommandLine& cl) {
-  const auto t = cl.value("seed");
-  if (t.empty() || t.size() > 19 || t.find_first_not_of("0123456789") != std::string::npos)
-    throw UsageError("--seed: expected a whole number from 0 to 9999999999999999999, got \"" + t + "\"");
-  return std::stoull(t);
-}
 
 namespace {
 
@@ -275,11 +259,11 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.width = int(cl.unsignedValue("width", 1, 4096));
     spec.candidatesPerMember = int(cl.unsignedValue("candidates", 1, 4096));
     spec.depth = int(cl.unsignedValue("depth", 0, 100000));
-    spec.swapProbability = parseDouble(cl.value("swap"), "--swap", 0, 1);
-    spec.temperature = parseDouble(cl.value("temperature"), "--temperature", 0, 100);
+    spec.swapProbability = cl.numberValue("swap", 0, 1);
+    spec.temperature = cl.numberValue("temperature", 0, 100);
     std::tie(spec.holeMin, spec.holeMax) = parseRange(cl.value("hole"), "--hole");
-    spec.holeMaxFraction = parseDouble(cl.value("hole-fraction"), "--hole-fraction", 0, 1);
-    spec.directedHoles = parseDouble(cl.value("directed-holes"), "--directed-holes", 0, 1);
+    spec.holeMaxFraction = cl.numberValue("hole-fraction", 0, 1);
+    spec.directedHoles = cl.numberValue("directed-holes", 0, 1);
     spec.renameHoles = !cl.has("no-rename-holes");
     spec.maxNewTokens = int(cl.unsignedValue("max-new-tokens", 1, 100000));
     spec.escalateAfter = int(cl.unsignedValue("escalate-after", 0, 100000));
@@ -295,20 +279,20 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.packageFailures = !cl.has("no-package-failures");
     if (cl.has("new-kernels")) spec.newKernels = true;
     spec.reseedAfter = int(cl.unsignedValue("reseed-after", 0, 100000));
-    spec.guideLogits = parseDouble(cl.value("guide"), "--guide", -100, 100);
-    spec.endHoleBias = parseDouble(cl.value("endhole-bias"), "--endhole-bias", -100, 100);
+    spec.guideLogits = cl.numberValue("guide", -100, 100);
+    spec.endHoleBias = cl.numberValue("endhole-bias", -100, 100);
     spec.guard = !cl.has("unguarded");
     spec.check = !cl.has("unchecked");
     spec.context = int(cl.unsignedValue("context", 0, 100000));
     if (cl.has("scale")) spec.scale = parseScale(cl.value("scale"), spec.target.space);
-    spec.seedPackageShare = parseDouble(cl.value("seed-package-share"), "--seed-package-share", 1e-9, 1);
+    spec.seedPackageShare = cl.numberValue("seed-package-share", 1e-9, 1);
     const auto mode = cl.value("seeding");
     if (mode == "nearest") spec.seeding = steer::Seeding::Nearest;
     else if (mode == "empty") spec.seeding = steer::Seeding::Empty;
     else if (mode == "given") spec.seeding = steer::Seeding::Given;
     else if (mode == "generated") spec.seeding = steer::Seeding::Generated;
     else throw UsageError("--seeding: expected nearest, empty, generated or given, got \"" + mode + "\"");
-    spec.seedNear = parseDouble(cl.value("seed-near"), "--seed-near", 0, 0.999);
+    spec.seedNear = cl.numberValue("seed-near", 0, 0.999);
     if (cl.has("seed-near") && spec.seedNear > 0 && spec.seeding != steer::Seeding::Generated)
       throw UsageError("--seed-near holds seeds generated for the target: give it with --seeding generated");
     if (spec.seeding != steer::Seeding::Generated) spec.seedNear = 0; // nothing to hold
@@ -333,8 +317,8 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
       }
     }
     spec.driveCheck = !cl.has("no-drive-check");
-    spec.checkTimeout = parseDouble(cl.value("check-timeout"), "--check-timeout", 0.1, 3600);
-    spec.confirmTimeout = parseDouble(cl.value("confirm-timeout"), "--confirm-timeout", 0.1, 3600);
+    spec.checkTimeout = cl.numberValue("check-timeout", 0.1, 3600);
+    spec.confirmTimeout = cl.numberValue("confirm-timeout", 0.1, 3600);
     spec.confirmSizes = cl.value("confirm-sizes") == "none" ? std::vector<std::uint64_t>{}
                                                             : sizeList(cl, "confirm-sizes", false);
     spec.raceCheckSize = cl.unsignedValue("race-check", 0, 1u << 24);
@@ -406,7 +390,7 @@ int runSteer(const CommandLine& cl) {
     for (const auto& f : cl.values("seed-kernel"))
       spec.seeds.push_back({f, readText(f)});
     spec.nearest = int(cl.unsignedValue("nearest", 1, 100000));
-    spec.timeBudget = parseDouble(cl.value("time-budget"), "--time-budget", 0, 1e9);
+    spec.timeBudget = cl.numberValue("time-budget", 0, 1e9);
     spec.patience = int(cl.unsignedValue("patience", 0, 100000));
     spec.seed = parseSeed(cl);
     spec.batchSize = int(cl.unsignedValue("batch", 1, 4096));

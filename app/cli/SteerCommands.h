@@ -16,8 +16,6 @@ namespace steerbench::cli {
 /// and reading them into a spec whose target is set.
 void addSearchOptions(CommandLine& cl);
 void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec);
-/// --seed, a whole number.
-[[nodiscard]] std::uint64_t parseSeed(const CommandLine& cl);
 
 [[nodiscard]] CommandLine steerCommandLine();
 int runSteer(const CommandLine& cl);

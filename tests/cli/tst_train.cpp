@@ -470,12 +470,12 @@ private slots:
                             QStringLiteral("--near"), QStringLiteral("0"), QStringLiteral("--threads"), QStringLiteral("1")});
     QVERIFY2(unheld.exitCode == 0, qPrintable(unheld.err));
     QVERIFY(!scalar(ws_, "SELECT spec FROM samples ORDER BY id DESC LIMIT 1").contains(QLatin1String("\"near\"")));
-    for (const char* bad : {"1.5", "1"}) {
+    for (const char* bad : {"1.5", "1", "near"}) { // a word is refused, not read as 0
       const Run r = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), cond,
                          QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--near"),
                          QString::fromLatin1(bad)});
       QCOMPARE(r.exitCode, 2);
-      QVERIFY2(r.err.contains(QLatin1String("--near must be in [0, 1)")), qPrintable(r.err));
+      QVERIFY2(r.err.contains(QLatin1String("--near: expected a number in [0, 0.999]")), qPrintable(r.err));
     }
     const Run nowhere = cli({QStringLiteral("sample"), QStringLiteral("-w"), ws_, QStringLiteral("-o"), cond,
                              QStringLiteral("--near"), QStringLiteral("0.8")});
@@ -518,7 +518,7 @@ private slots:
     args << QStringLiteral("--conditions") << QStringLiteral("1.5");
     const Run badShare = cli(args);
     QCOMPARE(badShare.exitCode, 2);
-    QVERIFY2(badShare.err.contains(QLatin1String("--conditions must be in [0, 1]")), qPrintable(badShare.err));
+    QVERIFY2(badShare.err.contains(QLatin1String("--conditions: expected a number in [0, 1], got \"1.5\"")), qPrintable(badShare.err));
   }
 
   void badCheckpointsAndCorporaAreExplained() {
