@@ -361,6 +361,10 @@ int main(int argc, char** argv) {
     }
   }
   if (ckpt.empty()) ckpt = modelForWorkspace(wsPath); // the workspace's own model, else the shipped default
+  // How conditioned samples are held, as the reports say it.
+  const std::string heldText =
+      near > 0 ? ", held to proximity " + formatNumber(near) + (lean != 0 ? ", leaning " + formatNumber(lean) : std::string())
+               : std::string();
   if (ckpt.empty()) {
     std::fprintf(stderr, "bench-generate: no model; give --checkpoint (a model trained by steerbench-cli train)\n");
     return 2;
@@ -627,7 +631,7 @@ int main(int argc, char** argv) {
         std::printf("\nConditioned sampling: %zu of DevMap's kernel vectors, %d samples each from \"kernel void "
                     "[HOLE]\" (at least %d tokens%s), beside as many without a target\n",
                     targets.size(), perTarget, minTokens,
-                    near > 0 ? (", held to proximity " + formatNumber(near) + (lean != 0 ? ", leaning " + formatNumber(lean) : std::string())).c_str() : "");
+                    heldText.c_str());
         auto asVector = [](const Counts& c) { return std::vector<double>(c.begin(), c.end()); };
         struct Arm {
           std::vector<std::string> texts;
@@ -737,7 +741,7 @@ int main(int argc, char** argv) {
       auto sortedBest = best;
       std::sort(sortedBest.begin(), sortedBest.end());
       std::printf("\nA grid of conditioned samples: %s, %d x %d cells, %d samples a cell%s (%zu in %.1f s, %.1f ms a sample)\n",
-                  grid.c_str(), cells, cells, perCell, near > 0 ? (", held to proximity " + formatNumber(near) + (lean != 0 ? ", leaning " + formatNumber(lean) : std::string())).c_str() : "", got.size(), seconds, 1000.0 * seconds / double(std::max<std::size_t>(1, got.size())));
+                  grid.c_str(), cells, cells, perCell, heldText.c_str(), got.size(), seconds, 1000.0 * seconds / double(std::max<std::size_t>(1, got.size())));
       std::printf("  compile %zu (%.1f%%); cells whose nearest compiling sample is within 10%%: %zu of %zu (%.1f%%); "
                   "median nearest proximity %.1f%%\n",
                   compiled, 100.0 * double(compiled) / double(std::max<std::size_t>(1, got.size())), within, best.size(),

@@ -37,6 +37,7 @@
 //                    [--seeding nearest|empty|generated] (generated: a model trained with conditions, told each target)
 //                    [--seed-near 0.8] (generated seeds held to the target, and sampled clean; 0: the conditions alone)
 //                    [--seed-lean 0] (held generated seeds lean toward the counts they lack, steer::heldLean; 0: none)
+//                    [--seed-restarts 0] (seeds from the model given up start again, at least this many times)
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
 //                    [--keep-bests DIR] (each run's best kernel as DIR/VARIANT-NN.cl, to drive them)
 //                    [--keep-workspace FILE] (the scratch copy, every run and its checks, kept as FILE)
@@ -265,6 +266,7 @@ int main(int argc, char** argv) {
     else if (arg("--clean-seeds")) base.cleanSeeds = std::atoi(argv[++i]) != 0;
     else if (arg("--seed-near")) base.seedNear = std::atof(argv[++i]);
     else if (arg("--seed-lean")) base.seedLean = std::atof(argv[++i]);
+    else if (arg("--seed-restarts")) base.seedRestarts = std::atoi(argv[++i]);
     else if (arg("--guide-logits")) base.guideLogits = std::atof(argv[++i]);
     else if (arg("--only")) {
       for (std::string list = argv[++i]; !list.empty();) {
@@ -333,6 +335,12 @@ int main(int argc, char** argv) {
   }
   if (base.seeding != steer::Seeding::Generated) base.seedNear = 0; // nothing to hold, and the spec says so
   if (base.seedNear == 0) base.seedLean = 0; // no hold, no lean
+  // How seeds from the model are held, leant and restarted, as the report says it.
+  const std::string seedText =
+      (base.seedNear > 0 ? " held at " + formatNumber(base.seedNear) +
+                               (base.seedLean != 0 ? ", leaning " + formatNumber(base.seedLean) : std::string())
+                         : std::string()) +
+      (base.seedRestarts > 0 ? ", restarted up to " + std::to_string(base.seedRestarts) + " times" : std::string());
   if (!summaries.empty()) return summarise(summaries);
   try {
     if (ckpt.empty()) ckpt = modelForWorkspace(wsPath);
@@ -367,7 +375,7 @@ int main(int argc, char** argv) {
                 "context %d tokens (0: all), %d nearest seeds (at most %.0f%% from one package), time budget %.0f s per target, patience %d generations (0: none), "
                 "seed %llu; clean-compile rules: %s; contenders %s\n",
                 base.width, base.candidatesPerMember, base.depth, base.swapProbability, base.temperature, base.holeMin,
-                base.holeMax, 100 * base.directedHoles, base.renameHoles ? ", with renames" : "", base.maxNewTokens, base.escalateAfter, base.restarts, base.redraws, base.combine, base.combineGreedy, base.aliases, base.maxPerVector, base.reseedAfter, base.reseedDraw ? "drawing from the seeds" : "from generation 0's beam", base.fillInsertions ? "filled" : "may stay empty", base.cleanSeedsTaken() ? "clean" : "plain", base.seedNear > 0 ? (" held at " + formatNumber(base.seedNear) + (base.seedLean != 0 ? ", leaning " + formatNumber(base.seedLean) : std::string())).c_str() : "", base.guideLogits, base.endHoleBias, (std::string(base.guard ? (base.guardTypes ? "grammar guard" : "grammar guard without types and scopes") : "unguarded") + (base.guard && base.guardCalls ? " with builtin calls" : "") + (base.check ? ", compiler checks" : ", unchecked")).c_str(), base.context, base.nearest, 100 * base.seedPackageShare, base.timeBudget,
+                base.holeMax, 100 * base.directedHoles, base.renameHoles ? ", with renames" : "", base.maxNewTokens, base.escalateAfter, base.restarts, base.redraws, base.combine, base.combineGreedy, base.aliases, base.maxPerVector, base.reseedAfter, base.reseedDraw ? "drawing from the seeds" : "from generation 0's beam", base.fillInsertions ? "filled" : "may stay empty", base.cleanSeedsTaken() ? "clean" : "plain", seedText.c_str(), base.guideLogits, base.endHoleBias, (std::string(base.guard ? (base.guardTypes ? "grammar guard" : "grammar guard without types and scopes") : "unguarded") + (base.guard && base.guardCalls ? " with builtin calls" : "") + (base.check ? ", compiler checks" : ", unchecked")).c_str(), base.context, base.nearest, 100 * base.seedPackageShare, base.timeBudget,
                 base.patience, (unsigned long long)base.seed,
                 [&] {
                   std::string r;

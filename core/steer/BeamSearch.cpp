@@ -494,7 +494,7 @@ void BeamSearch::Run::sampleFeeds(Generation& g, const Feeds& feeds, int maxNewT
   so.streams = spec.streams;
   so.temperature = spec.temperature;
   so.maxNewTokens = beam.empty() ? std::max(1, maxLength - 8) : maxNewTokens;
-  so.restarts = spec.restarts;
+  so.restarts = beam.empty() ? std::max(spec.restarts, spec.seedRestarts) : spec.restarts;
   so.seed = generationSeed(spec.seed, generation) ^ 0x5eedull;
   so.endHoleBias = beam.empty() ? 0.0 : spec.endHoleBias;
   if (beam.empty() && spec.seeding == Seeding::Generated) // the Grewe counts, without the ratios F2 and F4

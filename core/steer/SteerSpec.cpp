@@ -47,7 +47,7 @@ std::string SteerSpec::toJson() const {
          ",\"combine\":" + std::to_string(combine) + ",\"combine_greedy\":" + std::to_string(combineGreedy) + ",\"aliases\":" + std::to_string(aliases) + ",\"max_per_vector\":" + std::to_string(maxPerVector) +
          ",\"reseed_after\":" + std::to_string(reseedAfter) + ",\"reseed_draw\":" + (reseedDraw ? "true" : "false") +
          ",\"fill_insertions\":" + (fillInsertions ? "true" : "false") +
-         ",\"clean_seeds\":" + (cleanSeeds ? "true" : "false") + ",\"seed_near\":" + formatNumber(seedNear) + ",\"seed_lean\":" + formatNumber(seedLean) +
+         ",\"clean_seeds\":" + (cleanSeeds ? "true" : "false") + ",\"seed_near\":" + formatNumber(seedNear) + ",\"seed_lean\":" + formatNumber(seedLean) + ",\"seed_restarts\":" + std::to_string(seedRestarts) +
          ",\"guide_logits\":" + formatNumber(guideLogits) +
          ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"guard_types\":" + (guardTypes ? "true" : "false") + ",\"guard_calls\":" + (guardCalls ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
          ",\"scale\":" + jsonNumbers(scale) +
@@ -120,6 +120,7 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   s.seedNear = 0; // and before generated seeds were held to the target
   real("seed_near", s.seedNear);
   real("seed_lean", s.seedLean); // absent: 0, as the member's default
+  integer("seed_restarts", s.seedRestarts); // absent: 0, as the member's default
   s.guideLogits = 0; // and before guided infills sampled the model as it is
   real("guide_logits", s.guideLogits);
   integer("nearest", s.nearest);
@@ -196,7 +197,7 @@ void SteerSpec::validate() const {
                      " space has " + std::to_string(space.dimensions.size()) + " dimensions");
   if (width < 1 || candidatesPerMember < 1 || depth < 0 || holeMin < 0 ||
       holeMax < holeMin || swapProbability < 0 || swapProbability > 1 ||
-      !(directedHoles >= 0 && directedHoles <= 1) || escalateAfter < 0 || restarts < 0 || redraws < 0 ||
+      !(directedHoles >= 0 && directedHoles <= 1) || escalateAfter < 0 || restarts < 0 || seedRestarts < 0 || redraws < 0 ||
       combine < 0 || combineGreedy < 0 || aliases < 0 || maxPerVector < 0 || reseedAfter < 0 || failingMembers < -1)
     throw InputError("bad steering parameters: width and candidates must be at least 1, 0 <= hole min <= hole max, "
                      "the swap probability and the share of directed holes within [0, 1], and escalation, "

@@ -134,6 +134,11 @@ struct SteerSpec {
   /// lack by this much (steer::heldLean: steering's guide read from the
   /// kernel each passed statement leaves). 0: none, as runs stored without it.
   double seedLean = 0;
+  /// Seeds from the model (generated or from the empty feed) given up start
+  /// again from their feed at least this many times (`restarts` when that
+  /// is more), so that held seeds end at kernels that reach their counts;
+  /// infills keep `restarts`. 0: as runs stored without it.
+  int seedRestarts = 0;
   /// Whether seeds are sampled clean: `cleanSeeds`, or held to a generated target.
   [[nodiscard]] bool cleanSeedsTaken() const { return cleanSeeds || (seeding == Seeding::Generated && seedNear > 0); }
   /// Guided infills: each infill's logits lean toward the tokens that move
