@@ -37,7 +37,7 @@
 //                    [--seeding nearest|empty|generated] (generated: a model trained with conditions, told each target)
 //                    [--seed-near 0.8] (generated seeds held to the target, and sampled clean; 0: the conditions alone)
 //                    [--seed-lean 0] (held generated seeds lean toward the counts they lack, steer::heldLean; 0: none)
-//                    [--seed-restarts 0] (seeds from the model given up start again, at least this many times)
+//                    [--seed-restarts 3] (seeds from the model given up start again, at least this many times)
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
 //                    [--keep-bests DIR] (each run's best kernel as DIR/VARIANT-NN.cl, to drive them)
 //                    [--keep-workspace FILE] (the scratch copy, every run and its checks, kept as FILE)
@@ -157,30 +157,51 @@ int summarise(const std::vector<std::string>& files) {
       std::fprintf(stderr, "bench-steer: cannot read %s\n", file.c_str());
       return 1;
     }
-    std::string text;
-    for (int n = 1; std::getline(in, text); ++n) {
-      if (text.rfind("variant,", 0) == 0 || text.empty()) continue;
+    // Columns are found by the header's names, so a CSV with columns added
+    // or moved is still read.
+    std::map<std::string, std::size_t> column;
+    auto fields = [](const std::string& text) {
       std::vector<std::string> f;
       for (std::size_t at = 0; at <= text.size();) {
         const auto comma = std::min(text.find(',', at), text.size());
         f.push_back(text.substr(at, comma - at));
         at = comma + 1;
       }
-      if (f.size() != 14) {
-        std::fprintf(stderr, "bench-steer: %s:%d: %zu fields, not the 14 of bench-steer's --csv\n", file.c_str(), n,
-                     f.size());
+      return f;
+    };
+    const std::vector<std::string> wanted = {"variant", "target", "seed_proximity", "proximity", "exact",
+                                             "runnable_proximity", "runnable_exact", "candidates_per_s", "seconds"};
+    std::string text;
+    for (int n = 1; std::getline(in, text); ++n) {
+      if (text.empty()) continue;
+      const auto f = fields(text);
+      if (text.rfind("variant,", 0) == 0) {
+        column.clear();
+        for (std::size_t i = 0; i < f.size(); ++i) column[f[i]] = i;
+        for (const auto& w : wanted)
+          if (!column.count(w)) {
+            std::fprintf(stderr, "bench-steer: %s:%d: no column \"%s\" (not a CSV of bench-steer's --csv)\n",
+                         file.c_str(), n, w.c_str());
+            return 1;
+          }
+        continue;
+      }
+      if (column.empty() || f.size() != column.size()) {
+        std::fprintf(stderr, "bench-steer: %s:%d: %zu fields where bench-steer's --csv header has %zu\n", file.c_str(),
+                     n, f.size(), column.size());
         return 1;
       }
+      auto at = [&](const char* name) -> const std::string& { return f[column.at(name)]; };
       Line l;
-      l.variant = f[0];
-      l.target = f[1];
-      l.seedP = std::strtod(f[3].c_str(), nullptr);
-      l.bestP = std::strtod(f[4].c_str(), nullptr);
-      l.exact = f[5] == "1";
-      l.runP = std::strtod(f[6].c_str(), nullptr); // "nan": no runnable candidate
-      l.runnableExact = f[7] == "1";
-      l.rate = std::strtod(f[10].c_str(), nullptr);
-      l.seconds = std::strtod(f[12].c_str(), nullptr);
+      l.variant = at("variant");
+      l.target = at("target");
+      l.seedP = std::strtod(at("seed_proximity").c_str(), nullptr);
+      l.bestP = std::strtod(at("proximity").c_str(), nullptr);
+      l.exact = at("exact") == "1";
+      l.runP = std::strtod(at("runnable_proximity").c_str(), nullptr); // "nan": no runnable candidate
+      l.runnableExact = at("runnable_exact") == "1";
+      l.rate = std::strtod(at("candidates_per_s").c_str(), nullptr);
+      l.seconds = std::strtod(at("seconds").c_str(), nullptr);
       if (std::find(order.begin(), order.end(), l.variant) == order.end()) order.push_back(l.variant);
       lines[{l.variant, l.target}] = l;
     }
