@@ -194,6 +194,9 @@ void addSearchOptions(CommandLine& cl) {
                                  "a statement that takes them past where they can come within proximity P is written "
                                  "again, a seed short of P may not end; held seeds are also sampled clean; 0: the "
                                  "conditions alone)", false, "0.8"});
+  cl.option({"seed-restarts", 0, "N", "with --seeding generated or empty: a seed given up, or still in error once the "
+                                     "check patience is spent, starts again from the empty feed up to N times (--restarts "
+                                     "when more)", false, "3"});
   cl.option({"nearest", 0, "N", "corpus kernels to seed from: the nearest that compile cleanly", false, "32"});
   cl.option({"seed-package-share", 0, "F", "at most this share of the nearest seeds from one package, whose drive checks "
                                            "then take the packages in turn (1: the nearest, whatever their packages)",
@@ -296,6 +299,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     if (cl.has("seed-near") && spec.seedNear > 0 && spec.seeding != steer::Seeding::Generated)
       throw UsageError("--seed-near holds seeds generated for the target: give it with --seeding generated");
     if (spec.seeding != steer::Seeding::Generated) spec.seedNear = 0; // nothing to hold
+    spec.seedRestarts = int(cl.unsignedValue("seed-restarts", 0, 1000));
     if (cl.has("allow")) {
       std::stringstream in(cl.value("allow"));
       std::string rule;

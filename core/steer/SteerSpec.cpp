@@ -120,7 +120,8 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   s.seedNear = 0; // and before generated seeds were held to the target
   real("seed_near", s.seedNear);
   real("seed_lean", s.seedLean); // absent: 0, as the member's default
-  integer("seed_restarts", s.seedRestarts); // absent: 0, as the member's default
+  s.seedRestarts = 0; // and before seed restarts a given-up seed had one try
+  integer("seed_restarts", s.seedRestarts);
   s.guideLogits = 0; // and before guided infills sampled the model as it is
   real("guide_logits", s.guideLogits);
   integer("nearest", s.nearest);

@@ -137,8 +137,8 @@ struct SteerSpec {
   /// Seeds from the model (generated or from the empty feed) given up start
   /// again from their feed at least this many times (`restarts` when that
   /// is more), so that held seeds end at kernels that reach their counts;
-  /// infills keep `restarts`. 0: as runs stored without it.
-  int seedRestarts = 0;
+  /// infills keep `restarts`. Runs stored without it had none.
+  int seedRestarts = 3;
   /// Whether seeds are sampled clean: `cleanSeeds`, or held to a generated target.
   [[nodiscard]] bool cleanSeedsTaken() const { return cleanSeeds || (seeding == Seeding::Generated && seedNear > 0); }
   /// Guided infills: each infill's logits lean toward the tokens that move

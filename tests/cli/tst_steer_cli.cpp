@@ -53,6 +53,7 @@ private slots:
                  spec.contains(QLatin1String("\"lineage_checks\":true")) &&
                  spec.contains(QLatin1String("\"seeds_refill\":true")) &&
                  spec.contains(QLatin1String("\"confirm_sizes\":[4096,65536]")) &&
+                 spec.contains(QLatin1String("\"seed_restarts\":3,")) && // the default, used by seeds from the model only
                  spec.contains(QLatin1String("\"seed_near\":0,")), // nearest seeds: nothing held
              qPrintable(spec));
     // The best is runnable (confirmed as drive labels) or the run says none was.
@@ -153,6 +154,10 @@ private slots:
                    QStringLiteral("generated"), QStringLiteral("--seed-near"), QStringLiteral("1")}));
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QLatin1String("--seed-near: expected a number in [0, 0.999]")), qPrintable(r.err));
+    r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--seeding"),
+                   QStringLiteral("generated"), QStringLiteral("--seed-restarts"), QStringLiteral("-1")}));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QLatin1String("--seed-restarts must be a whole number from 0 to 1000")), qPrintable(r.err));
     // The race check needs Oclgrind, and a size the checks can split into work-groups.
     r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--race-check"),
                    QStringLiteral("1024")}),

@@ -286,8 +286,8 @@ private Q_SLOTS:
     s.seedLean = 1.5;
     QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "spec").seedLean, 1.5);
     QCOMPARE(storedWithout(s, {",\"seed_lean\":1.5"}).seedLean, 0.0);
-    // Seeds' restarts: none by default, kept, and none for a run stored without them.
-    QCOMPARE(steer::SteerSpec{}.seedRestarts, 0);
+    // Seeds' restarts: 3 by default, kept, and none for a run stored without them.
+    QCOMPARE(steer::SteerSpec{}.seedRestarts, 3);
     s.seedRestarts = 4;
     QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "spec").seedRestarts, 4);
     QCOMPARE(storedWithout(s, {",\"seed_restarts\":4"}).seedRestarts, 0);
