@@ -28,10 +28,6 @@ struct OptionSpec {
 /// option such as "--guide") otherwise.
 [[nodiscard]] double parseNumber(const std::string& text, const std::string& what, double min, double max);
 
-class CommandLine;
-/// --seed, a whole number (a UsageError otherwise).
-[[nodiscard]] std::uint64_t parseSeed(const CommandLine& cl);
-
 /// Text escaped for roff (man pages).
 [[nodiscard]] std::string roffEscape(const std::string& text);
 
@@ -69,5 +65,8 @@ private:
   std::map<std::string, std::vector<std::string>> values_;
   std::vector<std::string> positionals_;
 };
+
+/// --seed, a whole number (a UsageError otherwise).
+[[nodiscard]] std::uint64_t parseSeed(const CommandLine& cl);
 
 } // namespace steerbench::cli
