@@ -1,5 +1,6 @@
 #include "steer/CleanAst.h"
 
+#include "steer/OverwrittenStores.h"
 #include "steer/UniformStores.h"
 #include "steer/UninitializedArrays.h"
 
@@ -322,6 +323,11 @@ public:
                    (u.buffer.empty() ? std::string(u.local ? "a local buffer" : "a global buffer")
                                      : "buffer '" + u.buffer + "'") +
                    ": the index does not depend on the work-item, and no test of the work-item guards the store");
+    if (on_.overwrittenStores)
+      for (const auto& o : overwrittenStores(*f, *ast_))
+        report(o.at->getOperatorLoc(), kOverwrittenStore,
+               "the value stored to an element of '" + o.buffer +
+                   "' is stored over before anything reads it: its computation does nothing");
     return true;
   }
 
@@ -774,6 +780,7 @@ CleanAstChecks::CleanAstChecks(const std::vector<std::string>& rules) {
   on_.statements = has("unused-value");
   on_.arrays = has("uninitialized");
   on_.overwrites = has(kOverwrittenValue);
+  on_.overwrittenStores = has(kOverwrittenStore);
 }
 
 void CleanAstChecks::onTranslationUnit(clang::ASTContext& ast, bool hasErrors) {

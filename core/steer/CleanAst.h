@@ -58,6 +58,10 @@ inline constexpr const char* kUniformStore = "uniform-store";
 /// declares the variable ends: the computation counts and does nothing.
 /// Within one block. Judged against the parent.
 inline constexpr const char* kOverwrittenValue = "overwritten-value";
+/// A store to a buffer's element that a store to the same element replaces
+/// before anything can read it (`b[e] = c[i] * 2.0f; b[e] = c[i + 1];`,
+/// steer/OverwrittenStores.h). Judged against the parent.
+inline constexpr const char* kOverwrittenStore = "overwritten-store";
 /// Reported for the uninitialized rule (beside Clang's, which follows
 /// scalars only): a private array read before anything was written to it
 /// (steer/UninitializedArrays.h).
@@ -72,10 +76,10 @@ inline constexpr const char* kWhileLoopAnalysis = "while-loop-analysis";
 struct AstRules {
   bool chained = false, pointers = false, loops = false, indices = false, rewinds = false, identities = false,
        numbers = false, uniforms = false, dimensions = false, barriers = false, reversed = false, statements = false,
-       arrays = false, overwrites = false, vectors = false;
+       arrays = false, overwrites = false, vectors = false, overwrittenStores = false;
   [[nodiscard]] bool any() const {
     return chained || pointers || loops || indices || rewinds || identities || numbers || uniforms || dimensions ||
-           barriers || reversed || statements || arrays || overwrites || vectors;
+           barriers || reversed || statements || arrays || overwrites || vectors || overwrittenStores;
   }
 };
 

@@ -126,6 +126,13 @@ const std::vector<CleanRule>& cleanRules() {
        "`g = g < 4 ? 4 : f; g = +d;`",
        {},
        true},
+      {kOverwrittenStore,
+       {},
+       {},
+       "more stores replaced by a store to the same element before anything reads them than the parent had: "
+       "`b[e] = c[i] * 2.0f; b[e] = c[i + 1];`",
+       {},
+       true},
   };
   return rules;
 }

@@ -276,6 +276,28 @@ private Q_SLOTS:
         "  float g;\n  float* p = &g;\n  g = b[i];\n  a[i] = *p;\n  g = b[i + 1];\n  a[i] += g;", 0, false);
     row("the parent's own", ov, "  float g;\n  g = b[i];\n  g = b[i + 1];\n  a[i] = g;",
         "  float g;\n  g = b[i];\n  g = b[i + 1];\n  a[i] = g * 2.0f;", 1, false);
+    const char* os = "overwritten-store";
+    // A buffer's element stored, then stored over before anything reads it.
+    row("a[i] stored twice", os, "  a[i] = b[i];", "  a[i] = b[i] * 2.0f;\n  a[i] = b[i + 1];", 1, true);
+    row("three times, another buffer's store between", os, "  a[i] = b[i];",
+        "  a[i] = b[i] * 2.0f;\n  b[i] = 1.0f;\n  a[i] = b[i + 1];\n  float g = b[i];\n  a[i] = g * 3.0f;", 2, true);
+    row("a local element", os, "  local float l[64];\n  l[get_local_id(0)] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = l[0];",
+        "  local float l[64];\n  l[get_local_id(0)] = b[i];\n  l[get_local_id(0)] = b[i] * 2.0f;\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = l[0];",
+        1, true);
+    // What may read the element first, or stores elsewhere.
+    row("read between", os, "  a[i] = b[i];", "  a[i] = b[i] * 2.0f;\n  float g = a[i];\n  a[i] = b[i + 1] + g;", 0, false);
+    row("the new value reads the old", os, "  a[i] = b[i];", "  a[i] = b[i] * 2.0f;\n  a[i] = a[i] + b[i + 1];", 0, false);
+    row("another element", os, "  a[i] = b[i];", "  a[i] = b[i] * 2.0f;\n  a[i + 1] = b[i + 1];", 0, false);
+    row("the index changes between", os, "  a[i] = b[i];",
+        "  int k = i;\n  a[k] = b[i] * 2.0f;\n  k = k + 1;\n  a[k] = b[i + 1];", 0, false);
+    row("a barrier between", os, "  a[i] = b[i];",
+        "  a[i] = b[i] * 2.0f;\n  barrier(CLK_GLOBAL_MEM_FENCE);\n  a[i] = b[i + 1];", 0, false);
+    row("read through an alias between", os, "  a[i] = b[i];",
+        "  global float* p = a;\n  a[i] = b[i] * 2.0f;\n  b[i] = p[i];\n  a[i] = b[i + 1];", 0, false);
+    row("a branch between", os, "  a[i] = b[i];",
+        "  a[i] = b[i] * 2.0f;\n  if (i < n)\n    b[i] = 1.0f;\n  a[i] = b[i + 1];", 0, false);
+    row("the parent's own", os, "  a[i] = b[i];\n  a[i] = b[i + 1];", "  a[i] = b[i];\n  a[i] = b[i + 1] * 2.0f;", 1, false);
     // Local memory: the same element for every work-item of a group.
     const char* lp = "  local float l[64];\n  l[get_local_id(0)] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = l[0];";
     row("l[0] in every work-item", us, lp,
@@ -365,7 +387,7 @@ private Q_SLOTS:
   }
 
   void everyRuleHasATestRow() {
-    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(27)); // the rows above and relativeRules...
+    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(28)); // the rows above and relativeRules...
     QVERIFY(steer::cleanCompileWarnings({}).empty());
     QVERIFY(!steer::cleanRule("no-such-rule"));
   }
