@@ -38,6 +38,7 @@
 //                    [--seed-near 0.8] (generated seeds held to the target, and sampled clean; 0: the conditions alone)
 //                    [--seed-lean 0] (held generated seeds lean toward the counts they lack, steer::heldLean; 0: none)
 //                    [--seed-restarts 3] (seeds from the model given up start again, at least this many times)
+//                    [--seed-local 0.5] (this share of them starts from a local buffer, for a target with localmem)
 //                    [--workspace FILE] [--checkpoint FILE] [--devmap CSV] [--threads 0] [--csv FILE]
 //                    [--keep-bests DIR] (each run's best kernel as DIR/VARIANT-NN.cl, to drive them)
 //                    [--keep-workspace FILE] (the scratch copy, every run and its checks, kept as FILE)
@@ -288,6 +289,7 @@ int main(int argc, char** argv) {
     else if (arg("--seed-near")) base.seedNear = std::atof(argv[++i]);
     else if (arg("--seed-lean")) base.seedLean = std::atof(argv[++i]);
     else if (arg("--seed-restarts")) base.seedRestarts = std::atoi(argv[++i]);
+    else if (arg("--seed-local")) base.seedLocal = std::atof(argv[++i]);
     else if (arg("--guide-logits")) base.guideLogits = std::atof(argv[++i]);
     else if (arg("--only")) {
       for (std::string list = argv[++i]; !list.empty();) {
@@ -361,7 +363,9 @@ int main(int argc, char** argv) {
       (base.seedNear > 0 ? " held at " + formatNumber(base.seedNear) +
                                (base.seedLean != 0 ? ", leaning " + formatNumber(base.seedLean) : std::string())
                          : std::string()) +
-      (base.seedRestarts > 0 ? ", restarted up to " + std::to_string(base.seedRestarts) + " times" : std::string());
+      (base.seedRestarts > 0 ? ", restarted up to " + std::to_string(base.seedRestarts) + " times" : std::string()) +
+      (base.seedLocal > 0 ? ", " + formatNumber(base.seedLocal) + " of them from a local buffer when the target has localmem"
+                          : std::string());
   if (!summaries.empty()) return summarise(summaries);
   try {
     if (ckpt.empty()) ckpt = modelForWorkspace(wsPath);

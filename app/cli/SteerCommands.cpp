@@ -197,6 +197,9 @@ void addSearchOptions(CommandLine& cl) {
   cl.option({"seed-restarts", 0, "N", "with --seeding generated or empty: a seed given up, or still in error once the "
                                      "check patience is spent, starts again from the empty feed up to N times (--restarts "
                                      "when more)", false, "3"});
+  cl.option({"seed-local", 0, "F", "with --seeding generated or empty and a target with local memory accesses (Grewe's "
+                                  "localmem): this share of the seeds starts from a kernel whose first argument is a "
+                                  "local buffer (the model seldom writes one on its own)", false, "0.5"});
   cl.option({"nearest", 0, "N", "corpus kernels to seed from: the nearest that compile cleanly", false, "32"});
   cl.option({"seed-package-share", 0, "F", "at most this share of the nearest seeds from one package, whose drive checks "
                                            "then take the packages in turn (1: the nearest, whatever their packages)",
@@ -300,6 +303,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
       throw UsageError("--seed-near holds seeds generated for the target: give it with --seeding generated");
     if (spec.seeding != steer::Seeding::Generated) spec.seedNear = 0; // nothing to hold
     spec.seedRestarts = int(cl.unsignedValue("seed-restarts", 0, 1000));
+    spec.seedLocal = cl.numberValue("seed-local", 0, 1);
     if (cl.has("allow")) {
       std::stringstream in(cl.value("allow"));
       std::string rule;

@@ -195,6 +195,12 @@ struct BeamSearch::Run {
   void reseed(std::mt19937_64& rng);
   void seedCandidates(Generation& g);
   bool infillCandidates(Generation& g, int holeMax, int maxNewTokens, std::mt19937_64& rng);
+  /// SteerSpec::seedLocal when the target asks for local memory accesses, else 0.
+  [[nodiscard]] double localSeedShare() const {
+    const auto& d = space.dimensions;
+    const auto at = std::find(d.begin(), d.end(), "localmem");
+    return at != d.end() && spec.target.values[std::size_t(at - d.begin())] > 0 ? spec.seedLocal : 0.0;
+  }
   void sampleFeeds(Generation& g, const Feeds& feeds, int maxNewTokens);
   void combineInfills(Generation& g, const std::vector<Feed>& feeds);
   /// SteerSpec::aliases: members whose mem is above the target's, with
@@ -453,7 +459,7 @@ bool BeamSearch::Run::infillCandidates(Generation& g, int holeMax, int maxNewTok
       stopReason = "no candidates";
       return false;
     }
-    feeds = emptyFeeds(spec.width * spec.candidatesPerMember);
+    feeds = emptyFeeds(spec.width * spec.candidatesPerMember, localSeedShare());
   } else {
     g.memberIds.resize(beam.size());
     for (std::size_t m = 0; m < beam.size(); ++m)
@@ -559,7 +565,10 @@ void BeamSearch::Run::sampleFeeds(Generation& g, const Feeds& feeds, int maxNewT
     CandidateRecord c;
     const auto& f = feeds.feeds[i];
     if (!beam.empty()) c.parent = beam[f.member].id;
-    else c.origin = spec.seeding == Seeding::Generated ? "generated for the target" : "empty feed";
+    else {
+      c.origin = spec.seeding == Seeding::Generated ? "generated for the target" : "empty feed";
+      if (feeds.texts[i] == kLocalBufferFeed) c.origin += ", from a local buffer";
+    }
     c.holeStart = f.start;
     c.holeLength = f.length;
     c.replaced = f.replaced;

@@ -5,6 +5,7 @@
 #include "steer/HoleSites.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace steerbench::steer {
 
@@ -29,10 +30,12 @@ Hole drawHole(const HoleSites& sites, const Member& member, std::int64_t n, cons
 
 } // namespace
 
-Feeds emptyFeeds(int count) {
+Feeds emptyFeeds(int count, double local) {
   Feeds out;
   for (int c = 0; c < count; ++c) {
-    out.texts.push_back("kernel void [HOLE]");
+    // Feed c is local when the running count of local feeds, c * local rounded down, steps up at it.
+    const bool fromLocal = std::floor((c + 1) * local) > std::floor(c * local);
+    out.texts.push_back(fromLocal ? kLocalBufferFeed : "kernel void [HOLE]");
     out.ends.push_back(model::SampleOptions::kHasStart | model::SampleOptions::kHasEnd);
     out.feeds.push_back({});
   }

@@ -47,8 +47,14 @@ struct HoleRules {
   int maxNewTokens = 8;   ///< room a feed leaves for its infill
 };
 
-/// `width * perMember` copies of the empty kernel's feed.
-[[nodiscard]] Feeds emptyFeeds(int count);
+/// The feed of a seed that starts with a local buffer: a kernel whose first
+/// argument is `local float *a` (the corpus's names are rewritten so: the
+/// kernel A, its first argument a), the rest the model's.
+inline constexpr const char* kLocalBufferFeed = "kernel void A(local float *a, [HOLE]";
+
+/// `count` feeds of a seed from the model: the empty kernel's, or for a
+/// share `local` of them (spread among the others) kLocalBufferFeed.
+[[nodiscard]] Feeds emptyFeeds(int count, double local = 0);
 
 /// Holes in every member of `beam` (whose tokens are `memberIds`), drawn from
 /// `rng`: directed at an off-target dimension with probability

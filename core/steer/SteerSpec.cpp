@@ -47,7 +47,7 @@ std::string SteerSpec::toJson() const {
          ",\"combine\":" + std::to_string(combine) + ",\"combine_greedy\":" + std::to_string(combineGreedy) + ",\"aliases\":" + std::to_string(aliases) + ",\"max_per_vector\":" + std::to_string(maxPerVector) +
          ",\"reseed_after\":" + std::to_string(reseedAfter) + ",\"reseed_draw\":" + (reseedDraw ? "true" : "false") +
          ",\"fill_insertions\":" + (fillInsertions ? "true" : "false") +
-         ",\"clean_seeds\":" + (cleanSeeds ? "true" : "false") + ",\"seed_near\":" + formatNumber(seedNear) + ",\"seed_lean\":" + formatNumber(seedLean) + ",\"seed_restarts\":" + std::to_string(seedRestarts) +
+         ",\"clean_seeds\":" + (cleanSeeds ? "true" : "false") + ",\"seed_near\":" + formatNumber(seedNear) + ",\"seed_lean\":" + formatNumber(seedLean) + ",\"seed_restarts\":" + std::to_string(seedRestarts) + ",\"seed_local\":" + formatNumber(seedLocal) +
          ",\"guide_logits\":" + formatNumber(guideLogits) +
          ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"guard_types\":" + (guardTypes ? "true" : "false") + ",\"guard_calls\":" + (guardCalls ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
          ",\"scale\":" + jsonNumbers(scale) +
@@ -122,6 +122,8 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   real("seed_lean", s.seedLean); // absent: 0, as the member's default
   s.seedRestarts = 0; // and before seed restarts a given-up seed had one try
   integer("seed_restarts", s.seedRestarts);
+  s.seedLocal = 0; // and before local seeds every seed began as kernel void [HOLE]
+  real("seed_local", s.seedLocal);
   s.guideLogits = 0; // and before guided infills sampled the model as it is
   real("guide_logits", s.guideLogits);
   integer("nearest", s.nearest);
@@ -205,6 +207,7 @@ void SteerSpec::validate() const {
                      "restarts, redraws, combined and aliased candidates, members per vector and reseeding at least 0, failing members at least "
                      "-1 (any)");
   if (seeding == Seeding::Given && seeds.empty()) throw InputError("no seed kernels given");
+  if (!(seedLocal >= 0 && seedLocal <= 1)) throw InputError("the share of seeds from a local buffer must be within [0, 1]");
   if (!(seedPackageShare > 0 && seedPackageShare <= 1))
     throw InputError("the seeds' share from one package must be more than 0 and at most 1");
   if (seeding == Seeding::Generated && space.name != "grewe")

@@ -139,6 +139,13 @@ struct SteerSpec {
   /// is more), so that held seeds end at kernels that reach their counts;
   /// infills keep `restarts`. Runs stored without it had none.
   int seedRestarts = 3;
+  /// Of the seeds from the model (generated or from the empty feed) for a
+  /// target that asks for local memory (Grewe's localmem above 0), this
+  /// share starts from a signature with a local buffer (HoleFeeds'
+  /// kLocalBufferFeed) instead of `kernel void [HOLE]`: the model seldom
+  /// writes one on its own, and an infill cannot add one. 0: none, as runs
+  /// stored without it.
+  double seedLocal = 0.5;
   /// Whether seeds are sampled clean: `cleanSeeds`, or held to a generated target.
   [[nodiscard]] bool cleanSeedsTaken() const { return cleanSeeds || (seeding == Seeding::Generated && seedNear > 0); }
   /// Guided infills: each infill's logits lean toward the tokens that move

@@ -54,6 +54,7 @@ private slots:
                  spec.contains(QLatin1String("\"seeds_refill\":true")) &&
                  spec.contains(QLatin1String("\"confirm_sizes\":[4096,65536]")) &&
                  spec.contains(QLatin1String("\"seed_restarts\":3,")) && // the default, used by seeds from the model only
+                 spec.contains(QLatin1String("\"seed_local\":0.5,")) && // the default, for targets with localmem only
                  spec.contains(QLatin1String("\"seed_near\":0,")), // nearest seeds: nothing held
              qPrintable(spec));
     // The best is runnable (confirmed as drive labels) or the run says none was.
@@ -158,6 +159,10 @@ private slots:
                    QStringLiteral("generated"), QStringLiteral("--seed-restarts"), QStringLiteral("-1")}));
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QLatin1String("--seed-restarts must be a whole number from 0 to 1000")), qPrintable(r.err));
+    r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--seeding"),
+                   QStringLiteral("generated"), QStringLiteral("--seed-local"), QStringLiteral("1.5")}));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QLatin1String("--seed-local: expected a number in [0, 1], got \"1.5\"")), qPrintable(r.err));
     // The race check needs Oclgrind, and a size the checks can split into work-groups.
     r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--race-check"),
                    QStringLiteral("1024")}),

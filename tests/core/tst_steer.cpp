@@ -21,6 +21,7 @@
 #include "steer/SeedChoice.h"
 #include "steer/TargetCheck.h"
 #include "model/Sampler.h"
+#include "steer/HoleFeeds.h"
 #include "steer/HoleSites.h"
 #include "model/Tokenizer.h"
 #include "store/Workspace.h"
@@ -291,6 +292,16 @@ private Q_SLOTS:
     s.seedRestarts = 4;
     QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "spec").seedRestarts, 4);
     QCOMPARE(storedWithout(s, {",\"seed_restarts\":4"}).seedRestarts, 0);
+    // Seeds from a local buffer: half by default, kept, none for a run stored without them, a share.
+    QCOMPARE(steer::SteerSpec{}.seedLocal, 0.5);
+    s.seedLocal = 0.25;
+    QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "spec").seedLocal, 0.25);
+    QCOMPARE(storedWithout(s, {",\"seed_local\":0.25"}).seedLocal, 0.0);
+    for (const double bad : {-0.1, 1.5}) {
+      auto b = s;
+      b.seedLocal = bad;
+      QVERIFY_EXCEPTION_THROWN(b.validate(), InputError);
+    }
     // Directed holes: kept, and a run stored before them placed every hole anywhere.
     s.directedHoles = 0.25;
     QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "spec").directedHoles, 0.25);
@@ -1646,6 +1657,43 @@ private Q_SLOTS:
              ws.steerRuns().back().stopReason.c_str());
     // The spec keeps the mode.
     QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "test").seeding, steer::Seeding::Generated);
+  }
+
+  void seedsForLocalMemoryStartFromALocalBuffer() {
+    // The share of feeds that start from a local buffer, spread among the others.
+    const auto locals = [](const steer::Feeds& f) {
+      return int(std::count(f.texts.begin(), f.texts.end(), std::string(steer::kLocalBufferFeed)));
+    };
+    QCOMPARE(locals(steer::emptyFeeds(8)), 0);
+    QCOMPARE(locals(steer::emptyFeeds(8, 1)), 8);
+    const auto half = steer::emptyFeeds(8, 0.5);
+    QCOMPARE(locals(half), 4);
+    QVERIFY(half.texts[0] != half.texts[1]); // alternating, not the first half
+    QCOMPARE(locals(steer::emptyFeeds(4, 0.25)), 1);
+    QCOMPARE(half.texts.size(), half.ends.size());
+    // A run from the empty feed takes them only when its target has local
+    // memory accesses, and its seeds say which began so.
+    const char* local = "kernel void A(global float* a, local float* l) {\n  int i = get_local_id(0);\n"
+                        "  l[i] = a[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = l[i];\n}\n";
+    const auto lm = [](const std::vector<double>& v) { return v[3]; }; // Grewe's localmem
+    QVERIFY(lm(greweOf(local)) > 0 && lm(greweOf(kTarget)) == 0);
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("localseeds.sbw")).toStdString());
+    auto sampler = deleter();
+    steer::BeamSearch search(ws, sampler);
+    for (const auto* target : {local, kTarget}) {
+      auto s = spec(greweOf(target), 0);
+      s.seeding = steer::Seeding::Empty;
+      s.width = 4;
+      s.candidatesPerMember = 2;
+      const auto r = search.run(s);
+      int fromLocal = 0, seeds = 0;
+      for (const auto& c : ws.steerCandidates(r.run, 0)) {
+        ++seeds;
+        fromLocal += c.origin == "empty feed, from a local buffer";
+      }
+      QCOMPARE(seeds, 8);
+      QCOMPARE(fromLocal, target == local ? 4 : 0);
+    }
   }
 
   void holesAndWindowsKeepSpelledLexemesWhole() {
