@@ -299,6 +299,26 @@ public:
   std::vector<const clang::Decl*> vars;
 };
 
+/// The variables `f` changes anywhere: assigned, stepped, or with their
+/// address taken (a pointer may change them).
+class ChangedVariables : public clang::RecursiveASTVisitor<ChangedVariables> {
+public:
+  bool VisitBinaryOperator(clang::BinaryOperator* b) {
+    if (b->isAssignmentOp()) note(b->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(clang::UnaryOperator* u) {
+    if (u->isIncrementDecrementOp() || u->getOpcode() == clang::UO_AddrOf) note(u->getSubExpr());
+    return true;
+  }
+  std::vector<const clang::Decl*> vars;
+
+private:
+  void note(const clang::Expr* e) {
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts())) vars.push_back(r->getDecl());
+  }
+};
+
 class Walk : public clang::RecursiveASTVisitor<Walk> {
 public:
   Walk(clang::ASTContext& ast, const AstRules& on, std::vector<Diagnostic>& out)
@@ -306,6 +326,12 @@ public:
 
   bool VisitFunctionDecl(clang::FunctionDecl* f) {
     addressTaken_.clear();
+    changed_.clear();
+    if (on_.rewinds && f->doesThisDeclarationHaveABody()) {
+      ChangedVariables c;
+      c.TraverseStmt(f->getBody());
+      changed_ = std::move(c.vars);
+    }
     if (on_.overwrites && f->doesThisDeclarationHaveABody()) {
       AddressTaken a;
       a.TraverseStmt(f->getBody());
@@ -340,6 +366,16 @@ public:
              "a subscript that is a comparison's 0 or 1: it reads one of two fixed elements");
     // `e[d]` is `d[e]` in C; no kernel of the corpus writes it, the search
     // does when an infill puts an index before the brackets.
+    // `b[-2]` of a buffer, or of a pointer set to one, that nothing moves:
+    // an element before the start the host passed.
+    if (on_.rewinds)
+      if (const auto* p = unmovedBuffer(a->getBase()); p && !a->getIdx()->isValueDependent()) {
+        clang::Expr::EvalResult r;
+        if (a->getIdx()->EvaluateAsInt(r, *ast_) && r.Val.getInt().isNegative())
+          report(a->getIdx()->getBeginLoc(), kBufferRewind,
+                 "subscript " + std::to_string(r.Val.getInt().getExtValue()) + " reads before the start of buffer '" +
+                     p->getNameAsString() + "' the host passed");
+      }
     if (on_.reversed && a->getLHS() != a->getBase())
       report(a->getBeginLoc(), kReversedSubscript, "a subscript written index first (`i[p]` for `p[i]`)");
     // `w[v]` on a float4 and v a work-item's id: the search's, and it reads
@@ -416,6 +452,12 @@ public:
         if (const auto* r = llvm::dyn_cast<clang::BinaryOperator>(b->getRHS()->IgnoreParenImpCasts()))
           back = r->getOpcode() == clang::BO_Sub && kernelBuffer(r->getLHS()) == p;
       if (back) rewound(*p, b->getOperatorLoc());
+      // `c = 0;`: what the kernel reads or writes through c after it is
+      // nothing the host passed.
+      if (p && b->getOpcode() == clang::BO_Assign &&
+          b->getRHS()->isNullPointerConstant(*ast_, clang::Expr::NPC_ValueDependentIsNotNull))
+        report(b->getOperatorLoc(), kBufferRewind,
+               "buffer '" + p->getNameAsString() + "' replaced by a null pointer: nothing it reaches after is the host's");
     }
     if (on_.chained && b->isComparisonOp())
       for (const clang::Expr* side : {b->getLHS(), b->getRHS()}) {
@@ -696,6 +738,20 @@ private:
     return e->isValueDependent() || e->isIntegerConstantExpr(*ast_);
   }
 
+  /// The kernel's buffer argument `e` names, directly or through a local
+  /// pointer set to it when declared, where the function changes neither;
+  /// else null.
+  [[nodiscard]] const clang::ParmVarDecl* unmovedBuffer(const clang::Expr* e, int depth = 0) const {
+    const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenCasts());
+    if (!r || depth > 8 || std::find(changed_.begin(), changed_.end(), r->getDecl()) != changed_.end()) return nullptr;
+    if (const auto* p = kernelBuffer(r)) return p;
+    const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl());
+    if (!v || llvm::isa<clang::ParmVarDecl>(v) || !v->hasLocalStorage() || !v->getType()->isPointerType() ||
+        !v->getInit())
+      return nullptr;
+    return unmovedBuffer(v->getInit(), depth + 1);
+  }
+
   void rewound(const clang::ParmVarDecl& buffer, clang::SourceLocation at) {
     report(at, kBufferRewind, "buffer '" + buffer.getNameAsString() + "' moved back before the start the host passed");
   }
@@ -759,6 +815,7 @@ private:
   AstRules on_;
   std::vector<Diagnostic>& out_;
   std::vector<const clang::Decl*> addressTaken_; ///< in the function being walked
+  std::vector<const clang::Decl*> changed_;      ///< in the function being walked (buffer-rewind only)
 };
 
 } // namespace

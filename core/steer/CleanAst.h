@@ -9,7 +9,8 @@
 // (a comparison as the subscript) and `b -= 2 * e` (a buffer moved back
 // before its start), hung in `while (e < c)` with e never written, divided
 // by a comparison's 0 or 1, wrote `2 * +0` for the counts, and turned
-// `if (l >= e)` into `if (l)`.
+// `if (l >= e)` into `if (l)`; and out of bounds again through `j[-4]` of a
+// buffer and `c = 0;` before `c[e] = 0;`.
 #pragma once
 #include "clang/OpenCLFrontend.h"
 
@@ -37,7 +38,10 @@ inline constexpr const char* kVectorSubscript = "vector-subscript";
 /// value nothing uses and that does nothing, where Clang is silent because a
 /// macro wrote it (`(CLK_LOCAL_MEM_FENCE);`).
 inline constexpr const char* kUnusedStatement = "unused-statement";
-/// A kernel's buffer argument moved backwards (`b -= 2 * e`) before it is read.
+/// A kernel's buffer argument moved backwards (`b -= 2 * e`) before it is
+/// read, read at a negative constant subscript while nothing moves it
+/// (`b[-2]`, also through a pointer set to it), or replaced by a null pointer
+/// (`b = 0;`).
 inline constexpr const char* kBufferRewind = "buffer-rewind";
 /// An arithmetic operation that changes nothing or gives a constant (`x + 0`,
 /// `x * 1`, `x * 0`, `x - x`). Preprocessed real kernels hold some (`a[i + 0]`

@@ -99,7 +99,9 @@ const std::vector<CleanRule>& cleanRules() {
       {kBufferRewind,
        {},
        {kBufferRewind},
-       "a kernel's buffer argument moved back before its start: `b -= 2 * e;`, `b = b - e;`, `b--`"},
+       "a kernel's buffer argument moved back before its start (`b -= 2 * e;`, `b = b - e;`, `b--`), read "
+       "before it (`b[-2]`, also through `global float *j = b;`, where nothing moves either), or replaced by a "
+       "null pointer (`b = 0;`)"},
       // Judged against the candidate's parent, not by cleanCompileViolation (relativeRuleAdded).
       {kIdentityArithmetic,
        {},

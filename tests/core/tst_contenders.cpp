@@ -128,6 +128,20 @@ private Q_SLOTS:
     QTest::newRow("buffer-rewind, spelled out") << QStringLiteral("buffer-rewind")
                                                 << QString::fromStdString(kernelWith("  b = b - n;\n  a[i] = b[i];"))
                                                 << QString::fromStdString(kernelWith("  b = b + n;\n  a[i] = b[i];"));
+    // A negative subscript of a buffer nothing moves reads before what the
+    // host passed; of a buffer moved forward it reads what came before.
+    QTest::newRow("buffer-rewind, a negative subscript")
+        << QStringLiteral("buffer-rewind")
+        << QString::fromStdString(kernelWith("  global float *j = b;\n  a[i] = j[-2] + b[i];"))
+        << QString::fromStdString(kernelWith("  global float *j = b + 2;\n  a[i] = j[-2] + b[i];"));
+    QTest::newRow("buffer-rewind, a negative subscript of a moved buffer")
+        << QStringLiteral("buffer-rewind")
+        << QString::fromStdString(kernelWith("  a[i] = b[-1];\n  a[i] += b[i];"))
+        << QString::fromStdString(kernelWith("  b += n;\n  a[i] = b[-1];\n  a[i] += b[i];"));
+    QTest::newRow("buffer-rewind, a null pointer")
+        << QStringLiteral("buffer-rewind")
+        << QString::fromStdString(kernelWith("  b = 0;\n  a[i] = b[i];"))
+        << QString::fromStdString(kernelWith("  b = a;\n  a[i] = b[i];"));
     // Clang warns for the for loop above; the while loop is the AST walk's.
     QTest::newRow("loop-analysis, while") << QStringLiteral("loop-analysis")
                                           << QString::fromStdString(kernelWith("  int k = 0;\n  while (k < n) a[i] += 1.0f;"))
