@@ -1,5 +1,7 @@
 #include "steer/OverwrittenStores.h"
 
+#include "steer/AstVariables.h"
+
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
@@ -7,7 +9,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <iterator>
 #include <string>
 #include <utility>
 
@@ -18,12 +19,6 @@ namespace {
 using Vars = std::vector<const clang::VarDecl*>;
 
 bool holds(const Vars& vars, const clang::Decl* d) { return std::find(vars.begin(), vars.end(), d) != vars.end(); }
-
-/// The variable an expression names (`x`, through parentheses and casts), or null.
-const clang::VarDecl* variableOf(const clang::Expr* e) {
-  const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
-  return r ? llvm::dyn_cast<clang::VarDecl>(r->getDecl()) : nullptr;
-}
 
 /// A statement `p[i] = e` or `*p = e` of its own, for a variable p.
 struct ElementStore {
@@ -57,17 +52,7 @@ public:
 /// functions (`get_local_id(0)`: the same answer each time in a work-item).
 class CallsOtherThanWorkItemFunctions : public clang::RecursiveASTVisitor<CallsOtherThanWorkItemFunctions> {
 public:
-  bool VisitCallExpr(clang::CallExpr* c) {
-    const auto* f = c->getDirectCallee();
-    static const char* const kWorkItem[] = {"get_global_id", "get_local_id",    "get_group_id",
-                                            "get_global_size", "get_local_size", "get_num_groups",
-                                            "get_global_offset", "get_work_dim", "get_global_linear_id",
-                                            "get_local_linear_id"};
-    const bool workItem = f && f->getIdentifier() &&
-                          std::any_of(std::begin(kWorkItem), std::end(kWorkItem),
-                                      [&](const char* n) { return f->getName() == n; });
-    return !(found |= !workItem);
-  }
+  bool VisitCallExpr(clang::CallExpr* c) { return !(found |= !isWorkItemFunction(c->getDirectCallee())); }
   bool found = false;
 };
 

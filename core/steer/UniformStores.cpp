@@ -1,5 +1,7 @@
 #include "steer/UniformStores.h"
 
+#include "steer/AstVariables.h"
+
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/Stmt.h>
@@ -16,11 +18,8 @@ namespace {
 /// memory of `space` (the sizes and counts of the NDRange do not; the group's
 /// id is the same for all who share its local memory).
 bool identifiesTheWorkItem(const clang::FunctionDecl* f, clang::LangAS space) {
-  if (!f || !f->getIdentifier()) return false;
-  const auto name = f->getName();
-  if (name == "get_group_id") return space == clang::LangAS::opencl_global;
-  return name == "get_global_id" || name == "get_local_id" || name == "get_global_linear_id" ||
-         name == "get_local_linear_id";
+  if (!isWorkItemId(f)) return false;
+  return f->getName() != "get_group_id" || space == clang::LangAS::opencl_global;
 }
 
 /// A pointer into memory of `space` (a store through it is visible to every
@@ -31,12 +30,6 @@ bool pointsInto(const clang::Expr* e, clang::LangAS space) {
     if (t->isPointerType() && t->getPointeeType().getAddressSpace() == space) return true;
   }
   return false;
-}
-
-/// The variable an lvalue names (`x`, not `a[i]`), or null.
-const clang::VarDecl* variableOf(const clang::Expr* e) {
-  const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
-  return r ? llvm::dyn_cast<clang::VarDecl>(r->getDecl()) : nullptr;
 }
 
 class Analysis {
