@@ -1,5 +1,5 @@
 // Small readings of a kernel's AST that the clean-compile walks share
-// (steer/CleanAst, UniformStores, OverwrittenStores): the
+// (steer/CleanAst, UniformStores, OverwrittenStores, QuadraticIndices): the
 // variable an expression names, and which OpenCL functions tell a
 // work-item where it is.
 #pragma once

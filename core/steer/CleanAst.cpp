@@ -1,6 +1,7 @@
 #include "steer/CleanAst.h"
 
 #include "steer/OverwrittenStores.h"
+#include "steer/QuadraticIndices.h"
 #include "steer/UniformStores.h"
 #include "steer/UninitializedArrays.h"
 
@@ -354,6 +355,12 @@ public:
         report(o.at->getOperatorLoc(), kOverwrittenStore,
                "the value stored to an element of '" + o.buffer +
                    "' is stored over before anything reads it: its computation does nothing");
+    if (on_.quadratics && f->doesThisDeclarationHaveABody())
+      for (const auto& q : quadraticIndices(*f))
+        report(q.at->getIdx()->getBeginLoc(), kQuadraticIndex,
+               "the subscript of " + (q.buffer.empty() ? std::string("a buffer") : "'" + q.buffer + "'") +
+                   " multiplies two values computed from the work-item's id: it grows with the square of the "
+                   "work-items, past buffers sized by them");
     return true;
   }
 
@@ -838,6 +845,7 @@ CleanAstChecks::CleanAstChecks(const std::vector<std::string>& rules) {
   on_.arrays = has("uninitialized");
   on_.overwrites = has(kOverwrittenValue);
   on_.overwrittenStores = has(kOverwrittenStore);
+  on_.quadratics = has(kQuadraticIndex);
 }
 
 void CleanAstChecks::onTranslationUnit(clang::ASTContext& ast, bool hasErrors) {

@@ -66,6 +66,11 @@ inline constexpr const char* kOverwrittenValue = "overwritten-value";
 /// before anything can read it (`b[e] = c[i] * 2.0f; b[e] = c[i + 1];`,
 /// steer/OverwrittenStores.h). Judged against the parent.
 inline constexpr const char* kOverwrittenStore = "overwritten-store";
+/// A subscript of global or constant memory that multiplies two values
+/// computed from the work-item's id (`a[d * d]`, steer/QuadraticIndices.h):
+/// it grows with the square of the work-items and overflows. Judged against
+/// the parent: a few real kernels index packed triangles so.
+inline constexpr const char* kQuadraticIndex = "quadratic-index";
 /// Reported for the uninitialized rule (beside Clang's, which follows
 /// scalars only): a private array read before anything was written to it
 /// (steer/UninitializedArrays.h).
@@ -80,10 +85,10 @@ inline constexpr const char* kWhileLoopAnalysis = "while-loop-analysis";
 struct AstRules {
   bool chained = false, pointers = false, loops = false, indices = false, rewinds = false, identities = false,
        numbers = false, uniforms = false, dimensions = false, barriers = false, reversed = false, statements = false,
-       arrays = false, overwrites = false, vectors = false, overwrittenStores = false;
+       arrays = false, overwrites = false, vectors = false, overwrittenStores = false, quadratics = false;
   [[nodiscard]] bool any() const {
     return chained || pointers || loops || indices || rewinds || identities || numbers || uniforms || dimensions ||
-           barriers || reversed || statements || arrays || overwrites || vectors || overwrittenStores;
+           barriers || reversed || statements || arrays || overwrites || vectors || overwrittenStores || quadratics;
   }
 };
 

@@ -135,6 +135,13 @@ const std::vector<CleanRule>& cleanRules() {
        "`b[e] = c[i] * 2.0f; b[e] = c[i + 1];`",
        {},
        true},
+      {kQuadraticIndex,
+       {},
+       {},
+       "more subscripts of global memory that multiply two values computed from the work-item's id than the "
+       "parent had: `a[d * d]`, `b[e * f + 3]` with e and f from get_global_id",
+       {},
+       true},
   };
   return rules;
 }

@@ -312,6 +312,19 @@ private Q_SLOTS:
     row("a branch between", os, "  a[i] = b[i];",
         "  a[i] = b[i] * 2.0f;\n  if (i < n)\n    b[i] = 1.0f;\n  a[i] = b[i + 1];", 0, false);
     row("the parent's own", os, "  a[i] = b[i];\n  a[i] = b[i + 1];", "  a[i] = b[i];\n  a[i] = b[i + 1] * 2.0f;", 1, false);
+    const char* qi = "quadratic-index";
+    // Two factors computed from the id: the index grows with the square of the work-items.
+    row("i * i", qi, "  a[i] = b[i];", "  a[i] = b[i * i];", 1, true);
+    row("through variables, and a load's value", qi, "  a[i] = b[i];",
+        "  int d = get_global_size(0) * i + 1;\n  int k = (int)b[i];\n  a[d * 2] = b[k * i] + b[d + i * d];", 2, true); // not d * 2
+    row("x *= i", qi, "  a[i] = b[i];", "  int k = i + 1;\n  k *= i;\n  a[i] = b[k];", 1, true);
+    // An id times a size, a width or a loop's counter is how kernels index rows.
+    row("an id times a size", qi, "  a[i] = b[i];",
+        "  int y = get_global_id(1);\n  a[y * get_global_size(0) + i] = b[i * n + m];", 0, false);
+    row("a loop's counter", qi, "  a[i] = b[i];",
+        "  float s = 0.0f;\n  for (int k = 0; k < n; k++)\n    s += b[k * n + i] * b[k * k];\n  a[i] = s;", 0, false);
+    row("the id divided", qi, "  a[i] = b[i];", "  a[i / 2] = b[(i >> 1) * n];", 0, false);
+    row("the parent's own", qi, "  a[i] = b[i * (i + 1) / 2];", "  a[i] = b[i * (i + 1) / 2] * 2.0f;", 1, false);
     // Local memory: the same element for every work-item of a group.
     const char* lp = "  local float l[64];\n  l[get_local_id(0)] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = l[0];";
     row("l[0] in every work-item", us, lp,
@@ -401,7 +414,7 @@ private Q_SLOTS:
   }
 
   void everyRuleHasATestRow() {
-    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(28)); // the rows above and relativeRules...
+    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(29)); // the rows above and relativeRules...
     QVERIFY(steer::cleanCompileWarnings({}).empty());
     QVERIFY(!steer::cleanRule("no-such-rule"));
   }
