@@ -371,8 +371,6 @@ public:
     if (on_.indices && isTruthValue(a->getIdx()->IgnoreParenImpCasts()))
       report(a->getIdx()->getBeginLoc(), kTruthIndex,
              "a subscript that is a comparison's 0 or 1: it reads one of two fixed elements");
-    // `e[d]` is `d[e]` in C; no kernel of the corpus writes it, the search
-    // does when an infill puts an index before the brackets.
     // `b[-2]` of a buffer, or of a pointer set to one, that nothing moves:
     // an element before the start the host passed.
     if (on_.rewinds)
@@ -383,6 +381,8 @@ public:
                  "subscript " + std::to_string(r.Val.getInt().getExtValue()) + " reads before the start of buffer '" +
                      p->getNameAsString() + "' the host passed");
       }
+    // `e[d]` is `d[e]` in C; no kernel of the corpus writes it, the search
+    // does when an infill puts an index before the brackets.
     if (on_.reversed && a->getLHS() != a->getBase())
       report(a->getBeginLoc(), kReversedSubscript, "a subscript written index first (`i[p]` for `p[i]`)");
     // `w[v]` on a float4 and v a work-item's id: the search's, and it reads
