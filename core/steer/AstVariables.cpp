@@ -4,6 +4,7 @@
 #include <clang/AST/Expr.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <iterator>
 
 namespace steerbench::steer {
@@ -21,6 +22,14 @@ bool named(const clang::FunctionDecl* f, const char* const* first, const char* c
 const clang::VarDecl* variableOf(const clang::Expr* e) {
   const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
   return r ? llvm::dyn_cast<clang::VarDecl>(r->getDecl()) : nullptr;
+}
+
+bool pointsInto(const clang::Expr* e, clang::LangAS space) {
+  for (const clang::Expr* x : {e->IgnoreParens(), e->IgnoreParenImpCasts()}) {
+    const auto t = x->getType();
+    if (t->isPointerType() && t->getPointeeType().getAddressSpace() == space) return true;
+  }
+  return false;
 }
 
 bool isWorkItemFunction(const clang::FunctionDecl* f) {

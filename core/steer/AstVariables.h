@@ -4,6 +4,8 @@
 // work-item where it is.
 #pragma once
 
+#include <clang/Basic/AddressSpaces.h>
+
 namespace clang {
 class Expr;
 class FunctionDecl;
@@ -15,6 +17,10 @@ namespace steerbench::steer {
 /// The variable an expression names (`x`, through parentheses and implicit
 /// casts; not `a[i]`), or null.
 [[nodiscard]] const clang::VarDecl* variableOf(const clang::Expr* e);
+
+/// A pointer into memory of `space` (a store through it is visible to every
+/// work-item that shares it): a pointer, or a local array as it decays.
+[[nodiscard]] bool pointsInto(const clang::Expr* e, clang::LangAS space);
 
 /// A work-item function: the ids, sizes, counts and offsets of the NDRange
 /// (`get_global_id`, `get_local_size`, `get_work_dim`, ...). Each gives the

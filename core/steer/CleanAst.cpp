@@ -289,34 +289,25 @@ Assignment plainAssignment(const clang::Stmt* s) {
   return {b, v};
 }
 
-/// The variables whose address `f` takes anywhere: a pointer may read them.
-class AddressTaken : public clang::RecursiveASTVisitor<AddressTaken> {
-public:
-  bool VisitUnaryOperator(clang::UnaryOperator* u) {
-    if (u->getOpcode() == clang::UO_AddrOf)
-      if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(u->getSubExpr()->IgnoreParens())) vars.push_back(r->getDecl());
-    return true;
-  }
-  std::vector<const clang::Decl*> vars;
-};
-
-/// The variables `f` changes anywhere: assigned, stepped, or with their
-/// address taken (a pointer may change them).
-class ChangedVariables : public clang::RecursiveASTVisitor<ChangedVariables> {
+/// What a function's body does to its variables, in one walk: whose address
+/// it takes (a pointer may read or change them), and which it changes
+/// anywhere (assigned, stepped, or with their address taken).
+class VariableChanges : public clang::RecursiveASTVisitor<VariableChanges> {
 public:
   bool VisitBinaryOperator(clang::BinaryOperator* b) {
-    if (b->isAssignmentOp()) note(b->getLHS());
+    if (b->isAssignmentOp()) note(changed, b->getLHS());
     return true;
   }
   bool VisitUnaryOperator(clang::UnaryOperator* u) {
-    if (u->isIncrementDecrementOp() || u->getOpcode() == clang::UO_AddrOf) note(u->getSubExpr());
+    if (u->isIncrementDecrementOp() || u->getOpcode() == clang::UO_AddrOf) note(changed, u->getSubExpr());
+    if (u->getOpcode() == clang::UO_AddrOf) note(addressTaken, u->getSubExpr());
     return true;
   }
-  std::vector<const clang::Decl*> vars;
+  std::vector<const clang::Decl*> addressTaken, changed;
 
 private:
-  void note(const clang::Expr* e) {
-    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts())) vars.push_back(r->getDecl());
+  static void note(std::vector<const clang::Decl*>& to, const clang::Expr* e) {
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts())) to.push_back(r->getDecl());
   }
 };
 
@@ -326,18 +317,8 @@ public:
       : ast_(&ast), sm_(ast.getSourceManager()), on_(on), out_(out) {}
 
   bool VisitFunctionDecl(clang::FunctionDecl* f) {
-    addressTaken_.clear();
-    changed_.clear();
-    if (on_.rewinds && f->doesThisDeclarationHaveABody()) {
-      ChangedVariables c;
-      c.TraverseStmt(f->getBody());
-      changed_ = std::move(c.vars);
-    }
-    if (on_.overwrites && f->doesThisDeclarationHaveABody()) {
-      AddressTaken a;
-      a.TraverseStmt(f->getBody());
-      addressTaken_ = std::move(a.vars);
-    }
+    variables_ = {};
+    if ((on_.rewinds || on_.overwrites) && f->doesThisDeclarationHaveABody()) variables_.TraverseStmt(f->getBody());
     if (on_.arrays && f->doesThisDeclarationHaveABody())
       for (const auto& r : readsBeforeWrites(*f))
         report(r.at->getExprLoc(), kUninitializedArray,
@@ -750,7 +731,7 @@ private:
   /// else null.
   [[nodiscard]] const clang::ParmVarDecl* unmovedBuffer(const clang::Expr* e, int depth = 0) const {
     const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenCasts());
-    if (!r || depth > 8 || std::find(changed_.begin(), changed_.end(), r->getDecl()) != changed_.end()) return nullptr;
+    if (!r || depth > 8 || std::find(variables_.changed.begin(), variables_.changed.end(), r->getDecl()) != variables_.changed.end()) return nullptr;
     if (const auto* p = kernelBuffer(r)) return p;
     const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl());
     if (!v || llvm::isa<clang::ParmVarDecl>(v) || !v->hasLocalStorage() || !v->getType()->isPointerType() ||
@@ -775,7 +756,7 @@ private:
     for (auto it = body.begin(); it != body.end(); ++it) {
       const auto [first, v] = plainAssignment(*it);
       if (!first || first->getRHS()->HasSideEffects(*ast_)) continue;
-      if (std::find(addressTaken_.begin(), addressTaken_.end(), v) != addressTaken_.end()) continue;
+      if (std::find(variables_.addressTaken.begin(), variables_.addressTaken.end(), v) != variables_.addressTaken.end()) continue;
       const std::string name = "'" + v->getNameAsString() + "'";
       bool straight = true, read = false;
       for (auto next = std::next(it); next != body.end() && !read; ++next) {
@@ -821,8 +802,7 @@ private:
   clang::SourceManager& sm_;
   AstRules on_;
   std::vector<Diagnostic>& out_;
-  std::vector<const clang::Decl*> addressTaken_; ///< in the function being walked
-  std::vector<const clang::Decl*> changed_;      ///< in the function being walked (buffer-rewind only)
+  VariableChanges variables_; ///< of the function being walked (buffer-rewind and overwritten-value)
 };
 
 } // namespace

@@ -17,10 +17,7 @@ constexpr int kMost = 2; // degrees above are no different to the rule
 
 /// Global or constant memory: what the host sized by the work-items.
 bool hostMemory(const clang::Expr* base) {
-  const auto t = base->IgnoreParenImpCasts()->getType();
-  if (!t->isPointerType()) return false;
-  const auto space = t->getPointeeType().getAddressSpace();
-  return space == clang::LangAS::opencl_global || space == clang::LangAS::opencl_constant;
+  return pointsInto(base, clang::LangAS::opencl_global) || pointsInto(base, clang::LangAS::opencl_constant);
 }
 
 class Degrees {

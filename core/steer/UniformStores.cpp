@@ -22,16 +22,6 @@ bool identifiesTheWorkItem(const clang::FunctionDecl* f, clang::LangAS space) {
   return f->getName() != "get_group_id" || space == clang::LangAS::opencl_global;
 }
 
-/// A pointer into memory of `space` (a store through it is visible to every
-/// work-item that shares it): a pointer, or a local array as it decays.
-bool pointsInto(const clang::Expr* e, clang::LangAS space) {
-  for (const clang::Expr* x : {e->IgnoreParens(), e->IgnoreParenImpCasts()}) {
-    const auto t = x->getType();
-    if (t->isPointerType() && t->getPointeeType().getAddressSpace() == space) return true;
-  }
-  return false;
-}
-
 class Analysis {
 public:
   /// Stores into memory of `space`: global, or local (shared by a work-group).
