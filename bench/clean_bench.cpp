@@ -52,6 +52,7 @@ int judgeCheckedCandidates(const std::string& path, std::size_t show) {
   struct Tally {
     std::size_t all = 0, exact = 0, refused = 0, refusedExact = 0;
     std::map<std::string, std::size_t> first;
+    std::map<std::string, std::size_t> holding; ///< candidates holding a relative rule's sites, whatever the parent
   };
   std::map<std::string, Tally> byOutcome;
   std::map<std::string, steer::RelativeCounts> parentSites; ///< by parent text: many candidates share a parent
@@ -62,6 +63,8 @@ int judgeCheckedCandidates(const std::string& path, std::size_t show) {
     ++t.all;
     t.exact += exact;
     auto m = steer::measureCandidate(row[2], space, origin, {}, rules);
+    for (const auto& [rule, sites] : m.relative)
+      t.holding[rule] += !sites.empty();
     if (m.unclean.empty() && !row[4].empty()) { // the relative rules: against the parent, as steering judges them
       auto [it, fresh] = parentSites.try_emplace(row[4]);
       if (fresh) it->second = steer::siteCounts(steer::measureCandidate(row[4], space, origin, {}, rules).relative);
@@ -81,6 +84,17 @@ int judgeCheckedCandidates(const std::string& path, std::size_t show) {
   for (const auto& [outcome, t] : byOutcome) {
     std::printf("%-18s %8zu %8zu %8zu (%zu)  ", outcome.c_str(), t.all, t.exact, t.refused, t.refusedExact);
     for (const auto& [rule, n] : t.first)
+      std::printf(" %s %zu;", rule.c_str(), n);
+    std::printf("\n");
+  }
+  // A relative rule refuses only what an edit adds; how many hold its sites at
+  // all says how well it tells the outcomes apart.
+  if (std::none_of(byOutcome.begin(), byOutcome.end(), [](const auto& o) { return !o.second.holding.empty(); }))
+    return 0;
+  std::printf("%-18s  holding the sites of a rule judged against the parent, whatever the parent holds\n", "");
+  for (const auto& [outcome, t] : byOutcome) {
+    std::printf("%-18s ", outcome.c_str());
+    for (const auto& [rule, n] : t.holding)
       std::printf(" %s %zu;", rule.c_str(), n);
     std::printf("\n");
   }

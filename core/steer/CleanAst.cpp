@@ -1,6 +1,7 @@
 #include "steer/CleanAst.h"
 
 #include "steer/OverwrittenStores.h"
+#include "steer/CrossItemRaces.h"
 #include "steer/QuadraticIndices.h"
 #include "steer/UniformStores.h"
 #include "steer/UninitializedArrays.h"
@@ -342,6 +343,12 @@ public:
                "the subscript of " + (q.buffer.empty() ? std::string("a buffer") : "'" + q.buffer + "'") +
                    " multiplies two values computed from the work-item's id: it grows with the square of the "
                    "work-items, past buffers sized by them");
+    if (on_.races && f->doesThisDeclarationHaveABody() && f->hasAttr<clang::OpenCLKernelAttr>())
+      for (const auto& r : crossItemRaces(*f, *ast_))
+        report(r.at->getExprLoc(), kCrossItemRace,
+               std::string(r.store ? "a store to" : "a read of") + " an element of '" + r.buffer +
+                   "' that another work-item stores: nothing orders the two, so the result depends on the order "
+                   "the work-items run in");
     return true;
   }
 
@@ -826,6 +833,7 @@ CleanAstChecks::CleanAstChecks(const std::vector<std::string>& rules) {
   on_.overwrites = has(kOverwrittenValue);
   on_.overwrittenStores = has(kOverwrittenStore);
   on_.quadratics = has(kQuadraticIndex);
+  on_.races = has(kCrossItemRace);
 }
 
 void CleanAstChecks::onTranslationUnit(clang::ASTContext& ast, bool hasErrors) {

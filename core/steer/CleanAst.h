@@ -71,6 +71,11 @@ inline constexpr const char* kOverwrittenStore = "overwritten-store";
 /// it grows with the square of the work-items and overflows. Judged against
 /// the parent: a few real kernels index packed triangles so.
 inline constexpr const char* kQuadraticIndex = "quadratic-index";
+/// An access to a global buffer's element that another work-item stores
+/// (`a[d + 1] = x; y = a[d];`, steer/CrossItemRaces.h): no barrier orders
+/// work-items of different groups, so the output depends on their order.
+/// Judged alone: no kernel of a 500-kernel sample of the corpus holds one.
+inline constexpr const char* kCrossItemRace = "cross-item-race";
 /// Reported for the uninitialized rule (beside Clang's, which follows
 /// scalars only): a private array read before anything was written to it
 /// (steer/UninitializedArrays.h).
@@ -85,10 +90,12 @@ inline constexpr const char* kWhileLoopAnalysis = "while-loop-analysis";
 struct AstRules {
   bool chained = false, pointers = false, loops = false, indices = false, rewinds = false, identities = false,
        numbers = false, uniforms = false, dimensions = false, barriers = false, reversed = false, statements = false,
-       arrays = false, overwrites = false, vectors = false, overwrittenStores = false, quadratics = false;
+       arrays = false, overwrites = false, vectors = false, overwrittenStores = false, quadratics = false,
+       races = false;
   [[nodiscard]] bool any() const {
     return chained || pointers || loops || indices || rewinds || identities || numbers || uniforms || dimensions ||
-           barriers || reversed || statements || arrays || overwrites || vectors || overwrittenStores || quadratics;
+           barriers || reversed || statements || arrays || overwrites || vectors || overwrittenStores || quadratics ||
+           races;
   }
 };
 

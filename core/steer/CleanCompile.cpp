@@ -102,6 +102,12 @@ const std::vector<CleanRule>& cleanRules() {
        "a kernel's buffer argument moved back before its start (`b -= 2 * e;`, `b = b - e;`, `b--`), read "
        "before it (`b[-2]`, also through `global float *j = b;`, where nothing moves either), or replaced by a "
        "null pointer (`b = 0;`)"},
+      {kCrossItemRace,
+       {},
+       {kCrossItemRace},
+       "an access to a global buffer's element that another work-item stores, with nothing to order the two: "
+       "`a[d + 1] = x; y = a[d];`, `f[e + 1] = x; y = f[e * 4 + 7];` with d and e from get_global_id "
+       "(steer/CrossItemRaces.h)"},
       // Judged against the candidate's parent, not by cleanCompileViolation (relativeRuleAdded).
       {kIdentityArithmetic,
        {},
