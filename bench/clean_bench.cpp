@@ -11,8 +11,10 @@
 // judges instead the steering candidates the drive checks ran, under the
 // rules of this build, and prints per check outcome how many the rules now
 // refuse and by which rule first: a rule worth having refuses many that
-// failed the checks and few that passed. identity-arithmetic is judged
-// against the candidate's parent, as steering judges it.
+// failed the checks and few that passed. The relative rules are judged
+// against the candidate's parent, as steering judges them; it also prints
+// how many hold their sites at all, and what measuring a candidate costs
+// with every rule and without cross-item-race.
 //
 // Usage: bench-clean [--workspace FILE] [--sample 500] [--seed 1] [--show N] (print N refused kernels' reasons, and N
 //                    kernels holding each rule judged against the parent)
@@ -56,13 +58,23 @@ int judgeCheckedCandidates(const std::string& path, std::size_t show) {
   };
   std::map<std::string, Tally> byOutcome;
   std::map<std::string, steer::RelativeCounts> parentSites; ///< by parent text: many candidates share a parent
+  // What the newest AST rule costs: each candidate measured again without it.
+  auto withoutRaces = rules;
+  withoutRaces.erase(std::find(withoutRaces.begin(), withoutRaces.end(), std::string("cross-item-race")));
+  double withRules = 0, withoutRace = 0;
   std::size_t shown = 0;
   for (const auto& row : rows) {
     auto& t = byOutcome[row[1]];
     const bool exact = std::strtod(row[3].c_str(), nullptr) == 0;
     ++t.all;
     t.exact += exact;
+    using Clock = std::chrono::steady_clock;
+    const auto t0 = Clock::now();
     auto m = steer::measureCandidate(row[2], space, origin, {}, rules);
+    const auto t1 = Clock::now();
+    (void)steer::measureCandidate(row[2], space, origin, {}, withoutRaces);
+    withRules += std::chrono::duration<double>(t1 - t0).count();
+    withoutRace += std::chrono::duration<double>(Clock::now() - t1).count();
     for (const auto& [rule, sites] : m.relative)
       t.holding[rule] += !sites.empty();
     if (m.unclean.empty() && !row[4].empty()) { // the relative rules: against the parent, as steering judges them
@@ -87,6 +99,9 @@ int judgeCheckedCandidates(const std::string& path, std::size_t show) {
       std::printf(" %s %zu;", rule.c_str(), n);
     std::printf("\n");
   }
+  if (!rows.empty())
+    std::printf("time: measuring with the rules %.2f ms a candidate, without cross-item-race %.2f ms\n",
+                1e3 * withRules / rows.size(), 1e3 * withoutRace / rows.size());
   // A relative rule refuses only what an edit adds; how many hold its sites at
   // all says how well it tells the outcomes apart.
   if (std::none_of(byOutcome.begin(), byOutcome.end(), [](const auto& o) { return !o.second.holding.empty(); }))

@@ -2,7 +2,9 @@
 
 #include "steer/OverwrittenStores.h"
 #include "steer/CrossItemRaces.h"
+#include "steer/NegativeIndices.h"
 #include "steer/QuadraticIndices.h"
+#include "steer/SubscriptForms.h"
 #include "steer/UniformStores.h"
 #include "steer/UninitializedArrays.h"
 
@@ -343,12 +345,20 @@ public:
                "the subscript of " + (q.buffer.empty() ? std::string("a buffer") : "'" + q.buffer + "'") +
                    " multiplies two values computed from the work-item's id: it grows with the square of the "
                    "work-items, past buffers sized by them");
-    if (on_.races && f->doesThisDeclarationHaveABody() && f->hasAttr<clang::OpenCLKernelAttr>())
-      for (const auto& r : crossItemRaces(*f, *ast_))
-        report(r.at->getExprLoc(), kCrossItemRace,
-               std::string(r.store ? "a store to" : "a read of") + " an element of '" + r.buffer +
-                   "' that another work-item stores: nothing orders the two, so the result depends on the order "
-                   "the work-items run in");
+    if ((on_.races || on_.rewinds) && f->doesThisDeclarationHaveABody() && f->hasAttr<clang::OpenCLKernelAttr>()) {
+      const SubscriptForms forms(*f, *ast_);
+      if (on_.races)
+        for (const auto& r : crossItemRaces(forms))
+          report(r.at->getExprLoc(), kCrossItemRace,
+                 std::string(r.store ? "a store to" : "a read of") + " an element of '" + r.buffer +
+                     "' that another work-item stores: nothing orders the two, so the result depends on the order "
+                     "the work-items run in");
+      if (on_.rewinds)
+        for (const auto& n : negativeIndices(forms))
+          report(n.at->getExprLoc(), kBufferRewind,
+                 "work-item 0 takes element " + std::to_string(n.lowest) + " of buffer '" + n.buffer +
+                     "', before the start the host passed, and nothing keeps it from the subscript");
+    }
     return true;
   }
 

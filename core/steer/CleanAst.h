@@ -41,7 +41,8 @@ inline constexpr const char* kUnusedStatement = "unused-statement";
 /// A kernel's buffer argument moved backwards (`b -= 2 * e`) before it is
 /// read, read at a negative constant subscript while nothing moves it
 /// (`b[-2]`, also through a pointer set to it), or replaced by a null pointer
-/// (`b = 0;`).
+/// (`b = 0;`); or a subscript work-item 0 takes below the start and nothing
+/// keeps it from (`b[d - 2]`, steer/NegativeIndices.h).
 inline constexpr const char* kBufferRewind = "buffer-rewind";
 /// An arithmetic operation that changes nothing or gives a constant (`x + 0`,
 /// `x * 1`, `x * 0`, `x - x`). Preprocessed real kernels hold some (`a[i + 0]`

@@ -10,29 +10,25 @@
 // shift by an argument or a loop's counter, which this test leaves alone;
 // the rule is judged against the parent all the same.
 //
-// The test reads each subscript of a kernel's global buffer (through
-// pointers set once to one, `global float *q = a;`) as a sum of terms with
-// integer coefficients: work-item ids, variables, and anything it cannot
-// read further (`d * w`, `b[i]`, `d >> 1`), each a term of its own. A
-// variable assigned once is read through its value. A term varies between
-// work-items when it is an id, or is computed from one (flow-insensitive,
-// settled until nothing changes). A store S and another access A of the
-// same buffer, both varying, race when S - A is not zero and holds only
-// varying terms and a constant: with ids alone, when the greatest common
-// divisor of their coefficients divides the constant (`a[2 * i]` and
-// `a[2 * i + 1]` never meet); with other varying terms, always.
+// The test reads each subscript as steer/SubscriptForms does. A store S
+// and another access A of the same buffer, S's index varying, race when
+// S - A is not zero and holds only varying terms and a constant: with ids
+// and variables alone, when the greatest common divisor of their
+// coefficients divides the constant (`a[2 * i]` and `a[2 * i + 1]` never
+// meet) and some work-item reaches the element (ids are never negative);
+// with another varying term, always.
 #pragma once
 
 #include <string>
 #include <vector>
 
 namespace clang {
-class ASTContext;
 class Expr;
-class FunctionDecl;
 } // namespace clang
 
 namespace steerbench::steer {
+
+class SubscriptForms;
 
 struct CrossItemRace {
   const clang::Expr* at = nullptr; ///< the access (a subscript or `*p`) that meets another work-item's store
@@ -42,6 +38,6 @@ struct CrossItemRace {
 
 /// The accesses of `kernel`'s body that race with a store of another
 /// work-item, each once, in the order they are written.
-[[nodiscard]] std::vector<CrossItemRace> crossItemRaces(const clang::FunctionDecl& kernel, clang::ASTContext& ast);
+[[nodiscard]] std::vector<CrossItemRace> crossItemRaces(const SubscriptForms& kernel);
 
 } // namespace steerbench::steer

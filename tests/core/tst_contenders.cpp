@@ -128,6 +128,17 @@ private Q_SLOTS:
     QTest::newRow("buffer-rewind, spelled out") << QStringLiteral("buffer-rewind")
                                                 << QString::fromStdString(kernelWith("  b = b - n;\n  a[i] = b[i];"))
                                                 << QString::fromStdString(kernelWith("  b = b + n;\n  a[i] = b[i];"));
+    // Work-item 0 below the start, with nothing to keep it from the subscript.
+    QTest::newRow("buffer-rewind, work-item 0 below the start")
+        << QStringLiteral("buffer-rewind") << QString::fromStdString(kernelWith("  a[i] = b[i - 2];"))
+        << QString::fromStdString(kernelWith("  if (i >= 2)\n    a[i] = b[i - 2];"));
+    QTest::newRow("buffer-rewind, below the start through an alias")
+        << QStringLiteral("buffer-rewind")
+        << QString::fromStdString(kernelWith("  int j = get_global_id(1);\n  global float *q = b;\n  a[i] = q[2 * i + j - 1];"))
+        << QString::fromStdString(kernelWith("  int j = get_global_id(1);\n  global float *q = b + 1;\n  a[i] = q[2 * i + j - 1];"));
+    QTest::newRow("buffer-rewind, below the start after a return")
+        << QStringLiteral("buffer-rewind") << QString::fromStdString(kernelWith("  a[i] = b[i + n];\n  a[i] += b[i - 1];"))
+        << QString::fromStdString(kernelWith("  if (i == 0)\n    return;\n  a[i] = b[i + n];\n  a[i] += b[i - 1];"));
     // An element another work-item stores, with nothing to order the two;
     // kept: the work-item's own elements, elements no two work-items share,
     // and a shift by an argument (a bitonic sort's pairs), which the text cannot judge.

@@ -1,0 +1,294 @@
+#include "steer/SubscriptForms.h"
+
+#include "steer/AstVariables.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <optional>
+#include <set>
+
+namespace steerbench::steer {
+
+namespace {
+
+constexpr int kDepth = 8;               // how far a variable's value is followed
+constexpr long long kLarge = 1LL << 40; // coefficients beyond are read as a term of their own
+
+bool add(long long& into, long long c) {
+  into += c;
+  return into > -kLarge && into < kLarge;
+}
+
+bool sum(SubscriptForm& into, const SubscriptForm& f, long long sign) {
+  for (const auto& [t, c] : f.terms)
+    if (!add(into.terms[t], sign * c)) return false;
+  return add(into.constant, sign * f.constant);
+}
+
+bool scale(SubscriptForm& f, long long by) {
+  if (by <= -kLarge || by >= kLarge) return false;
+  for (auto& [t, c] : f.terms)
+    if (__builtin_mul_overflow(c, by, &c) || c <= -kLarge || c >= kLarge) return false;
+  return !__builtin_mul_overflow(f.constant, by, &f.constant) && f.constant > -kLarge && f.constant < kLarge;
+}
+
+/// What the body does to each variable: the values assigned to it, and
+/// whether it is assigned exactly once, by `=` or its declaration.
+class Assignments : public clang::RecursiveASTVisitor<Assignments> {
+public:
+  struct Uses {
+    std::vector<const clang::Expr*> values; ///< every value assigned (`=`, `+=`, ...) and the initialiser
+    int writes = 0;                         ///< assignments, increments and address-takings
+    const clang::Expr* only = nullptr;      ///< the value when there is one write, a plain one
+  };
+  bool VisitVarDecl(clang::VarDecl* v) {
+    if (const auto* init = v->getInit()) note(v, init, true);
+    return true;
+  }
+  bool VisitBinaryOperator(clang::BinaryOperator* b) {
+    if (b->isAssignmentOp()) note(variableOf(b->getLHS()), b->getRHS(), b->getOpcode() == clang::BO_Assign);
+    return true;
+  }
+  bool VisitUnaryOperator(clang::UnaryOperator* u) {
+    if (u->isIncrementDecrementOp() || u->getOpcode() == clang::UO_AddrOf) note(variableOf(u->getSubExpr()), nullptr, false);
+    return true;
+  }
+  const Uses* of(const clang::VarDecl* v) const {
+    const auto it = uses.find(v);
+    return it == uses.end() ? nullptr : &it->second;
+  }
+  std::map<const clang::VarDecl*, Uses> uses;
+
+private:
+  void note(const clang::VarDecl* v, const clang::Expr* value, bool plain) {
+    if (!v) return;
+    auto& u = uses[v];
+    if (value) u.values.push_back(value);
+    u.only = ++u.writes == 1 && plain ? value : nullptr;
+  }
+};
+
+} // namespace
+
+struct SubscriptForms::Reading {
+  Reading(const clang::FunctionDecl& kernel, clang::ASTContext& context) : ast(context) {
+    assignments.TraverseStmt(kernel.getBody());
+    for (bool changed = true; changed;) { // which variables vary: until nothing changes
+      changed = false;
+      for (const auto& [v, u] : assignments.uses)
+        if (!varying.count(v))
+          for (const auto* value : u.values)
+            if (varies(value)) {
+              varying.insert(v);
+              changed = true;
+              break;
+            }
+    }
+    walk(kernel.getBody(), Role::Read);
+  }
+
+  bool varies(const clang::Stmt* s) const {
+    if (!s) return false;
+    if (const auto* c = llvm::dyn_cast<clang::CallExpr>(s); c && isWorkItemId(c->getDirectCallee())) return true;
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(s))
+      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()); v && varying.count(v)) return true;
+    for (const clang::Stmt* child : s->children())
+      if (varies(child)) return true;
+    return false;
+  }
+
+  SubscriptForm form(const clang::Expr* e, int depth = 0) {
+    e = e->IgnoreParenCasts();
+    if (!e->isValueDependent() && e->getType()->isIntegerType()) {
+      clang::Expr::EvalResult r;
+      if (e->EvaluateAsInt(r, ast) && r.Val.isInt() && r.Val.getInt().getMinSignedBits() <= 41) {
+        SubscriptForm f;
+        f.constant = r.Val.getInt().getSExtValue();
+        return f;
+      }
+    }
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e))
+      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl())) {
+        const auto* u = assignments.of(v);
+        if (u && u->only && depth < kDepth && !llvm::isa<clang::ParmVarDecl>(v)) return form(u->only, depth + 1);
+        return term(e, varying.count(v) ? TermKind::Variable : TermKind::Uniform);
+      }
+    if (const auto* c = llvm::dyn_cast<clang::CallExpr>(e); c && isWorkItemId(c->getDirectCallee()))
+      return term(e, TermKind::Id);
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e)) {
+      switch (b->getOpcode()) {
+      case clang::BO_Add:
+      case clang::BO_Sub: {
+        SubscriptForm l = form(b->getLHS(), depth);
+        if (sum(l, form(b->getRHS(), depth), b->getOpcode() == clang::BO_Sub ? -1 : 1)) return l;
+        break;
+      }
+      case clang::BO_Mul: {
+        SubscriptForm l = form(b->getLHS(), depth), r = form(b->getRHS(), depth);
+        if (l.terms.empty() && scale(r, l.constant)) return r;
+        if (r.terms.empty() && scale(l, r.constant)) return l;
+        break;
+      }
+      default:
+        break;
+      }
+    }
+    if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e)) {
+      if (u->getOpcode() == clang::UO_Plus) return form(u->getSubExpr(), depth);
+      if (u->getOpcode() == clang::UO_Minus) {
+        SubscriptForm f = form(u->getSubExpr(), depth);
+        if (scale(f, -1)) return f;
+      }
+    }
+    return term(e, varies(e) ? TermKind::Expression : TermKind::Uniform);
+  }
+
+  /// `e` as a term of its own, by its text.
+  SubscriptForm term(const clang::Expr* e, TermKind k) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    e->printPretty(os, nullptr, ast.getPrintingPolicy());
+    os.flush();
+    kinds[text] = k;
+    SubscriptForm f;
+    f.terms[text] = 1;
+    return f;
+  }
+
+  /// The kernel's global buffer a pointer expression points into, and its
+  /// offset there: a parameter nothing moves, or a pointer set once to one.
+  const clang::ParmVarDecl* root(const clang::Expr* e, SubscriptForm& offset, int depth = 0) {
+    e = e->IgnoreParenCasts();
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
+      const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl());
+      if (!v) return nullptr;
+      const auto* u = assignments.of(v);
+      if (const auto* p = llvm::dyn_cast<clang::ParmVarDecl>(v))
+        return !u && pointsInto(r, clang::LangAS::opencl_global) ? p : nullptr;
+      return u && u->only && depth < kDepth ? root(u->only, offset, depth + 1) : nullptr;
+    }
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e);
+        b && (b->getOpcode() == clang::BO_Add || b->getOpcode() == clang::BO_Sub) &&
+        b->getLHS()->getType()->isPointerType()) {
+      const auto* p = root(b->getLHS(), offset, depth);
+      if (p && sum(offset, form(b->getRHS()), b->getOpcode() == clang::BO_Sub ? -1 : 1)) return p;
+    }
+    return nullptr;
+  }
+
+  enum class Role { Read, Store, Update, Address };
+
+  /// The accesses, in the order they are written; `role` is what the
+  /// expression's value is used for.
+  void walk(const clang::Stmt* s, Role role) {
+    if (!s) return;
+    if (const auto* p = llvm::dyn_cast<clang::ParenExpr>(s)) return walk(p->getSubExpr(), role);
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(s)) {
+      if (b->isAssignmentOp()) {
+        walk(b->getLHS(), b->getOpcode() == clang::BO_Assign ? Role::Store : Role::Update);
+        return walk(b->getRHS(), Role::Read);
+      }
+      if (b->isLogicalOp()) { // the right side runs only when the left allows it
+        walk(b->getLHS(), Role::Read);
+        return conditionally({b->getRHS()});
+      }
+    }
+    if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(s)) {
+      if (u->isIncrementDecrementOp()) return walk(u->getSubExpr(), Role::Update);
+      if (u->getOpcode() == clang::UO_AddrOf) return walk(u->getSubExpr(), Role::Address);
+      if (u->getOpcode() == clang::UO_Deref) {
+        record(u, u->getSubExpr(), SubscriptForm(), role);
+        return walk(u->getSubExpr(), Role::Read);
+      }
+    }
+    if (const auto* a = llvm::dyn_cast<clang::ArraySubscriptExpr>(s)) {
+      record(a, a->getBase(), form(a->getIdx()), role);
+      walk(a->getBase(), Role::Read);
+      return walk(a->getIdx(), Role::Read);
+    }
+    if (const auto* m = llvm::dyn_cast<clang::MemberExpr>(s); m && !m->isArrow()) return walk(m->getBase(), role);
+    if (const auto* v = llvm::dyn_cast<clang::ExtVectorElementExpr>(s)) return walk(v->getBase(), role);
+    if (const auto* i = llvm::dyn_cast<clang::IfStmt>(s)) {
+      walk(i->getInit(), Role::Read);
+      walk(i->getCond(), Role::Read);
+      return conditionally({i->getThen(), i->getElse()});
+    }
+    if (const auto* f = llvm::dyn_cast<clang::ForStmt>(s)) {
+      walk(f->getInit(), Role::Read);
+      walk(f->getCond(), Role::Read);
+      return conditionally({f->getBody(), f->getInc()});
+    }
+    if (const auto* w = llvm::dyn_cast<clang::WhileStmt>(s)) {
+      walk(w->getCond(), Role::Read);
+      return conditionally({w->getBody()});
+    }
+    if (const auto* d = llvm::dyn_cast<clang::DoStmt>(s)) return conditionally({d->getBody(), d->getCond()});
+    if (const auto* c = llvm::dyn_cast<clang::AbstractConditionalOperator>(s)) {
+      walk(c->getCond(), Role::Read);
+      return conditionally({c->getTrueExpr(), c->getFalseExpr()});
+    }
+    if (llvm::isa<clang::SwitchStmt>(s)) {
+      ++conditional;
+      for (const clang::Stmt* child : s->children())
+        walk(child, Role::Read);
+      --conditional;
+      return;
+    }
+    if (llvm::isa<clang::ReturnStmt>(s) || llvm::isa<clang::BreakStmt>(s) || llvm::isa<clang::ContinueStmt>(s) ||
+        llvm::isa<clang::GotoStmt>(s)) {
+      if (const auto* r = llvm::dyn_cast<clang::ReturnStmt>(s)) walk(r->getRetValue(), Role::Read);
+      if (conditional > 0) exited = true; // what follows may not run
+      return;
+    }
+    for (const clang::Stmt* child : s->children())
+      walk(child, Role::Read);
+  }
+
+  void conditionally(std::initializer_list<const clang::Stmt*> parts) {
+    ++conditional;
+    for (const clang::Stmt* p : parts)
+      walk(p, Role::Read);
+    --conditional;
+  }
+
+  void record(const clang::Expr* at, const clang::Expr* base, const SubscriptForm& index, Role role) {
+    if (role == Role::Address) return;
+    SubscriptForm offset;
+    const auto* buffer = root(base, offset);
+    if (!buffer || !sum(offset, index, 1)) return;
+    found.push_back(
+        {at, buffer, std::move(offset), role == Role::Store || role == Role::Update, conditional > 0 || exited});
+  }
+
+  clang::ASTContext& ast;
+  Assignments assignments;
+  std::set<const clang::VarDecl*> varying;
+  std::map<std::string, TermKind> kinds;
+  std::vector<BufferAccess> found;
+  int conditional = 0;
+  bool exited = false;
+};
+
+SubscriptForms::SubscriptForms(const clang::FunctionDecl& kernel, clang::ASTContext& ast)
+    : reading_(std::make_unique<Reading>(kernel, ast)) {}
+
+SubscriptForms::~SubscriptForms() = default;
+
+const std::vector<BufferAccess>& SubscriptForms::accesses() const { return reading_->found; }
+
+TermKind SubscriptForms::kind(const std::string& term) const {
+  const auto it = reading_->kinds.find(term);
+  return it == reading_->kinds.end() ? TermKind::Uniform : it->second;
+}
+
+bool SubscriptForms::varies(const SubscriptForm& f) const {
+  for (const auto& [t, c] : f.terms)
+    if (c != 0 && kind(t) != TermKind::Uniform) return true;
+  return false;
+}
+
+} // namespace steerbench::steer
