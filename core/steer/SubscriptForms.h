@@ -7,8 +7,8 @@
 // *q = a + 1;`) is read as that buffer and an offset. A term varies between
 // work-items when it is an id or is computed from one (flow-insensitive,
 // settled until nothing changes). Shared by steer/CrossItemRaces (accesses
-// that meet another work-item's store) and steer/CleanAst (indices below a
-// buffer's start).
+// that meet another work-item's store) and steer/NegativeIndices (indices
+// below a buffer's start).
 #pragma once
 
 #include <map>
