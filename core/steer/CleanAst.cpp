@@ -1,5 +1,6 @@
 #include "steer/CleanAst.h"
 
+#include "steer/DeadValues.h"
 #include "steer/OverwrittenStores.h"
 #include "steer/CrossItemRaces.h"
 #include "steer/NegativeIndices.h"
@@ -259,42 +260,8 @@ std::string identityOf(const clang::BinaryOperator* b) {
   }
 }
 
-/// Whether `s` mentions `v`.
-class Mentions : public clang::RecursiveASTVisitor<Mentions> {
-public:
-  explicit Mentions(const clang::VarDecl* v) : v_(v) {}
-  bool VisitDeclRefExpr(clang::DeclRefExpr* r) { return !(found |= r->getDecl() == v_); }
-  bool found = false;
-
-private:
-  const clang::VarDecl* v_;
-};
-
-bool mentions(const clang::Stmt* s, const clang::VarDecl* v) {
-  Mentions m(v);
-  m.TraverseStmt(const_cast<clang::Stmt*>(s));
-  return m.found;
-}
-
-/// A statement `x = e` of its own, for a local variable x.
-struct Assignment {
-  const clang::BinaryOperator* op = nullptr;
-  const clang::VarDecl* var = nullptr;
-};
-
-/// `s` as an Assignment; op null when it is none.
-Assignment plainAssignment(const clang::Stmt* s) {
-  const auto* b = llvm::dyn_cast<clang::BinaryOperator>(s);
-  if (!b || b->getOpcode() != clang::BO_Assign) return {};
-  const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(b->getLHS()->IgnoreParens());
-  const auto* v = r ? llvm::dyn_cast<clang::VarDecl>(r->getDecl()) : nullptr;
-  if (!v || !v->hasLocalStorage() || v->getType().isVolatileQualified()) return {};
-  return {b, v};
-}
-
-/// What a function's body does to its variables, in one walk: whose address
-/// it takes (a pointer may read or change them), and which it changes
-/// anywhere (assigned, stepped, or with their address taken).
+/// Which variables a function's body changes anywhere (assigned, stepped,
+/// or with their address taken), in one walk.
 class VariableChanges : public clang::RecursiveASTVisitor<VariableChanges> {
 public:
   bool VisitBinaryOperator(clang::BinaryOperator* b) {
@@ -303,10 +270,9 @@ public:
   }
   bool VisitUnaryOperator(clang::UnaryOperator* u) {
     if (u->isIncrementDecrementOp() || u->getOpcode() == clang::UO_AddrOf) note(changed, u->getSubExpr());
-    if (u->getOpcode() == clang::UO_AddrOf) note(addressTaken, u->getSubExpr());
     return true;
   }
-  std::vector<const clang::Decl*> addressTaken, changed;
+  std::vector<const clang::Decl*> changed;
 
 private:
   static void note(std::vector<const clang::Decl*>& to, const clang::Expr* e) {
@@ -321,7 +287,12 @@ public:
 
   bool VisitFunctionDecl(clang::FunctionDecl* f) {
     variables_ = {};
-    if ((on_.rewinds || on_.overwrites) && f->doesThisDeclarationHaveABody()) variables_.TraverseStmt(f->getBody());
+    if (on_.rewinds && f->doesThisDeclarationHaveABody()) variables_.TraverseStmt(f->getBody());
+    if (on_.overwrites)
+      for (const auto& d : deadValues(*f, *ast_))
+        report(location(d.at), kOverwrittenValue,
+               (d.declaration ? "the value '" + d.variable + "' is declared with" : "the value assigned to '" + d.variable + "'") +
+                   " is never read: it is assigned again first, or nothing after reads it; its computation does nothing");
     if (on_.arrays && f->doesThisDeclarationHaveABody())
       for (const auto& r : readsBeforeWrites(*f))
         report(r.at->getExprLoc(), kUninitializedArray,
@@ -402,7 +373,6 @@ public:
   /// Clang warns of most (unused-value), but not of one a macro wrote:
   /// `(CLK_LOCAL_MEM_FENCE);`, which the search made of `barrier(...)`.
   bool VisitCompoundStmt(clang::CompoundStmt* s) {
-    if (on_.overwrites) overwrittenValues(s);
     if (!on_.statements) return true;
     for (clang::Stmt* child : s->body()) {
       const auto* e = llvm::dyn_cast<clang::Expr>(child);
@@ -761,44 +731,9 @@ private:
     report(at, kBufferRewind, "buffer '" + buffer.getNameAsString() + "' moved back before the start the host passed");
   }
 
-  /// `x = e1; ... x = e2;` in one block, with nothing between that could
-  /// read x: only expression and declaration statements that do not mention
-  /// it (a branch, a loop or a nested block ends the search), and e2 not
-  /// reading x. And `x = e1;` where nothing after it in the block mentions
-  /// x and x is declared in that block: the variable ends with the block (a
-  /// loop body's variable ends with each turn), so the value is never read.
-  /// e1's side effects (a call, an increment) keep it.
-  void overwrittenValues(const clang::CompoundStmt* s) {
-    const auto body = s->body();
-    for (auto it = body.begin(); it != body.end(); ++it) {
-      const auto [first, v] = plainAssignment(*it);
-      if (!first || first->getRHS()->HasSideEffects(*ast_)) continue;
-      if (std::find(variables_.addressTaken.begin(), variables_.addressTaken.end(), v) != variables_.addressTaken.end()) continue;
-      const std::string name = "'" + v->getNameAsString() + "'";
-      bool straight = true, read = false;
-      for (auto next = std::next(it); next != body.end() && !read; ++next) {
-        const auto again = plainAssignment(*next);
-        if (straight && again.var == v && !mentions(again.op->getRHS(), v)) {
-          report(first->getOperatorLoc(), kOverwrittenValue,
-                 "the value assigned to " + name + " is assigned again before anything reads it: its computation does nothing");
-          read = true; // said
-        } else {
-          read = mentions(*next, v);
-          straight = straight && (llvm::isa<clang::Expr>(*next) || llvm::isa<clang::DeclStmt>(*next));
-        }
-      }
-      if (!read && declaredIn(*s, v))
-        report(first->getOperatorLoc(), kOverwrittenValue,
-               "the value assigned to " + name + " is never read: its block ends first, and the variable with it");
-    }
-  }
-
-  static bool declaredIn(const clang::CompoundStmt& s, const clang::VarDecl* v) {
-    for (const clang::Stmt* child : s.body())
-      if (const auto* d = llvm::dyn_cast<clang::DeclStmt>(child))
-        for (const clang::Decl* x : d->decls())
-          if (x == v) return true;
-    return false;
+  static clang::SourceLocation location(const clang::Stmt* s) {
+    if (const auto* e = llvm::dyn_cast<clang::Expr>(s)) return e->getExprLoc();
+    return s->getBeginLoc();
   }
 
   void report(clang::SourceLocation at, const char* option, std::string message) {
@@ -819,7 +754,7 @@ private:
   clang::SourceManager& sm_;
   AstRules on_;
   std::vector<Diagnostic>& out_;
-  VariableChanges variables_; ///< of the function being walked (buffer-rewind and overwritten-value)
+  VariableChanges variables_; ///< of the function being walked (buffer-rewind)
 };
 
 } // namespace

@@ -318,6 +318,19 @@ private Q_SLOTS:
         "  float g;\n  float* p = &g;\n  g = b[i];\n  a[i] = *p;\n  g = b[i + 1];\n  a[i] += g;", 0, false);
     row("the parent's own", ov, "  float g;\n  g = b[i];\n  g = b[i + 1];\n  a[i] = g;",
         "  float g;\n  g = b[i];\n  g = b[i + 1];\n  a[i] = g * 2.0f;", 1, false);
+    // Read along the control flow: across branches and loops, for
+    // parameters and declarations too.
+    row("a buffer moved last", ov, "  a[i] = b[i];", "  a[i] = b[i];\n  b += n;", 1, true);
+    row("assigned under a test, then left", ov, "  float g = b[i];\n  a[i] = g;",
+        "  float g = b[i];\n  a[i] = g;\n  if (i < n)\n    g = g * 2.0f;", 1, true);
+    row("a declared value assigned over", ov, "  float g = b[i];\n  a[i] = g;",
+        "  float g = b[i] * 2.0f;\n  g = b[i + n];\n  a[i] = g;", 1, true);
+    row("read on one path", ov, "  float g = b[i];\n  a[i] = g;",
+        "  float g = b[i];\n  if (i < n)\n    g = g * 2.0f;\n  a[i] = g;", 0, false);
+    row("a sum carried by a loop", ov, "  float g = b[i];\n  a[i] = g;",
+        "  float s = 0.0f;\n  for (int k = 0; k < n; k++)\n    s += b[k];\n  a[i] = s;", 0, false);
+    row("a constant declared, then assigned", ov, "  a[i] = b[i];", "  int k = 0;\n  if (i < n)\n    k = i;\n  a[i] = b[k];",
+        0, false);
     const char* os = "overwritten-store";
     // A buffer's element stored, then stored over before anything reads it.
     row("a[i] stored twice", os, "  a[i] = b[i];", "  a[i] = b[i] * 2.0f;\n  a[i] = b[i + 1];", 1, true);
@@ -430,7 +443,7 @@ private Q_SLOTS:
     rules.erase(std::find(rules.begin(), rules.end(), "uniform-store"));
     QCOMPARE(steer::cleanKernelCheck(rules)(uniform), std::string::npos);
     // Clean by the rules, but writing nothing to global memory: dead code.
-    const std::string nothing = head + "  int k = e * 2;\n  if (k < n) k = k + n;\n}";
+    const std::string nothing = head + "  float t[2];\n  t[0] = a[e];\n  if (t[0] < n) t[1] = t[0] * 2.0f;\n}";
     QVERIFY(steer::cleanKernelViolation(nothing, steer::cleanRuleNames()).rfind("dead-code", 0) == 0);
     QCOMPARE(check(nothing), nothing.size() - 1);
     // A statement rule and a plain error: where they are, as the statement check says.
