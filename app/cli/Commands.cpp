@@ -16,6 +16,9 @@
 #include "corpus/DebianPreset.h"
 #include "engine/FeatureJob.h"
 #include "features/FeatureSpace.h"
+#include "source/SourceFile.h"
+#include "steer/CleanCompile.h"
+#include "steer/CleanKernelCheck.h"
 #include "store/Workspace.h"
 
 #include <filesystem>
@@ -74,22 +77,33 @@ int runCompile(const CommandLine& cl) {
   InterruptGuard interrupt;
   job.cancel = &interrupt.token();
   const auto results = engine::runFeatureJob(inputFiles(cl), job);
-  int failed = 0;
+  int failed = 0, unclean = 0;
+  const bool clean = cl.has("clean");
   for (const auto& m : results) {
     for (const auto& d : m.diagnostics)
       std::cerr << clangfe::formatDiagnostic(d) << "\n";
     if (m.errorCount > m.diagnostics.size() && m.errorCount > 0)
       std::cerr << m.path << ": (" << m.errorCount << " errors in all; only the first are shown)\n";
     if (m.ok()) {
-      std::cout << m.path << ": ok (" << m.kernels.size() << (m.kernels.size() == 1 ? " kernel" : " kernels") << ")\n";
+      std::cout << m.path << ": ok (" << m.kernels.size() << (m.kernels.size() == 1 ? " kernel" : " kernels") << ")";
+      if (clean) {
+        // The rules steering holds its candidates to, every one judged
+        // alone (as a kernel without a parent), and the dead-code check.
+        const auto broken = steer::cleanKernelViolation(source::readSourceFile(m.path), steer::cleanRuleNames());
+        std::cout << (broken.empty() ? "; clean" : "; unclean: " + broken);
+        if (!broken.empty()) ++unclean;
+      }
+      std::cout << "\n";
     } else {
       ++failed;
       std::cout << m.path << ": FAILED: " << m.error << "\n";
     }
   }
   if (results.size() > 1) std::cout << (results.size() - failed) << " of " << results.size() << " files compiled\n";
+  if (clean && results.size() > 1)
+    std::cout << (results.size() - failed - unclean) << " of " << results.size() << " files clean\n";
   if (interrupt.token().cancelled()) std::cerr << "interrupted\n";
-  return failed ? 1 : 0;
+  return failed || unclean ? 1 : 0;
 }
 
 std::vector<const features::FeatureSpace*> spacesFrom(const std::string& s) {
@@ -237,8 +251,12 @@ const std::vector<Command>& commands() {
        [] {
          CommandLine cl("compile", "Compile OpenCL C files with the in-process Clang 15 (spir64, -O1).", "FILE...",
                         "Prints every diagnostic as file:line:col: severity: message, then one line per file.\n"
-                        "Exits 1 if any file fails to compile, is unreadable, or holds no kernel.");
+                        "Exits 1 if any file fails to compile, is unreadable, or holds no kernel (with --clean,\n"
+                        "also if one breaks a clean-compile rule).");
          addCompileOptions(cl);
+         cl.option({"clean", 0, "",
+                    "also judge each file by steering's clean-compile rules (each judged alone, as for a kernel "
+                    "without a parent) and its dead-code check; print the first rule broken"});
          return cl;
        },
        runCompile},

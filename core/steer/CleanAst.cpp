@@ -291,7 +291,7 @@ public:
     if (on_.overwrites)
       for (const auto& d : deadValues(*f, *ast_))
         report(location(d.at), kOverwrittenValue,
-               (d.declaration ? "the value '" + d.variable + "' is declared with" : "the value assigned to '" + d.variable + "'") +
+               (d.declaration ? "the initial value of '" + d.variable + "'" : "the value assigned to '" + d.variable + "'") +
                    " is never read: it is assigned again first, or nothing after reads it; its computation does nothing");
     if (on_.arrays && f->doesThisDeclarationHaveABody())
       for (const auto& r : readsBeforeWrites(*f))

@@ -105,6 +105,26 @@ private slots:
     QVERIFY2(r.err.contains("syntax_error.cl:2:") && r.err.contains("error: expected ';'"), qPrintable(r.err));
   }
 
+  void compileJudgesCleanRules() {
+    // --clean: steering's clean-compile rules, each judged alone. A copy is
+    // clean; the same copy that then moves its output buffer, which nothing
+    // reads again, breaks overwritten-value.
+    QTemporaryDir dir;
+    const QString moved = dir.filePath("moved.cl");
+    QFile f(moved);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("kernel void copy(global const float* in, global float* out, int n) {\n"
+            "  int i = get_global_id(0);\n  out[i] = in[i];\n  out += n;\n}\n");
+    f.close();
+    Run r = cli({"compile", "--clean", kData + "/kernels/k01_copy.cl", moved});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.out.contains("k01_copy.cl: ok (1 kernel); clean"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("moved.cl: ok (1 kernel); unclean: overwritten-value: line 4:"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("1 of 2 files clean"), qPrintable(r.out));
+    r = cli({"compile", kData + "/kernels/k01_copy.cl", moved}); // without --clean, both pass
+    QCOMPARE(r.exitCode, 0);
+  }
+
   void greweCsv() {
     const Run r = cli(QStringList{"features", "--space", "grewe"} << fixtures());
     QCOMPARE(r.exitCode, 0);
