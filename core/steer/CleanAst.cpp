@@ -296,7 +296,8 @@ public:
     if (on_.arrays && f->doesThisDeclarationHaveABody())
       for (const auto& r : readsBeforeWrites(*f))
         report(r.at->getExprLoc(), kUninitializedArray,
-               "array '" + r.array + "' is read before anything was written to it: its elements are undefined");
+               std::string(r.local ? "local buffer '" : "array '") + r.array +
+                   "' is read before anything was written to it: its elements are undefined");
     if (on_.uniforms && f->doesThisDeclarationHaveABody() && f->hasAttr<clang::OpenCLKernelAttr>())
       for (const auto& u : uniformStores(*f))
         report(u.at->getExprLoc(), kUniformStore,

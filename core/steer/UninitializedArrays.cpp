@@ -1,5 +1,6 @@
 #include "steer/UninitializedArrays.h"
 
+#include <clang/AST/Attr.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/Stmt.h>
@@ -20,14 +21,26 @@ const VarDecl* arrayOf(const Expr* e) {
   return nullptr;
 }
 
-/// A private array declared with no initialiser.
+/// A private array declared with no initialiser, or a kernel's local
+/// array (it starts undefined at each launch; a local array cannot be
+/// initialised).
 bool untouchedArray(const VarDecl* v) {
-  return v->hasLocalStorage() && !v->hasInit() && v->getType()->isConstantArrayType() &&
-         v->getType().getAddressSpace() != LangAS::opencl_local;
+  if (!v->getType()->isConstantArrayType() || v->hasInit()) return false;
+  return v->getType().getAddressSpace() == LangAS::opencl_local || v->hasLocalStorage();
+}
+
+/// A pointer into local memory: a kernel's local buffer argument, which the
+/// host only sizes.
+bool localBuffer(const ParmVarDecl* p) {
+  const auto t = p->getType();
+  return t->isPointerType() && t->getPointeeType().getAddressSpace() == LangAS::opencl_local;
 }
 
 class FirstAccesses {
 public:
+  /// Tests `v` (a local buffer argument) as an array declared before the body.
+  void open(const VarDecl* v) { open_[v] = true; }
+
   /// `conditional`: the statement runs only when some test holds.
   void walk(const Stmt* s, bool conditional) {
     if (!s) return;
@@ -88,7 +101,9 @@ public:
     if (const auto* sub = dyn_cast<ArraySubscriptExpr>(s)) {
       if (const auto* v = arrayOf(sub); open_.count(v)) {
         indices(sub, conditional);
-        if (open_[v] && !conditional) found.push_back({sub, v->getNameAsString()});
+        if (open_[v] && !conditional)
+          found.push_back({sub, v->getNameAsString(),
+                           llvm::isa<ParmVarDecl>(v) || v->getType().getAddressSpace() == LangAS::opencl_local});
         open_[v] = false;
         return;
       }
@@ -113,6 +128,9 @@ private:
 
 std::vector<EarlyRead> readsBeforeWrites(const clang::FunctionDecl& f) {
   FirstAccesses walk;
+  if (f.hasAttr<OpenCLKernelAttr>())
+    for (const ParmVarDecl* p : f.parameters())
+      if (localBuffer(p)) walk.open(p);
   walk.walk(f.getBody(), false);
   return walk.found;
 }

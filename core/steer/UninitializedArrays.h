@@ -12,7 +12,12 @@
 // read under a condition, an access to a whole element's member, or the
 // array's name used other than subscripted (passed on, its address taken)
 // ends the array's test with no finding: its writes may happen elsewhere.
-// Local (__local) arrays are shared with other work-items, and not tested.
+// A kernel's local memory (its local arrays and local buffer arguments)
+// starts undefined at each launch too: the same test finds a read of it
+// before any work-item could have written it (`float l = a[h];` as the
+// kernel's first statement, a local buffer argument `a`). A write by any
+// work-item comes first in the order the body runs, so real kernels, which
+// fill local memory, then wait at a barrier, then read it, pass.
 #pragma once
 
 #include <string>
@@ -28,10 +33,11 @@ namespace steerbench::steer {
 struct EarlyRead {
   const clang::ArraySubscriptExpr* at = nullptr; ///< the read
   std::string array;                             ///< the array's name
+  bool local = false;                            ///< in local memory
 };
 
-/// The reads of `f`'s body that read a private array before anything was
-/// written to it, one per array, in the order the body runs them.
+/// The reads of `f`'s body that read a private array, or a kernel's local
+/// memory, before anything was written to it, one per array, in the order the body runs them.
 [[nodiscard]] std::vector<EarlyRead> readsBeforeWrites(const clang::FunctionDecl& f);
 
 } // namespace steerbench::steer

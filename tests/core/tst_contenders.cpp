@@ -203,6 +203,20 @@ private Q_SLOTS:
         << QStringLiteral("uninitialized")
         << QString::fromStdString(kernelWith("  float c[4];\n  c[1] = c[0] + b[i];\n  a[i] = c[1];"))
         << QString::fromStdString(kernelWith("  float c[4];\n  for (int k = 0; k < 4; k++) {\n    if (k > 0)\n      a[i] += c[k - 1];\n    c[k] = b[k];\n  }"));
+    // Local memory starts undefined at each launch: a write by some work-item,
+    // then a barrier, then the read.
+    QTest::newRow("uninitialized, a local buffer argument")
+        << QStringLiteral("uninitialized")
+        << QStringLiteral("kernel void A(global float* a, local float* l, int n) {\n  int i = get_global_id(0);\n"
+                          "  int j = get_local_id(0);\n  float x = l[j];\n  l[j + 1] = a[i];\n  a[i] = x;\n}\n")
+        << QStringLiteral("kernel void A(global float* a, local float* l, int n) {\n  int i = get_global_id(0);\n"
+                          "  int j = get_local_id(0);\n  l[j] = a[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                          "  a[i] = l[(j + 1) % get_local_size(0)];\n}\n");
+    QTest::newRow("uninitialized, a local array")
+        << QStringLiteral("uninitialized")
+        << QString::fromStdString(kernelWith("  local float l[64];\n  a[i] = l[get_local_id(0)] + b[i];"))
+        << QString::fromStdString(kernelWith("  local float l[64];\n  l[get_local_id(0)] = b[i];\n"
+                                             "  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = l[get_local_id(0)] + b[i];"));
     // An integer counter bounded by a float: `d / i` is an infinity for i = 0.
     QTest::newRow("loop-analysis, a floating bound")
         << QStringLiteral("loop-analysis")
