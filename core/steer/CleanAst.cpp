@@ -218,10 +218,44 @@ bool sameVariable(const clang::Expr* a, const clang::Expr* b) {
   return l && r && l->getDecl() == r->getDecl() && llvm::isa<clang::VarDecl>(l->getDecl());
 }
 
+/// The same expression, written alike (through parentheses and implicit
+/// casts), with nothing in it that changes anything: `d < c` and `(d < c)`.
+bool sameExpression(const clang::Expr* a, const clang::Expr* b, const clang::ASTContext& ast) {
+  a = a->IgnoreParenImpCasts();
+  b = b->IgnoreParenImpCasts();
+  if (a->HasSideEffects(ast) || b->HasSideEffects(ast)) return false;
+  llvm::FoldingSetNodeID x, y;
+  a->Profile(x, ast, /*Canonical=*/true);
+  b->Profile(y, ast, /*Canonical=*/true);
+  return x == y;
+}
+
+/// Whether `e`, or an operand of the chain of `op` it heads (`p && q && r`
+/// through parentheses), is the same expression as `x`.
+bool inChain(const clang::Expr* e, clang::BinaryOperatorKind op, const clang::Expr* x, const clang::ASTContext& ast) {
+  if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e->IgnoreParenImpCasts()); b && b->getOpcode() == op)
+    return inChain(b->getLHS(), op, x, ast) || inChain(b->getRHS(), op, x, ast);
+  return sameExpression(e, x, ast);
+}
+
 /// Why a binary operator, or a compound assignment, does no arithmetic:
-/// "adds nothing" (`x + 0`, `x * 1`, `x += 0`), "is always 0" (`x * 0`,
-/// `x % 1`, `x - x`), or empty when it computes something.
-std::string identityOf(const clang::BinaryOperator* b) {
+/// "adds nothing" (`x + 0`, `x * 1`, `x += 0`, `d < c && d < c`, `e - d + d`),
+/// "is always 0" (`x * 0`, `x % 1`, `x - x`), or empty when it computes
+/// something.
+std::string identityOf(const clang::BinaryOperator* b, const clang::ASTContext& ast) {
+  // An operand a chain of && or ||, & or | holds already: the test or the
+  // bits are those of the chain without it (the search wrote
+  // `if (l >= b || n >= e || n >= e)` for a comparison's count).
+  if (const auto op = b->getOpcode(); (op == clang::BO_LAnd || op == clang::BO_LOr || op == clang::BO_And ||
+                                       op == clang::BO_Or) && inChain(b->getLHS(), op, b->getRHS(), ast))
+    return "repeats an operand it already has: adds nothing";
+  // `e - d + d`, `e + d - d`: a term taken away and given back.
+  if (b->getOpcode() == clang::BO_Add || b->getOpcode() == clang::BO_Sub)
+    if (const auto* l = llvm::dyn_cast<clang::BinaryOperator>(b->getLHS()->IgnoreParenImpCasts());
+        l && (l->getOpcode() == clang::BO_Add || l->getOpcode() == clang::BO_Sub) && l->getOpcode() != b->getOpcode() &&
+        (sameExpression(l->getRHS(), b->getRHS(), ast) ||
+         (l->getOpcode() == clang::BO_Add && sameExpression(l->getLHS(), b->getRHS(), ast))))
+      return "takes back a term just given (`e - d + d`): adds nothing";
   using clang::BinaryOperator;
   const auto op = b->isCompoundAssignmentOp() ? BinaryOperator::getOpForCompoundAssignment(b->getOpcode())
                                               : b->getOpcode();
@@ -417,7 +451,7 @@ public:
       report(b->getOperatorLoc(), kTruthIndex,
              "'" + b->getOpcodeStr().str() + "' divides a comparison's 0 or 1: 0 for any divisor above 1");
     if (on_.identities)
-      if (const auto why = identityOf(b); !why.empty())
+      if (const auto why = identityOf(b, *ast_); !why.empty())
         report(b->getOperatorLoc(), kIdentityArithmetic, "'" + b->getOpcodeStr().str() + "' " + why);
     // `b -= 2 * e`, `b = b - e`: the buffer's start moved before its first
     // element, so the kernel's reads of b fall outside what the host passed.

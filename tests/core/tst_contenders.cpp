@@ -278,6 +278,13 @@ private Q_SLOTS:
     row("x - y", id, "  int k = n;\n  a[i] = k;", "  int k = n - m;\n  a[i] = k;", 0, false);
     row("<< 0", id, "  a[i] = n;", "  a[i] = n << 0;", 1, true);
     row("*= 1", id, "  a[i] = b[i];\n  a[i] *= 3;", "  a[i] = b[i];\n  a[i] *= 1;", 1, true);
+    // An operand a chain already holds, a term taken away and given back.
+    row("i < n && i < n", id, "  if (i < n)\n    a[i] = b[i];", "  if (i < n && i < n)\n    a[i] = b[i];", 1, true);
+    row("a repeat further down a chain", id, "  if (i < n || i > m)\n    a[i] = b[i];",
+        "  if (i < n || i > m || (i < n))\n    a[i] = b[i];", 1, true);
+    row("i < n && i < m", id, "  if (i < n)\n    a[i] = b[i];", "  if (i < n && i < m)\n    a[i] = b[i];", 0, false);
+    row("n - m + m", id, "  a[i] = b[i];", "  a[i] = b[i + n - m + m];", 1, true);
+    row("n - m + n", id, "  a[i] = b[i];", "  a[i] = b[i + n - m + n];", 0, false);
     row("% 1", id, "  a[i] = n;", "  a[i] = n % 1;", 1, true);
     // A macro's `+ 0` in the seed stays; only an edit that adds one is refused.
     row("the parent's own + 0", id, "  a[i + 0] = b[i];", "  a[i + 0] = b[i] * 2.0f;", 1, false);
