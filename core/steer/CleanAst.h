@@ -67,7 +67,7 @@ inline constexpr const char* kOverwrittenValue = "overwritten-value";
 /// before anything can read it (`b[e] = c[i] * 2.0f; b[e] = c[i + 1];`,
 /// steer/OverwrittenStores.h). Judged against the parent.
 inline constexpr const char* kOverwrittenStore = "overwritten-store";
-/// A subscript of global or constant memory that multiplies two values
+/// A subscript of global, constant or local memory that multiplies two values
 /// computed from the work-item's id (`a[d * d]`, steer/QuadraticIndices.h):
 /// it grows with the square of the work-items and overflows. Judged against
 /// the parent: a few real kernels index packed triangles so.

@@ -15,9 +15,11 @@ namespace {
 
 constexpr int kMost = 2; // degrees above are no different to the rule
 
-/// Global or constant memory: what the host sized by the work-items.
-bool hostMemory(const clang::Expr* base) {
-  return pointsInto(base, clang::LangAS::opencl_global) || pointsInto(base, clang::LangAS::opencl_constant);
+/// Global or constant memory, which the host sized by the work-items, and
+/// local memory, which holds a work-group's share of them.
+bool sizedMemory(const clang::Expr* base) {
+  return pointsInto(base, clang::LangAS::opencl_global) || pointsInto(base, clang::LangAS::opencl_constant) ||
+         pointsInto(base, clang::LangAS::opencl_local);
 }
 
 class Degrees {
@@ -101,7 +103,7 @@ class Subscripts : public clang::RecursiveASTVisitor<Subscripts> {
 public:
   explicit Subscripts(const Degrees& d) : d_(d) {}
   bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr* a) {
-    if (hostMemory(a->getBase()) && d_.of(a->getIdx()) >= kMost) {
+    if (sizedMemory(a->getBase()) && d_.of(a->getIdx()) >= kMost) {
       const auto* v = variableOf(a->getBase());
       found.push_back({a, v ? v->getNameAsString() : std::string()});
     }

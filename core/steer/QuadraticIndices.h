@@ -1,6 +1,6 @@
-// Subscripts of global or constant memory that multiply two values computed
-// from the work-item's id: `a[d * d]`, `b[e * f + 3]` with e and f from
-// get_global_id, `h[h[e] * b[d]]`. Such an index grows with the square of
+// Subscripts of global, constant or local memory that multiply two values
+// computed from the work-item's id: `a[d * d]`, `b[e * f + 3]` with e and f
+// from get_global_id, `h[h[e] * b[d]]`, a local `t[l * g]`. Such an index grows with the square of
 // the work-items while the host sizes buffers by them, and at a few thousand
 // work-items it overflows `int`: steering wrote them to add
 // multiplications, and the driver found them reading from -2^31 to 2^31.
@@ -33,7 +33,7 @@ struct QuadraticIndex {
   std::string buffer;                            ///< the pointer's name as written, or "" when it is not a plain name
 };
 
-/// The subscripts of global or constant memory in `f`'s body whose index has
+/// The subscripts of global, constant or local memory in `f`'s body whose index has
 /// a degree of 2 or more in the work-item's ids, in the order they are written.
 [[nodiscard]] std::vector<QuadraticIndex> quadraticIndices(const clang::FunctionDecl& f);
 

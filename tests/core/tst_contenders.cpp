@@ -387,6 +387,11 @@ private Q_SLOTS:
         "  float s = 0.0f;\n  for (int k = 0; k < n; k++)\n    s += b[k * n + i] * b[k * k];\n  a[i] = s;", 0, false);
     row("the id divided", qi, "  a[i] = b[i];", "  a[i / 2] = b[(i >> 1) * n];", 0, false);
     row("the parent's own", qi, "  a[i] = b[i * (i + 1) / 2];", "  a[i] = b[i * (i + 1) / 2] * 2.0f;", 1, false);
+    // Local memory holds a work-group's share, whatever the work-items.
+    row("a local array at i * i", qi, "  local float t[64];\n  int l = get_local_id(0);\n  t[l] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = t[l];",
+        "  local float t[64];\n  int l = get_local_id(0);\n  t[l * i] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = t[l];", 1, true);
+    row("a local array at l * 4", qi, "  local float t[64];\n  int l = get_local_id(0);\n  t[l] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = t[l];",
+        "  local float t[64];\n  int l = get_local_id(0);\n  t[l / 4 * 4] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = t[l];", 0, false);
     // Local memory: the same element for every work-item of a group.
     const char* lp = "  local float l[64];\n  l[get_local_id(0)] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = l[0];";
     row("l[0] in every work-item", us, lp,
