@@ -496,7 +496,27 @@ public:
           if (!p->IgnoreParenImpCasts()->getType()->isArithmeticType()) truth(p);
           break;
         }
+    // `f < g`, `e = (f < g)`, `f >= 0`, `h < b` for buffers f, g and b (or
+    // pointers set to them and never moved): where the host put two buffers,
+    // or a buffer against a number, is fixed when the kernel runs and says
+    // nothing of the data; the search compared them for a comparison's count.
+    if (on_.pointers && b->isComparisonOp()) bufferAddresses(b);
     return true;
+  }
+  /// A comparison of a buffer's address with another buffer's or with a number.
+  void bufferAddresses(const clang::BinaryOperator* b) {
+    const clang::Expr* l = b->getLHS()->IgnoreParenImpCasts();
+    const clang::Expr* r = b->getRHS()->IgnoreParenImpCasts();
+    const auto* lp = l->getType()->isPointerType() ? unmovedBuffer(l) : nullptr;
+    const auto* rp = r->getType()->isPointerType() ? unmovedBuffer(r) : nullptr;
+    if (lp && rp && lp != rp)
+      report(b->getOperatorLoc(), kPointerCondition,
+             "'" + b->getOpcodeStr().str() + "' compares where the host put buffers '" + lp->getNameAsString() +
+                 "' and '" + rp->getNameAsString() + "': fixed when the kernel runs, nothing of the data");
+    else if (b->isRelationalOp() && (lp || rp) && (lp ? r : l)->getType()->isIntegerType())
+      report(b->getOperatorLoc(), kPointerCondition,
+             "'" + b->getOpcodeStr().str() + "' compares the address of buffer '" + (lp ? lp : rp)->getNameAsString() +
+                 "' with a number: fixed when the kernel runs, nothing of the data");
   }
   bool VisitUnaryOperator(clang::UnaryOperator* u) {
     if (u->getOpcode() == clang::UO_LNot) truth(u->getSubExpr());

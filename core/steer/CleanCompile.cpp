@@ -77,7 +77,8 @@ const std::vector<CleanRule>& cleanRules() {
       {kPointerCondition,
        {},
        {kPointerCondition},
-       "a pointer tested as a truth value, constant when the kernel runs: `if (b || i >= n) return;`"},
+       "a pointer tested as a truth value, constant when the kernel runs: `if (b || i >= n) return;`; where "
+       "the host put buffers compared: `f < g`, `a >= 0`"},
       {kTruthIndex,
        {},
        {kTruthIndex},

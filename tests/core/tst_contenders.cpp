@@ -100,6 +100,15 @@ private Q_SLOTS:
     // Two signs compared, in parentheses, are real code; a chain is not.
     row("chained-comparison", "  if (i < n >= m) a[i] = 1.0f;", "  if ((i < n) == (m < n)) a[i] = 1.0f;");
     row("pointer-condition", "  if (b || i >= n) return;\n  a[i] = b[i];", "  if (i >= n) return;\n  a[i] = b[i];");
+    // Where the host put two buffers, or a buffer against a number: fixed when the kernel runs.
+    QTest::newRow("pointer-condition, two buffers")
+        << QStringLiteral("pointer-condition")
+        << QString::fromStdString(kernelWith("  global float* f = a;\n  int e = (f < b);\n  a[i] = b[i + e];"))
+        << QString::fromStdString(kernelWith("  global float* f = a;\n  int e = (i < n);\n  f[i] = b[i + e];"));
+    QTest::newRow("pointer-condition, a buffer and a number")
+        << QStringLiteral("pointer-condition")
+        << QString::fromStdString(kernelWith("  if (a >= 0 && i < n) a[i] = b[i];"))
+        << QString::fromStdString(kernelWith("  if (i >= 0 && i < n) a[i] = b[i];"));
     row("truth-index", "  a[i] = b[i < n];", "  a[i] = b[i + n];");
     QTest::newRow("truth-index, divisor") << QStringLiteral("truth-index")
                                           << QString::fromStdString(kernelWith("  a[i] = b[i] / (i < n);"))
