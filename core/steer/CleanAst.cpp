@@ -211,6 +211,21 @@ int zeroOrOne(const clang::Expr* e) {
   return -1;
 }
 
+/// An expression of literals alone (`12`, `(6 + 14)`, `-2.0f`, `(float)3`):
+/// a constant the compiler folds before any code is made.
+bool literalsOnly(const clang::Expr* e) {
+  e = e->IgnoreParenCasts();
+  if (llvm::isa<clang::IntegerLiteral, clang::FloatingLiteral, clang::CharacterLiteral>(e)) return true;
+  if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e))
+    return (u->getOpcode() == clang::UO_Plus || u->getOpcode() == clang::UO_Minus || u->getOpcode() == clang::UO_Not ||
+            u->getOpcode() == clang::UO_LNot) &&
+           literalsOnly(u->getSubExpr());
+  if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e))
+    return !b->isAssignmentOp() && b->getOpcode() != clang::BO_Comma && literalsOnly(b->getLHS()) &&
+           literalsOnly(b->getRHS());
+  return false;
+}
+
 /// The same variable on both sides (`x - x`): its value is known.
 bool sameVariable(const clang::Expr* a, const clang::Expr* b) {
   const auto* l = llvm::dyn_cast<clang::DeclRefExpr>(a->IgnoreParenImpCasts());
@@ -240,9 +255,22 @@ bool inChain(const clang::Expr* e, clang::BinaryOperatorKind op, const clang::Ex
 
 /// Why a binary operator, or a compound assignment, does no arithmetic:
 /// "adds nothing" (`x + 0`, `x * 1`, `x += 0`, `d < c && d < c`, `e - d + d`),
-/// "is always 0" (`x * 0`, `x % 1`, `x - x`), or empty when it computes
-/// something.
+/// "is always 0" (`x * 0`, `x % 1`, `x - x`), a constant from literals
+/// (`12 + 6`), or empty when it computes something.
 std::string identityOf(const clang::BinaryOperator* b, const clang::ASTContext& ast) {
+  // `i[12 + 6 + 14]`: operators between literals count as computation in
+  // the AST, yet the compiler folds them into one number; steering wrote
+  // such sums and products to reach a count.
+  if (!b->isAssignmentOp() && b->getOpcode() != clang::BO_Comma && literalsOnly(b->getLHS()) &&
+      literalsOnly(b->getRHS()))
+    return "computes a constant from literals: one literal would write it";
+  // `x + 12 + 6`, `x * 2 * 4`: two literals a step apart, one would do.
+  if (const auto* l = llvm::dyn_cast<clang::BinaryOperator>(b->getLHS()->IgnoreParenImpCasts());
+      l && literalsOnly(b->getRHS()) && literalsOnly(l->getRHS()) &&
+      (((b->getOpcode() == clang::BO_Add || b->getOpcode() == clang::BO_Sub) &&
+        (l->getOpcode() == clang::BO_Add || l->getOpcode() == clang::BO_Sub)) ||
+       (b->getOpcode() == clang::BO_Mul && l->getOpcode() == clang::BO_Mul)))
+    return "adds a literal to a literal just added: one literal would write them";
   // An operand a chain of && or ||, & or | holds already: the test or the
   // bits are those of the chain without it (the search wrote
   // `if (l >= b || n >= e || n >= e)` for a comparison's count).

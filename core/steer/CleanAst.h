@@ -45,7 +45,7 @@ inline constexpr const char* kUnusedStatement = "unused-statement";
 /// keeps it from (`b[d - 2]`, steer/NegativeIndices.h).
 inline constexpr const char* kBufferRewind = "buffer-rewind";
 /// An arithmetic operation that changes nothing or gives a constant (`x + 0`,
-/// `x * 1`, `x * 0`, `x - x`). Preprocessed real kernels hold some (`a[i + 0]`
+/// `x * 1`, `x * 0`, `x - x`, `12 + 6`). Preprocessed real kernels hold some (`a[i + 0]`
 /// from a macro), so steering refuses a candidate only when it has more of
 /// them than its parent: an edit added counts that compute nothing.
 inline constexpr const char* kIdentityArithmetic = "identity-arithmetic";

@@ -113,7 +113,8 @@ const std::vector<CleanRule>& cleanRules() {
       {kIdentityArithmetic,
        {},
        {},
-       "more arithmetic that changes nothing than the parent had: `x + 0`, `2 * +0`, `x * 1`, `x - x`",
+       "more arithmetic that changes nothing than the parent had: `x + 0`, `2 * +0`, `x * 1`, `x - x`, "
+       "`12 + 6` (literals a literal would write)",
        {},
        true},
       {kNumberCondition,

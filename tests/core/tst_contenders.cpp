@@ -295,6 +295,14 @@ private Q_SLOTS:
     row("n - m + m", id, "  a[i] = b[i];", "  a[i] = b[i + n - m + m];", 1, true);
     row("n - m + n", id, "  a[i] = b[i];", "  a[i] = b[i + n - m + n];", 0, false);
     row("% 1", id, "  a[i] = n;", "  a[i] = n % 1;", 1, true);
+    // Literals combined: the compiler folds them, the counts see computation.
+    row("i + 12 + 6 + 14", id, "  a[i] = b[i + 12];", "  a[i] = b[i + 12 + 6 + 14];", 2, true);
+    row("i * 2 * 4", id, "  a[i] = b[i];", "  a[i] = b[i * 2 * 4];", 1, true);
+    row("i * 2 + 4", id, "  a[i] = b[i];", "  a[i] = b[i * 2 + 4];", 0, false);
+    row("b[(12 + 6) + 14]", id, "  a[i] = b[i];", "  a[i] = b[i] * b[(12 + 6) + 14];", 2, true);
+    row("2.0f * 3.0f", id, "  a[i] = b[i];", "  a[i] = b[i] * (2.0f * -3.0f);", 1, true);
+    row("2.0f * n", id, "  a[i] = b[i];", "  a[i] = b[i] * (2.0f * n);", 0, false);
+    row("the parent's own 16 * 16", id, "  a[i] = b[i % (16 * 16)];", "  a[i] = b[i % (16 * 16)] * 2.0f;", 1, false);
     // A macro's `+ 0` in the seed stays; only an edit that adds one is refused.
     row("the parent's own + 0", id, "  a[i + 0] = b[i];", "  a[i + 0] = b[i] * 2.0f;", 1, false);
     row("one more than the parent", id, "  a[i + 0] = b[i];", "  a[i + 0] = b[i + 0];", 2, true);
