@@ -524,27 +524,48 @@ public:
           if (!p->IgnoreParenImpCasts()->getType()->isArithmeticType()) truth(p);
           break;
         }
-    // `f < g`, `e = (f < g)`, `f >= 0`, `h < b` for buffers f, g and b (or
-    // pointers set to them and never moved): where the host put two buffers,
-    // or a buffer against a number, is fixed when the kernel runs and says
-    // nothing of the data; the search compared them for a comparison's count.
+    // `f < g`, `e = (f < g)`, `f >= 0`, `g > h - 1` for buffers f, g and h
+    // (or pointers set to them and never moved): where the host put two
+    // buffers, or a buffer against a number, is fixed when the kernel runs
+    // and says nothing of the data; `e >= c` with `e = c` always answers
+    // alike. The search compared them for a comparison's count.
     if (on_.pointers && b->isComparisonOp()) bufferAddresses(b);
     return true;
   }
-  /// A comparison of a buffer's address with another buffer's or with a number.
+  /// A comparison of a buffer's address with another buffer's, with its own
+  /// or with a number.
   void bufferAddresses(const clang::BinaryOperator* b) {
+    bool lMoved = false, rMoved = false;
     const clang::Expr* l = b->getLHS()->IgnoreParenImpCasts();
     const clang::Expr* r = b->getRHS()->IgnoreParenImpCasts();
-    const auto* lp = l->getType()->isPointerType() ? unmovedBuffer(l) : nullptr;
-    const auto* rp = r->getType()->isPointerType() ? unmovedBuffer(r) : nullptr;
+    const auto* lp = addressOf(l, lMoved);
+    const auto* rp = addressOf(r, rMoved);
+    const std::string op = "'" + b->getOpcodeStr().str() + "'";
     if (lp && rp && lp != rp)
       report(b->getOperatorLoc(), kPointerCondition,
-             "'" + b->getOpcodeStr().str() + "' compares where the host put buffers '" + lp->getNameAsString() +
-                 "' and '" + rp->getNameAsString() + "': fixed when the kernel runs, nothing of the data");
+             op + " compares where the host put buffers '" + lp->getNameAsString() + "' and '" +
+                 rp->getNameAsString() + "': fixed when the kernel runs, nothing of the data");
+    else if (lp && lp == rp && !lMoved && !rMoved)
+      report(b->getOperatorLoc(), kPointerCondition,
+             op + " compares buffer '" + lp->getNameAsString() + "' with itself: always the same answer");
     else if (b->isRelationalOp() && (lp || rp) && (lp ? r : l)->getType()->isIntegerType())
       report(b->getOperatorLoc(), kPointerCondition,
-             "'" + b->getOpcodeStr().str() + "' compares the address of buffer '" + (lp ? lp : rp)->getNameAsString() +
+             op + " compares the address of buffer '" + (lp ? lp : rp)->getNameAsString() +
                  "' with a number: fixed when the kernel runs, nothing of the data");
+  }
+  /// The kernel buffer a pointer expression points into (`f`, `f - 1`, `f + n`
+  /// for f a buffer or a pointer set to one, never moved), or null; `moved`
+  /// tells whether a number was added or taken away.
+  [[nodiscard]] const clang::ParmVarDecl* addressOf(const clang::Expr* e, bool& moved, int depth = 0) const {
+    e = e->IgnoreParenImpCasts();
+    if (!e->getType()->isPointerType() || depth > 8) return nullptr;
+    if (const auto* a = llvm::dyn_cast<clang::BinaryOperator>(e);
+        a && (a->getOpcode() == clang::BO_Add || a->getOpcode() == clang::BO_Sub) &&
+        a->getLHS()->getType()->isPointerType() && a->getRHS()->getType()->isIntegerType()) {
+      moved = true;
+      return addressOf(a->getLHS(), moved, depth + 1);
+    }
+    return unmovedBuffer(e);
   }
   bool VisitUnaryOperator(clang::UnaryOperator* u) {
     if (u->getOpcode() == clang::UO_LNot) truth(u->getSubExpr());

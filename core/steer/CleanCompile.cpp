@@ -78,7 +78,7 @@ const std::vector<CleanRule>& cleanRules() {
        {},
        {kPointerCondition},
        "a pointer tested as a truth value, constant when the kernel runs: `if (b || i >= n) return;`; where "
-       "the host put buffers compared: `f < g`, `a >= 0`"},
+       "the host put buffers compared: `f < g`, `g > f - 1`, `a >= 0`, a buffer with itself"},
       {kTruthIndex,
        {},
        {kTruthIndex},

@@ -109,6 +109,14 @@ private Q_SLOTS:
         << QStringLiteral("pointer-condition")
         << QString::fromStdString(kernelWith("  if (a >= 0 && i < n) a[i] = b[i];"))
         << QString::fromStdString(kernelWith("  if (i >= 0 && i < n) a[i] = b[i];"));
+    QTest::newRow("pointer-condition, a buffer with itself")
+        << QStringLiteral("pointer-condition")
+        << QString::fromStdString(kernelWith("  global float* e = a;\n  if (e >= a && i < n) a[i] = b[i];"))
+        << QString::fromStdString(kernelWith("  if (&a[i] < &a[n]) a[i] = b[i];"));
+    QTest::newRow("pointer-condition, buffers moved apart")
+        << QStringLiteral("pointer-condition")
+        << QString::fromStdString(kernelWith("  if (a > b - 1 && i < n) a[i] = b[i];"))
+        << QString::fromStdString(kernelWith("  if (i > n - 1) return;\n  a[i] = b[i];"));
     row("truth-index", "  a[i] = b[i < n];", "  a[i] = b[i + n];");
     QTest::newRow("truth-index, divisor") << QStringLiteral("truth-index")
                                           << QString::fromStdString(kernelWith("  a[i] = b[i] / (i < n);"))
