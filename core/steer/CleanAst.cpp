@@ -212,10 +212,13 @@ int zeroOrOne(const clang::Expr* e) {
 }
 
 /// An expression of literals alone (`12`, `(6 + 14)`, `-2.0f`, `(float)3`):
-/// a constant the compiler folds before any code is made.
+/// a constant the compiler folds before any code is made. A literal a macro
+/// of OpenCL's headers wrote (`CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE`,
+/// `2.0f * M_PI_F`) is a name in the text, not a literal.
 bool literalsOnly(const clang::Expr* e) {
   e = e->IgnoreParenCasts();
-  if (llvm::isa<clang::IntegerLiteral, clang::FloatingLiteral, clang::CharacterLiteral>(e)) return true;
+  if (llvm::isa<clang::IntegerLiteral, clang::FloatingLiteral, clang::CharacterLiteral>(e))
+    return !e->getBeginLoc().isMacroID();
   if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e))
     return (u->getOpcode() == clang::UO_Plus || u->getOpcode() == clang::UO_Minus || u->getOpcode() == clang::UO_Not ||
             u->getOpcode() == clang::UO_LNot) &&

@@ -310,6 +310,9 @@ private Q_SLOTS:
     row("b[(12 + 6) + 14]", id, "  a[i] = b[i];", "  a[i] = b[i] * b[(12 + 6) + 14];", 2, true);
     row("2.0f * 3.0f", id, "  a[i] = b[i];", "  a[i] = b[i] * (2.0f * -3.0f);", 1, true);
     row("2.0f * n", id, "  a[i] = b[i];", "  a[i] = b[i] * (2.0f * n);", 0, false);
+    row("2.0f * M_PI_F", id, "  a[i] = b[i];", "  a[i] = b[i] * (2.0f * M_PI_F);", 0, false);
+    row("CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE", id, "  a[i] = b[i];",
+        "  a[i] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);", 0, false);
     row("the parent's own 16 * 16", id, "  a[i] = b[i % (16 * 16)];", "  a[i] = b[i % (16 * 16)] * 2.0f;", 1, false);
     // A macro's `+ 0` in the seed stays; only an edit that adds one is refused.
     row("the parent's own + 0", id, "  a[i + 0] = b[i];", "  a[i + 0] = b[i] * 2.0f;", 1, false);
