@@ -264,9 +264,7 @@ std::string identityOf(const clang::BinaryOperator* b, const clang::ASTContext& 
   // `i[12 + 6 + 14]`: operators between literals count as computation in
   // the AST, yet the compiler folds them into one number; steering wrote
   // such sums and products to reach a count.
-  if (!b->isAssignmentOp() && b->getOpcode() != clang::BO_Comma && literalsOnly(b->getLHS()) &&
-      literalsOnly(b->getRHS()))
-    return "computes a constant from literals: one literal would write it";
+  if (literalsOnly(b)) return "computes a constant from literals: one literal would write it";
   // `x + 12 + 6`, `x * 2 * 4`: two literals a step apart, one would do.
   if (const auto* l = llvm::dyn_cast<clang::BinaryOperator>(b->getLHS()->IgnoreParenImpCasts());
       l && literalsOnly(b->getRHS()) && literalsOnly(l->getRHS()) &&

@@ -79,10 +79,12 @@ private Q_SLOTS:
     QTest::addColumn<QString>("rule");
     QTest::addColumn<QString>("bad");
     QTest::addColumn<QString>("good");
-    auto row = [](const char* rule, const char* bad, const char* good) {
-      QTest::newRow(rule) << QString::fromLatin1(rule) << QString::fromStdString(kernelWith(bad))
+    // `name`: a further case of a rule ("rule, what differs").
+    auto variant = [](const char* name, const char* rule, const char* bad, const char* good) {
+      QTest::newRow(name) << QString::fromLatin1(rule) << QString::fromStdString(kernelWith(bad))
                           << QString::fromStdString(kernelWith(good));
     };
+    auto row = [&variant](const char* rule, const char* bad, const char* good) { variant(rule, rule, bad, good); };
     row("unused-value", "  a[i] + 1.0f;", "  a[i] = a[i] + 1.0f;");
     row("comma", "  a[i] = (b[i] = 1.0f, 2.0f);", "  b[i] = 1.0f;\n  a[i] = 2.0f;");
     row("unused-variable", "  float t = b[i];\n  a[i] = 1.0f;", "  float t = b[i];\n  a[i] = t;");
@@ -101,61 +103,43 @@ private Q_SLOTS:
     row("chained-comparison", "  if (i < n >= m) a[i] = 1.0f;", "  if ((i < n) == (m < n)) a[i] = 1.0f;");
     row("pointer-condition", "  if (b || i >= n) return;\n  a[i] = b[i];", "  if (i >= n) return;\n  a[i] = b[i];");
     // Where the host put two buffers, or a buffer against a number: fixed when the kernel runs.
-    QTest::newRow("pointer-condition, two buffers")
-        << QStringLiteral("pointer-condition")
-        << QString::fromStdString(kernelWith("  global float* f = a;\n  int e = (f < b);\n  a[i] = b[i + e];"))
-        << QString::fromStdString(kernelWith("  global float* f = a;\n  int e = (i < n);\n  f[i] = b[i + e];"));
-    QTest::newRow("pointer-condition, a buffer and a number")
-        << QStringLiteral("pointer-condition")
-        << QString::fromStdString(kernelWith("  if (a >= 0 && i < n) a[i] = b[i];"))
-        << QString::fromStdString(kernelWith("  if (i >= 0 && i < n) a[i] = b[i];"));
-    QTest::newRow("pointer-condition, a buffer with itself")
-        << QStringLiteral("pointer-condition")
-        << QString::fromStdString(kernelWith("  global float* e = a;\n  if (e >= a && i < n) a[i] = b[i];"))
-        << QString::fromStdString(kernelWith("  if (&a[i] < &a[n]) a[i] = b[i];"));
-    QTest::newRow("pointer-condition, buffers moved apart")
-        << QStringLiteral("pointer-condition")
-        << QString::fromStdString(kernelWith("  if (a > b - 1 && i < n) a[i] = b[i];"))
-        << QString::fromStdString(kernelWith("  if (i > n - 1) return;\n  a[i] = b[i];"));
+    variant("pointer-condition, two buffers", "pointer-condition",
+            "  global float* f = a;\n  int e = (f < b);\n  a[i] = b[i + e];",
+            "  global float* f = a;\n  int e = (i < n);\n  f[i] = b[i + e];");
+    variant("pointer-condition, a buffer and a number", "pointer-condition", "  if (a >= 0 && i < n) a[i] = b[i];",
+            "  if (i >= 0 && i < n) a[i] = b[i];");
+    variant("pointer-condition, a buffer with itself", "pointer-condition",
+            "  global float* e = a;\n  if (e >= a && i < n) a[i] = b[i];", "  if (&a[i] < &a[n]) a[i] = b[i];");
+    variant("pointer-condition, buffers moved apart", "pointer-condition", "  if (a > b - 1 && i < n) a[i] = b[i];",
+            "  if (i > n - 1) return;\n  a[i] = b[i];");
     row("truth-index", "  a[i] = b[i < n];", "  a[i] = b[i + n];");
-    QTest::newRow("truth-index, divisor") << QStringLiteral("truth-index")
-                                          << QString::fromStdString(kernelWith("  a[i] = b[i] / (i < n);"))
-                                          << QString::fromStdString(kernelWith("  a[i] = b[i] * (i < n);"));
-    QTest::newRow("truth-index, dividend") << QStringLiteral("truth-index")
-                                           << QString::fromStdString(kernelWith("  a[i] = b[i] * ((i < n) / 2);"))
-                                           << QString::fromStdString(kernelWith("  a[i] = b[i] * ((i < n) * 2);"));
+    variant("truth-index, divisor", "truth-index", "  a[i] = b[i] / (i < n);", "  a[i] = b[i] * (i < n);");
+    variant("truth-index, dividend", "truth-index", "  a[i] = b[i] * ((i < n) / 2);", "  a[i] = b[i] * ((i < n) * 2);");
     row("work-item-dimension", "  a[i] = get_global_id(n);", "  a[i] = get_global_id(0);");
     row("barrier-flags", "  a[i] = b[i];\n  barrier(n);\n  b[i] = a[i] * 2.0f;",
         "  a[i] = b[i];\n  barrier(CLK_GLOBAL_MEM_FENCE);\n  b[i] = a[i] * 2.0f;");
     row("reversed-subscript", "  a[i] = i[b];", "  a[i] = b[i];");
     row("vector-subscript", "  float4 w = vload4(i, b);\n  a[i] = w[i];", "  float4 w = vload4(i, b);\n  a[i] = w[2];");
-    QTest::newRow("unused-value, a macro's") << QStringLiteral("unused-value")
-                                             << QString::fromStdString(kernelWith("  a[i] = b[i];\n  (CLK_LOCAL_MEM_FENCE);"))
-                                             << QString::fromStdString(kernelWith("  a[i] = b[i];\n  (void)n;"));
-    QTest::newRow("unused-value, a loop step's operand")
-        << QStringLiteral("unused-value")
-        << QString::fromStdString(kernelWith("  int k = 0;\n  for (int s = 0; s < n; ++s, 0) k += s;\n  a[i] = k;"))
-        << QString::fromStdString(kernelWith("  int k = 0;\n  for (int s = 0; s < n; ++s, k++) k += s;\n  a[i] = k;"));
+    variant("unused-value, a macro's", "unused-value", "  a[i] = b[i];\n  (CLK_LOCAL_MEM_FENCE);",
+            "  a[i] = b[i];\n  (void)n;");
+    variant("unused-value, a loop step's operand", "unused-value",
+            "  int k = 0;\n  for (int s = 0; s < n; ++s, 0) k += s;\n  a[i] = k;",
+            "  int k = 0;\n  for (int s = 0; s < n; ++s, k++) k += s;\n  a[i] = k;");
     row("empty-declaration", "  int;\n  a[i] = b[i];", "  int k = n;\n  a[i] = b[i] + k;");
-    QTest::newRow("truth-index, dimension") << QStringLiteral("truth-index")
-                                            << QString::fromStdString(kernelWith("  a[i] = get_global_size(n >= m);"))
-                                            << QString::fromStdString(kernelWith("  a[i] = get_global_size(0);"));
+    variant("truth-index, dimension", "truth-index", "  a[i] = get_global_size(n >= m);",
+            "  a[i] = get_global_size(0);");
     // Moving a buffer forward is how kernels take a slice; backward is not.
     row("buffer-rewind", "  b -= 2 * n;\n  a[i] = b[i];", "  b += 2 * n;\n  a[i] = b[i];");
-    QTest::newRow("buffer-rewind, spelled out") << QStringLiteral("buffer-rewind")
-                                                << QString::fromStdString(kernelWith("  b = b - n;\n  a[i] = b[i];"))
-                                                << QString::fromStdString(kernelWith("  b = b + n;\n  a[i] = b[i];"));
+    variant("buffer-rewind, spelled out", "buffer-rewind", "  b = b - n;\n  a[i] = b[i];",
+            "  b = b + n;\n  a[i] = b[i];");
     // Work-item 0 below the start, with nothing to keep it from the subscript.
-    QTest::newRow("buffer-rewind, work-item 0 below the start")
-        << QStringLiteral("buffer-rewind") << QString::fromStdString(kernelWith("  a[i] = b[i - 2];"))
-        << QString::fromStdString(kernelWith("  if (i >= 2)\n    a[i] = b[i - 2];"));
-    QTest::newRow("buffer-rewind, below the start through an alias")
-        << QStringLiteral("buffer-rewind")
-        << QString::fromStdString(kernelWith("  int j = get_global_id(1);\n  global float *q = b;\n  a[i] = q[2 * i + j - 1];"))
-        << QString::fromStdString(kernelWith("  int j = get_global_id(1);\n  global float *q = b + 1;\n  a[i] = q[2 * i + j - 1];"));
-    QTest::newRow("buffer-rewind, below the start after a return")
-        << QStringLiteral("buffer-rewind") << QString::fromStdString(kernelWith("  a[i] = b[i + n];\n  a[i] += b[i - 1];"))
-        << QString::fromStdString(kernelWith("  if (i == 0)\n    return;\n  a[i] = b[i + n];\n  a[i] += b[i - 1];"));
+    variant("buffer-rewind, work-item 0 below the start", "buffer-rewind", "  a[i] = b[i - 2];",
+            "  if (i >= 2)\n    a[i] = b[i - 2];");
+    variant("buffer-rewind, below the start through an alias", "buffer-rewind",
+            "  int j = get_global_id(1);\n  global float *q = b;\n  a[i] = q[2 * i + j - 1];",
+            "  int j = get_global_id(1);\n  global float *q = b + 1;\n  a[i] = q[2 * i + j - 1];");
+    variant("buffer-rewind, below the start after a return", "buffer-rewind", "  a[i] = b[i + n];\n  a[i] += b[i - 1];",
+            "  if (i == 0)\n    return;\n  a[i] = b[i + n];\n  a[i] += b[i - 1];");
     // An element another work-item stores, with nothing to order the two;
     // kept: the work-item's own elements, elements no two work-items share,
     // and a shift by an argument (a bitonic sort's pairs), which the text cannot judge.
@@ -164,7 +148,8 @@ private Q_SLOTS:
           << QStringLiteral("cross-item-race") << QString::fromStdString(kernelWith(bad))
           << QString::fromStdString(kernelWith(good));
     };
-    race("a[i + 1] stored, a[i] read", "  a[i + 1] = b[i];\n  b[i] = a[i];", "  a[2 * i + 1] = b[i];\n  b[i] = a[2 * i];");
+    race("a[i + 1] stored, a[i] read", "  a[i + 1] = b[i];\n  b[i] = a[i];",
+         "  a[2 * i + 1] = b[i];\n  b[i] = a[2 * i];");
     race("a[i * 4 + 7] read", "  a[i + 1] = b[i];\n  b[i] = a[i * 4 + 7];", "  a[i + 1] = b[i];\n  b[i] = a[i + n];");
     race("through an alias", "  global float* q = a;\n  a[i] = b[i];\n  b[i] = q[i + 1];",
          "  global float* q = a;\n  a[i] = b[i];\n  b[i] = q[i];");
@@ -175,51 +160,37 @@ private Q_SLOTS:
          "  int d = get_global_id(1) * get_global_size(0) + i;\n  a[d] = a[d] * 2.0f + b[d + 1];");
     // A negative subscript of a buffer nothing moves reads before what the
     // host passed; of a buffer moved forward it reads what came before.
-    QTest::newRow("buffer-rewind, a negative subscript")
-        << QStringLiteral("buffer-rewind")
-        << QString::fromStdString(kernelWith("  global float *j = b;\n  a[i] = j[-2] + b[i];"))
-        << QString::fromStdString(kernelWith("  global float *j = b + 2;\n  a[i] = j[-2] + b[i];"));
-    QTest::newRow("buffer-rewind, a negative subscript of a moved buffer")
-        << QStringLiteral("buffer-rewind")
-        << QString::fromStdString(kernelWith("  a[i] = b[-1];\n  a[i] += b[i];"))
-        << QString::fromStdString(kernelWith("  b += n;\n  a[i] = b[-1];\n  a[i] += b[i];"));
-    QTest::newRow("buffer-rewind, a null pointer")
-        << QStringLiteral("buffer-rewind")
-        << QString::fromStdString(kernelWith("  b = 0;\n  a[i] = b[i];"))
-        << QString::fromStdString(kernelWith("  b = a;\n  a[i] = b[i];"));
+    variant("buffer-rewind, a negative subscript", "buffer-rewind", "  global float *j = b;\n  a[i] = j[-2] + b[i];",
+            "  global float *j = b + 2;\n  a[i] = j[-2] + b[i];");
+    variant("buffer-rewind, a negative subscript of a moved buffer", "buffer-rewind",
+            "  a[i] = b[-1];\n  a[i] += b[i];", "  b += n;\n  a[i] = b[-1];\n  a[i] += b[i];");
+    variant("buffer-rewind, a null pointer", "buffer-rewind", "  b = 0;\n  a[i] = b[i];", "  b = a;\n  a[i] = b[i];");
     // Clang warns for the for loop above; the while loop is the AST walk's.
-    QTest::newRow("loop-analysis, while") << QStringLiteral("loop-analysis")
-                                          << QString::fromStdString(kernelWith("  int k = 0;\n  while (k < n) a[i] += 1.0f;"))
-                                          << QString::fromStdString(kernelWith("  int k = 0;\n  while (k < n) {\n    a[i] += 1.0f;\n    k++;\n  }"));
+    variant("loop-analysis, while", "loop-analysis", "  int k = 0;\n  while (k < n) a[i] += 1.0f;",
+            "  int k = 0;\n  while (k < n) {\n    a[i] += 1.0f;\n    k++;\n  }");
     // No condition, or one always true, and no way out: it never ends.
-    QTest::newRow("loop-analysis, no condition")
-        << QStringLiteral("loop-analysis")
-        << QString::fromStdString(kernelWith("  for (int k = 0;; ++k)\n    a[i] += b[k];"))
-        << QString::fromStdString(kernelWith("  for (int k = 0;; ++k) {\n    if (k >= n)\n      break;\n    a[i] += b[k];\n  }"));
-    QTest::newRow("loop-analysis, always true")
-        << QStringLiteral("loop-analysis")
-        << QString::fromStdString(kernelWith("  int k = 0;\n  while (1)\n    a[i] += b[k++];"))
-        << QString::fromStdString(kernelWith("  int k = 0;\n  while (1) {\n    a[i] += b[k++];\n    if (k > n)\n      return;\n  }"));
+    variant("loop-analysis, no condition", "loop-analysis", "  for (int k = 0;; ++k)\n    a[i] += b[k];",
+            "  for (int k = 0;; ++k) {\n    if (k >= n)\n      break;\n    a[i] += b[k];\n  }");
+    variant("loop-analysis, always true", "loop-analysis", "  int k = 0;\n  while (1)\n    a[i] += b[k++];",
+            "  int k = 0;\n  while (1) {\n    a[i] += b[k++];\n    if (k > n)\n      return;\n  }");
     // The body's `l +=` keeps Clang quiet; k never moves.
-    QTest::newRow("loop-analysis, idle step")
-        << QStringLiteral("loop-analysis")
-        << QString::fromStdString(kernelWith("  float l = 0.0f;\n  for (int k = 0; k < n + l; b++)\n    l += b[k];\n  a[i] = l;"))
-        << QString::fromStdString(kernelWith("  float l = 0.0f;\n  for (int k = 0; k < n + l; k++)\n    l += b[k];\n  a[i] = l;"));
+    variant("loop-analysis, idle step", "loop-analysis",
+            "  float l = 0.0f;\n  for (int k = 0; k < n + l; b++)\n    l += b[k];\n  a[i] = l;",
+            "  float l = 0.0f;\n  for (int k = 0; k < n + l; k++)\n    l += b[k];\n  a[i] = l;");
     // The body sets the counter to a comparison's 0 or 1: it starts over.
-    QTest::newRow("loop-analysis, a counter set to a comparison")
-        << QStringLiteral("loop-analysis")
-        << QString::fromStdString(kernelWith("  int k;\n  for (k = 0; k < 6; k++) {\n    a[i] += b[k];\n    k = a[i] < b[k];\n  }"))
-        << QString::fromStdString(kernelWith("  int k, c = 0;\n  for (k = 0; k < 6; k++) {\n    a[i] += b[k];\n    c = a[i] < b[k];\n    b[i] += c;\n  }"));
+    variant(
+        "loop-analysis, a counter set to a comparison", "loop-analysis",
+        "  int k;\n  for (k = 0; k < 6; k++) {\n    a[i] += b[k];\n    k = a[i] < b[k];\n  }",
+        "  int k, c = 0;\n  for (k = 0; k < 6; k++) {\n    a[i] += b[k];\n    c = a[i] < b[k];\n    b[i] += c;\n  }");
     // Clang follows scalars only; a private array read before any write is the walk's.
-    QTest::newRow("uninitialized, an array")
-        << QStringLiteral("uninitialized")
-        << QString::fromStdString(kernelWith("  float c[4];\n  for (int k = 0; k < 4; k++) {\n    a[i] += c[k];\n    c[k] = b[k];\n  }"))
-        << QString::fromStdString(kernelWith("  float c[4];\n  for (int k = 0; k < 4; k++) {\n    c[k] = b[k];\n    a[i] += c[k];\n  }"));
+    variant("uninitialized, an array", "uninitialized",
+            "  float c[4];\n  for (int k = 0; k < 4; k++) {\n    a[i] += c[k];\n    c[k] = b[k];\n  }",
+            "  float c[4];\n  for (int k = 0; k < 4; k++) {\n    c[k] = b[k];\n    a[i] += c[k];\n  }");
     // A read under a test may come after the writes (a running sum's `k > 0`).
-    QTest::newRow("uninitialized, an array read under a test")
-        << QStringLiteral("uninitialized")
-        << QString::fromStdString(kernelWith("  float c[4];\n  c[1] = c[0] + b[i];\n  a[i] = c[1];"))
-        << QString::fromStdString(kernelWith("  float c[4];\n  for (int k = 0; k < 4; k++) {\n    if (k > 0)\n      a[i] += c[k - 1];\n    c[k] = b[k];\n  }"));
+    variant("uninitialized, an array read under a test", "uninitialized",
+            "  float c[4];\n  c[1] = c[0] + b[i];\n  a[i] = c[1];",
+            "  float c[4];\n  for (int k = 0; k < 4; k++) {\n    if (k > 0)\n      a[i] += c[k - 1];\n    c[k] = "
+            "b[k];\n  }");
     // Local memory starts undefined at each launch: a write by some work-item,
     // then a barrier, then the read.
     QTest::newRow("uninitialized, a local buffer argument")
@@ -229,32 +200,27 @@ private Q_SLOTS:
         << QStringLiteral("kernel void A(global float* a, local float* l, int n) {\n  int i = get_global_id(0);\n"
                           "  int j = get_local_id(0);\n  l[j] = a[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
                           "  a[i] = l[(j + 1) % get_local_size(0)];\n}\n");
-    QTest::newRow("uninitialized, a local array")
-        << QStringLiteral("uninitialized")
-        << QString::fromStdString(kernelWith("  local float l[64];\n  a[i] = l[get_local_id(0)] + b[i];"))
-        << QString::fromStdString(kernelWith("  local float l[64];\n  l[get_local_id(0)] = b[i];\n"
-                                             "  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = l[get_local_id(0)] + b[i];"));
+    variant("uninitialized, a local array", "uninitialized",
+            "  local float l[64];\n  a[i] = l[get_local_id(0)] + b[i];",
+            "  local float l[64];\n  l[get_local_id(0)] = b[i];\n"
+            "  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = l[get_local_id(0)] + b[i];");
     // An integer counter bounded by a float: `d / i` is an infinity for i = 0.
-    QTest::newRow("loop-analysis, a floating bound")
-        << QStringLiteral("loop-analysis")
-        << QString::fromStdString(kernelWith("  for (int k = 0; k <= b[0] / i; k++)\n    a[i] += b[k];"))
-        << QString::fromStdString(kernelWith("  for (int k = 0; k <= n / 2; k++)\n    a[i] += b[k];"));
+    variant("loop-analysis, a floating bound", "loop-analysis",
+            "  for (int k = 0; k <= b[0] / i; k++)\n    a[i] += b[k];",
+            "  for (int k = 0; k <= n / 2; k++)\n    a[i] += b[k];");
     // A counter that moves away from the end its condition asks for.
-    QTest::newRow("loop-analysis, an unsigned counter that grows, tested against 0")
-        << QStringLiteral("loop-analysis")
-        << QString::fromStdString(kernelWith("  size_t k = i;\n  while (k != 0) {\n    a[i] += b[k];\n    k += get_global_size(0);\n  }"))
-        << QString::fromStdString(kernelWith("  size_t k = i;\n  while (k < n) {\n    a[i] += b[k];\n    k += get_global_size(0);\n  }"));
-    QTest::newRow("loop-analysis, a counter that grows above its bound")
-        << QStringLiteral("loop-analysis")
-        << QString::fromStdString(kernelWith("  for (int k = n; k > 0; k++)\n    a[i] += b[k];"))
-        << QString::fromStdString(kernelWith("  for (int k = n; k > 0; k--)\n    a[i] += b[k];"));
-    QTest::newRow("loop-analysis, a counter that falls below its bound")
-        << QStringLiteral("loop-analysis")
-        << QString::fromStdString(kernelWith("  int k = i;\n  while (k < n) {\n    a[i] += b[k];\n    k -= 2;\n  }"))
-        << QString::fromStdString(kernelWith("  int k = i;\n  while (k < n) {\n    a[i] += b[k];\n    k -= 2;\n    if (k < 0)\n      break;\n  }"));
-    QTest::newRow("implicit-int") << QStringLiteral("implicit-int")
-                                  << QStringLiteral("kernel void A(global float* a, const n) {\n  a[get_global_id(0)] = n;\n}\n")
-                                  << QStringLiteral("kernel void A(global float* a, const int n) {\n  a[get_global_id(0)] = n;\n}\n");
+    variant("loop-analysis, an unsigned counter that grows, tested against 0", "loop-analysis",
+            "  size_t k = i;\n  while (k != 0) {\n    a[i] += b[k];\n    k += get_global_size(0);\n  }",
+            "  size_t k = i;\n  while (k < n) {\n    a[i] += b[k];\n    k += get_global_size(0);\n  }");
+    variant("loop-analysis, a counter that grows above its bound", "loop-analysis",
+            "  for (int k = n; k > 0; k++)\n    a[i] += b[k];", "  for (int k = n; k > 0; k--)\n    a[i] += b[k];");
+    variant("loop-analysis, a counter that falls below its bound", "loop-analysis",
+            "  int k = i;\n  while (k < n) {\n    a[i] += b[k];\n    k -= 2;\n  }",
+            "  int k = i;\n  while (k < n) {\n    a[i] += b[k];\n    k -= 2;\n    if (k < 0)\n      break;\n  }");
+    QTest::newRow("implicit-int")
+        << QStringLiteral("implicit-int")
+        << QStringLiteral("kernel void A(global float* a, const n) {\n  a[get_global_id(0)] = n;\n}\n")
+        << QStringLiteral("kernel void A(global float* a, const int n) {\n  a[get_global_id(0)] = n;\n}\n");
   }
 
   void eachCleanRuleRejectsOneAndKeepsItsNeighbour() {
