@@ -119,7 +119,7 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr, "usage: bench-drive [--devmap CSV] [--global-sizes A,B,C] [--local N] [--runs N] "
                            "[--warmup N] [--limit N] [--reuse-kernels N] [--pairs N] [--timeout S] [--csv FILE] "
-                           "[--payload-sets roles,cldrive,big] [--explain] [--corpus WS [--sample N] [--seed S]] "
+                           "[--payload-sets roles,cldrive,big,scalars] [--explain] [--corpus WS [--sample N] [--seed S]] "
                            "[--sources DIR] [--only FILE] [--oclgrind]\n");
       return 2;
     }

@@ -143,8 +143,10 @@ CommandLine driveCommandLine() {
   cl.option({"format", 'f', "FORMAT", "text or csv", false, "text"});
   cl.option({"payloads", 0, "SET,...",
              "constraint sets for payloads, tried in order until one runs clean: roles (the kernel's own reading, "
-             "sized by a probe), cldrive (CLgen's rule), big (16 elements a work-item)",
-             false, "roles,cldrive,big"});
+             "sized by a probe), cldrive (CLgen's rule), big (16 elements a work-item), scalars (the roles' payload with "
+             "the integer scalars searched until the kernel reaches its writable buffers; tried only after a set "
+             "ended NO_OUTPUT)",
+             false, "roles,cldrive,big,scalars"});
   cl.option({"explain", 0, "", "also print how each payload was chosen: the roles read, the probes, the sets tried"});
   cl.option({"oclgrind", 0, "",
              "run the worker inside Oclgrind's simulator (Debian's oclgrind; its only device): every memory access "
@@ -185,7 +187,7 @@ int runDrive(const CommandLine& cl) {
       if (!item.empty()) {
         const auto& known = drive::constraintSets();
         if (std::find(known.begin(), known.end(), item) == known.end())
-          throw UsageError("--payloads: unknown constraint set '" + item + "'; the sets are roles, cldrive and big");
+          throw UsageError("--payloads: unknown constraint set '" + item + "'; the sets are roles, cldrive, big and scalars");
         o.payloadSets.push_back(item);
       }
   }

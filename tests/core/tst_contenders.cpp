@@ -37,10 +37,10 @@ const char* kPasses = "kernel void A(global float* a, global const float* b, con
                       "  int i = get_global_id(0);\n"
                       "  if (i < n) a[i] = b[i] * 2.0f + 1.0f;\n"
                       "}\n";
-// Exits before its work for every size the driver gives n.
+// Exits before its work for every value the driver gives n (none is negative).
 const char* kNoOutput = "kernel void A(global float* a, global const float* b, const int n) {\n"
                         "  int i = get_global_id(0);\n"
-                        "  if (n > 0) return;\n"
+                        "  if (n >= 0) return;\n"
                         "  a[i] = b[i] * 2.0f;\n"
                         "}\n";
 // Twelve reads whose sum no one uses: Grewe counts them, -O1 drops them.

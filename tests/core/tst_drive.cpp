@@ -700,6 +700,53 @@ kernel void img(read_only image2d_t im, global float* o) {}
     QVERIFY2(c.payload.find("in: 4352 float") != std::string::npos, c.payload.c_str()); // 4098, rounded up
   }
 
+  void scalarsAreSearchedWhenTheKernelWritesNothing() {
+    // Writes under conditions on scalars: every set gives c and d one value
+    // (two plain values), so the kernel returns before it writes
+    // (NO_OUTPUT); the scalars set probes 0, 1 and half of each and finds c
+    // unlike d, and for `c || d` both 0. A kernel no non-negative scalar
+    // lets write stays NO_OUTPUT.
+    const char* ordered = R"(kernel void ordered(global float* a, global const float* b, const int c, const int d) {
+  int i = get_global_id(0);
+  if (c == d) return;
+  a[i] = b[i] * 2.0f + (float)(d - c);
+})";
+    const char* both = R"(kernel void both(global float* a, global const float* b, const int c, const int d) {
+  int i = get_global_id(0);
+  if (c || d) return;
+  a[i] = b[i] * 2.0f;
+})";
+    const char* never = R"(kernel void never(global float* a, global const float* b, const int c) {
+  int i = get_global_id(0);
+  if (c >= 0) return;
+  a[i] = b[i] * 2.0f;
+})";
+    auto o = at4096(64);
+    o.payloadSets = {"roles", "cldrive", "big"};
+    auto c = Driver(o).drive(ordered, signatureOf(ordered)).at(0);
+    QCOMPARE(c.outcome, std::string("NO_OUTPUT"));
+    o.payloadSets = drive::constraintSets();
+    Driver driver(o);
+    c = driver.drive(ordered, signatureOf(ordered)).at(0);
+    QVERIFY2(c.outcome == "PASS", (c.outcome + ": " + c.detail).c_str());
+    QCOMPARE(c.payloadSet, std::string("scalars"));
+    QVERIFY2(c.payload.find("c = 0") != std::string::npos, c.payload.c_str());
+    bool said = false;
+    for (const auto& line : driver.evidence())
+      said = said || line.rfind("scalars: c ", 0) == 0;
+    QVERIFY(said);
+    c = driver.drive(both, signatureOf(both)).at(0);
+    QVERIFY2(c.outcome == "PASS", (c.outcome + ": " + c.detail).c_str());
+    QVERIFY2(c.payload.find("c = 0") != std::string::npos && c.payload.find("d = 0") != std::string::npos,
+             c.payload.c_str());
+    c = driver.drive(never, signatureOf(never)).at(0);
+    QCOMPARE(c.outcome, std::string("NO_OUTPUT"));
+    said = false;
+    for (const auto& line : driver.evidence())
+      said = said || line.find("reached no more of the writable buffers") != std::string::npos;
+    QVERIFY(said);
+  }
+
   void theKernelsOwnArraysAreCheckedToo() {
     // A kernel's own local, private and constant arrays are no arguments:
     // no payload or guard byte is theirs, and PoCL reads whatever lies past

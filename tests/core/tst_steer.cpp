@@ -94,11 +94,12 @@ std::vector<double> greweOf(const char* text) {
   return steer::targetFromKernelFile("grewe", path).values;
 }
 
-/// A kernel that returns before its work whenever n > bound: with random
-/// inputs it writes nothing (NO_OUTPUT), and no deletion mends it cleanly.
+/// A kernel that returns before its work whenever n + bound >= 0: for every
+/// value the driver gives n (none is negative) it writes nothing
+/// (NO_OUTPUT), and no deletion mends it cleanly.
 std::string returnsFirst(const char* bound) {
   return std::string("kernel void A(global float* a, global const float* b, const int n) {\n"
-                     "  int i = get_global_id(0);\n  if (n > ") + bound + ") return;\n  a[i] = b[i] * 2.0f;\n}\n";
+                     "  int i = get_global_id(0);\n  if (n + ") + bound + " >= 0) return;\n  a[i] = b[i] * 2.0f;\n}\n";
 }
 
 /// A corpus kernel called A of `package`, with its Grewe features: a seed for nearest seeding.
@@ -984,7 +985,7 @@ private Q_SLOTS:
     // run goes to its depth and says what its nearest candidate was.
     const char* exits = "kernel void A(global float* a, global const float* b, const int n) {\n"
                         "  int i = get_global_id(0);\n"
-                        "  if (n > 0) return;\n"
+                        "  if (n >= 0) return;\n"
                         "  a[i] = b[i] * 2.0f;\n"
                         "}\n";
     auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("exits.sbw")).toStdString());
@@ -1306,7 +1307,7 @@ private Q_SLOTS:
     // only takes longer; 600 s is a bound for a hang, not a pace); without
     // lineage checks, 10 s show that nothing else would check it.
     const char* exits = "kernel void A(global float* a, global const float* b, const int n) {\n"
-                        "  int i = get_global_id(0);\n  if (n > 0) return;\n  a[i] = b[i];\n}\n";
+                        "  int i = get_global_id(0);\n  if (n >= 0) return;\n  a[i] = b[i];\n}\n";
     auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("lineagechecks.sbw")).toStdString());
     auto sampler = deletingSampler({kThreeOperators, kSeed, exits});
     steer::BeamSearch search(ws, sampler);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <random>
 #include <sys/resource.h>
 
 namespace steerbench::drive {
@@ -131,13 +132,14 @@ std::unique_ptr<WorkerProcess>& Driver::workerFor(const RunRequest& r) {
   return probeWorker_;
 }
 
-bool Driver::exchange(const RunRequest& r, RunReply& reply, const CancelToken* cancel) {
+bool Driver::exchange(const RunRequest& r, RunReply& reply, const CancelToken* cancel, double timeoutSeconds) {
+  if (timeoutSeconds <= 0) timeoutSeconds = options_.timeoutSeconds;
   const auto start = std::chrono::steady_clock::now();
   // Oclgrind stops logging after --max-errors errors a process: a checked
   // run gets a worker of its own, so what earlier runs caused cannot hide its errors.
   if (options_.oclgrind && r.check && !r.probe && usedSinceStart_) worker_.reset();
   auto& slot = workerFor(r); // starting a worker counts as time spent on this request
-  auto x = slot->exchange(encodeRequest(r), options_.timeoutSeconds, cancel);
+  auto x = slot->exchange(encodeRequest(r), timeoutSeconds, cancel);
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   (r.probe ? spent_.probing : r.timedRuns ? spent_.timing : spent_.checking) += took;
   if (!r.probe || !options_.oclgrind) usedSinceStart_ = true;
@@ -160,7 +162,7 @@ bool Driver::exchange(const RunRequest& r, RunReply& reply, const CancelToken* c
   if (x.status == S::Timeout) {
     reply.outcome = "TIMEOUT";
     char limit[32];
-    std::snprintf(limit, sizeof limit, "%.3g", options_.timeoutSeconds); // for people: 1.77, not 1.7681482878
+    std::snprintf(limit, sizeof limit, "%.3g", timeoutSeconds); // for people: 1.77, not 1.7681482878
     reply.detail = std::string("no result within ") + limit +
                    (options_.cpuTimeouts ? " s of CPU time" : " s") +
                    "; the worker was killed (raise --timeout for long kernels)";
@@ -272,8 +274,99 @@ bool Driver::probeExtents(const KernelSignature& kernel, std::uint64_t local, co
   return true;
 }
 
+bool Driver::searchScalars(const KernelSignature& kernel, std::uint64_t items, std::uint64_t local,
+                           const CancelToken* cancel) {
+  model_.scalars.clear();
+  std::vector<std::size_t> searched;
+  for (std::size_t i = 0; i < kernel.arguments.size(); ++i) {
+    const auto& a = kernel.arguments[i];
+    if (a.kind == KernelArgument::Kind::Scalar && a.isIntegral() && !a.isStruct() && a.width <= 1) searched.push_back(i);
+  }
+  if (analysis_.instrumented.empty() || searched.empty()) {
+    evidence_.push_back(std::string("scalars: ") +
+                        (searched.empty() ? "no integer scalar to search" : "no instrumented copy to probe"));
+    return false;
+  }
+  // A few scalars decide most guards; past eight the search would cost more than it finds.
+  constexpr std::size_t kMostSearched = 8;
+  if (searched.size() > kMostSearched) searched.resize(kMostSearched);
+  // A probe of a small kernel takes milliseconds; one that hangs (a step of
+  // 0) is cut off early, and two such end the search.
+  const double timeout = std::min(options_.timeoutSeconds, 2.0);
+  int probes = 0, hangs = 0;
+  using Score = std::pair<int, std::int64_t>; // writable buffers accessed, bytes of them
+  auto score = [&](const std::vector<ScalarChoice>& choices, Score& out) {
+    PayloadModel m = model_;
+    m.set = "big"; // room to spare: the probe clamps every access inside its buffer
+    m.scalars = choices;
+    RunRequest r = baseRequest(analysis_.instrumented, kernel, options_);
+    planPayload(m, kernel, analysis_, items, local, r);
+    r = probeRequest(r);
+    RunReply reply;
+    ++probes;
+    if (!exchange(r, reply, cancel, timeout)) return false;
+    hangs += reply.outcome == "TIMEOUT";
+    out = {-1, 0};
+    if (reply.outcome != "PROBED" || reply.probeAccesses.size() < kernel.arguments.size()) return true;
+    out = {0, 0};
+    for (std::size_t i = 0; i < kernel.arguments.size(); ++i)
+      if (kernel.arguments[i].isOutput() && reply.probeAccesses[i] > 0) {
+        ++out.first;
+        out.second += std::max<std::int64_t>(0, reply.probeMax[i] - reply.probeMin[i]);
+      }
+    return true;
+  };
+  std::vector<ScalarChoice> best(kernel.arguments.size(), ScalarChoice::Role);
+  Score base;
+  if (!score(best, base)) return false;
+  Score top = base;
+  const ScalarChoice alternatives[] = {ScalarChoice::Zero, ScalarChoice::One, ScalarChoice::Half};
+  auto tryChoices = [&](const std::vector<ScalarChoice>& trial) {
+    Score s;
+    if (!score(trial, s)) return false;
+    if (s > top) top = s, best = trial;
+    return true;
+  };
+  for (int round = 0; round < 2 && hangs < 2; ++round) {
+    const Score before = top;
+    for (const auto i : searched)
+      for (const auto c : alternatives) {
+        if (c == best[i] || hangs >= 2) continue;
+        auto trial = best;
+        trial[i] = c;
+        if (!tryChoices(trial)) return false;
+      }
+    if (!(before < top)) break;
+  }
+  // Guards that need several scalars changed at once (`if (h || f) return;`):
+  // all 0, all 1, then seeded random assignments.
+  std::mt19937_64 draw(options_.seed * 0x9E3779B97F4A7C15ull + 7);
+  for (int k = 0; k < 10 && top == base && hangs < 2; ++k) {
+    std::vector<ScalarChoice> trial(kernel.arguments.size(), ScalarChoice::Role);
+    for (const auto i : searched)
+      trial[i] = k == 0 ? ScalarChoice::Zero : k == 1 ? ScalarChoice::One : static_cast<ScalarChoice>(draw() % 4);
+    if (!tryChoices(trial)) return false;
+  }
+  if (!(base < top)) {
+    evidence_.push_back("scalars: " + std::to_string(probes) +
+                        " probes of other integer scalars (0, 1, half) reached no more of the writable buffers than the "
+                        "roles' values");
+    return false;
+  }
+  model_.scalars = best;
+  std::string chosen;
+  for (const auto i : searched)
+    if (best[i] != ScalarChoice::Role)
+      chosen += std::string(chosen.empty() ? "" : ", ") + kernel.arguments[i].name + " " + scalarChoiceName(best[i]);
+  evidence_.push_back("scalars: " + chosen + " (" + std::to_string(probes) + " probes; writable buffers reached: " +
+                      std::to_string(top.first) + ", " + std::to_string(top.second) + " B, against " +
+                      std::to_string(std::max(0, base.first)) + ", " + std::to_string(base.second) +
+                      " B with the roles' values)");
+  return true;
+}
+
 bool Driver::measureAtSize(RunRequest& planned, const CancelToken* cancel) {
-  if (analysis_.instrumented.empty() || model_.set != "roles") return false;
+  if (analysis_.instrumented.empty() || (model_.set != "roles" && model_.set != "scalars")) return false;
   if (const auto it = measured_.find({planned.globalSize, planned.values}); it != measured_.end()) {
     planned.counts = it->second.counts;
     planned.ranges = it->second.ranges;
@@ -402,17 +495,26 @@ void Driver::choosePayload(const std::string& source, const KernelSignature& ker
                       (analysis_.poisoned.empty() ? "" : "; checks run a copy that fills its local memory and private "
                                                          "arrays with other bytes each run"));
   const std::uint64_t local = options_.localSizes.front();
-  if (!analysis_.instrumented.empty() && std::find(sets.begin(), sets.end(), "roles") != sets.end())
-    (void)probeExtents(kernel, local, cancel);
+  const bool measures = std::find(sets.begin(), sets.end(), "roles") != sets.end() ||
+                        std::find(sets.begin(), sets.end(), "scalars") != sets.end();
+  if (!analysis_.instrumented.empty() && measures) (void)probeExtents(kernel, local, cancel);
   if ((cancel && cancel->cancelled()) || !verdict_.outcome.empty()) return;
+  const auto smallest = *std::min_element(options_.globalSizes.begin(), options_.globalSizes.end());
   if (sets.size() == 1) {
     model_.set = sets.front();
+    if (model_.set == "scalars") (void)searchScalars(kernel, smallest, local, cancel);
     return;
   }
-  // The first set that runs clean at the smallest size on the first device.
-  const auto smallest = *std::min_element(options_.globalSizes.begin(), options_.globalSizes.end());
+  // The first set that runs clean at the smallest size on the first device;
+  // the scalars are searched only after a set ran and wrote nothing.
+  bool wroteNothing = false;
   for (const auto& set : sets) {
     model_.set = set;
+    model_.scalars.clear();
+    if (set == "scalars" && (!wroteNothing || !searchScalars(kernel, smallest, local, cancel))) {
+      if (cancel && cancel->cancelled()) return;
+      continue;
+    }
     RunRequest r = baseRequest(source, kernel, options_);
     planPayload(model_, kernel, analysis_, smallest, local, r);
     const bool fitted = measureAtSize(r, cancel);
@@ -426,6 +528,7 @@ void Driver::choosePayload(const std::string& source, const KernelSignature& ker
     if (!checkedExchange(r, reply, cancel)) return;
     evidence_.push_back(set + ": " + reply.outcome + (reply.detail.empty() ? "" : " (" + reply.detail.substr(0, 160) + ")"));
     if (reply.outcome == "PASS") return;
+    wroteNothing = wroteNothing || reply.outcome == "NO_OUTPUT";
     if (reply.outcome == "TIMEOUT") { // at the smallest size: larger ones would hang too
       verdict_ = reply;
       verdictDevice_ = checkDevice().name;
@@ -433,6 +536,7 @@ void Driver::choosePayload(const std::string& source, const KernelSignature& ker
     }
   }
   model_.set = sets.front(); // none ran clean: the kernel's own reading
+  model_.scalars.clear();
 }
 
 std::vector<CaseResult> Driver::driveCases(const std::string& source, const KernelSignature& kernel,

@@ -42,8 +42,8 @@ struct DriveOptions {
   std::string workerPath;                            ///< empty: driveWorkerPath()
   std::string cacheDir;                              ///< PoCL's cache, beside the workspace
   /// The constraint sets tried for each kernel's payload, in order
-  /// (docs/driving.md, "Payloads"): roles, cldrive, big. One set: only it.
-  std::vector<std::string> payloadSets{"roles", "cldrive", "big"};
+  /// (docs/driving.md, "Payloads"): roles, cldrive, big, scalars. One set: only it.
+  std::vector<std::string> payloadSets = constraintSets();
   /// Guard bytes after each writable buffer in the checked runs; a write into
   /// them is OUT_OF_BOUNDS. 0: none.
   std::uint64_t guardBytes = 4096;
@@ -124,8 +124,9 @@ private:
   /// `planned` as a probe of the instrumented copy: one run, statistics only.
   [[nodiscard]] RunRequest probeRequest(const RunRequest& planned) const;
   /// One request to the worker; TIMEOUT or CRASH when it hangs or dies (the
-  /// worker is then replaced). False when cancelled.
-  bool exchange(const RunRequest& r, RunReply& reply, const CancelToken* cancel);
+  /// worker is then replaced). False when cancelled. `timeoutSeconds` 0:
+  /// the options'.
+  bool exchange(const RunRequest& r, RunReply& reply, const CancelToken* cancel, double timeoutSeconds = 0);
   /// exchange(), but a checked request is two: the build and the checks (of
   /// the poisoned copy, KernelAnalysis::poisoned, when there is one), then,
   /// if they passed, its warm-up and timed runs of the kernel as written.
@@ -133,6 +134,13 @@ private:
   /// The payload model of `kernel`: probes, then the first constraint set
   /// that runs clean at the smallest size on the first device.
   void choosePayload(const std::string& source, const KernelSignature& kernel, const CancelToken* cancel);
+  /// The `scalars` set: probes of the instrumented kernel at `items`
+  /// work-items with integer scalars 0, 1 or half their role's value, one
+  /// scalar changed at a time (greedily, twice over), then, if that found
+  /// nothing, all 0, all 1 and eight seeded random assignments. An assignment that reaches more of
+  /// the writable buffers (more of them accessed, then more bytes) than the
+  /// roles' values becomes model_.scalars. False when none does.
+  bool searchScalars(const KernelSignature& kernel, std::uint64_t items, std::uint64_t local, const CancelToken* cancel);
   /// Probes the instrumented kernel at two sizes and fits each buffer's extent.
   bool probeExtents(const KernelSignature& kernel, std::uint64_t local, const CancelToken* cancel);
   /// Roles only: the buffers' sizes measured at the real size (a probe with

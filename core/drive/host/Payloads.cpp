@@ -6,8 +6,18 @@
 namespace steerbench::drive {
 
 const std::vector<std::string>& constraintSets() {
-  static const std::vector<std::string> sets = {"roles", "cldrive", "big"};
+  static const std::vector<std::string> sets = {"roles", "cldrive", "big", "scalars"};
   return sets;
+}
+
+const char* scalarChoiceName(ScalarChoice c) {
+  switch (c) {
+  case ScalarChoice::Zero: return "0";
+  case ScalarChoice::One: return "1";
+  case ScalarChoice::Half: return "half";
+  case ScalarChoice::Role: break;
+  }
+  return "role";
 }
 
 std::uint64_t gridSide(std::uint64_t items, int rank, std::uint64_t localSide) {
@@ -82,6 +92,12 @@ void planPayload(const PayloadModel& model, const KernelSignature& kernel, const
     }
     if (i < analysis.caps.size() && analysis.caps[i]) v = std::min(v, analysis.caps[i]);
     r.varied[i] = analysis.roles[i] == ArgumentRole::Value;
+    switch (i < model.scalars.size() ? model.scalars[i] : ScalarChoice::Role) {
+    case ScalarChoice::Zero: v = 0, r.varied[i] = 0; break;
+    case ScalarChoice::One: v = 1; break;
+    case ScalarChoice::Half: v = std::max<std::uint64_t>(1, v / 2); break;
+    case ScalarChoice::Role: break;
+    }
     r.values[i] = std::int64_t(v);
   }
   // Buffers: as measured, or 16 times the work-items (big), at most 64 MB

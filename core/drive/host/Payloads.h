@@ -1,6 +1,6 @@
 // Payloads that fit the kernel (docs/driving.md, "Payloads"): the NDRange
 // shape, each integer scalar's value and each buffer's size, made by one of
-// three constraint sets, tried in order until one runs clean:
+// four constraint sets, tried in order until one runs clean:
 //
 //   roles    the kernel's own reading (KernelAnalysis): a 2-D or 3-D kernel
 //            gets a square or cubic grid, sizes and widths get its side, and
@@ -9,7 +9,12 @@
 //   cldrive  CLgen's rule: 1-D, one element per work-item, every integral
 //            scalar the global size;
 //   big      the roles' shape and values, with every buffer 16 times the
-//            work-items.
+//            work-items;
+//   scalars  the roles' payload with integer scalars searched (0, 1, half
+//            the role's value) until the kernel reaches its writable
+//            buffers: for a kernel whose writes sit under conditions on its
+//            scalars (`if (e < d || f >= c) return;`) that the roles'
+//            values never meet.
 #pragma once
 
 #include "drive/KernelArguments.h"
@@ -31,11 +36,20 @@ struct BufferExtent {
   std::int64_t lowest = 0;       ///< the lowest byte offset seen (< 0: before the buffer's start)
 };
 
+/// What the `scalars` set gives an integer scalar instead of its role's value.
+enum class ScalarChoice : std::uint8_t { Role, Zero, One, Half };
+
 struct PayloadModel {
-  std::string set = "cldrive"; ///< roles, cldrive or big
+  std::string set = "cldrive"; ///< roles, cldrive, big or scalars
   int rank = 1;
   std::vector<BufferExtent> extents; ///< per argument
+  /// Per argument, the `scalars` set's choice for an integer scalar (empty:
+  /// every scalar its role's value); ignored by cldrive.
+  std::vector<ScalarChoice> scalars;
 };
+
+/// "0", "1", "half" or "role".
+[[nodiscard]] const char* scalarChoiceName(ScalarChoice c);
 
 /// The most bytes one buffer is given (a measured reach beyond it is out of bounds).
 inline constexpr std::uint64_t kMaxBufferBytes = std::uint64_t(256) << 20;
