@@ -479,6 +479,14 @@ public:
     else if (on_.indices && divides && !b->isCompoundAssignmentOp() && isTruthValue(b->getLHS()->IgnoreParenImpCasts()))
       report(b->getOperatorLoc(), kTruthIndex,
              "'" + b->getOpcodeStr().str() + "' divides a comparison's 0 or 1: 0 for any divisor above 1");
+    // `a[i] = a[i]`: Clang's -Wself-assign sees `x = x` of variables only.
+    if (on_.selfStores && b->getOpcode() == clang::BO_Assign) {
+      const auto* target = b->getLHS()->IgnoreParens();
+      const auto* deref = llvm::dyn_cast<clang::UnaryOperator>(target);
+      if ((llvm::isa<clang::ArraySubscriptExpr>(target) || (deref && deref->getOpcode() == clang::UO_Deref)) &&
+          sameExpression(b->getLHS(), b->getRHS(), *ast_))
+        report(b->getOperatorLoc(), kSelfStore, "the element is stored with its own value: the load and the store do nothing");
+    }
     if (on_.identities)
       if (const auto why = identityOf(b, *ast_); !why.empty())
         report(b->getOperatorLoc(), kIdentityArithmetic, "'" + b->getOpcodeStr().str() + "' " + why);
@@ -884,6 +892,7 @@ CleanAstChecks::CleanAstChecks(const std::vector<std::string>& rules) {
   on_.overwrittenStores = has(kOverwrittenStore);
   on_.quadratics = has(kQuadraticIndex);
   on_.races = has(kCrossItemRace);
+  on_.selfStores = has("tautology");
 }
 
 void CleanAstChecks::onTranslationUnit(clang::ASTContext& ast, bool hasErrors) {

@@ -86,17 +86,22 @@ inline constexpr const char* kUninitializedArray = "uninitialized-array";
 /// whose step changes none of the variables its condition reads, and a loop
 /// whose counter only moves away from the end its condition asks for.
 inline constexpr const char* kWhileLoopAnalysis = "while-loop-analysis";
+/// Reported for the tautology rule (beside Clang's -Wself-assign, which
+/// sees variables only): an element of memory stored with its own value
+/// (`a[e + g + 1] = a[e + g + 1];`, `*p = *p;`), a load and a store that
+/// do nothing.
+inline constexpr const char* kSelfStore = "self-store";
 
 /// Which rules of the walk below are judged.
 struct AstRules {
   bool chained = false, pointers = false, loops = false, indices = false, rewinds = false, identities = false,
        numbers = false, uniforms = false, dimensions = false, barriers = false, reversed = false, statements = false,
        arrays = false, overwrites = false, vectors = false, overwrittenStores = false, quadratics = false,
-       races = false;
+       races = false, selfStores = false;
   [[nodiscard]] bool any() const {
     return chained || pointers || loops || indices || rewinds || identities || numbers || uniforms || dimensions ||
            barriers || reversed || statements || arrays || overwrites || vectors || overwrittenStores || quadratics ||
-           races;
+           races || selfStores;
   }
 };
 

@@ -92,6 +92,10 @@ private Q_SLOTS:
     row("loop-analysis", "  int k = 0;\n  for (int s = n; s > 0; k++) a[i] += 1.0f;\n  b[i] = k;",
         "  int k = 0;\n  for (int s = n; s > 0; s--) k++;\n  b[i] = k;");
     row("tautology", "  if (n == n) a[i] = 1.0f;", "  if (n == m) a[i] = 1.0f;");
+    variant("tautology, an element stored with its own value", "tautology", "  a[i + n + 1] = a[i + n + 1];\n  b[i] = 1.0f;",
+            "  a[i + n + 1] = b[i + n + 1];");
+    variant("tautology, through a pointer", "tautology", "  *(a + i) = *(a + i);\n  b[i] = 1.0f;",
+            "  *(a + i) = *(b + i);\n  b[i] = 1.0f;");
     row("float-to-integer", "  int k = b[i];\n  a[k] = 1.0f;", "  int k = (int)b[i];\n  a[k] = 1.0f;");
     row("uninitialized", "  float x;\n  a[i] = x;", "  float x = 0.0f;\n  a[i] = x;");
     row("undefined-arithmetic", "  a[i] = n / 0;", "  a[i] = n / 2;");
