@@ -93,15 +93,27 @@ public:
     }
     if (const auto* f = dyn_cast<ForStmt>(s)) { // in the order a first pass runs
       walk(f->getInit(), conditional);
+      ++loops_;
       walk(f->getCond(), conditional);
       walk(f->getBody(), conditional);
       walk(f->getInc(), conditional);
+      --loops_;
+      return;
+    }
+    if (isa<WhileStmt>(s) || isa<DoStmt>(s)) {
+      ++loops_;
+      for (const Stmt* child : s->children()) // while: its condition, then its body; do: the body first
+        walk(child, conditional);
+      --loops_;
       return;
     }
     if (const auto* sub = dyn_cast<ArraySubscriptExpr>(s)) {
       if (const auto* v = arrayOf(sub); open_.count(v)) {
         indices(sub, conditional);
-        if (open_[v] && !conditional)
+        // Under a test, a read in a loop may follow a write of an earlier
+        // pass (`if (k > 0) s += c[k - 1];`); outside every loop nothing
+        // can have written before it.
+        if (open_[v] && (!conditional || loops_ == 0))
           found.push_back({sub, v->getNameAsString(),
                            llvm::isa<ParmVarDecl>(v) || v->getType().getAddressSpace() == LangAS::opencl_local});
         open_[v] = false;
@@ -110,7 +122,7 @@ public:
     }
     if (const auto* r = dyn_cast<DeclRefExpr>(s)) // the array's name itself: passed on, or its address taken
       if (const auto* v = dyn_cast<VarDecl>(r->getDecl()); v && open_.count(v)) open_[v] = false;
-    for (const Stmt* child : s->children()) // while: its condition, then its body; do: the body first
+    for (const Stmt* child : s->children())
       walk(child, conditional);
   }
 
@@ -122,6 +134,7 @@ private:
       walk(s->getIdx(), conditional);
   }
   std::map<const VarDecl*, bool> open_; ///< the arrays tested: true until their first access
+  int loops_ = 0;                         ///< loops around the statement walked
 };
 
 } // namespace

@@ -7,11 +7,13 @@
 //
 // The test follows the body in the order it runs, loops once (a read in a
 // loop's first pass comes before a write later in its body): an array with
-// no initialiser whose first access is a read not under a condition (an if,
-// ?:, the right side of && or ||, a switch's case) is reported. A first
-// read under a condition, an access to a whole element's member, or the
-// array's name used other than subscripted (passed on, its address taken)
-// ends the array's test with no finding: its writes may happen elsewhere.
+// no initialiser whose first access is a read is reported, unless the read
+// is under a condition (an if, ?:, the right side of && or ||, a switch's
+// case) inside a loop, where an earlier pass may have written the element
+// (`if (k > 0) s += c[k - 1];`). Such a read, an access to a whole
+// element's member, or the array's name used other than subscripted
+// (passed on, its address taken) ends the array's test with no finding:
+// its writes may happen elsewhere.
 // A kernel's local memory (its local arrays and local buffer arguments)
 // starts undefined at each launch too: the same test finds a read of it
 // before any work-item could have written it (`float l = a[h];` as the

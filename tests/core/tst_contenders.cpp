@@ -204,6 +204,17 @@ private Q_SLOTS:
         << QStringLiteral("kernel void A(global float* a, local float* l, int n) {\n  int i = get_global_id(0);\n"
                           "  int j = get_local_id(0);\n  l[j] = a[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
                           "  a[i] = l[(j + 1) % get_local_size(0)];\n}\n");
+    // Under a test but in no loop: nothing can have written the element first.
+    variant("uninitialized, an array read under a test in no loop", "uninitialized",
+            "  float c[4];\n  if (n > 0)\n    a[i] = c[0];", "  float c[4];\n  c[0] = b[i];\n  if (n > 0)\n    a[i] = c[0];");
+    QTest::newRow("uninitialized, a local buffer argument read under a test")
+        << QStringLiteral("uninitialized")
+        << QStringLiteral("kernel void A(global float* a, local float* l, int n) {\n  int i = get_global_id(0);\n"
+                          "  int j = get_local_id(0);\n  if (n > j)\n    l[j] = a[i] + l[j + 1];\n"
+                          "  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = l[j];\n}\n")
+        << QStringLiteral("kernel void A(global float* a, local float* l, int n) {\n  int i = get_global_id(0);\n"
+                          "  int j = get_local_id(0);\n  if (n > j)\n    l[j] = a[i];\n"
+                          "  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = l[j];\n}\n");
     variant("uninitialized, a local array", "uninitialized",
             "  local float l[64];\n  a[i] = l[get_local_id(0)] + b[i];",
             "  local float l[64];\n  l[get_local_id(0)] = b[i];\n"
