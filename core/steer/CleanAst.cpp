@@ -271,7 +271,8 @@ std::string identityOf(const clang::BinaryOperator* b, const clang::ASTContext& 
       (((b->getOpcode() == clang::BO_Add || b->getOpcode() == clang::BO_Sub) &&
         (l->getOpcode() == clang::BO_Add || l->getOpcode() == clang::BO_Sub)) ||
        (b->getOpcode() == clang::BO_Mul && l->getOpcode() == clang::BO_Mul)))
-    return "adds a literal to a literal just added: one literal would write them";
+    return b->getOpcode() == clang::BO_Mul ? "multiplies by a literal after a literal just multiplied by: one literal would write them"
+                                            : "adds a literal to a literal just added: one literal would write them";
   // An operand a chain of && or ||, & or | holds already: the test or the
   // bits are those of the chain without it (the search wrote
   // `if (l >= b || n >= e || n >= e)` for a comparison's count).
