@@ -29,8 +29,8 @@ public:
   /// Which variables vary: assignments are followed until nothing changes.
   void settle(const clang::Stmt* body) {
     do {
-      changed_ = exited_ = false;
-      walk(body, false);
+      changed_ = exited_ = exitedSingled_ = false;
+      walk(body, false, false);
     } while (changed_);
   }
   /// Whether the walk met a store into local memory (an analysis of another
@@ -39,8 +39,8 @@ public:
   /// Then the stores, with what guards them.
   std::vector<UniformStore> stores(const clang::Stmt* body) {
     collecting_ = true;
-    exited_ = false;
-    walk(body, false);
+    exited_ = exitedSingled_ = false;
+    walk(body, false, false);
     return std::move(found_);
   }
 
@@ -56,12 +56,45 @@ private:
     return false;
   }
 
-  void assigned(const clang::VarDecl* v, bool varying) {
+  /// Whether `s` reads memory (a subscript, `*p`), calls a function other
+  /// than the work-item functions, or names a variable computed so: a value
+  /// from the data, not from the work-item's place alone.
+  bool readsData(const clang::Stmt* s) const {
+    if (!s) return false;
+    if (llvm::isa<clang::ArraySubscriptExpr>(s)) return true;
+    if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(s); u && u->getOpcode() == clang::UO_Deref) return true;
+    if (const auto* c = llvm::dyn_cast<clang::CallExpr>(s); c && !isWorkItemFunction(c->getDirectCallee())) return true;
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(s))
+      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()); v && data_.count(v)) return true;
+    for (const clang::Stmt* child : s->children())
+      if (readsData(child)) return true;
+    return false;
+  }
+
+  /// Ranges only: comparisons with <, <=, > or >= of values that do not
+  /// come from the data, joined by && or || (`c >= 0 || d >= c`, `i >= n`).
+  /// Such a test leaves whole ranges of work-items, which then all store to
+  /// the element; a test of equality (`i == 0`), of a number (`if (k)`), or
+  /// of the data (`if (a[i] > m)`, a flag set where something was found)
+  /// singles work-items out.
+  bool rangesOnly(const clang::Expr* e) const {
+    e = e->IgnoreParenImpCasts();
+    const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e);
+    if (!b) return false;
+    if (b->isLogicalOp()) return rangesOnly(b->getLHS()) && rangesOnly(b->getRHS());
+    return b->isRelationalOp() && !readsData(b->getLHS()) && !readsData(b->getRHS());
+  }
+
+  /// A test that varies between work-items and singles some out.
+  bool singlesOut(const clang::Expr* cond) const { return cond && varies(cond) && !rangesOnly(cond); }
+
+  void assigned(const clang::VarDecl* v, bool varying, const clang::Stmt* value = nullptr) {
     if (v && varying && varying_.insert(v).second) changed_ = true;
+    if (v && value && readsData(value) && data_.insert(v).second) changed_ = true;
   }
 
   /// A store to memory of the space: `p[i] = `, `*p = `, `p[i] += `, `p[i]++`.
-  void store(const clang::Expr* op, const clang::Expr* target, bool guarded) {
+  void store(const clang::Expr* op, const clang::Expr* target, bool singled) {
     const clang::Expr* t = target->IgnoreParenImpCasts();
     const clang::Expr* base = nullptr;
     if (const auto* a = llvm::dyn_cast<clang::ArraySubscriptExpr>(t)) base = a->getBase();
@@ -69,87 +102,93 @@ private:
       base = u->getSubExpr();
     if (!base) return;
     storesLocal_ = storesLocal_ || pointsInto(base, clang::LangAS::opencl_local);
-    if (!collecting_ || guarded || !pointsInto(base, space_) || varies(t)) return;
+    if (!collecting_ || singled || !pointsInto(base, space_) || varies(t)) return;
     const auto* v = variableOf(base);
     found_.push_back({op, v ? v->getNameAsString() : std::string(), space_ == clang::LangAS::opencl_local});
   }
 
-  /// A condition, then the parts it decides whether to run: guarded when it varies.
-  void branch(const clang::Expr* cond, std::initializer_list<const clang::Stmt*> parts, bool guarded) {
-    walk(cond, guarded);
-    const bool g = guarded || varies(cond);
+  /// A condition, then the parts it decides whether to run: guarded when it
+  /// varies, singled out when it singles work-items out.
+  void branch(const clang::Expr* cond, std::initializer_list<const clang::Stmt*> parts, bool guarded, bool singled) {
+    walk(cond, guarded, singled);
+    const bool g = guarded || varies(cond), one = singled || singlesOut(cond);
     for (const clang::Stmt* p : parts)
-      walk(p, g);
+      walk(p, g, one);
   }
 
-  /// `guarded`: a condition that varies between work-items decides whether this runs.
-  void walk(const clang::Stmt* s, bool guarded) {
+  /// `guarded`: a condition that varies between work-items decides whether
+  /// this runs (what it assigns then varies); `singled`: one that singles
+  /// work-items out (what it stores is no uniform store).
+  void walk(const clang::Stmt* s, bool guarded, bool singled) {
     if (!s) return;
     guarded = guarded || exited_;
+    singled = singled || exitedSingled_;
     if (const auto* d = llvm::dyn_cast<clang::DeclStmt>(s)) {
       for (const auto* decl : d->decls())
         if (const auto* v = llvm::dyn_cast<clang::VarDecl>(decl); v && v->getInit()) {
-          walk(v->getInit(), guarded);
-          assigned(v, guarded || varies(v->getInit()));
+          walk(v->getInit(), guarded, singled);
+          assigned(v, guarded || varies(v->getInit()), v->getInit());
         }
       return;
     }
     if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(s)) {
       if (b->isAssignmentOp()) {
-        walk(b->getLHS(), guarded); // `a[k++] = ...`
-        walk(b->getRHS(), guarded);
-        assigned(variableOf(b->getLHS()), guarded || varies(b->getRHS()));
-        store(b, b->getLHS(), guarded);
+        walk(b->getLHS(), guarded, singled); // `a[k++] = ...`
+        walk(b->getRHS(), guarded, singled);
+        assigned(variableOf(b->getLHS()), guarded || varies(b->getRHS()), b->getRHS());
+        store(b, b->getLHS(), singled);
         return;
       }
       if (b->isLogicalOp()) { // the right side runs only when the left allows it
-        walk(b->getLHS(), guarded);
-        walk(b->getRHS(), guarded || varies(b->getLHS()));
+        walk(b->getLHS(), guarded, singled);
+        walk(b->getRHS(), guarded || varies(b->getLHS()), singled || singlesOut(b->getLHS()));
         return;
       }
     }
     if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(s); u && u->isIncrementDecrementOp()) {
       assigned(variableOf(u->getSubExpr()), guarded);
-      store(u, u->getSubExpr(), guarded);
+      store(u, u->getSubExpr(), singled);
       return;
     }
     if (const auto* i = llvm::dyn_cast<clang::IfStmt>(s)) {
-      walk(i->getInit(), guarded);
-      branch(i->getCond(), {i->getThen(), i->getElse()}, guarded);
+      walk(i->getInit(), guarded, singled);
+      branch(i->getCond(), {i->getThen(), i->getElse()}, guarded, singled);
       return;
     }
     if (const auto* f = llvm::dyn_cast<clang::ForStmt>(s)) {
-      walk(f->getInit(), guarded);
-      branch(f->getCond(), {f->getBody(), f->getInc()}, guarded);
+      walk(f->getInit(), guarded, singled);
+      branch(f->getCond(), {f->getBody(), f->getInc()}, guarded, singled);
       return;
     }
     if (const auto* w = llvm::dyn_cast<clang::WhileStmt>(s)) {
-      branch(w->getCond(), {w->getBody()}, guarded);
+      branch(w->getCond(), {w->getBody()}, guarded, singled);
       return;
     }
     if (const auto* d = llvm::dyn_cast<clang::DoStmt>(s)) {
-      walk(d->getBody(), guarded || varies(d->getCond()));
-      walk(d->getCond(), guarded);
+      walk(d->getBody(), guarded || varies(d->getCond()), singled || singlesOut(d->getCond()));
+      walk(d->getCond(), guarded, singled);
       return;
     }
     if (const auto* c = llvm::dyn_cast<clang::AbstractConditionalOperator>(s)) {
-      branch(c->getCond(), {c->getTrueExpr(), c->getFalseExpr()}, guarded);
+      branch(c->getCond(), {c->getTrueExpr(), c->getFalseExpr()}, guarded, singled);
       return;
     }
     if (llvm::isa<clang::ReturnStmt>(s)) {
       // Past a return that only some work-items take, the rest of the
-      // kernel is guarded by it (`if (i != 0) return;`).
+      // kernel is guarded by it (`if (i != 0) return;`); singled out only
+      // when the test singles some out (`if (i >= n) return;` leaves a range).
       if (guarded) exited_ = true;
+      if (singled) exitedSingled_ = true;
       return;
     }
     for (const clang::Stmt* child : s->children())
-      walk(child, guarded);
+      walk(child, guarded, singled);
   }
 
   clang::LangAS space_;
-  std::set<const clang::VarDecl*> varying_;
+  std::set<const clang::VarDecl*> varying_, data_;
   std::vector<UniformStore> found_;
-  bool changed_ = false, collecting_ = false, exited_ = false, storesLocal_ = false;
+  bool changed_ = false, collecting_ = false, exited_ = false, exitedSingled_ = false, storesLocal_ = false;
 };
 
 } // namespace

@@ -2,13 +2,16 @@
 // work-item of a group to the same element of its local memory: the index
 // and the pointer do not depend on the work-item (for local memory: on the
 // work-item within its group), and no test of the work-item's identity
-// guards them. Work-items then race on that element
+// singles the storing work-items out. Work-items then race on that element
 // (`a[m] = d[j];` in every work-item of a reduction), or all write one value,
 // which the dynamic checks cannot tell from real work. Steering found counts
 // so (docs/steering.md, "uniform-store"). A test of whether a value varies
 // between work-items, flow-insensitive: a value varies when it is computed
 // from get_global_id, get_local_id or get_group_id, from a variable that
-// varies, or is assigned under a condition that varies.
+// varies, or is assigned under a condition that varies. A test singles
+// work-items out unless it only compares ranges of values that do not come
+// from the data (`i >= n`, `c >= 0 || d >= c`): those leave whole ranges of
+// work-items storing; `i == 0`, `if (k)` and `if (a[i] > m)` do not.
 #pragma once
 
 #include <string>

@@ -316,6 +316,10 @@ private Q_SLOTS:
     row("a loop over n in every work-item", us, "  a[i] = b[i];", "  for (int k = 0; k < n; k++)\n    a[k] = b[k] * i;", 1,
         true);
     row("through a variable that does not vary", us, "  a[i] = b[i];", "  int k = n * 2;\n  a[k] = b[i];", 1, true);
+    // A range of work-items left by the test: they all store.
+    row("after the work-items past n returned", us, "  a[i] = b[i];", "  if (i >= n)\n    return;\n  a[0] = b[i];", 1,
+        true);
+    row("under a test that always holds", us, "  a[i] = b[i];", "  if (i >= 0 || n >= i)\n    a[n + 1] = b[i];", 1, true);
     // What depends on the work-item, or is guarded by a test of it.
     row("an index from the work-item through a variable", us, "  a[i] = b[i];", "  int k = i * 2;\n  a[k] = b[i];", 0,
         false);
@@ -323,6 +327,7 @@ private Q_SLOTS:
     row("after the others returned", us, "  a[i] = b[i];", "  if (i != 0)\n    return;\n  a[0] = b[0];", 0, false);
     row("assigned under a test of the work-item", us, "  a[i] = b[i];",
         "  int k = 0;\n  if (i > n)\n    k = i;\n  a[k] = b[i];", 0, false);
+    row("a flag where the data says", us, "  a[i] = b[i];", "  if (b[i] > 0.5f)\n    a[0] = 1.0f;", 0, false);
     row("the parent's own a[0]", us, "  a[0] = b[i];", "  a[0] = b[i + 1];", 1, false);
     const char* ov = "overwritten-value";
     // A value computed, then replaced before anything reads it.
