@@ -186,8 +186,12 @@ int runDrive(const CommandLine& cl) {
     while (std::getline(ss, item, ','))
       if (!item.empty()) {
         const auto& known = drive::constraintSets();
-        if (std::find(known.begin(), known.end(), item) == known.end())
-          throw UsageError("--payloads: unknown constraint set '" + item + "'; the sets are roles, cldrive, big and scalars");
+        if (std::find(known.begin(), known.end(), item) == known.end()) {
+          std::string sets;
+          for (std::size_t i = 0; i < known.size(); ++i)
+            sets += (i == 0 ? "" : i + 1 == known.size() ? " and " : ", ") + known[i];
+          throw UsageError("--payloads: unknown constraint set '" + item + "'; the sets are " + sets);
+        }
         o.payloadSets.push_back(item);
       }
   }

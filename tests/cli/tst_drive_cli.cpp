@@ -89,6 +89,10 @@ private slots:
   void badOptionsAreUsageErrors() {
     QCOMPARE(cli({"drive", "--global-sizes", "12x", path("scale.cl")}).exitCode, 2);
     QCOMPARE(cli({"drive", "--timeout", "-1", path("scale.cl")}).exitCode, 2);
+    const Run sets = cli({"drive", "--payloads", "roles,bogus", path("scale.cl")});
+    QCOMPARE(sets.exitCode, 2);
+    QVERIFY2(sets.err.contains("unknown constraint set 'bogus'; the sets are roles, cldrive, big and scalars"),
+             qPrintable(sets.err));
     const Run r = cli({"drive", "-w", path("x.sbw"), "--devices", "nonexistent", path("scale.cl")});
     QCOMPARE(r.exitCode, 1);
     QVERIFY(r.err.contains("no device matches 'nonexistent'"));

@@ -147,10 +147,8 @@ private Q_SLOTS:
     // An element another work-item stores, with nothing to order the two;
     // kept: the work-item's own elements, elements no two work-items share,
     // and a shift by an argument (a bitonic sort's pairs), which the text cannot judge.
-    auto race = [](const char* name, const char* bad, const char* good) {
-      QTest::newRow((std::string("cross-item-race, ") + name).c_str())
-          << QStringLiteral("cross-item-race") << QString::fromStdString(kernelWith(bad))
-          << QString::fromStdString(kernelWith(good));
+    auto race = [&variant](const char* name, const char* bad, const char* good) {
+      variant((std::string("cross-item-race, ") + name).c_str(), "cross-item-race", bad, good);
     };
     race("a[i + 1] stored, a[i] read", "  a[i + 1] = b[i];\n  b[i] = a[i];",
          "  a[2 * i + 1] = b[i];\n  b[i] = a[2 * i];");
