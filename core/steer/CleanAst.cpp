@@ -15,6 +15,7 @@
 #include <clang/Basic/SourceManager.h>
 
 #include <algorithm>
+#include <vector>
 
 namespace steerbench::steer {
 
@@ -256,6 +257,42 @@ bool inChain(const clang::Expr* e, clang::BinaryOperatorKind op, const clang::Ex
   return sameExpression(e, x, ast);
 }
 
+/// Whether `x` and `y` are comparisons each the other's negation, written
+/// either way round: `f < d` against `f >= d` or `d <= f`.
+bool opposed(const clang::Expr* x, const clang::Expr* y, const clang::ASTContext& ast) {
+  const auto* a = llvm::dyn_cast<clang::BinaryOperator>(x->IgnoreParenImpCasts());
+  const auto* b = llvm::dyn_cast<clang::BinaryOperator>(y->IgnoreParenImpCasts());
+  if (!a || !b || !a->isComparisonOp() || !b->isComparisonOp()) return false;
+  const auto negated = clang::BinaryOperator::negateComparisonOp(a->getOpcode());
+  if (b->getOpcode() == negated && sameExpression(a->getLHS(), b->getLHS(), ast) &&
+      sameExpression(a->getRHS(), b->getRHS(), ast))
+    return true;
+  return b->getOpcode() == clang::BinaryOperator::reverseComparisonOp(negated) &&
+         sameExpression(a->getLHS(), b->getRHS(), ast) && sameExpression(a->getRHS(), b->getLHS(), ast);
+}
+
+/// The operands of the chain of `op` that `e` heads, through parentheses.
+void chainOperands(const clang::Expr* e, clang::BinaryOperatorKind op, std::vector<const clang::Expr*>& out) {
+  if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e->IgnoreParenImpCasts()); b && b->getOpcode() == op) {
+    chainOperands(b->getLHS(), op, out);
+    chainOperands(b->getRHS(), op, out);
+  } else {
+    out.push_back(e);
+  }
+}
+
+/// Whether a chain of `&&` or `||` holds a test on one side of `b` and its
+/// negation on the other (every pair of the chain is split at one node).
+bool opposesAcross(const clang::BinaryOperator* b, const clang::ASTContext& ast) {
+  std::vector<const clang::Expr*> left, right;
+  chainOperands(b->getLHS(), b->getOpcode(), left);
+  chainOperands(b->getRHS(), b->getOpcode(), right);
+  for (const auto* l : left)
+    for (const auto* r : right)
+      if (opposed(l, r, ast)) return true;
+  return false;
+}
+
 /// Why a binary operator, or a compound assignment, does no arithmetic:
 /// "adds nothing" (`x + 0`, `x * 1`, `x += 0`, `d < c && d < c`, `e - d + d`),
 /// "is always 0" (`x * 0`, `x % 1`, `x - x`), a constant from literals
@@ -481,13 +518,25 @@ public:
       report(b->getOperatorLoc(), kTruthIndex,
              "'" + b->getOpcodeStr().str() + "' divides a comparison's 0 or 1: 0 for any divisor above 1");
     // `a[i] = a[i]`: Clang's -Wself-assign sees `x = x` of variables only.
-    if (on_.selfStores && b->getOpcode() == clang::BO_Assign) {
+    if (on_.tautologies && b->getOpcode() == clang::BO_Assign) {
       const auto* target = b->getLHS()->IgnoreParens();
       const auto* deref = llvm::dyn_cast<clang::UnaryOperator>(target);
       if ((llvm::isa<clang::ArraySubscriptExpr>(target) || (deref && deref->getOpcode() == clang::UO_Deref)) &&
           sameExpression(b->getLHS(), b->getRHS(), *ast_))
         report(b->getOperatorLoc(), kSelfStore, "the element is stored with its own value: the load and the store do nothing");
+      // `a[e] = a[e] = x`, `v = v += x`: the inner assignment stored the
+      // value already; the outer store repeats it (steering chained them
+      // for the stores' counts).
+      else if (const auto* inner = llvm::dyn_cast<clang::BinaryOperator>(b->getRHS()->IgnoreParenImpCasts());
+               inner && inner->isAssignmentOp() && sameExpression(b->getLHS(), inner->getLHS(), *ast_))
+        report(b->getOperatorLoc(), kSelfStore, "stores again the value its own right side just stored there: the outer store does nothing");
     }
+    // `f < d && f >= d`: never true; `f < d || d <= f`: always. Clang's
+    // overlap check compares with numbers only.
+    if (on_.tautologies && b->isLogicalOp() && opposesAcross(b, *ast_))
+      report(b->getOperatorLoc(), kOpposedTests,
+             "'" + b->getOpcodeStr().str() + "' joins a test and its negation: the chain is always " +
+                 (b->getOpcode() == clang::BO_LAnd ? "false" : "true"));
     if (on_.identities)
       if (const auto why = identityOf(b, *ast_); !why.empty())
         report(b->getOperatorLoc(), kIdentityArithmetic, "'" + b->getOpcodeStr().str() + "' " + why);
@@ -893,7 +942,7 @@ CleanAstChecks::CleanAstChecks(const std::vector<std::string>& rules) {
   on_.overwrittenStores = has(kOverwrittenStore);
   on_.quadratics = has(kQuadraticIndex);
   on_.races = has(kCrossItemRace);
-  on_.selfStores = has("tautology");
+  on_.tautologies = has("tautology");
 }
 
 void CleanAstChecks::onTranslationUnit(clang::ASTContext& ast, bool hasErrors) {

@@ -91,17 +91,22 @@ inline constexpr const char* kWhileLoopAnalysis = "while-loop-analysis";
 /// (`a[e + g + 1] = a[e + g + 1];`, `*p = *p;`), a load and a store that
 /// do nothing.
 inline constexpr const char* kSelfStore = "self-store";
+/// Reported for the tautology rule (beside Clang's overlap check, which
+/// compares with numbers only): two tests of one chain of `&&` or `||` that
+/// are each other's negation (`f < d && f >= d`, `i == n || n != i`), so
+/// the chain's answer is known.
+inline constexpr const char* kOpposedTests = "opposed-tests";
 
 /// Which rules of the walk below are judged.
 struct AstRules {
   bool chained = false, pointers = false, loops = false, indices = false, rewinds = false, identities = false,
        numbers = false, uniforms = false, dimensions = false, barriers = false, reversed = false, statements = false,
        arrays = false, overwrites = false, vectors = false, overwrittenStores = false, quadratics = false,
-       races = false, selfStores = false;
+       races = false, tautologies = false;
   [[nodiscard]] bool any() const {
     return chained || pointers || loops || indices || rewinds || identities || numbers || uniforms || dimensions ||
            barriers || reversed || statements || arrays || overwrites || vectors || overwrittenStores || quadratics ||
-           races || selfStores;
+           races || tautologies;
   }
 };
 

@@ -96,6 +96,11 @@ private Q_SLOTS:
             "  a[i + n + 1] = b[i + n + 1];");
     variant("tautology, through a pointer", "tautology", "  *(a + i) = *(a + i);\n  b[i] = 1.0f;",
             "  *(a + i) = *(b + i);\n  b[i] = 1.0f;");
+    variant("tautology, an element stored twice in one expression", "tautology", "  a[i] = a[i] = b[i] * 2.0f;",
+            "  a[i] = b[i] = b[i] * 2.0f;");
+    variant("tautology, a test and its negation in one chain", "tautology",
+            "  if (i < m && i < n && n <= i) a[i] = 1.0f;\n  b[i] = 1.0f;",
+            "  if (i < m && i < n && n <= m) a[i] = 1.0f;\n  b[i] = 1.0f;");
     row("float-to-integer", "  int k = b[i];\n  a[k] = 1.0f;", "  int k = (int)b[i];\n  a[k] = 1.0f;");
     row("uninitialized", "  float x;\n  a[i] = x;", "  float x = 0.0f;\n  a[i] = x;");
     row("undefined-arithmetic", "  a[i] = n / 0;", "  a[i] = n / 2;");
