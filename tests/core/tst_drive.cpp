@@ -739,6 +739,16 @@ kernel void img(read_only image2d_t im, global float* o) {}
     QVERIFY2(c.outcome == "PASS", (c.outcome + ": " + c.detail).c_str());
     QVERIFY2(c.payload.find("c = 0") != std::string::npos && c.payload.find("d = 0") != std::string::npos,
              c.payload.c_str());
+    // Written only under c == d, and then the input's bytes make no
+    // difference: the case says so (under the scalars set), not NO_OUTPUT.
+    const char* fixed = R"(kernel void fixed_value(global float* a, global const float* b, const int c, const int d) {
+  int i = get_global_id(0);
+  if (c == d) return;
+  a[i] = 2.0f;
+})";
+    c = driver.drive(fixed, signatureOf(fixed)).at(0);
+    QVERIFY2(c.outcome == "INPUT_INSENSITIVE", (c.outcome + ": " + c.detail).c_str());
+    QCOMPARE(c.payloadSet, std::string("scalars"));
     c = driver.drive(never, signatureOf(never)).at(0);
     QCOMPARE(c.outcome, std::string("NO_OUTPUT"));
     said = false;

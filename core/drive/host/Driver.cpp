@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <random>
 #include <sys/resource.h>
 
@@ -508,6 +509,10 @@ void Driver::choosePayload(const std::string& source, const KernelSignature& ker
   // The first set that runs clean at the smallest size on the first device;
   // the scalars are searched only after a set ran and wrote nothing.
   bool wroteNothing = false;
+  // A set that wrote where an earlier one wrote nothing, then failed a check
+  // of what it wrote: if none runs clean, its fault is the kernel's own (the
+  // earlier sets' NO_OUTPUT only says their scalars kept it from writing).
+  std::optional<PayloadModel> wrote;
   for (const auto& set : sets) {
     model_.set = set;
     model_.scalars.clear();
@@ -528,12 +533,20 @@ void Driver::choosePayload(const std::string& source, const KernelSignature& ker
     if (!checkedExchange(r, reply, cancel)) return;
     evidence_.push_back(set + ": " + reply.outcome + (reply.detail.empty() ? "" : " (" + reply.detail.substr(0, 160) + ")"));
     if (reply.outcome == "PASS") return;
+    if (wroteNothing && !wrote && (reply.outcome == "NONDETERMINISTIC" || reply.outcome == "INPUT_INSENSITIVE"))
+      wrote = model_;
     wroteNothing = wroteNothing || reply.outcome == "NO_OUTPUT";
     if (reply.outcome == "TIMEOUT") { // at the smallest size: larger ones would hang too
       verdict_ = reply;
       verdictDevice_ = checkDevice().name;
       return;
     }
+  }
+  if (wrote) {
+    model_ = *wrote;
+    evidence_.push_back("none ran clean: the cases use " + model_.set +
+                        ", the first set under which the kernel wrote");
+    return;
   }
   model_.set = sets.front(); // none ran clean: the kernel's own reading
   model_.scalars.clear();
