@@ -88,9 +88,11 @@ private:
   /// A test that varies between work-items and singles some out.
   bool singlesOut(const clang::Expr* cond) const { return cond && varies(cond) && !rangesOnly(cond); }
 
+  /// A variable assigned from the data, or under a test of it (`if (a[k] >
+  /// m) found = 1;`), holds a value from the data.
   void assigned(const clang::VarDecl* v, bool varying, const clang::Stmt* value = nullptr) {
     if (v && varying && varying_.insert(v).second) changed_ = true;
-    if (v && value && readsData(value) && data_.insert(v).second) changed_ = true;
+    if (v && (dataTests_ > 0 || (value && readsData(value))) && data_.insert(v).second) changed_ = true;
   }
 
   /// A store to memory of the space: `p[i] = `, `*p = `, `p[i] += `, `p[i]++`.
@@ -112,8 +114,11 @@ private:
   void branch(const clang::Expr* cond, std::initializer_list<const clang::Stmt*> parts, bool guarded, bool singled) {
     walk(cond, guarded, singled);
     const bool g = guarded || varies(cond), one = singled || singlesOut(cond);
+    const int data = cond && readsData(cond);
+    dataTests_ += data;
     for (const clang::Stmt* p : parts)
       walk(p, g, one);
+    dataTests_ -= data;
   }
 
   /// `guarded`: a condition that varies between work-items decides whether
@@ -188,6 +193,7 @@ private:
   clang::LangAS space_;
   std::set<const clang::VarDecl*> varying_, data_;
   std::vector<UniformStore> found_;
+  int dataTests_ = 0; ///< tests of the data around the statement walked
   bool changed_ = false, collecting_ = false, exited_ = false, exitedSingled_ = false, storesLocal_ = false;
 };
 

@@ -331,6 +331,8 @@ private Q_SLOTS:
     row("assigned under a test of the work-item", us, "  a[i] = b[i];",
         "  int k = 0;\n  if (i > n)\n    k = i;\n  a[k] = b[i];", 0, false);
     row("a flag where the data says", us, "  a[i] = b[i];", "  if (b[i] > 0.5f)\n    a[0] = 1.0f;", 0, false);
+    row("a flag set where the data says, then tested", us, "  a[i] = b[i];",
+        "  int found = 0;\n  if (b[i] > 0.5f)\n    found = 1;\n  if (found > 0)\n    a[0] = 1.0f;", 0, false);
     row("the parent's own a[0]", us, "  a[0] = b[i];", "  a[0] = b[i + 1];", 1, false);
     const char* ov = "overwritten-value";
     // A value computed, then replaced before anything reads it.
