@@ -739,6 +739,19 @@ kernel void img(read_only image2d_t im, global float* o) {}
     QVERIFY2(c.outcome == "PASS", (c.outcome + ": " + c.detail).c_str());
     QVERIFY2(c.payload.find("c = 0") != std::string::npos && c.payload.find("d = 0") != std::string::npos,
              c.payload.c_str());
+    // Two tests that each need a scalar changed (and a third that all 0 and
+    // all 1 fail): a pair is searched, f keeps its role's value.
+    const char* pair = R"(kernel void pair(global float* a, global const float* b, const int c, const int e, const int f) {
+  int i = get_global_id(0);
+  if (c > 1 || e > 2 || f < 2) return;
+  a[i] = b[i] * 2.0f;
+})";
+    c = driver.drive(pair, signatureOf(pair)).at(0);
+    QVERIFY2(c.outcome == "PASS", (c.outcome + ": " + c.detail).c_str());
+    said = false;
+    for (const auto& line : driver.evidence())
+      said = said || line.rfind("scalars: c 0, e 0 ", 0) == 0;
+    QVERIFY2(said, c.payload.c_str());
     // Written only under c == d, and then the input's bytes make no
     // difference: the case says so (under the scalars set), not NO_OUTPUT.
     const char* fixed = R"(kernel void fixed_value(global float* a, global const float* b, const int c, const int d) {

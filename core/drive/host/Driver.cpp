@@ -339,8 +339,22 @@ bool Driver::searchScalars(const KernelSignature& kernel, std::uint64_t items, s
       }
     if (!(before < top)) break;
   }
-  // Guards that need several scalars changed at once (`if (h || f) return;`):
-  // all 0, all 1, then seeded random assignments.
+  // A guard of two tests that each need a scalar changed (`if (g < f || h >=
+  // e - 1) return;`): pairs of scalars, each at 0, 1 or half, while no
+  // single change helped; at most kPairProbes probes.
+  constexpr int kPairProbes = 64;
+  for (std::size_t x = 0, pairProbes = 0; x < searched.size() && top == base && hangs < 2; ++x)
+    for (std::size_t y = x + 1; y < searched.size() && top == base && hangs < 2; ++y)
+      for (const auto cx : alternatives)
+        for (const auto cy : alternatives) {
+          if (top != base || hangs >= 2 || pairProbes++ >= kPairProbes) break;
+          auto trial = best;
+          trial[searched[x]] = cx;
+          trial[searched[y]] = cy;
+          if (!tryChoices(trial)) return false;
+        }
+  // Guards that need more scalars changed at once (`if (h || f || c)
+  // return;`): all 0, all 1, then seeded random assignments.
   std::mt19937_64 draw(options_.seed * 0x9E3779B97F4A7C15ull + 7);
   for (int k = 0; k < 10 && top == base && hangs < 2; ++k) {
     std::vector<ScalarChoice> trial(kernel.arguments.size(), ScalarChoice::Role);
