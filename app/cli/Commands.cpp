@@ -79,6 +79,11 @@ int runCompile(const CommandLine& cl) {
   const auto results = engine::runFeatureJob(inputFiles(cl), job);
   int failed = 0, unclean = 0;
   const bool clean = cl.has("clean");
+  std::optional<std::string> parent;
+  if (cl.has("parent")) {
+    if (!clean) throw UsageError("--parent judges the clean-compile rules: give it with --clean");
+    parent = source::readSourceFile(cl.value("parent"));
+  }
   for (const auto& m : results) {
     for (const auto& d : m.diagnostics)
       std::cerr << clangfe::formatDiagnostic(d) << "\n";
@@ -88,8 +93,10 @@ int runCompile(const CommandLine& cl) {
       std::cout << m.path << ": ok (" << m.kernels.size() << (m.kernels.size() == 1 ? " kernel" : " kernels") << ")";
       if (clean) {
         // The rules steering holds its candidates to, every one judged
-        // alone (as a kernel without a parent), and the dead-code check.
-        const auto broken = steer::cleanKernelViolation(source::readSourceFile(m.path), steer::cleanRuleNames());
+        // alone (as a kernel without a parent) or against --parent, and the
+        // dead-code check.
+        const auto broken = steer::cleanKernelViolation(source::readSourceFile(m.path), steer::cleanRuleNames(),
+                                                        parent ? &*parent : nullptr);
         std::cout << (broken.empty() ? "; clean" : "; unclean: " + broken);
         if (!broken.empty()) ++unclean;
       }
@@ -257,6 +264,10 @@ const std::vector<Command>& commands() {
          cl.option({"clean", 0, "",
                     "also judge each file by steering's clean-compile rules (each judged alone, as for a kernel "
                     "without a parent) and its dead-code check; print the first rule broken"});
+         cl.option({"parent", 0, "FILE",
+                    "with --clean: judge the rules steering judges against a candidate's parent (identity-arithmetic, "
+                    "number-condition, uniform-store, ...) against this kernel, the one the files were edited from: "
+                    "only findings beyond its own count"});
          return cl;
        },
        runCompile},

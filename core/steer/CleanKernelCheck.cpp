@@ -9,13 +9,20 @@
 
 namespace steerbench::steer {
 
-std::string cleanKernelViolation(const std::string& text, const std::vector<std::string>& rules) {
+std::string cleanKernelViolation(const std::string& text, const std::vector<std::string>& rules,
+                                 const std::string* parent) {
   const auto& space = features::featureSpace("grewe");
   const std::vector<double> origin(space.dimensions.size(), 0.0);
+  RelativeCounts before;
+  if (parent) {
+    const Measured p = measureCandidate(*parent, space, origin, {}, rules);
+    if (!p.compiled) return "the parent does not compile: " + p.error;
+    before = siteCounts(p.relative);
+  }
   const Measured m = measureCandidate(text, space, origin, {}, rules);
   if (!m.compiled) return "does not compile: " + m.error;
   if (!m.unclean.empty()) return m.unclean;
-  if (auto relative = relativeRuleAdded(m.relative, {}); !relative.empty()) return relative;
+  if (auto relative = relativeRuleAdded(m.relative, before); !relative.empty()) return relative;
   // What steering's contenders are checked for first: counts on code the
   // -O1 IR drops, no global write, or no write that depends on the input.
   const auto dead = features::checkDeadCode(text, m.kernel);

@@ -29,9 +29,12 @@ namespace steerbench::steer {
 
 /// The rule a whole kernel breaks, as "rule: line L: message", or empty:
 /// one of `rules` (judged as a kernel without a parent: any finding of a
-/// relative rule counts), else "dead-code" when the -O1 IR shows its counts
-/// on dead code (features::checkDeadCode, as steering's contenders).
-[[nodiscard]] std::string cleanKernelViolation(const std::string& text, const std::vector<std::string>& rules);
+/// relative rule counts; with `parent`, the kernel it was edited from, only
+/// findings beyond the parent's count, as steering judges a candidate),
+/// else "dead-code" when the -O1 IR shows its counts on dead code
+/// (features::checkDeadCode, as steering's contenders).
+[[nodiscard]] std::string cleanKernelViolation(const std::string& text, const std::vector<std::string>& rules,
+                                               const std::string* parent = nullptr);
 
 /// Sets a sampler's checks to sample clean: statements by
 /// cleanStatementCheck(), whole kernels by cleanKernelCheck(rules).

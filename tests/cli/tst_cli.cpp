@@ -123,6 +123,35 @@ private slots:
     QVERIFY2(r.out.contains("1 of 2 files clean"), qPrintable(r.out));
     r = cli({"compile", kData + "/kernels/k01_copy.cl", moved}); // without --clean, both pass
     QCOMPARE(r.exitCode, 0);
+    // --parent: the rules judged against a candidate's parent count only
+    // findings beyond the parent's own. An edit that keeps the parent's one
+    // store every work-item makes to out[0] is clean; one that adds another
+    // is not.
+    auto write = [&dir](const char* name, const char* text) {
+      QFile file(dir.filePath(name));
+      if (file.open(QIODevice::WriteOnly)) file.write(text);
+      return dir.filePath(name);
+    };
+    const QString parent = write("parent.cl", "kernel void sum(global const float* in, global float* out) {\n"
+                                              "  int i = get_global_id(0);\n  out[i + 1] = in[i];\n"
+                                              "  out[0] = in[0];\n}\n");
+    const QString kept = write("kept.cl", "kernel void sum(global const float* in, global float* out) {\n"
+                                          "  int i = get_global_id(0);\n  out[i + 1] = in[i] * 2.0f;\n"
+                                          "  out[0] = in[0];\n}\n");
+    const QString added = write("added.cl", "kernel void sum(global const float* in, global float* out) {\n"
+                                            "  int i = get_global_id(0);\n  out[i + 2] = in[i] * 2.0f;\n"
+                                            "  out[0] = in[0];\n  out[1] = in[1];\n}\n");
+    r = cli({"compile", "--clean", kept, added});
+    QVERIFY2(r.out.contains("kept.cl: ok (1 kernel); unclean: uniform-store:"), qPrintable(r.out));
+    r = cli({"compile", "--clean", "--parent", parent, kept, added});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.out.contains("kept.cl: ok (1 kernel); clean"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("added.cl: ok (1 kernel); unclean: uniform-store:") &&
+                 r.out.contains("(2 such sites, the parent 1)"),
+             qPrintable(r.out));
+    r = cli({"compile", "--parent", parent, kept});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("--parent judges the clean-compile rules"), qPrintable(r.err));
   }
 
   void greweCsv() {
