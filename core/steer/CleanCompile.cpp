@@ -70,6 +70,11 @@ const std::vector<CleanRule>& cleanRules() {
        {"missing-declarations"},
        {"missing-declarations"},
        "a declaration that declares nothing: `for (int; d < c; d++)`, `int;`"},
+      {"duplicate-qualifier",
+       {"duplicate-decl-specifier"},
+       {"duplicate-decl-specifier"},
+       "a qualifier written twice, which says nothing more: `const const int f`, `global global float *a`",
+       {"multiple identical address spaces specified for type"}},
       // The rules below are found by walking the AST (steer/CleanAst.h): Clang 15 has no warning for them.
       {kChainedComparison,
        {},
@@ -217,7 +222,7 @@ std::vector<std::string> cleanStatementWarnings() {
   std::vector<std::string> out = {"error"};
   for (const char* name : {"unused-value", "comma", "implicit-int", "tautology", "float-to-integer", "uninitialized",
                            "undefined-arithmetic", "empty-body", "unsequenced", "pointer-integer",
-                           "assignment-condition", "empty-declaration"})
+                           "assignment-condition", "empty-declaration", "duplicate-qualifier"})
     for (const char* flag : cleanRule(name)->flags)
       out.emplace_back(flag);
   return out;

@@ -101,6 +101,9 @@ private Q_SLOTS:
     variant("tautology, a test and its negation in one chain", "tautology",
             "  if (i < m && i < n && n <= i) a[i] = 1.0f;\n  b[i] = 1.0f;",
             "  if (i < m && i < n && n <= m) a[i] = 1.0f;\n  b[i] = 1.0f;");
+    row("duplicate-qualifier", "  const const int k = n;\n  a[i] = k;", "  const int k = n;\n  a[i] = k;");
+    variant("duplicate-qualifier, an address space", "duplicate-qualifier",
+            "  global global float* p = a + n;\n  p[i] = b[i];", "  global float* p = a + n;\n  p[i] = b[i];");
     row("float-to-integer", "  int k = b[i];\n  a[k] = 1.0f;", "  int k = (int)b[i];\n  a[k] = 1.0f;");
     row("uninitialized", "  float x;\n  a[i] = x;", "  float x = 0.0f;\n  a[i] = x;");
     row("undefined-arithmetic", "  a[i] = n / 0;", "  a[i] = n / 2;");
