@@ -388,7 +388,7 @@ public:
 
   bool VisitFunctionDecl(clang::FunctionDecl* f) {
     variables_ = {};
-    if (on_.rewinds && f->doesThisDeclarationHaveABody()) variables_.TraverseStmt(f->getBody());
+    if ((on_.rewinds || on_.tautologies) && f->doesThisDeclarationHaveABody()) variables_.TraverseStmt(f->getBody());
     if (on_.overwrites)
       for (const auto& d : deadValues(*f, *ast_))
         report(location(d.at), kOverwrittenValue,
@@ -533,6 +533,10 @@ public:
     }
     // `f < d && f >= d`: never true; `f < d || d <= f`: always. Clang's
     // overlap check compares with numbers only.
+    // `k == n` for k = get_local_id(1), n = get_local_size(1): a work-item's
+    // place in its group is below the group's size, so the test's answer is
+    // known (steering wrote such a test around a reduction's step).
+    if (on_.tautologies && b->isComparisonOp()) idBelowSize(b);
     if (on_.tautologies && b->isLogicalOp() && opposesAcross(b, *ast_))
       report(b->getOperatorLoc(), kOpposedTests,
              "'" + b->getOpcodeStr().str() + "' joins a test and its negation: the chain is always " +
@@ -888,6 +892,47 @@ private:
         !v->getInit())
       return nullptr;
     return unmovedBuffer(v->getInit(), depth + 1);
+  }
+
+  /// The call of a work-item function with a constant dimension that `e`
+  /// reads: the call itself, or a local variable set to one when declared
+  /// and never changed; else null.
+  [[nodiscard]] const clang::CallExpr* workItemCall(const clang::Expr* e, int depth = 0) const {
+    e = e->IgnoreParenImpCasts();
+    if (const auto* c = llvm::dyn_cast<clang::CallExpr>(e))
+      return c->getDirectCallee() && c->getNumArgs() == 1 && !c->getArg(0)->isValueDependent() &&
+                     c->getArg(0)->isIntegerConstantExpr(*ast_)
+                 ? c
+                 : nullptr;
+    const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e);
+    if (!r || depth > 8 ||
+        std::find(variables_.changed.begin(), variables_.changed.end(), r->getDecl()) != variables_.changed.end())
+      return nullptr;
+    const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl());
+    if (!v || llvm::isa<clang::ParmVarDecl>(v) || !v->hasLocalStorage() || !v->getInit()) return nullptr;
+    return workItemCall(v->getInit(), depth + 1);
+  }
+
+  /// A comparison of a work-item's local id with its group's size, or of a
+  /// group's id with the number of groups, in one dimension: the id is
+  /// always below (the global id is not judged: a launch's offset moves it).
+  void idBelowSize(const clang::BinaryOperator* b) {
+    const auto* l = workItemCall(b->getLHS());
+    const auto* r = workItemCall(b->getRHS());
+    if (!l || !r) return;
+    auto op = b->getOpcode();
+    if (l->getDirectCallee()->getName().endswith("_size") || l->getDirectCallee()->getName() == "get_num_groups") {
+      std::swap(l, r);
+      op = clang::BinaryOperator::reverseComparisonOp(op);
+    }
+    const auto id = l->getDirectCallee()->getName(), size = r->getDirectCallee()->getName();
+    if (!((id == "get_local_id" && size == "get_local_size") || (id == "get_group_id" && size == "get_num_groups")))
+      return;
+    if (l->getArg(0)->getIntegerConstantExpr(*ast_) != r->getArg(0)->getIntegerConstantExpr(*ast_)) return;
+    const bool holds = op == clang::BO_LT || op == clang::BO_LE || op == clang::BO_NE;
+    report(b->getOperatorLoc(), kIdBelowSize,
+           "'" + b->getOpcodeStr().str() + "' compares '" + id.str() + "' with '" + size.str() +
+               "' of the same dimension: the id is always below, so the test is always " + (holds ? "true" : "false"));
   }
 
   void rewound(const clang::ParmVarDecl& buffer, clang::SourceLocation at) {
