@@ -928,7 +928,9 @@ private:
     const auto id = l->getDirectCallee()->getName(), size = r->getDirectCallee()->getName();
     if (!((id == "get_local_id" && size == "get_local_size") || (id == "get_group_id" && size == "get_num_groups")))
       return;
-    if (l->getArg(0)->getIntegerConstantExpr(*ast_) != r->getArg(0)->getIntegerConstantExpr(*ast_)) return;
+    // The dimensions as numbers (`0` and `0u` alike; APSInt's == needs one width and sign).
+    const auto ld = l->getArg(0)->getIntegerConstantExpr(*ast_), rd = r->getArg(0)->getIntegerConstantExpr(*ast_);
+    if (!ld || !rd || !llvm::APSInt::isSameValue(*ld, *rd)) return;
     const bool holds = op == clang::BO_LT || op == clang::BO_LE || op == clang::BO_NE;
     report(b->getOperatorLoc(), kIdBelowSize,
            "'" + b->getOpcodeStr().str() + "' compares '" + id.str() + "' with '" + size.str() +
