@@ -530,6 +530,10 @@ public:
       else if (const auto* inner = llvm::dyn_cast<clang::BinaryOperator>(b->getRHS()->IgnoreParenImpCasts());
                inner && inner->isAssignmentOp() && sameExpression(b->getLHS(), inner->getLHS(), *ast_))
         report(b->getOperatorLoc(), kSelfStore, "stores again the value its own right side just stored there: the outer store does nothing");
+      // `d[j] = d[k] = d[j]`: the inner store's value is the outer target's
+      // own, so the outer store writes back what it holds.
+      else if (inner && inner->getOpcode() == clang::BO_Assign && sameExpression(b->getLHS(), inner->getRHS(), *ast_))
+        report(b->getOperatorLoc(), kSelfStore, "stores the element's own value back through another store: the outer store does nothing");
     }
     // `f < d && f >= d`: never true; `f < d || d <= f`: always. Clang's
     // overlap check compares with numbers only.

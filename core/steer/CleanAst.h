@@ -89,7 +89,8 @@ inline constexpr const char* kWhileLoopAnalysis = "while-loop-analysis";
 /// Reported for the tautology rule (beside Clang's -Wself-assign, which
 /// sees variables only): an element of memory stored with its own value
 /// (`a[e + g + 1] = a[e + g + 1];`, `*p = *p;`), a load and a store that
-/// do nothing; or stored twice in one expression (`a[e] = a[e] = x`).
+/// do nothing; or stored twice in one expression (`a[e] = a[e] = x`), or
+/// stored back through another store (`a[j] = d[k] = a[j]`).
 inline constexpr const char* kSelfStore = "self-store";
 /// Reported for the tautology rule (beside Clang's overlap check, which
 /// compares with numbers only): two tests of one chain of `&&` or `||` that

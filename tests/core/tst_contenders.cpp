@@ -98,6 +98,8 @@ private Q_SLOTS:
             "  *(a + i) = *(b + i);\n  b[i] = 1.0f;");
     variant("tautology, an element stored twice in one expression", "tautology", "  a[i] = a[i] = b[i] * 2.0f;",
             "  a[i] = b[i] = b[i] * 2.0f;");
+    variant("tautology, an element stored back through another store", "tautology", "  a[i] = b[i + 1] = a[i];",
+            "  a[i] = b[i + 1] = a[i] * 2.0f;");
     variant("tautology, a test and its negation in one chain", "tautology",
             "  if (i < m && i < n && n <= i) a[i] = 1.0f;\n  b[i] = 1.0f;",
             "  if (i < m && i < n && n <= m) a[i] = 1.0f;\n  b[i] = 1.0f;");
