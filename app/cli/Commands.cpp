@@ -79,10 +79,10 @@ int runCompile(const CommandLine& cl) {
   const auto results = engine::runFeatureJob(inputFiles(cl), job);
   int failed = 0, unclean = 0;
   const bool clean = cl.has("clean");
-  std::optional<std::string> parent;
+  std::optional<steer::ParentFindings> parent; // measured once, for every file
   if (cl.has("parent")) {
     if (!clean) throw UsageError("--parent judges the clean-compile rules: give it with --clean");
-    parent = source::readSourceFile(cl.value("parent"));
+    parent = steer::parentFindings(source::readSourceFile(cl.value("parent")), steer::cleanRuleNames());
   }
   for (const auto& m : results) {
     for (const auto& d : m.diagnostics)

@@ -889,13 +889,23 @@ private:
   /// else null.
   [[nodiscard]] const clang::ParmVarDecl* unmovedBuffer(const clang::Expr* e, int depth = 0) const {
     const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenCasts());
-    if (!r || depth > 8 || std::find(variables_.changed.begin(), variables_.changed.end(), r->getDecl()) != variables_.changed.end()) return nullptr;
+    if (!r || depth > 8 || changed(r->getDecl())) return nullptr;
     if (const auto* p = kernelBuffer(r)) return p;
+    const auto* init = r->getDecl()->getType()->isPointerType() ? declaredValue(r) : nullptr;
+    return init ? unmovedBuffer(init, depth + 1) : nullptr;
+  }
+
+  /// Whether the function being walked changes `d` after its declaration.
+  [[nodiscard]] bool changed(const clang::Decl* d) const {
+    return std::find(variables_.changed.begin(), variables_.changed.end(), d) != variables_.changed.end();
+  }
+
+  /// The value a local variable (not a parameter) named by `r` was set to
+  /// when declared, when the function never changes it; else null.
+  [[nodiscard]] const clang::Expr* declaredValue(const clang::DeclRefExpr* r) const {
     const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl());
-    if (!v || llvm::isa<clang::ParmVarDecl>(v) || !v->hasLocalStorage() || !v->getType()->isPointerType() ||
-        !v->getInit())
-      return nullptr;
-    return unmovedBuffer(v->getInit(), depth + 1);
+    if (!v || llvm::isa<clang::ParmVarDecl>(v) || !v->hasLocalStorage() || changed(v)) return nullptr;
+    return v->getInit();
   }
 
   /// The call of a work-item function with a constant dimension that `e`
@@ -909,12 +919,8 @@ private:
                  ? c
                  : nullptr;
     const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e);
-    if (!r || depth > 8 ||
-        std::find(variables_.changed.begin(), variables_.changed.end(), r->getDecl()) != variables_.changed.end())
-      return nullptr;
-    const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl());
-    if (!v || llvm::isa<clang::ParmVarDecl>(v) || !v->hasLocalStorage() || !v->getInit()) return nullptr;
-    return workItemCall(v->getInit(), depth + 1);
+    const auto* init = r && depth <= 8 ? declaredValue(r) : nullptr;
+    return init ? workItemCall(init, depth + 1) : nullptr;
   }
 
   /// A comparison of a work-item's local id with its group's size, or of a

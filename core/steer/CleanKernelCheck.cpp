@@ -9,20 +9,29 @@
 
 namespace steerbench::steer {
 
-std::string cleanKernelViolation(const std::string& text, const std::vector<std::string>& rules,
-                                 const std::string* parent) {
+namespace {
+
+Measured measuredAlone(const std::string& text, const std::vector<std::string>& rules) {
   const auto& space = features::featureSpace("grewe");
-  const std::vector<double> origin(space.dimensions.size(), 0.0);
-  RelativeCounts before;
-  if (parent) {
-    const Measured p = measureCandidate(*parent, space, origin, {}, rules);
-    if (!p.compiled) return "the parent does not compile: " + p.error;
-    before = siteCounts(p.relative);
-  }
-  const Measured m = measureCandidate(text, space, origin, {}, rules);
+  return measureCandidate(text, space, std::vector<double>(space.dimensions.size(), 0.0), {}, rules);
+}
+
+} // namespace
+
+ParentFindings parentFindings(const std::string& parent, const std::vector<std::string>& rules) {
+  const Measured p = measuredAlone(parent, rules);
+  if (!p.compiled) return {{}, p.error.empty() ? std::string("no kernel") : p.error};
+  return {siteCounts(p.relative), {}};
+}
+
+std::string cleanKernelViolation(const std::string& text, const std::vector<std::string>& rules,
+                                 const ParentFindings* parent) {
+  if (parent && !parent->error.empty()) return "the parent does not compile: " + parent->error;
+  const Measured m = measuredAlone(text, rules);
   if (!m.compiled) return "does not compile: " + m.error;
   if (!m.unclean.empty()) return m.unclean;
-  if (auto relative = relativeRuleAdded(m.relative, before); !relative.empty()) return relative;
+  if (auto relative = relativeRuleAdded(m.relative, parent ? parent->counts : RelativeCounts{}); !relative.empty())
+    return relative;
   // What steering's contenders are checked for first: counts on code the
   // -O1 IR drops, no global write, or no write that depends on the input.
   const auto dead = features::checkDeadCode(text, m.kernel);

@@ -6,6 +6,8 @@
 // depends on the input), is not finished yet, so the sampler takes its last
 // statement back and lets the model write on (docs/model.md, "Clean samples").
 #pragma once
+#include "steer/BeamSelection.h"
+
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -27,14 +29,24 @@ namespace steerbench::steer {
 /// std::string::npos. Thread-safe.
 [[nodiscard]] std::function<std::size_t(const std::string&)> cleanKernelCheck(std::vector<std::string> rules);
 
+/// What the kernels edited from a parent are judged against: how many
+/// findings the parent holds of each rule judged against a parent, or why
+/// it could not be measured (it does not compile).
+struct ParentFindings {
+  RelativeCounts counts;
+  std::string error;
+};
+/// Measures `parent` once, for any number of cleanKernelViolation calls.
+[[nodiscard]] ParentFindings parentFindings(const std::string& parent, const std::vector<std::string>& rules);
+
 /// The rule a whole kernel breaks, as "rule: line L: message", or empty:
 /// one of `rules` (judged as a kernel without a parent: any finding of a
-/// relative rule counts; with `parent`, the kernel it was edited from, only
-/// findings beyond the parent's count, as steering judges a candidate),
-/// else "dead-code" when the -O1 IR shows its counts on dead code
-/// (features::checkDeadCode, as steering's contenders).
+/// relative rule counts; with `parent`, the findings of the kernel it was
+/// edited from, only findings beyond the parent's count, as steering judges
+/// a candidate), else "dead-code" when the -O1 IR shows its counts on dead
+/// code (features::checkDeadCode, as steering's contenders).
 [[nodiscard]] std::string cleanKernelViolation(const std::string& text, const std::vector<std::string>& rules,
-                                               const std::string* parent = nullptr);
+                                               const ParentFindings* parent = nullptr);
 
 /// Sets a sampler's checks to sample clean: statements by
 /// cleanStatementCheck(), whole kernels by cleanKernelCheck(rules).

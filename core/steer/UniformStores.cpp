@@ -45,30 +45,40 @@ public:
   }
 
 private:
-  bool varies(const clang::Stmt* s) const {
+  /// Whether `s` or a node below it is one `is` accepts.
+  template <class Predicate> static bool anyNode(const clang::Stmt* s, const Predicate& is) {
     if (!s) return false;
-    if (const auto* c = llvm::dyn_cast<clang::CallExpr>(s); c && identifiesTheWorkItem(c->getDirectCallee(), space_))
-      return true;
-    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(s))
-      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()); v && varying_.count(v)) return true;
+    if (is(s)) return true;
     for (const clang::Stmt* child : s->children())
-      if (varies(child)) return true;
+      if (anyNode(child, is)) return true;
     return false;
+  }
+
+  /// Whether `s` names a work-item function that tells the work-items
+  /// sharing the space's memory apart, or a variable that varies.
+  bool varies(const clang::Stmt* s) const {
+    return anyNode(s, [this](const clang::Stmt* n) {
+      if (const auto* c = llvm::dyn_cast<clang::CallExpr>(n); c && identifiesTheWorkItem(c->getDirectCallee(), space_))
+        return true;
+      const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(n);
+      const auto* v = r ? llvm::dyn_cast<clang::VarDecl>(r->getDecl()) : nullptr;
+      return v && varying_.count(v) > 0;
+    });
   }
 
   /// Whether `s` reads memory (a subscript, `*p`), calls a function other
   /// than the work-item functions, or names a variable computed so: a value
   /// from the data, not from the work-item's place alone.
   bool readsData(const clang::Stmt* s) const {
-    if (!s) return false;
-    if (llvm::isa<clang::ArraySubscriptExpr>(s)) return true;
-    if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(s); u && u->getOpcode() == clang::UO_Deref) return true;
-    if (const auto* c = llvm::dyn_cast<clang::CallExpr>(s); c && !isWorkItemFunction(c->getDirectCallee())) return true;
-    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(s))
-      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()); v && data_.count(v)) return true;
-    for (const clang::Stmt* child : s->children())
-      if (readsData(child)) return true;
-    return false;
+    return anyNode(s, [this](const clang::Stmt* n) {
+      if (llvm::isa<clang::ArraySubscriptExpr>(n)) return true;
+      if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(n); u && u->getOpcode() == clang::UO_Deref) return true;
+      if (const auto* c = llvm::dyn_cast<clang::CallExpr>(n); c && !isWorkItemFunction(c->getDirectCallee()))
+        return true;
+      const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(n);
+      const auto* v = r ? llvm::dyn_cast<clang::VarDecl>(r->getDecl()) : nullptr;
+      return v && data_.count(v) > 0;
+    });
   }
 
   /// Ranges only: comparisons with <, <=, > or >= of values that do not
