@@ -1,5 +1,6 @@
 #include "steer/CleanAst.h"
 
+#include "steer/AstVariables.h"
 #include "steer/DeadValues.h"
 #include "steer/OverwrittenStores.h"
 #include "steer/CrossItemRaces.h"
@@ -388,7 +389,8 @@ public:
 
   bool VisitFunctionDecl(clang::FunctionDecl* f) {
     variables_ = {};
-    if ((on_.rewinds || on_.tautologies) && f->doesThisDeclarationHaveABody()) variables_.TraverseStmt(f->getBody());
+    if ((on_.rewinds || on_.tautologies || on_.localIndices) && f->doesThisDeclarationHaveABody())
+      variables_.TraverseStmt(f->getBody());
     if (on_.overwrites)
       for (const auto& d : deadValues(*f, *ast_))
         report(location(d.at), kOverwrittenValue,
@@ -452,6 +454,10 @@ public:
                  "subscript " + std::to_string(r.Val.getInt().getExtValue()) + " reads before the start of buffer '" +
                      p->getNameAsString() + "' the host passed");
       }
+    if (on_.localIndices && pointsInto(a->getBase(), clang::LangAS::opencl_local) && growsWithGlobalId(a->getIdx()))
+      report(a->getIdx()->getBeginLoc(), kLocalGlobalIndex,
+             "a subscript of local memory that grows with the global id: local memory holds one work-group's "
+             "share, so the work-items of every group but the first reach past its end");
     // `e[d]` is `d[e]` in C; no kernel of the corpus writes it, the search
     // does when an infill puts an index before the brackets.
     if (on_.reversed && a->getLHS() != a->getBase())
@@ -923,6 +929,61 @@ private:
     return init ? workItemCall(init, depth + 1) : nullptr;
   }
 
+  /// `e` is c * get_global_id(d) + u, c a positive constant and u free of
+  /// ids (constants, arguments, the NDRange's sizes), directly or through
+  /// local variables set once when declared: it grows with the global id.
+  [[nodiscard]] bool growsWithGlobalId(const clang::Expr* e, int depth = 0) const {
+    if (depth > 8) return false;
+    e = e->IgnoreParenImpCasts();
+    if (const auto* c = llvm::dyn_cast<clang::CallExpr>(e)) {
+      const auto* f = c->getDirectCallee();
+      return f && (f->getName() == "get_global_id" || f->getName() == "get_global_linear_id");
+    }
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
+      const auto* init = declaredValue(r);
+      return init && growsWithGlobalId(init, depth + 1);
+    }
+    const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e);
+    if (!b) return false;
+    switch (b->getOpcode()) {
+    case clang::BO_Add:
+      return (growsWithGlobalId(b->getLHS(), depth + 1) && idFree(b->getRHS())) ||
+             (growsWithGlobalId(b->getRHS(), depth + 1) && idFree(b->getLHS()));
+    case clang::BO_Sub:
+      return growsWithGlobalId(b->getLHS(), depth + 1) && idFree(b->getRHS());
+    case clang::BO_Mul:
+      return (growsWithGlobalId(b->getLHS(), depth + 1) && positiveConstant(b->getRHS())) ||
+             (growsWithGlobalId(b->getRHS(), depth + 1) && positiveConstant(b->getLHS()));
+    case clang::BO_Shl:
+      return growsWithGlobalId(b->getLHS(), depth + 1) && b->getRHS()->isIntegerConstantExpr(*ast_);
+    default:
+      return false;
+    }
+  }
+
+  /// The same in every work-item, as far as a reading of `e` alone shows:
+  /// constants, the kernel's unchanged scalar arguments, the NDRange's
+  /// sizes and counts, and sums, differences and products of them.
+  [[nodiscard]] bool idFree(const clang::Expr* e) const {
+    e = e->IgnoreParenImpCasts();
+    if (!e->isValueDependent() && e->isIntegerConstantExpr(*ast_)) return true;
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e))
+      return llvm::isa<clang::ParmVarDecl>(r->getDecl()) && !changed(r->getDecl()) &&
+             !r->getDecl()->getType()->isPointerType();
+    if (const auto* c = llvm::dyn_cast<clang::CallExpr>(e))
+      return c->getDirectCallee() && isWorkItemFunction(c->getDirectCallee()) && !isWorkItemId(c->getDirectCallee());
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e))
+      return (b->getOpcode() == clang::BO_Add || b->getOpcode() == clang::BO_Sub || b->getOpcode() == clang::BO_Mul) &&
+             idFree(b->getLHS()) && idFree(b->getRHS());
+    return false;
+  }
+
+  [[nodiscard]] bool positiveConstant(const clang::Expr* e) const {
+    if (e->isValueDependent()) return false;
+    const auto v = e->getIntegerConstantExpr(*ast_);
+    return v && v->isStrictlyPositive();
+  }
+
   /// A comparison of a work-item's local id with its group's size, or of a
   /// group's id with the number of groups, in one dimension: the id is
   /// always below (the global id is not judged: a launch's offset moves it).
@@ -1000,6 +1061,7 @@ CleanAstChecks::CleanAstChecks(const std::vector<std::string>& rules) {
   on_.quadratics = has(kQuadraticIndex);
   on_.races = has(kCrossItemRace);
   on_.tautologies = has("tautology");
+  on_.localIndices = has(kLocalGlobalIndex);
 }
 
 void CleanAstChecks::onTranslationUnit(clang::ASTContext& ast, bool hasErrors) {

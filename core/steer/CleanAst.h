@@ -77,6 +77,12 @@ inline constexpr const char* kQuadraticIndex = "quadratic-index";
 /// work-items of different groups, so the output depends on their order.
 /// Judged alone: no kernel of a 500-kernel sample of the corpus holds one.
 inline constexpr const char* kCrossItemRace = "cross-item-race";
+/// A subscript of local memory that grows with the global id
+/// (`t[get_global_id(0)]`, `t[2 * g + 1]` for g set to it): local memory
+/// holds one work-group's share, so the work-items of every group but the
+/// first reach past it. Judged against the parent: a kernel launched as one
+/// group may index so.
+inline constexpr const char* kLocalGlobalIndex = "local-global-index";
 /// Reported for the uninitialized rule (beside Clang's, which follows
 /// scalars only): a private array read before anything was written to it
 /// (steer/UninitializedArrays.h).
@@ -108,11 +114,11 @@ struct AstRules {
   bool chained = false, pointers = false, loops = false, indices = false, rewinds = false, identities = false,
        numbers = false, uniforms = false, dimensions = false, barriers = false, reversed = false, statements = false,
        arrays = false, overwrites = false, vectors = false, overwrittenStores = false, quadratics = false,
-       races = false, tautologies = false;
+       races = false, tautologies = false, localIndices = false;
   [[nodiscard]] bool any() const {
     return chained || pointers || loops || indices || rewinds || identities || numbers || uniforms || dimensions ||
            barriers || reversed || statements || arrays || overwrites || vectors || overwrittenStores || quadratics ||
-           races || tautologies;
+           races || tautologies || localIndices;
   }
 };
 

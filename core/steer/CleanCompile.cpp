@@ -156,6 +156,13 @@ const std::vector<CleanRule>& cleanRules() {
        "parent had: `a[d * d]`, `b[e * f + 3]` with e and f from get_global_id",
        {},
        true},
+      {kLocalGlobalIndex,
+       {},
+       {},
+       "more subscripts of local memory that grow with the global id than the parent had: `t[get_global_id(0)]`, "
+       "`t[2 * g + 1]` for `g = get_global_id(0)`",
+       {},
+       true},
   };
   return rules;
 }

@@ -422,6 +422,23 @@ private Q_SLOTS:
         "  local float t[64];\n  int l = get_local_id(0);\n  t[l * i] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = t[l];", 1, true);
     row("a local array at l * 4", qi, "  local float t[64];\n  int l = get_local_id(0);\n  t[l] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = t[l];",
         "  local float t[64];\n  int l = get_local_id(0);\n  t[l / 4 * 4] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = t[l];", 0, false);
+    // Local memory holds a group's share: an index that grows with the global id leaves it.
+    const char* lg = "local-global-index";
+    const char* tile = "  local float t[64];\n  int l = get_local_id(0);\n  t[l] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = t[l];";
+    row("a local array at the global id", lg, tile,
+        "  local float t[64];\n  int l = get_local_id(0);\n  t[i] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = t[l];", 1, true);
+    row("a local array at 2 * g + n", lg, tile,
+        "  local float t[64];\n  int l = get_local_id(0);\n  int g = 2 * get_global_id(0) + n;\n  t[l] = b[i];\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = t[g - 1];", 1, true);
+    row("the global id less the group's start", lg, tile,
+        "  local float t[64];\n  int l = i - get_group_id(0) * get_local_size(0);\n  t[l] = b[i];\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = t[l];", 0, false);
+    row("the global id within the group's size", lg, tile,
+        "  local float t[64];\n  int l = get_local_id(0);\n  t[i % 64] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = t[l];", 0, false);
+    row("the local id and an argument", lg, tile,
+        "  local float t[64];\n  int l = get_local_id(0);\n  t[l + n] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = t[l];", 0, false);
+    row("the parent's own", lg, "  local float t[64];\n  t[i] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = t[i];",
+        "  local float t[64];\n  t[i] = b[i] * 2.0f;\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = t[i];", 2, false);
     // Local memory: the same element for every work-item of a group.
     const char* lp = "  local float l[64];\n  l[get_local_id(0)] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  a[i] = l[0];";
     row("l[0] in every work-item", us, lp,
@@ -511,7 +528,7 @@ private Q_SLOTS:
   }
 
   void everyRuleHasATestRow() {
-    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(31)); // the rows above and relativeRules...
+    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(32)); // the rows above and relativeRules...
     QVERIFY(steer::cleanCompileWarnings({}).empty());
     QVERIFY(!steer::cleanRule("no-such-rule"));
   }
