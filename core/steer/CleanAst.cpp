@@ -408,7 +408,10 @@ public:
                    " writes the same element of " +
                    (u.buffer.empty() ? std::string(u.local ? "a local buffer" : "a global buffer")
                                      : "buffer '" + u.buffer + "'") +
-                   ": the index does not depend on the work-item, and no test of the work-item guards the store");
+                   (u.firstTurn.empty()
+                        ? ": the index does not depend on the work-item, and no test of the work-item guards the store"
+                        : " in the first turn of the loop over '" + u.firstTurn +
+                              "', which starts at 0: the index depends on the work-item only through a product with it"));
     if (on_.overwrittenStores)
       for (const auto& o : overwrittenStores(*f, *ast_))
         report(o.at->getOperatorLoc(), kOverwrittenStore,

@@ -66,6 +66,66 @@ private:
     });
   }
 
+  /// Whether `s` varies in the first turn of the loops around it whose
+  /// counters start at 0 (`firstTurn_`): a product with such a counter as a
+  /// factor is 0 then, whatever its other factors (`s[ac * (j + 1) * ae]`
+  /// at `ae = 0`); the rest as varies() reads it.
+  bool variesInFirstTurn(const clang::Stmt* s) const {
+    if (!s) return false;
+    if (const auto* e = llvm::dyn_cast<clang::Expr>(s)) {
+      const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e->IgnoreParenImpCasts());
+      if (b && b->getOpcode() == clang::BO_Mul && (zeroInFirstTurn(b->getLHS()) || zeroInFirstTurn(b->getRHS())))
+        return false;
+      if (b) return variesInFirstTurn(b->getLHS()) || variesInFirstTurn(b->getRHS());
+    }
+    if (llvm::isa<clang::BinaryOperator>(s) || llvm::isa<clang::ParenExpr>(s) || llvm::isa<clang::ImplicitCastExpr>(s) ||
+        llvm::isa<clang::ArraySubscriptExpr>(s) || llvm::isa<clang::CStyleCastExpr>(s)) {
+      for (const clang::Stmt* child : s->children())
+        if (variesInFirstTurn(child)) return true;
+      return false;
+    }
+    return varies(s);
+  }
+
+  /// `e` names a counter of `firstTurn_` (through parentheses and casts).
+  bool zeroInFirstTurn(const clang::Expr* e) const {
+    const auto* v = variableOf(e->IgnoreParenCasts());
+    return v && std::find(firstTurn_.begin(), firstTurn_.end(), v) != firstTurn_.end();
+  }
+
+  /// The counter a for loop's init sets to 0 (`c = 0`, `int c = 0`) and its
+  /// body never assigns (only its increment moves it), or null.
+  static const clang::VarDecl* counterFromZero(const clang::ForStmt* f) {
+    const clang::VarDecl* v = nullptr;
+    const clang::Expr* value = nullptr;
+    if (const auto* d = llvm::dyn_cast_or_null<clang::DeclStmt>(f->getInit()); d && d->isSingleDecl()) {
+      v = llvm::dyn_cast<clang::VarDecl>(d->getSingleDecl());
+      value = v ? v->getInit() : nullptr;
+    } else if (const auto* b = llvm::dyn_cast_or_null<clang::BinaryOperator>(f->getInit());
+               b && b->getOpcode() == clang::BO_Assign) {
+      v = variableOf(b->getLHS());
+      value = b->getRHS();
+    }
+    const auto* zero = value ? llvm::dyn_cast<clang::IntegerLiteral>(value->IgnoreParenImpCasts()) : nullptr;
+    if (!v || !zero || zero->getValue() != 0 || !v->getType()->isIntegerType()) return nullptr;
+    const bool assignedInBody = anyNode(f->getBody(), [v](const clang::Stmt* n) {
+      if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(n); b && b->isAssignmentOp())
+        return variableOf(b->getLHS()) == v;
+      if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(n); u && (u->isIncrementDecrementOp() || u->getOpcode() == clang::UO_AddrOf))
+        return variableOf(u->getSubExpr()) == v;
+      return false;
+    });
+    return assignedInBody ? nullptr : v;
+  }
+
+  /// Whether `s` names one of `firstTurn_`'s counters.
+  bool readsFirstTurnCounter(const clang::Stmt* s) const {
+    return anyNode(s, [this](const clang::Stmt* n) {
+      const auto* e = llvm::dyn_cast<clang::Expr>(n);
+      return e && llvm::isa<clang::DeclRefExpr>(e) && zeroInFirstTurn(e);
+    });
+  }
+
   /// Whether `s` reads memory (a subscript, `*p`), calls a function other
   /// than the work-item functions, or names a variable computed so: a value
   /// from the data, not from the work-item's place alone.
@@ -114,9 +174,20 @@ private:
       base = u->getSubExpr();
     if (!base) return;
     storesLocal_ = storesLocal_ || pointsInto(base, clang::LangAS::opencl_local);
-    if (!collecting_ || singled || !pointsInto(base, space_) || varies(t)) return;
+    if (!collecting_ || singled || !pointsInto(base, space_)) return;
+    std::string firstTurn;
+    if (varies(t)) {
+      if (firstTurn_.empty() || variesInFirstTurn(t)) return;
+      // Uniform in the first turn: name the counter that zeroes it.
+      for (const auto* c : firstTurn_)
+        if (anyNode(t, [c](const clang::Stmt* n) {
+              const auto* e = llvm::dyn_cast<clang::Expr>(n);
+              return e && llvm::isa<clang::DeclRefExpr>(e) && variableOf(e) == c;
+            }))
+          firstTurn = c->getNameAsString();
+    }
     const auto* v = variableOf(base);
-    found_.push_back({op, v ? v->getNameAsString() : std::string(), space_ == clang::LangAS::opencl_local});
+    found_.push_back({op, v ? v->getNameAsString() : std::string(), space_ == clang::LangAS::opencl_local, firstTurn});
   }
 
   /// A condition, then the parts it decides whether to run: guarded when it
@@ -126,8 +197,13 @@ private:
     const bool g = guarded || varies(cond), one = singled || singlesOut(cond);
     const int data = cond && readsData(cond);
     dataTests_ += data;
+    // A test of a counter may skip its first turn (`if (k > 0)`): below it
+    // no counter is known to be 0.
+    const auto counters = firstTurn_;
+    if (cond && readsFirstTurnCounter(cond)) firstTurn_.clear();
     for (const clang::Stmt* p : parts)
       walk(p, g, one);
+    firstTurn_ = counters;
     dataTests_ -= data;
   }
 
@@ -172,7 +248,22 @@ private:
     }
     if (const auto* f = llvm::dyn_cast<clang::ForStmt>(s)) {
       walk(f->getInit(), guarded, singled);
-      branch(f->getCond(), {f->getBody(), f->getInc()}, guarded, singled);
+      // The body's first turn, with the loop's own condition (which reads
+      // its counter) holding: the counter is 0 there.
+      const auto counters = firstTurn_;
+      const auto* counter = counterFromZero(f);
+      walk(f->getCond(), guarded, singled);
+      const bool g = guarded || varies(f->getCond()), one = singled || singlesOut(f->getCond());
+      const int data = f->getCond() && readsData(f->getCond());
+      dataTests_ += data;
+      // An inner loop bounded by an outer counter (`af < ae`) may not run
+      // while that counter is 0.
+      if (f->getCond() && readsFirstTurnCounter(f->getCond())) firstTurn_.clear();
+      if (counter) firstTurn_.push_back(counter);
+      walk(f->getBody(), g, one);
+      firstTurn_ = counters;
+      walk(f->getInc(), g, one);
+      dataTests_ -= data;
       return;
     }
     if (const auto* w = llvm::dyn_cast<clang::WhileStmt>(s)) {
@@ -203,6 +294,7 @@ private:
   clang::LangAS space_;
   std::set<const clang::VarDecl*> varying_, data_;
   std::vector<UniformStore> found_;
+  std::vector<const clang::VarDecl*> firstTurn_; ///< counters of the loops around, from 0, in their first turn
   int dataTests_ = 0; ///< tests of the data around the statement walked
   bool changed_ = false, collecting_ = false, exited_ = false, exitedSingled_ = false, storesLocal_ = false;
 };

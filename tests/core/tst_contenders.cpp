@@ -330,6 +330,18 @@ private Q_SLOTS:
     row("a loop over n in every work-item", us, "  a[i] = b[i];", "  for (int k = 0; k < n; k++)\n    a[k] = b[k] * i;", 1,
         true);
     row("through a variable that does not vary", us, "  a[i] = b[i];", "  int k = n * 2;\n  a[k] = b[i];", 1, true);
+    // The id only through a product with a counter from 0: every work-item stores one element in the first turn.
+    row("i * k in a loop from 0", us, "  a[i] = b[i];", "  for (int k = 0; k < n; k++)\n    a[i * (n + 1) * k + k] = b[i];", 1,
+        true);
+    row("i * k in the first turn of both loops", us, "  a[i] = b[i];",
+        "  int k, l;\n  for (k = 0; k < n; k++)\n    for (l = 0; l < m; l++)\n      a[(i + l) * k] = b[i];", 1, true);
+    row("i * k + i", us, "  a[i] = b[i];", "  for (int k = 0; k < n; k++)\n    a[i * k + i] = b[i];", 0, false);
+    row("i * (k + 1)", us, "  a[i] = b[i];", "  for (int k = 0; k < n; k++)\n    a[i * (k + 1)] = b[i];", 0, false);
+    row("i * k from 1", us, "  a[i] = b[i];", "  for (int k = 1; k < n; k++)\n    a[i * k] = b[i];", 0, false);
+    row("i * k under a test of k", us, "  a[i] = b[i];",
+        "  for (int k = 0; k < n; k++)\n    if (k > 0)\n      a[i * k] = b[i];", 0, false);
+    row("i * k in an inner loop bounded by k", us, "  a[i] = b[i];",
+        "  for (int k = 0; k < n; k++)\n    for (int l = 0; l < k; l++)\n      a[i * k + l] = b[i];", 0, false);
     // A range of work-items left by the test: they all store.
     row("after the work-items past n returned", us, "  a[i] = b[i];", "  if (i >= n)\n    return;\n  a[0] = b[i];", 1,
         true);
