@@ -549,7 +549,10 @@ public:
     // `k == n` for k = get_local_id(1), n = get_local_size(1): a work-item's
     // place in its group is below the group's size, so the test's answer is
     // known (steering wrote such a test around a reduction's step).
-    if (on_.tautologies && b->isComparisonOp()) idBelowSize(b);
+    if (on_.tautologies && b->isComparisonOp()) {
+      idBelowSize(b);
+      sizeAgainstZero(b);
+    }
     if (on_.tautologies && b->isLogicalOp() && opposesAcross(b, *ast_))
       report(b->getOperatorLoc(), kOpposedTests,
              "'" + b->getOpcodeStr().str() + "' joins a test and its negation: the chain is always " +
@@ -1009,6 +1012,45 @@ private:
     report(b->getOperatorLoc(), kIdBelowSize,
            "'" + b->getOpcodeStr().str() + "' compares '" + id.str() + "' with '" + size.str() +
                "' of the same dimension: the id is always below, so the test is always " + (holds ? "true" : "false"));
+  }
+
+  /// A size of the NDRange (`get_local_size`, `get_global_size`,
+  /// `get_num_groups`: at least 1) compared with a constant it is always
+  /// above: `m == 0` for `m = get_local_size(0)` never holds.
+  void sizeAgainstZero(const clang::BinaryOperator* b) {
+    auto isSize = [](const clang::CallExpr* c) {
+      const auto n = c ? c->getDirectCallee()->getName() : llvm::StringRef();
+      return n == "get_local_size" || n == "get_global_size" || n == "get_num_groups" ||
+             n == "get_enqueued_local_size";
+    };
+    const clang::CallExpr* size = workItemCall(b->getLHS());
+    const clang::Expr* other = b->getRHS();
+    auto op = b->getOpcode();
+    if (!isSize(size)) {
+      size = workItemCall(b->getRHS());
+      other = b->getLHS();
+      op = clang::BinaryOperator::reverseComparisonOp(op);
+    }
+    if (!isSize(size) || other->isValueDependent()) return;
+    const auto c = other->getIntegerConstantExpr(*ast_);
+    if (!c) return;
+    const bool below1 = c->isSigned() ? c->getExtValue() < 1 : c->getZExtValue() < 1;
+    const bool atMost1 = c->isSigned() ? c->getExtValue() <= 1 : c->getZExtValue() <= 1;
+    int known = -1; // 0: never holds, 1: always holds
+    switch (op) {
+    case clang::BO_EQ: known = below1 ? 0 : -1; break;
+    case clang::BO_NE: known = below1 ? 1 : -1; break;
+    case clang::BO_LT: known = atMost1 ? 0 : -1; break;
+    case clang::BO_LE: known = below1 ? 0 : -1; break;
+    case clang::BO_GT: known = below1 ? 1 : -1; break;
+    case clang::BO_GE: known = atMost1 ? 1 : -1; break;
+    default: break;
+    }
+    if (known < 0) return;
+    report(b->getOperatorLoc(), kIdBelowSize,
+           "'" + b->getOpcodeStr().str() + "' compares '" + size->getDirectCallee()->getName().str() +
+               "', which is at least 1, with " + llvm::toString(*c, 10) + ": the test is always " +
+               (known ? "true" : "false"));
   }
 
   void rewound(const clang::ParmVarDecl& buffer, clang::SourceLocation at) {

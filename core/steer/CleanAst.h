@@ -106,7 +106,9 @@ inline constexpr const char* kOpposedTests = "opposed-tests";
 /// Reported for the tautology rule: a work-item's local id compared with
 /// its group's size (or a group's id with the number of groups) in one
 /// dimension (`k == n` for k = get_local_id(1), n = get_local_size(1)): the
-/// id is always below, so the test's answer is known.
+/// id is always below, so the test's answer is known. Also a size of the
+/// NDRange compared with a constant it is always above (`m == 0` for m =
+/// get_local_size(0)).
 inline constexpr const char* kIdBelowSize = "id-below-size";
 
 /// Which rules of the walk below are judged.

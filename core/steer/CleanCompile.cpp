@@ -36,7 +36,7 @@ const std::vector<CleanRule>& cleanRules() {
         "tautological-unsigned-enum-zero-compare", "tautological-value-range-compare", "self-assign",
         "self-assign-field", "constant-logical-operand", kSelfStore, kOpposedTests, kIdBelowSize},
        "a test whose answer is known, or a value assigned to itself: `e == e`, `u >= 0` for an unsigned u, `x && 3`, "
-       "`a = a`, `b[i] = b[i]`, `f < d && f >= d`, `get_local_id(1) == get_local_size(1)` (elements, opposed tests and ids against sizes are a walk of the AST, steer/CleanAst.h)"},
+       "`a = a`, `b[i] = b[i]`, `f < d && f >= d`, `get_local_id(1) == get_local_size(1)`, `get_local_size(0) == 0` (elements, opposed tests and ids against sizes are a walk of the AST, steer/CleanAst.h)"},
       {"float-to-integer",
        {"float-conversion", "literal-conversion"},
        {"float-conversion", "literal-conversion"},

@@ -106,6 +106,12 @@ private Q_SLOTS:
     variant("tautology, a local id against its group's size", "tautology",
             "  int k = get_local_id(0);\n  int s = get_local_size(0);\n  if (k == s) a[i] = 1.0f;\n  b[i] = 1.0f;",
             "  int k = get_local_id(0);\n  int s = get_local_size(0);\n  if (k == s - 1) a[i] = 1.0f;\n  b[i] = 1.0f;");
+    variant("tautology, a size against 0", "tautology",
+            "  int s = get_local_size(0);\n  if (s == 0) a[i] = 1.0f;\n  b[i] = 1.0f;",
+            "  int s = get_local_id(0);\n  if (s == 0) a[i] = 1.0f;\n  b[i] = 1.0f;");
+    variant("tautology, a size at least 1", "tautology",
+            "  if (get_global_size(0) >= 1) a[i] = 1.0f;\n  b[i] = 1.0f;",
+            "  if (get_global_size(0) >= 2) a[i] = 1.0f;\n  b[i] = 1.0f;");
     variant("tautology, a group id against the number of groups", "tautology",
             "  if (get_group_id(0u) >= get_num_groups(0)) return;\n  a[i] = b[i];",
             "  if (get_group_id(0) >= get_num_groups(1)) return;\n  a[i] = b[i];");
