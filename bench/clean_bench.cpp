@@ -14,11 +14,15 @@
 // failed the checks and few that passed. The relative rules are judged
 // against the candidate's parent, as steering judges them; it also prints
 // how many hold their sites at all, and what measuring a candidate costs
-// with every rule and without cross-item-race.
+// with every rule and without cross-item-race. With --against seed the
+// relative rules are judged against the candidate's seed (the first
+// candidate of its lineage) instead: what a rule added since the run would
+// have refused, since it would have refused the edit that brought the
+// sites in, and with it every descendant that inherited them.
 //
 // Usage: bench-clean [--workspace FILE] [--sample 500] [--seed 1] [--show N] (print N refused kernels' reasons, and N
 //                    kernels holding each rule judged against the parent)
-//                    [--candidates FILE]
+//                    [--candidates FILE [--against parent|seed]]
 #include "common/Paths.h"
 #include "features/DeadCode.h"
 #include "features/FeatureSpace.h"
@@ -41,13 +45,24 @@ using namespace steerbench;
 namespace {
 
 /// --candidates: the checked candidates of a kept steering workspace, per outcome.
-int judgeCheckedCandidates(const std::string& path, std::size_t show) {
+int judgeCheckedCandidates(const std::string& path, std::size_t show, bool againstSeed) {
   auto ws = store::Workspace::open(path, store::Workspace::Mode::OpenExisting);
-  const auto rows = ws.rows("SELECT c.id, c.check_outcome, c.text, c.distance, coalesce(p.text, '') FROM "
-                            "steer_candidates c LEFT JOIN steer_candidates p ON p.id = c.parent_id "
-                            "WHERE c.compiled = 1 AND c.check_outcome NOT IN ('', 'NOT_CHECKED') ORDER BY c.id");
-  std::printf("bench-clean: %zu checked steering candidates of %s, judged by this build's rules\n", rows.size(),
-              path.c_str());
+  const auto rows =
+      againstSeed
+          ? ws.rows("WITH RECURSIVE up(cid, aid) AS ("
+                    " SELECT id, id FROM steer_candidates WHERE compiled = 1 AND check_outcome NOT IN ('', 'NOT_CHECKED')"
+                    " UNION ALL SELECT up.cid, s.parent_id FROM up JOIN steer_candidates s ON s.id = up.aid"
+                    " WHERE coalesce(s.parent_id, 0) != 0) "
+                    "SELECT c.id, c.check_outcome, c.text, c.distance,"
+                    " CASE WHEN r.id = c.id THEN '' ELSE r.text END FROM steer_candidates c"
+                    " JOIN up ON up.cid = c.id JOIN steer_candidates r ON r.id = up.aid"
+                    " WHERE coalesce(r.parent_id, 0) = 0 ORDER BY c.id")
+          : ws.rows("SELECT c.id, c.check_outcome, c.text, c.distance, coalesce(p.text, '') FROM "
+                    "steer_candidates c LEFT JOIN steer_candidates p ON p.id = c.parent_id "
+                    "WHERE c.compiled = 1 AND c.check_outcome NOT IN ('', 'NOT_CHECKED') ORDER BY c.id");
+  std::printf("bench-clean: %zu checked steering candidates of %s, judged by this build's rules (the relative ones "
+              "against the candidate's %s)\n",
+              rows.size(), path.c_str(), againstSeed ? "seed" : "parent");
   const auto& space = features::featureSpace("grewe");
   const std::vector<double> origin(space.dimensions.size(), 0.0);
   const auto rules = steer::cleanRuleNames();
@@ -77,7 +92,7 @@ int judgeCheckedCandidates(const std::string& path, std::size_t show) {
     withoutRace += std::chrono::duration<double>(Clock::now() - t1).count();
     for (const auto& [rule, sites] : m.relative)
       t.holding[rule] += !sites.empty();
-    if (m.unclean.empty() && !row[4].empty()) { // the relative rules: against the parent, as steering judges them
+    if (m.unclean.empty() && !row[4].empty()) { // the relative rules: against the parent, as steering judges them (or the seed)
       auto [it, fresh] = parentSites.try_emplace(row[4]);
       if (fresh) it->second = steer::siteCounts(steer::measureCandidate(row[4], space, origin, {}, rules).relative);
       m.unclean = steer::relativeRuleAdded(m.relative, it->second);
@@ -124,6 +139,7 @@ int main(int argc, char** argv) {
   std::size_t sample = 500, show = 0;
   std::uint64_t seed = 1;
   std::string candidates;
+  bool againstSeed = false;
   for (int i = 1; i < argc; ++i) {
     auto arg = [&](const char* name) { return !std::strcmp(argv[i], name) && i + 1 < argc; };
     if (arg("--workspace")) wsPath = argv[++i];
@@ -131,13 +147,15 @@ int main(int argc, char** argv) {
     else if (arg("--seed")) seed = std::strtoull(argv[++i], nullptr, 10);
     else if (arg("--show")) show = std::strtoull(argv[++i], nullptr, 10);
     else if (arg("--candidates")) candidates = argv[++i];
+    else if (arg("--against") && (!std::strcmp(argv[i + 1], "parent") || !std::strcmp(argv[i + 1], "seed")))
+      againstSeed = !std::strcmp(argv[++i], "seed");
     else {
       std::fprintf(stderr, "usage: see the comment at the top of bench/clean_bench.cpp\n");
       return 2;
     }
   }
   try {
-    if (!candidates.empty()) return judgeCheckedCandidates(candidates, show);
+    if (!candidates.empty()) return judgeCheckedCandidates(candidates, show, againstSeed);
     auto ws = store::Workspace::open(wsPath, store::Workspace::Mode::OpenExisting);
     auto rows = ws.rows("SELECT id, source FROM kernels WHERE role IN ('train', 'capped') ORDER BY id");
     std::mt19937_64 rng(seed);

@@ -389,7 +389,7 @@ public:
 
   bool VisitFunctionDecl(clang::FunctionDecl* f) {
     variables_ = {};
-    if ((on_.rewinds || on_.tautologies || on_.localIndices) && f->doesThisDeclarationHaveABody())
+    if ((on_.rewinds || on_.tautologies || on_.localIndices || on_.identities) && f->doesThisDeclarationHaveABody())
       variables_.TraverseStmt(f->getBody());
     if (on_.overwrites)
       for (const auto& d : deadValues(*f, *ast_))
@@ -557,9 +557,12 @@ public:
       report(b->getOperatorLoc(), kOpposedTests,
              "'" + b->getOpcodeStr().str() + "' joins a test and its negation: the chain is always " +
                  (b->getOpcode() == clang::BO_LAnd ? "false" : "true"));
-    if (on_.identities)
+    if (on_.identities) {
       if (const auto why = identityOf(b, *ast_); !why.empty())
         report(b->getOperatorLoc(), kIdentityArithmetic, "'" + b->getOpcodeStr().str() + "' " + why);
+      else if (const auto held = heldIdentity(b); !held.empty())
+        report(b->getOperatorLoc(), kIdentityArithmetic, "'" + b->getOpcodeStr().str() + "' " + held);
+    }
     // `b -= 2 * e`, `b = b - e`: the buffer's start moved before its first
     // element, so the kernel's reads of b fall outside what the host passed.
     if (on_.rewinds) {
@@ -1012,6 +1015,34 @@ private:
     report(b->getOperatorLoc(), kIdBelowSize,
            "'" + b->getOpcodeStr().str() + "' compares '" + id.str() + "' with '" + size.str() +
                "' of the same dimension: the id is always below, so the test is always " + (holds ? "true" : "false"));
+  }
+
+  /// Why `x * m`, `x + m` or `x - m` does no arithmetic when m is a local
+  /// variable set to 0 or 1 when declared and never changed (`int m =
+  /// (0);` then `r * m + m`): identityOf sees literals only. Else empty.
+  [[nodiscard]] std::string heldIdentity(const clang::BinaryOperator* b) const {
+    auto held = [this](const clang::Expr* e) {
+      const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
+      const auto* init = r ? declaredValue(r) : nullptr;
+      return init ? zeroOrOne(init) : -1;
+    };
+    const int l = held(b->getLHS()), r = held(b->getRHS());
+    if (l < 0 && r < 0) return {};
+    const std::string name = l >= 0 ? clang::dyn_cast<clang::DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts())->getDecl()->getNameAsString()
+                                    : clang::dyn_cast<clang::DeclRefExpr>(b->getRHS()->IgnoreParenImpCasts())->getDecl()->getNameAsString();
+    const std::string holds = "'" + name + "' holds " + std::to_string(l >= 0 ? l : r) + " (set when declared, never changed): ";
+    switch (b->getOpcode()) {
+    case clang::BO_Mul:
+      if (l == 0 || r == 0) return holds + "the product is always 0";
+      if (l == 1 || r == 1) return holds + "multiplies by nothing";
+      return {};
+    case clang::BO_Add:
+      return l == 0 || r == 0 ? holds + "adds nothing" : std::string();
+    case clang::BO_Sub:
+      return r == 0 ? holds + "takes away nothing" : std::string();
+    default:
+      return {};
+    }
   }
 
   /// A size of the NDRange (`get_local_size`, `get_global_size`,

@@ -304,6 +304,11 @@ private Q_SLOTS:
     row("n - m + m", id, "  a[i] = b[i];", "  a[i] = b[i + n - m + m];", 1, true);
     row("n - m + n", id, "  a[i] = b[i];", "  a[i] = b[i + n - m + n];", 0, false);
     row("% 1", id, "  a[i] = n;", "  a[i] = n % 1;", 1, true);
+    // A variable set to 0 or 1 when declared and never changed holds a literal.
+    row("* a variable that holds 0", id, "  int k = 0;\n  a[i + k] = b[i];", "  int k = (0);\n  a[i + k] = b[i * k + k];", 3, true);
+    row("* a variable that holds 0, then changed", id, "  int k = 0;\n  k += n;\n  a[i] = b[i];",
+        "  int k = 0;\n  k += n;\n  a[i] = b[i * k + k];", 0, false);
+    row("* a variable that holds 2", id, "  int k = 2;\n  a[i] = b[i] * k;", "  int k = 2;\n  a[i] = b[i * k + k] * k;", 0, false);
     // Literals combined: the compiler folds them, the counts see computation.
     row("i + 12 + 6 + 14", id, "  a[i] = b[i + 12];", "  a[i] = b[i + 12 + 6 + 14];", 2, true);
     row("i * 2 * 4", id, "  a[i] = b[i];", "  a[i] = b[i * 2 * 4];", 1, true);
