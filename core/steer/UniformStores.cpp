@@ -87,9 +87,18 @@ private:
     return varies(s);
   }
 
-  /// `e` names a counter of `firstTurn_` (through parentheses and casts).
+  /// `e` is 0 in the first turn: a counter of `firstTurn_`, a sum or
+  /// difference of such zeros (`ae + ae`), or a product with one (through
+  /// parentheses and casts).
   bool zeroInFirstTurn(const clang::Expr* e) const {
-    const auto* v = variableOf(e->IgnoreParenCasts());
+    e = e->IgnoreParenCasts();
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e)) {
+      if (b->getOpcode() == clang::BO_Mul) return zeroInFirstTurn(b->getLHS()) || zeroInFirstTurn(b->getRHS());
+      if (b->getOpcode() == clang::BO_Add || b->getOpcode() == clang::BO_Sub)
+        return zeroInFirstTurn(b->getLHS()) && zeroInFirstTurn(b->getRHS());
+      return false;
+    }
+    const auto* v = variableOf(e);
     return v && std::find(firstTurn_.begin(), firstTurn_.end(), v) != firstTurn_.end();
   }
 

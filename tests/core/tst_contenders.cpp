@@ -346,6 +346,7 @@ private Q_SLOTS:
         true);
     row("i * k in the first turn of both loops", us, "  a[i] = b[i];",
         "  int k, l;\n  for (k = 0; k < n; k++)\n    for (l = 0; l < m; l++)\n      a[(i + l) * k] = b[i];", 1, true);
+    row("i * (k + k) + k", us, "  a[i] = b[i];", "  for (int k = 0; k < n; k++)\n    a[i * (k + k) + k] = b[i];", 1, true);
     row("i * k + i", us, "  a[i] = b[i];", "  for (int k = 0; k < n; k++)\n    a[i * k + i] = b[i];", 0, false);
     row("i * (k + 1)", us, "  a[i] = b[i];", "  for (int k = 0; k < n; k++)\n    a[i * (k + 1)] = b[i];", 0, false);
     row("i * k from 1", us, "  a[i] = b[i];", "  for (int k = 1; k < n; k++)\n    a[i * k] = b[i];", 0, false);
