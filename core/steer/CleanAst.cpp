@@ -1028,9 +1028,9 @@ private:
     };
     const int l = held(b->getLHS()), r = held(b->getRHS());
     if (l < 0 && r < 0) return {};
-    const std::string name = l >= 0 ? clang::dyn_cast<clang::DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts())->getDecl()->getNameAsString()
-                                    : clang::dyn_cast<clang::DeclRefExpr>(b->getRHS()->IgnoreParenImpCasts())->getDecl()->getNameAsString();
-    const std::string holds = "'" + name + "' holds " + std::to_string(l >= 0 ? l : r) + " (set when declared, never changed): ";
+    const auto* named = variableOf(l >= 0 ? b->getLHS() : b->getRHS());
+    const std::string holds = "'" + named->getNameAsString() + "' holds " + std::to_string(l >= 0 ? l : r) +
+                              " (set when declared, never changed): ";
     switch (b->getOpcode()) {
     case clang::BO_Mul:
       if (l == 0 || r == 0) return holds + "the product is always 0";

@@ -201,15 +201,19 @@ private:
 
   /// A condition, then the parts it decides whether to run: guarded when it
   /// varies, singled out when it singles work-items out.
-  void branch(const clang::Expr* cond, std::initializer_list<const clang::Stmt*> parts, bool guarded, bool singled) {
+  /// `counter`: a for loop's counter from 0, which is 0 in the parts' first turn.
+  void branch(const clang::Expr* cond, std::initializer_list<const clang::Stmt*> parts, bool guarded, bool singled,
+              const clang::VarDecl* counter = nullptr) {
     walk(cond, guarded, singled);
     const bool g = guarded || varies(cond), one = singled || singlesOut(cond);
     const int data = cond && readsData(cond);
     dataTests_ += data;
-    // A test of a counter may skip its first turn (`if (k > 0)`): below it
-    // no counter is known to be 0.
+    // A test of a counter may skip its first turn (`if (k > 0)`, an inner
+    // loop bounded by an outer counter, `l < k`): below it no counter is
+    // known to be 0.
     const auto counters = firstTurn_;
     if (cond && readsFirstTurnCounter(cond)) firstTurn_.clear();
+    if (counter) firstTurn_.push_back(counter);
     for (const clang::Stmt* p : parts)
       walk(p, g, one);
     firstTurn_ = counters;
@@ -257,22 +261,8 @@ private:
     }
     if (const auto* f = llvm::dyn_cast<clang::ForStmt>(s)) {
       walk(f->getInit(), guarded, singled);
-      // The body's first turn, with the loop's own condition (which reads
-      // its counter) holding: the counter is 0 there.
-      const auto counters = firstTurn_;
-      const auto* counter = counterFromZero(f);
-      walk(f->getCond(), guarded, singled);
-      const bool g = guarded || varies(f->getCond()), one = singled || singlesOut(f->getCond());
-      const int data = f->getCond() && readsData(f->getCond());
-      dataTests_ += data;
-      // An inner loop bounded by an outer counter (`af < ae`) may not run
-      // while that counter is 0.
-      if (f->getCond() && readsFirstTurnCounter(f->getCond())) firstTurn_.clear();
-      if (counter) firstTurn_.push_back(counter);
-      walk(f->getBody(), g, one);
-      firstTurn_ = counters;
-      walk(f->getInc(), g, one);
-      dataTests_ -= data;
+      // The body's first turn: a counter the init sets to 0 is 0 there.
+      branch(f->getCond(), {f->getBody(), f->getInc()}, guarded, singled, counterFromZero(f));
       return;
     }
     if (const auto* w = llvm::dyn_cast<clang::WhileStmt>(s)) {
