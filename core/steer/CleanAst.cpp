@@ -1028,21 +1028,26 @@ private:
     };
     const int l = held(b->getLHS()), r = held(b->getRHS());
     if (l < 0 && r < 0) return {};
-    const auto* named = variableOf(l >= 0 ? b->getLHS() : b->getRHS());
-    const std::string holds = "'" + named->getNameAsString() + "' holds " + std::to_string(l >= 0 ? l : r) +
-                              " (set when declared, never changed): ";
+    // The side that decides, and what it does.
+    const clang::Expr* side = nullptr;
+    const char* why = nullptr;
     switch (b->getOpcode()) {
     case clang::BO_Mul:
-      if (l == 0 || r == 0) return holds + "the product is always 0";
-      if (l == 1 || r == 1) return holds + "multiplies by nothing";
-      return {};
+      if (r == 0 || l == 0) side = r == 0 ? b->getRHS() : b->getLHS(), why = "the product is always 0";
+      else if (r == 1 || l == 1) side = r == 1 ? b->getRHS() : b->getLHS(), why = "multiplies by nothing";
+      break;
     case clang::BO_Add:
-      return l == 0 || r == 0 ? holds + "adds nothing" : std::string();
+      if (r == 0 || l == 0) side = r == 0 ? b->getRHS() : b->getLHS(), why = "adds nothing";
+      break;
     case clang::BO_Sub:
-      return r == 0 ? holds + "takes away nothing" : std::string();
+      if (r == 0) side = b->getRHS(), why = "takes away nothing";
+      break;
     default:
-      return {};
+      break;
     }
+    if (!side) return {};
+    return "'" + variableOf(side)->getNameAsString() + "' holds " + std::to_string(side == b->getRHS() ? r : l) +
+           " (set when declared, never changed): " + why;
   }
 
   /// A size of the NDRange (`get_local_size`, `get_global_size`,
