@@ -32,7 +32,7 @@
 //
 // Usage: bench-steer [--space grewe|instcount|autophase] [--targets 40] [--time-budget 600]
 //                    [--depth 100000] [--width 16] [--candidates 4] [--temperature 0.8] [--hole 0-3]
-//                    [--directed-holes 0.5] [--rename-holes 1] [--escalate-after 0] [--restarts 0] [--redraws 0] [--combine 16] [--combine-greedy 0] [--aliases 4] [--max-per-vector 4] [--reseed-after 100] [--reseed-draw 0|1] [--fill-insertions 0|1] [--clean-seeds 0|1] [--guide-logits 1] [--patience 0]
+//                    [--directed-holes 0.5] [--rename-holes 1] [--escalate-after 0] [--restarts 0] [--redraws 0] [--combine 16] [--combine-greedy 0] [--aliases 4] [--alias-seeds 0|1] [--max-per-vector 4] [--reseed-after 100] [--reseed-draw 0|1] [--fill-insertions 0|1] [--clean-seeds 0|1] [--guide-logits 1] [--patience 0]
 //                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--untyped] [--no-calls] [--unchecked] [--context 64] [--nearest 32] [--seed-package-share 0.75] [--repairs 0] [--lineage-checks 0] [--package-failures 1] [--seed 1] [--ablation]
 //                    [--seeding nearest|empty|generated] (generated: a model trained with conditions, told each target)
 //                    [--seed-near 0.8] (generated seeds held to the target, and sampled clean; 0: the conditions alone)
@@ -276,6 +276,7 @@ int main(int argc, char** argv) {
     else if (arg("--combine")) base.combine = std::atoi(argv[++i]);
     else if (arg("--combine-greedy")) base.combineGreedy = std::atoi(argv[++i]);
     else if (arg("--aliases")) base.aliases = std::atoi(argv[++i]);
+    else if (arg("--alias-seeds")) base.aliasSeeds = std::atoi(argv[++i]) != 0;
     else if (arg("--max-per-vector")) base.maxPerVector = std::atoi(argv[++i]);
     else if (arg("--failing-members")) base.failingMembers = std::atoi(argv[++i]);
     else if (arg("--seeds-refill")) base.seedsRefill = std::atoi(argv[++i]) != 0;
@@ -365,7 +366,8 @@ int main(int argc, char** argv) {
                          : std::string()) +
       (base.seedRestarts > 0 ? ", restarted up to " + std::to_string(base.seedRestarts) + " times" : std::string()) +
       (base.seedLocal > 0 ? ", " + formatNumber(base.seedLocal) + " of them from a local buffer when the target has localmem"
-                          : std::string());
+                          : std::string()) +
+      (base.aliasSeeds ? ", nearest kernels ranked with buffer uses through aliases" : std::string());
   if (!summaries.empty()) return summarise(summaries);
   try {
     if (ckpt.empty()) ckpt = modelForWorkspace(wsPath);

@@ -31,6 +31,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -55,6 +56,8 @@ constexpr double kFirst = 1e12;
 constexpr std::size_t kBisections = 8;
 /// How a nearest seed's candidate names its corpus kernel: this, its id, a space, its name.
 constexpr const char* kSeedOrigin = "kernel #";
+/// Appended to a seed's origin when it is the corpus kernel with buffer uses through aliases (SteerSpec::aliasSeeds).
+constexpr const char* kAliasSeedOrigin = ", buffer uses through aliases";
 
 /// A well-mixed seed for generation g of a run (splitmix64 of both).
 std::uint64_t generationSeed(std::uint64_t seed, int generation) {
@@ -206,6 +209,10 @@ struct BeamSearch::Run {
   /// SteerSpec::aliases: members whose mem is above the target's, with
   /// some of a buffer's uses through an alias (steer/PointerAliases.h).
   void aliasCandidates(Generation& g);
+  /// SteerSpec::aliasSeeds: `rows` (nearest first) ranked by the distance
+  /// aliases let each kernel reach; memSaving gets the rows that need them.
+  void rankByAliases(const engine::FeatureTable& table, const std::set<std::string>& roles,
+                     std::vector<engine::Neighbour>& rows, std::map<std::size_t, std::size_t>& memSaving);
   void planRepairs(std::int64_t failed);
   void addRepairs(Generation& g);
   void keep(Generation& g, std::mt19937_64& rng);
@@ -399,7 +406,9 @@ void BeamSearch::Run::seedCandidates(Generation& g) {
     std::set<std::string> seen;
     std::map<std::string, int> fromPackage; // clean seeds taken
     const int perPackage = seedsPerPackage(spec.nearest, spec.seedPackageShare);
-    const auto rows = engine::nearestRows(table, spec.target.values, table.size());
+    auto rows = engine::nearestRows(table, spec.target.values, table.size());
+    std::map<std::size_t, std::size_t> memSaving; // a row's seed through aliases that lower its mem by this much
+    if (spec.aliasSeeds && space.name == "grewe") rankByAliases(table, roles, rows, memSaving);
     const std::size_t walk = 4 * std::size_t(std::max(spec.nearest, 0));
     std::size_t next = 0, tried = 0;
     int clean = 0;
@@ -415,7 +424,12 @@ void BeamSearch::Run::seedCandidates(Generation& g) {
         if (!roles.count(table.groups[n.row])) continue;
         const auto k = ws.kernel(table.ids[n.row]);
         if (!k || fromPackage[k->package] >= perPackage || !seen.insert(model::tokenKey(k->source)).second) continue;
-        batch.push_back({kSeedOrigin + std::to_string(k->id) + " " + k->name, k->source, k->package, {}, false});
+        const auto saving = memSaving.find(n.row);
+        if (saving == memSaving.end())
+          batch.push_back({kSeedOrigin + std::to_string(k->id) + " " + k->name, k->source, k->package, {}, false});
+        else
+          batch.push_back({kSeedOrigin + std::to_string(k->id) + " " + k->name + kAliasSeedOrigin,
+                           withAliasesSaving(k->source, k->name, saving->second), k->package, {}, false});
       }
       tried += batch.size();
       engine::parallelFor(batch.size(), jobs, [&](std::size_t i) {
@@ -620,6 +634,64 @@ void BeamSearch::Run::combineInfills(Generation& g, const std::vector<Feed>& fee
   engine::parallelFor(texts.size(), jobs, [&](std::size_t i) { g.measured[before + i] = measure(texts[i]); });
   g.combinedFrom = before;
   g.combined = texts.size();
+}
+
+void BeamSearch::Run::rankByAliases(const engine::FeatureTable& table, const std::set<std::string>& roles,
+                                    std::vector<engine::Neighbour>& rows,
+                                    std::map<std::size_t, std::size_t>& memSaving) {
+  // A corpus kernel whose mem is above the target's may be far from it only
+  // for that: NPB reaches its arrays through pointers declared in the body,
+  // so its kernels count many coalesced accesses and few memory accesses,
+  // and a kernel that subscripts one buffer ten times has the same
+  // accesses but mem 10 (and F2, F4 a tenth of the target's). Aliases
+  // lower mem and change nothing the kernel does. So a kernel is ranked by
+  // the distance its aliases can reach: first optimistically (mem down to
+  // the target's), then, for the kernels that could enter the seeds so,
+  // exactly (parsed: how many uses each buffer's alias can take).
+  const auto targetMem = features::greweCountsOf(spec.target.values).mem;
+  const std::size_t want = std::size_t(std::max(spec.nearest, 1));
+  double bar = std::numeric_limits<double>::infinity(); // the distance of the (4 want)th nearest kernel as it is
+  for (std::size_t i = 0, n = 0; i < rows.size(); ++i)
+    if (roles.count(table.groups[rows[i].row]) && ++n == 4 * want) {
+      bar = rows[i].distance;
+      break;
+    }
+  struct Hope {
+    std::size_t at;   ///< index into rows
+    double optimistic; ///< the distance with mem down to what the target has
+  };
+  std::vector<Hope> hopes;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& v = table.rows[rows[i].row];
+    const auto mem = features::greweCountsOf(v).mem;
+    if (!roles.count(table.groups[rows[i].row]) || mem <= std::max(targetMem, 1.0)) continue;
+    auto c = features::greweCountsOf(v);
+    c.mem = mem - double(bestMemSaving(v, spec.target.values, std::size_t(mem - std::max(targetMem, 1.0))));
+    if (const double d = features::distance(features::greweVector(c), spec.target.values); d < std::min(bar, rows[i].distance))
+      hopes.push_back({i, d});
+  }
+  std::stable_sort(hopes.begin(), hopes.end(), [](const Hope& a, const Hope& b) { return a.optimistic < b.optimistic; });
+  hopes.resize(std::min(hopes.size(), 4 * want));
+  std::vector<std::pair<std::string, std::string>> kernels(hopes.size()); // text, kernel name
+  for (std::size_t h = 0; h < hopes.size(); ++h)
+    if (const auto k = ws.kernel(table.ids[rows[hopes[h].at].row])) kernels[h] = {k->source, k->name};
+  std::vector<std::size_t> saving(hopes.size(), 0);
+  engine::parallelFor(hopes.size(), jobs, [&](std::size_t h) {
+    if (kernels[h].first.empty()) return;
+    saving[h] = bestMemSaving(table.rows[rows[hopes[h].at].row], spec.target.values,
+                              maxMemSaved(aliasSites(kernels[h].first, kernels[h].second)));
+  });
+  for (std::size_t h = 0; h < hopes.size(); ++h) {
+    if (saving[h] == 0) continue;
+    auto& r = rows[hopes[h].at];
+    auto c = features::greweCountsOf(table.rows[r.row]);
+    c.mem -= double(saving[h]);
+    r.distance = features::distance(features::greweVector(c), spec.target.values);
+    memSaving[r.row] = saving[h];
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const engine::Neighbour& a, const engine::Neighbour& b) {
+    return a.distance < b.distance || (a.distance == b.distance && a.row < b.row);
+  });
 }
 
 void BeamSearch::Run::aliasCandidates(Generation& g) {

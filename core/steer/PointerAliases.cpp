@@ -1,6 +1,8 @@
 #include "steer/PointerAliases.h"
 
 #include "clang/OpenCLFrontend.h"
+#include "features/Distance.h"
+#include "features/GreweFeatures.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
@@ -196,6 +198,49 @@ std::string withAlias(const std::string& text, const AliasSites& sites, std::siz
     std::string decl = "\n  " + b.aliasType;
     if (decl.back() != '*') decl += ' ';
     out.insert(sites.bodyStart, decl + alias + " = " + b.name + ";");
+  }
+  return out;
+}
+
+std::size_t maxMemSaved(const AliasSites& sites) {
+  std::size_t saved = 0;
+  for (const auto& b : sites.buffers)
+    saved += memSaved(b, b.uses.size());
+  return saved;
+}
+
+std::size_t bestMemSaving(const std::vector<double>& values, const std::vector<double>& target,
+                          std::size_t maxSaving) {
+  auto counts = features::greweCountsOf(values);
+  const double mem = counts.mem;
+  std::size_t best = 0;
+  double nearest = features::distance(values, target);
+  for (std::size_t s = 1; s <= maxSaving && double(s) < mem; ++s) {
+    counts.mem = mem - double(s);
+    if (const double d = features::distance(features::greweVector(counts), target); d < nearest) {
+      nearest = d;
+      best = s;
+    }
+  }
+  return best;
+}
+
+std::string withAliasesSaving(const std::string& text, const std::string& kernel, std::size_t saving) {
+  std::string out = text;
+  while (saving > 0) {
+    const auto sites = aliasSites(out, kernel);
+    std::size_t pick = sites.buffers.size(), most = 0;
+    for (std::size_t i = 0; i < sites.buffers.size(); ++i)
+      if (const auto s = memSaved(sites.buffers[i], sites.buffers[i].uses.size()); s > most) {
+        most = s;
+        pick = i;
+      }
+    if (most == 0) break;
+    const auto& b = sites.buffers[pick];
+    const std::size_t count = std::min(b.uses.size(), b.alias.empty() ? saving + 1 : saving);
+    const auto saved = memSaved(b, count);
+    out = withAlias(out, sites, pick, count);
+    saving -= std::min(saving, saved);
   }
   return out;
 }

@@ -60,6 +60,21 @@ struct AliasOption {
   std::size_t buffer = 0, count = 0, saved = 0;
 };
 
+/// The most an alias of every buffer can lower mem: each buffer's uses all
+/// through its alias (less the new alias's own use of the buffer).
+[[nodiscard]] std::size_t maxMemSaved(const AliasSites& sites);
+
+/// The saving of mem, 0 to `maxSaving`, that brings the Grewe vector
+/// `values` (counts and the ratios F2, F4) nearest `target` (unscaled, as
+/// seeds are ranked); the smallest such saving on ties, 0 when none helps.
+[[nodiscard]] std::size_t bestMemSaving(const std::vector<double>& values, const std::vector<double>& target,
+                                        std::size_t maxSaving);
+
+/// `text` with aliases that lower mem by `saving` (at most maxMemSaved):
+/// the buffer with the most uses first, parsed again after each alias.
+/// Unchanged when `saving` is 0 or the text does not parse.
+[[nodiscard]] std::string withAliasesSaving(const std::string& text, const std::string& kernel, std::size_t saving);
+
 /// The aliases that lower mem by at most `excess` (the kernel's mem above
 /// the target's) and by at least 1, one a buffer, the largest saving first.
 [[nodiscard]] std::vector<AliasOption> aliasOptions(const AliasSites& sites, std::size_t excess);

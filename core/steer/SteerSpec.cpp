@@ -44,7 +44,7 @@ std::string SteerSpec::toJson() const {
          ",\"directed_holes\":" + formatNumber(directedHoles) + ",\"rename_holes\":" + (renameHoles ? "true" : "false") +
          ",\"max_new_tokens\":" + std::to_string(maxNewTokens) +
          ",\"escalate_after\":" + std::to_string(escalateAfter) + ",\"restarts\":" + std::to_string(restarts) + ",\"redraws\":" + std::to_string(redraws) +
-         ",\"combine\":" + std::to_string(combine) + ",\"combine_greedy\":" + std::to_string(combineGreedy) + ",\"aliases\":" + std::to_string(aliases) + ",\"max_per_vector\":" + std::to_string(maxPerVector) +
+         ",\"combine\":" + std::to_string(combine) + ",\"combine_greedy\":" + std::to_string(combineGreedy) + ",\"aliases\":" + std::to_string(aliases) + ",\"alias_seeds\":" + (aliasSeeds ? "true" : "false") + ",\"max_per_vector\":" + std::to_string(maxPerVector) +
          ",\"reseed_after\":" + std::to_string(reseedAfter) + ",\"reseed_draw\":" + (reseedDraw ? "true" : "false") +
          ",\"fill_insertions\":" + (fillInsertions ? "true" : "false") +
          ",\"clean_seeds\":" + (cleanSeeds ? "true" : "false") + ",\"seed_near\":" + formatNumber(seedNear) + ",\"seed_lean\":" + formatNumber(seedLean) + ",\"seed_restarts\":" + std::to_string(seedRestarts) + ",\"seed_local\":" + formatNumber(seedLocal) +
@@ -110,6 +110,7 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   integer("combine_greedy", s.combineGreedy);
   s.aliases = 0; // and before aliases none was made
   integer("aliases", s.aliases);
+  s.aliasSeeds = o->getBoolean("alias_seeds").value_or(false); // and before alias seeds kernels were ranked as they are
   s.maxPerVector = 0; // and before the cap let any number of members share a vector
   integer("max_per_vector", s.maxPerVector);
   s.reseedAfter = 0; // and before reseeding searched on from a stalled beam

@@ -3,6 +3,7 @@
 // coalesced, not the other Grewe counts, not the -O1 IR's InstCount or
 // Autophase vectors. Real Clang on kernels written here.
 #include "features/FeatureSpace.h"
+#include "features/GreweFeatures.h"
 #include "features/Measurement.h"
 #include "steer/PointerAliases.h"
 
@@ -152,6 +153,30 @@ private Q_SLOTS:
     QCOMPARE(many[1].buffer, b);
     QCOMPARE(many[1].saved, std::size_t(1));
     QVERIFY(steer::aliasOptions(s, 0).empty());
+  }
+
+  void seedsAreAliasedByTheSavingThatBringsThemNearest() {
+    // Nearest seeding (SteerSpec::aliasSeeds) ranks a kernel by the mem its
+    // aliases can reach: a's three uses save 2, b's two save 1.
+    QCOMPARE(steer::maxMemSaved(steer::aliasSites(kKernel, "A")), std::size_t(3));
+    const auto values = vectorsOf(kKernel).at("grewe");
+    auto counts = features::greweCountsOf(values);
+    QCOMPARE(counts.mem, 7.0);
+    const auto withMem = [&](double mem) {
+      auto c = counts;
+      c.mem = mem;
+      return features::greweVector(c);
+    };
+    QCOMPARE(steer::bestMemSaving(values, withMem(5), 3), std::size_t(2));
+    QCOMPARE(steer::bestMemSaving(values, withMem(1), 3), std::size_t(3)); // as far as the aliases go
+    QCOMPARE(steer::bestMemSaving(values, withMem(1), 1), std::size_t(1));
+    QCOMPARE(steer::bestMemSaving(values, withMem(9), 3), std::size_t(0)); // mem below the target's: none helps
+    for (std::size_t saving : {1, 2, 3})
+      sameButMem(kKernel, steer::withAliasesSaving(kKernel, "A", saving), double(saving));
+    sameButMem(kKernel, steer::withAliasesSaving(kKernel, "A", 10), 3); // no more than every use
+    QCOMPARE(steer::withAliasesSaving(kKernel, "A", 0), std::string(kKernel));
+    QCOMPARE(steer::withAliasesSaving("kernel void A(global float* a) { a[0] = x; }", "A", 1),
+             std::string("kernel void A(global float* a) { a[0] = x; }")); // does not parse: unchanged
   }
 };
 

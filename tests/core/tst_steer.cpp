@@ -163,6 +163,7 @@ steer::SteerSpec spec(const std::vector<double>& target, int depth) {
   s.jobs = 2;
   s.combine = 0; // each candidate one infill of its parent (the combining tests turn it on)
   s.aliases = 0; // and none aliased (the alias test turns them on)
+  s.aliasSeeds = false; // and nearest seeds ranked as they are (the alias seeds' test turns it on)
   // The search's own machinery: every compiling candidate may be kept and be
   // the best (the contenders' tests turn the rules and checks on).
   s.cleanRules.clear();
@@ -2076,6 +2077,50 @@ private Q_SLOTS:
       return steer::targetFromKernelFile("instcount", path).values;
     };
     QCOMPARE(instcount(r.bestText), instcount(kSeed)); // the same kernel at -O1
+  }
+
+  void nearestSeedsAreRankedByTheMemTheirAliasesReach() {
+    // The seed's three uses of `a` through one alias reach the target; a
+    // kernel nearer as it is does not. Ranked by what aliases reach, the
+    // seed comes first, aliased, and matches before any infill.
+    const char* aliased = "kernel void A(global float* a, global const float* b) {\n"
+                          "  global float* c = a;\n"
+                          "  int i = get_global_id(0);\n"
+                          "  c[i] = b[i] * 2.0f;\n"
+                          "  c[i] = c[i] + 1.0f;\n"
+                          "}\n";
+    const char* nearer = "kernel void A(global float* a, global const float* b) {\n"
+                         "  int i = get_global_id(0);\n"
+                         "  a[i] = b[i] * 2.0f + 1.0f;\n"
+                         "}\n";
+    const auto target = greweOf(aliased);
+    QVERIFY2(features::distance(greweOf(nearer), target, {}) < features::distance(greweOf(kSeed), target, {}),
+             "the other kernel is the nearer as it is");
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("aliasseeds.sbw")).toStdString());
+    const auto seedId = addCorpusKernel(ws, kSeed, "numerics");
+    const auto nearerId = addCorpusKernel(ws, nearer, "other");
+    auto sampler = deleter();
+    steer::BeamSearch search(ws, sampler);
+    auto s = spec(target, 0);
+    s.seeding = steer::Seeding::Nearest;
+    s.seeds.clear();
+    s.nearest = 1;
+    const auto seedsOf = [&](std::int64_t run) {
+      std::vector<std::string> origins;
+      for (const auto& c : ws.steerCandidates(run, 0))
+        origins.push_back(c.origin);
+      return origins;
+    };
+    const auto plain = search.run(s);
+    QCOMPARE(plain.stopReason, std::string("depth"));
+    QCOMPARE(seedsOf(plain.run), std::vector<std::string>{"kernel #" + std::to_string(nearerId) + " A"});
+    s.aliasSeeds = true;
+    const auto r = search.run(s);
+    QCOMPARE(r.stopReason, std::string("exact match"));
+    QCOMPARE(r.generations, 0);
+    QCOMPARE(seedsOf(r.run),
+             std::vector<std::string>{"kernel #" + std::to_string(seedId) + " A, buffer uses through aliases"});
+    QCOMPARE(greweOf(r.bestText.c_str()), target);
   }
 
   void greedyCombiningAppliesEveryUsefulInfillOfAMember() {
