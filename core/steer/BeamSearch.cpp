@@ -429,7 +429,7 @@ void BeamSearch::Run::seedCandidates(Generation& g) {
           batch.push_back({kSeedOrigin + std::to_string(k->id) + " " + k->name, k->source, k->package, {}, false});
         else
           batch.push_back({kSeedOrigin + std::to_string(k->id) + " " + k->name + kAliasSeedOrigin,
-                           withAliasesSaving(k->source, k->name, saving->second), k->package, {}, false});
+                           withAliasesSaving(k->source, {}, saving->second), k->package, {}, false});
       }
       tried += batch.size();
       engine::parallelFor(batch.size(), jobs, [&](std::size_t i) {
@@ -672,14 +672,14 @@ void BeamSearch::Run::rankByAliases(const engine::FeatureTable& table, const std
   }
   std::stable_sort(hopes.begin(), hopes.end(), [](const Hope& a, const Hope& b) { return a.optimistic < b.optimistic; });
   hopes.resize(std::min(hopes.size(), 4 * want));
-  std::vector<std::pair<std::string, std::string>> kernels(hopes.size()); // text, kernel name
+  std::vector<std::string> kernels(hopes.size()); // a corpus kernel's text holds that kernel alone
   for (std::size_t h = 0; h < hopes.size(); ++h)
-    if (const auto k = ws.kernel(table.ids[rows[hopes[h].at].row])) kernels[h] = {k->source, k->name};
+    if (const auto k = ws.kernel(table.ids[rows[hopes[h].at].row])) kernels[h] = k->source;
   std::vector<std::size_t> saving(hopes.size(), 0);
   engine::parallelFor(hopes.size(), jobs, [&](std::size_t h) {
-    if (kernels[h].first.empty()) return;
+    if (kernels[h].empty()) return;
     saving[h] = bestMemSaving(table.rows[rows[hopes[h].at].row], spec.target.values,
-                              maxMemSaved(aliasSites(kernels[h].first, kernels[h].second)));
+                              maxMemSaved(aliasSites(kernels[h], {})));
   });
   for (std::size_t h = 0; h < hopes.size(); ++h) {
     if (saving[h] == 0) continue;

@@ -77,7 +77,8 @@ public:
     const auto& sm = ast.getSourceManager();
     for (const clang::Decl* d : ast.getTranslationUnitDecl()->noload_decls()) {
       const auto* f = llvm::dyn_cast<clang::FunctionDecl>(d);
-      if (!f || !f->hasAttr<clang::OpenCLKernelAttr>() || f->getNameAsString() != kernel_) continue;
+      if (!f || !f->hasAttr<clang::OpenCLKernelAttr>() || (!kernel_.empty() && f->getNameAsString() != kernel_))
+        continue;
       const auto* body = llvm::dyn_cast_or_null<clang::CompoundStmt>(f->getBody());
       if (!body || !body->getLBracLoc().isFileID() || !sm.isInMainFile(body->getLBracLoc())) return;
       read(ast, *f, *body);

@@ -42,8 +42,8 @@ struct AliasSites {
   std::vector<AliasableBuffer> buffers;
 };
 
-/// The sites of `kernel` (a kernel function's name) in `text`; one Clang
-/// parse, no code generation. Thread-safe.
+/// The sites of `kernel` (a kernel function's name; empty: the text's
+/// first kernel) in `text`; one Clang parse, no code generation. Thread-safe.
 [[nodiscard]] AliasSites aliasSites(const std::string& text, const std::string& kernel);
 
 /// `text` with the last `count` uses of buffer `buffer` written as its alias:
