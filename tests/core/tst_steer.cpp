@@ -102,11 +102,14 @@ std::string returnsFirst(const char* bound) {
                      "  int i = get_global_id(0);\n  if (n + ") + bound + " >= 0) return;\n  a[i] = b[i] * 2.0f;\n}\n";
 }
 
-/// A corpus kernel called A of `package`, with its Grewe features: a seed for nearest seeding.
-std::int64_t addCorpusKernel(store::Workspace& ws, const std::string& text, const std::string& package) {
+/// A corpus kernel of `package`, with its Grewe features: a seed for nearest
+/// seeding. Its recorded name is A, or what the corpus recorded before its
+/// identifiers were rewritten.
+std::int64_t addCorpusKernel(store::Workspace& ws, const std::string& text, const std::string& package,
+                             const std::string& name = "A") {
   const auto& grewe = features::featureSpace("grewe");
   store::KernelRecord k;
-  k.name = "A";
+  k.name = name;
   k.source = text;
   k.package = package;
   k.role = "train";
@@ -2097,7 +2100,7 @@ private Q_SLOTS:
     QVERIFY2(features::distance(greweOf(nearer), target, {}) < features::distance(greweOf(kSeed), target, {}),
              "the other kernel is the nearer as it is");
     auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("aliasseeds.sbw")).toStdString());
-    const auto seedId = addCorpusKernel(ws, kSeed, "numerics");
+    const auto seedId = addCorpusKernel(ws, kSeed, "numerics", "scale_and_add"); // its text calls it A
     const auto nearerId = addCorpusKernel(ws, nearer, "other");
     auto sampler = deleter();
     steer::BeamSearch search(ws, sampler);
@@ -2119,7 +2122,7 @@ private Q_SLOTS:
     QCOMPARE(r.stopReason, std::string("exact match"));
     QCOMPARE(r.generations, 0);
     QCOMPARE(seedsOf(r.run),
-             std::vector<std::string>{"kernel #" + std::to_string(seedId) + " A, buffer uses through aliases"});
+             std::vector<std::string>{"kernel #" + std::to_string(seedId) + " scale_and_add, buffer uses through aliases"});
     QCOMPARE(greweOf(r.bestText.c_str()), target);
   }
 
