@@ -32,7 +32,7 @@
 //
 // Usage: bench-steer [--space grewe|instcount|autophase] [--targets 40] [--time-budget 600]
 //                    [--depth 100000] [--width 16] [--candidates 4] [--temperature 0.8] [--hole 0-3]
-//                    [--directed-holes 0.5] [--rename-holes 1] [--escalate-after 0] [--restarts 0] [--redraws 0] [--combine 16] [--combine-greedy 0] [--aliases 4] [--alias-seeds 0|1] [--max-per-vector 4] [--reseed-after 100] [--reseed-draw 0|1] [--fill-insertions 0|1] [--clean-seeds 0|1] [--guide-logits 1] [--patience 0]
+//                    [--directed-holes 0.5] [--rename-holes 1] [--escalate-after 0] [--restarts 0] [--redraws 0] [--combine 16] [--combine-greedy 0] [--aliases 4] [--alias-seeds 0] [--max-per-vector 4] [--reseed-after 100] [--reseed-draw 0|1] [--fill-insertions 0|1] [--clean-seeds 0|1] [--guide-logits 1] [--patience 0]
 //                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--untyped] [--no-calls] [--unchecked] [--context 64] [--nearest 32] [--seed-package-share 0.75] [--repairs 0] [--lineage-checks 0] [--package-failures 1] [--seed 1] [--ablation]
 //                    [--seeding nearest|empty|generated] (generated: a model trained with conditions, told each target)
 //                    [--seed-near 0.8] (generated seeds held to the target, and sampled clean; 0: the conditions alone)
@@ -43,6 +43,8 @@
 //                    [--keep-bests DIR] (each run's best kernel as DIR/VARIANT-NN.cl, to drive them)
 //                    [--keep-workspace FILE] (the scratch copy, every run and its checks, kept as FILE)
 //                    [--only 1,5,...] (run only these of the chosen targets, by their place in the list)
+//                    [--target-seed N] (the seed that chooses the targets; by default --seed's: repeated runs of
+//                    the same targets with --seed 2, 3 give --target-seed 1)
 //                    [--allow RULE,...|all] (clean-compile rules not enforced) [--no-drive-check] [--check-timeout 5] [--confirm-timeout 20]
 //                    [--confirm-sizes 4096,65536|none] (after the quick check, every device at these sizes)
 //                    [--race-check 0] (after the confirmation, the checks once more in Oclgrind at N work-items)
@@ -74,6 +76,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -247,6 +250,7 @@ int main(int argc, char** argv) {
   bool ablation = false;
   int alsoAliases = -1; ///< also run every target with this many aliases a generation (-1: not)
   int alsoParallelSeeds = -1; ///< also run every target with SteerSpec::parallelSeeds so (-1: not)
+  std::optional<unsigned long long> targetSeed; // --target-seed: the targets' draw apart from the runs'
   std::set<int> only; // --only: the chosen targets to run, by their 1-based place in the list
   std::vector<std::string> summaries; // --summarise: CSV files of earlier runs, totalled instead of a run
   steer::SteerSpec base;
@@ -310,6 +314,7 @@ int main(int argc, char** argv) {
     else if (arg("--seed-package-share")) base.seedPackageShare = std::atof(argv[++i]);
     else if (arg("--swap")) base.swapProbability = std::atof(argv[++i]);
     else if (arg("--seed")) base.seed = std::strtoull(argv[++i], nullptr, 10);
+    else if (arg("--target-seed")) targetSeed = std::strtoull(argv[++i], nullptr, 10);
     else if (arg("--seeding")) {
       const std::string mode = argv[++i];
       base.seeding = mode == "empty"       ? steer::Seeding::Empty
@@ -435,7 +440,7 @@ int main(int argc, char** argv) {
     const auto reference = engine::loadReferenceTable(csv, space, threads ? unsigned(threads) : engine::hardwareJobs());
     const auto corpus = engine::loadWorkspaceTable(ws, space);
     std::map<std::string, std::vector<std::size_t>> bySuite;
-    std::mt19937_64 rng(base.seed);
+    std::mt19937_64 rng(targetSeed ? *targetSeed : base.seed);
     for (std::size_t r = 0; r < reference.size(); ++r)
       bySuite[suiteOf(reference.names[r])].push_back(r);
     for (auto& [suite, rows] : bySuite)
@@ -457,9 +462,10 @@ int main(int argc, char** argv) {
       }
       if (!any) break;
     }
-    std::printf("%zu targets from %zu distinct DevMap kernels (%zu not measurable in this space); %zu skipped for an "
-                "exact match in the corpus\n\n",
-                chosen.size(), reference.size() + reference.skipped, reference.skipped, matched);
+    std::printf("%zu targets from %zu distinct DevMap kernels (%zu not measurable in this space; drawn with seed %llu); "
+                "%zu skipped for an exact match in the corpus\n\n",
+                chosen.size(), reference.size() + reference.skipped, reference.skipped,
+                (unsigned long long)(targetSeed ? *targetSeed : base.seed), matched);
 
     struct Variant {
       std::string name;

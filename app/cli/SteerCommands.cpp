@@ -172,9 +172,9 @@ void addSearchOptions(CommandLine& cl) {
                                 "target's with some of a buffer's uses through a pointer declared in the body "
                                 "(`__global float *q = a;`): mem falls, nothing the kernel does changes (0: none)",
               false, "4"});
-  cl.option({"no-alias-seeds", 0, "", "nearest seeding ranks corpus kernels as they are (by default, in the Grewe space, "
-                                     "a kernel whose mem is above the target's is ranked, and seeds, with some "
-                                     "buffer uses through aliases)"});
+  cl.option({"alias-seeds", 0, "", "nearest seeding in the Grewe space ranks a kernel whose mem is above the target's "
+                                  "by the distance it reaches with some buffer uses through aliases, and seeds with "
+                                  "it so aliased (by default kernels are ranked as they are)"});
   cl.option({"max-per-vector", 0, "N", "at most N beam members share one feature vector, so the beam keeps other "
                                        "directions besides rewordings of the best (0: no cap)", false, "4"});
   cl.option({"reseed-after", 0, "N", "after N generations without a better best in the beam, the beam starts again "
@@ -280,7 +280,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.redraws = int(cl.unsignedValue("redraws", 0, 1000));
     spec.combine = int(cl.unsignedValue("combine", 0, 100000));
     spec.aliases = int(cl.unsignedValue("aliases", 0, 100000));
-    spec.aliasSeeds = !cl.has("no-alias-seeds");
+    spec.aliasSeeds = cl.has("alias-seeds");
     spec.maxPerVector = int(cl.unsignedValue("max-per-vector", 0, 100000));
     spec.failingMembers = cl.value("failing-members") == "any" ? -1 : int(cl.unsignedValue("failing-members", 0, 100000));
     spec.seedsRefill = cl.has("seeds-refill");

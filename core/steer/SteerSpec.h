@@ -95,9 +95,10 @@ struct SteerSpec {
   int aliases = 4;
   /// Nearest seeding in the Grewe space ranks a corpus kernel by the
   /// distance it reaches with some buffer uses through aliases (as
-  /// `aliases` makes them), and seeds with the kernel so aliased. Runs
-  /// stored without it ranked kernels as they are.
-  bool aliasSeeds = true;
+  /// `aliases` makes them), and seeds with the kernel so aliased. Off by
+  /// default: the seeds come nearer, the runs' bests do not on the whole
+  /// (bench/results/bench-steer.md). Runs stored without it had none.
+  bool aliasSeeds = false;
   /// At most this many beam members share one feature vector; the rest of
   /// the beam goes to the nearest kernels of other vectors (filled with the
   /// capped ones only when there are too few). Without a cap the beam fills
