@@ -75,8 +75,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <random>
 #include <optional>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>

@@ -31,10 +31,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <limits>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
