@@ -116,7 +116,9 @@ private:
 
     clang::PrintingPolicy policy(ast.getLangOpts());
     for (const auto* p : f.parameters()) {
-      if (!buffers.count(p) || walk.changed.count(p)) continue;
+      // A pointer to arrays (`global const float (*y)[3]`) is declared around
+      // its name, which `T *name` cannot write: not aliased.
+      if (!buffers.count(p) || walk.changed.count(p) || p->getType()->getPointeeType()->isArrayType()) continue;
       AliasableBuffer b;
       b.name = p->getNameAsString();
       b.aliasType = p->getType().getUnqualifiedType().getAsString(policy);

@@ -134,6 +134,16 @@ private Q_SLOTS:
     QVERIFY(n.buffers.at(bufferIndex(n, "b")).alias.empty());
     QCOMPARE(n.buffers.at(bufferIndex(n, "b")).uses.size(), std::size_t(3));
     QCOMPARE(n.freshName, std::string("e"));
+    // A pointer to arrays is declared around its name (`global const float
+    // (*q)[3] = y;`), which an alias's `T *q` would not write: not aliased.
+    const char* rows = "kernel void A(global float* a, global const float (*const y)[3]) {\n"
+                       "  int e = get_global_id(0);\n"
+                       "  a[e] = y[e][0] + y[e][1] + a[e + 1];\n"
+                       "}\n";
+    const auto r = steer::aliasSites(rows, "A");
+    QVERIFY(r.parsed);
+    QCOMPARE(bufferIndex(r, "y"), r.buffers.size());
+    sameButMem(rows, steer::withAliasesSaving(rows, "A", 5), 1); // a's two uses only
   }
 
   void optionsLowerMemByAtMostTheExcess() {
