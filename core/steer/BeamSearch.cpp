@@ -663,10 +663,9 @@ void BeamSearch::Run::rankByAliases(const engine::FeatureTable& table, const std
   std::vector<Hope> hopes;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& v = table.rows[rows[i].row];
-    const auto mem = features::greweCountsOf(v).mem;
-    if (!roles.count(table.groups[rows[i].row]) || mem <= std::max(targetMem, 1.0)) continue;
     auto c = features::greweCountsOf(v);
-    c.mem = mem - double(bestMemSaving(v, spec.target.values, std::size_t(mem - std::max(targetMem, 1.0))));
+    if (!roles.count(table.groups[rows[i].row]) || c.mem <= std::max(targetMem, 1.0)) continue;
+    c.mem -= double(bestMemSaving(v, spec.target.values, std::size_t(c.mem - std::max(targetMem, 1.0))));
     if (const double d = features::distance(features::greweVector(c), spec.target.values); d < std::min(bar, rows[i].distance))
       hopes.push_back({i, d});
   }

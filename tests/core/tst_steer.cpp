@@ -49,6 +49,14 @@ const char* kSeed = "kernel void A(global float* a, global const float* b) {\n"
                     "  a[i] = a[i] + 1.0f;\n"
                     "}\n";
 // The seed with "+ 1.0f" or "* 2.0f" gone: one comparison fewer in comp.
+// The seed with its three uses of `a` through one alias: mem 4 becomes 2,
+// nothing else changes.
+const char* kAliasedSeed = "kernel void A(global float* a, global const float* b) {\n"
+                           "  global float* c = a;\n"
+                           "  int i = get_global_id(0);\n"
+                           "  c[i] = b[i] * 2.0f;\n"
+                           "  c[i] = c[i] + 1.0f;\n"
+                           "}\n";
 const char* kTarget = "kernel void A(global float* a, global const float* b) {\n"
                       "  int i = get_global_id(0);\n"
                       "  a[i] = b[i] * 2.0f;\n"
@@ -2047,13 +2055,7 @@ private Q_SLOTS:
     // The seed's three uses of `a` through one alias: mem 4 becomes 2, the
     // other counts and the IR stay. Deletions cannot reach that vector (they
     // take coalesced accesses with the uses); an alias reaches it at once.
-    const char* aliased = "kernel void A(global float* a, global const float* b) {\n"
-                          "  global float* c = a;\n"
-                          "  int i = get_global_id(0);\n"
-                          "  c[i] = b[i] * 2.0f;\n"
-                          "  c[i] = c[i] + 1.0f;\n"
-                          "}\n";
-    const auto target = greweOf(aliased);
+    const auto target = greweOf(kAliasedSeed);
     QCOMPARE(target[2], greweOf(kSeed)[2] - 2);
     auto s = spec(target, 1);
     auto sampler = deleter();
@@ -2086,17 +2088,11 @@ private Q_SLOTS:
     // The seed's three uses of `a` through one alias reach the target; a
     // kernel nearer as it is does not. Ranked by what aliases reach, the
     // seed comes first, aliased, and matches before any infill.
-    const char* aliased = "kernel void A(global float* a, global const float* b) {\n"
-                          "  global float* c = a;\n"
-                          "  int i = get_global_id(0);\n"
-                          "  c[i] = b[i] * 2.0f;\n"
-                          "  c[i] = c[i] + 1.0f;\n"
-                          "}\n";
     const char* nearer = "kernel void A(global float* a, global const float* b) {\n"
                          "  int i = get_global_id(0);\n"
                          "  a[i] = b[i] * 2.0f + 1.0f;\n"
                          "}\n";
-    const auto target = greweOf(aliased);
+    const auto target = greweOf(kAliasedSeed);
     QVERIFY2(features::distance(greweOf(nearer), target, {}) < features::distance(greweOf(kSeed), target, {}),
              "the other kernel is the nearer as it is");
     auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("aliasseeds.sbw")).toStdString());
