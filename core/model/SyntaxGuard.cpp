@@ -75,6 +75,9 @@ SyntaxGuard::SyntaxGuard(const Tokenizer& tok, const BuiltinSignatures* builtins
       if (t == w) integerOperators_.push_back(v);
     for (const char* w : {"*", "/", "*=", "/="})
       if (t == w) multiplicative_.push_back(v);
+    for (const char* w : {"<", ">", "<=", ">=", "==", "!=", "&&", "||", "?"})
+      if (t == w) tests_.push_back(v);
+    if (t == "!") not_ = v;
     for (const char* w : {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "&&", "||", "<", ">", "<=", ">=", "==",
                           "!=", "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", "?", "!", "~"})
       if (t == w) operators_.push_back(v);
@@ -446,10 +449,11 @@ void SyntaxGuard::banByType(const std::vector<int>& seq, std::size_t hole, const
     return endsOperand(seq[at - 1]);
   };
   auto isIn = [](const std::vector<int>& ids, int v) { return std::find(ids.begin(), ids.end(), v) != ids.end(); };
-  // Where only a number fits: a subscript's start, or after an arithmetic or integer operator.
+  // Where only a number fits: a subscript's start, after an arithmetic or
+  // integer operator, and in a test (a comparison's side, `&&`, `||`, `!`).
   auto numberOnly = [&](std::size_t at) {
     const int t = seq[at];
-    if (t == bracket_) return true;
+    if (t == bracket_ || (t == not_ && not_ >= 0) || isIn(tests_, t)) return true;
     if (!isIn(integerOperators_, t) && !isIn(multiplicative_, t) && (tilde_ < 0 || t != tilde_)) return false;
     return (kindOf(t) != Star && t != ampersand_) || afterOperand(at);
   };
@@ -465,6 +469,7 @@ void SyntaxGuard::banByType(const std::vector<int>& seq, std::size_t hole, const
     if (d->pointer || d->array) {
       banAll(integerOperators_);
       banAll(multiplicative_);
+      banAll(tests_); // a buffer's address is neither compared nor tested
       if (d->scalarBase) banAll({dot_, arrow_}); // numbers have no fields
     } else if (d->floating) {
       banAll(integerOperators_);

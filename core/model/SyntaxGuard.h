@@ -35,10 +35,12 @@
 //      (`const float* a`, `constant int* a`: `a[i]`); no integer operator
 //      (`%`, `<<`, `>>`, `&`, `|`, `^`, and their assignments) after a
 //      floating-point variable or element, nor a floating-point variable or
-//      literal after one; no `*`, `/` or integer operator after a pointer or
-//      array, and where a number must be (a subscript's start, after `*`,
-//      `/` or an integer operator) a pointer or array only with `[` or `->`
-//      after it; and no floating-point variable or literal directly inside a
+//      literal after one; no `*`, `/`, integer operator, comparison, `&&`,
+//      `||` or `?` after a pointer or array, and where a number must be (a
+//      subscript's start, after `*`, `/`, an integer operator, a comparison,
+//      `&&`, `||` or `!`) a pointer or array only with `[` or `->` after it
+//      (a buffer's address compared with a number, or tested, is a warning
+//      and no benchmark: `i < b` for `b[0]`); and no floating-point variable or literal directly inside a
 //      subscript (a cast's or call's parentheses lift this, so `a[(int)f]`
 //      may be written; a comparison of floats written straight into a
 //      subscript is banned too, which the model can parenthesise).
@@ -188,6 +190,8 @@ private:
   std::vector<int> assignments_;                     ///< `=`, `+=`, ..., `++`, `--`
   std::vector<int> integerOperators_;                ///< `%`, `<<`, `>>`, `&`, `|`, `^` and their assignments
   std::vector<int> multiplicative_;                  ///< `*`, `/`, `*=`, `/=`
+  std::vector<int> tests_;                           ///< comparisons, `&&`, `||`, `?`
+  int not_ = -1;                                     ///< `!`
   int ampersand_ = -1, tilde_ = -1;
   std::vector<int> operators_;  ///< operators that take an operand after them
   std::vector<int> increments_; ///< `++`, `--`

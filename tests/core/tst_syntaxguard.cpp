@@ -71,7 +71,8 @@ const Tokenizer& typeTokenizer() {
         {"kernel void A(global const float* a, global float* b, constant int* c, const int d, float e, "
          "global float4* f, int g) {\n"
          "  int h = g % 2 << 1 & 3 | 4 ^ 5; float i = e * 1.0f / 2.0f; h += 1; h++; --h; b[h] = a[h] + i;\n"
-         "  for (int j = 0; j < 4; ++j) { b[j] -= f[j].x; } { int k = c[0]; } int l = d; h = (int)e; }\n"
+         "  for (int j = 0; j < 4; ++j) { b[j] -= f[j].x; } { int k = c[0]; } int l = d; h = (int)e;\n"
+         "  if (g > 0 && g != 1 || !g) h = g == 2 ? 1 : 0; }\n"
          "struct S { int m; }; kernel void B(global struct S* n) { n->m = 0; }\n"},
         o);
   }();
@@ -311,6 +312,17 @@ private Q_SLOTS:
       const auto v = judgeTyped(body);
       QVERIFY2(bansIn(v, "]") && bansIn(v, ";") && bansIn(v, "+") && bansIn(v, "->") && !bansIn(v, "["), body);
     }
+    // Nor compared or tested: `g < b` for `g < b[0]`, `b != 0`, `!b`.
+    for (const char* test : {"<", ">", "<=", ">=", "==", "!=", "&&", "||", "?"})
+      QVERIFY2(bansIn(b, test), test);
+    for (const char* body : {"if ( g < b [HOLE]", "h = g == b [HOLE]", "if ( g > 0 && b [HOLE]", "if ( ! b [HOLE]"}) {
+      const auto v = judgeTyped(body);
+      QVERIFY2(bansIn(v, ")") && bansIn(v, "+") && !bansIn(v, "["), body);
+    }
+    // ...where numbers are compared as before, and a pointer moved by one is written.
+    QVERIFY(!bansIn(judgeTyped("if ( g < h [HOLE]"), ")"));
+    QVERIFY(!bansIn(judgeTyped("if ( g < b [ 0 ] [HOLE]"), ")"));
+    QVERIFY(!bansIn(judgeTyped("h = b [HOLE]"), "+"));
     // An element of a float4 pointer has lanes; of a float pointer, none.
     QVERIFY(!bansIn(judgeTyped("g = f [ 0 ] [HOLE]"), "."));
     QVERIFY(bansIn(judgeTyped("g = f [ 0 ] [HOLE]"), "->"));
