@@ -62,6 +62,8 @@
 //                        rules a statement can break alone, steer::cleanStatementWarnings)
 //                        [--clean-kernels]   (an undirected sample's last hole closes only on a kernel that breaks
 //                        no clean-compile rule, steer::cleanKernelCheck; else its last statement goes back)
+//                        [--tidy]   (an undirected sample's declarations that do no work removed as it ends,
+//                        features::pruneDeadDeclarations; SampleOptions::tidyAll)
 //                        [--min-tokens 0]   (a length floor for the undirected samples only)
 //                        [--close-bias 0]   (a soft length prior for them: added to the logit of closing the kernel)
 //                        [--cut-lexemes] [--restarts 0] [--redraws 4] [--dump-failed-infills DIR]
@@ -83,6 +85,7 @@
 #include "drive/host/Driver.h"
 #include "drive/host/KernelSignatures.h"
 #include "engine/ParallelFor.h"
+#include "features/DeadDeclarations.h"
 #include "features/Distance.h"
 #include "features/FeatureSpace.h"
 #include "features/Measurement.h"
@@ -303,7 +306,7 @@ int main(int argc, char** argv) {
   double near = 0;
   double closeBias = 0;
   bool cutLexemes = false;
-  bool cleanStatements = false, cleanKernels = false;
+  bool cleanStatements = false, cleanKernels = false, tidy = false;
   bool cleanAsked = false; // conditioned and grid samples as `sample --clean` makes them
   int driveCount = 0;      // conditioned and grid samples driven, per arm
   double lean = 0;         // held samples' lean toward the counts they lack (steer::heldLean)
@@ -340,6 +343,7 @@ int main(int argc, char** argv) {
     else if (arg("--redraws")) o.redraws = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--clean-statements")) cleanStatements = true;
     else if (!std::strcmp(argv[i], "--clean-kernels")) cleanKernels = true;
+    else if (!std::strcmp(argv[i], "--tidy")) tidy = true;
     else if (!std::strcmp(argv[i], "--clean")) cleanAsked = true;
     else if (arg("--drive")) driveCount = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--count-all")) countAll = true;
@@ -356,7 +360,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 128] [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0] "
                            "[--unguarded] [--typed] [--no-calls] [--untyped] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
-                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--redraws 4] [--clean-statements] [--clean-kernels] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10] [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20] [--near 0] [--clean] [--drive 0] [--count-all] [--lean 0]\n");
+                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--redraws 4] [--clean-statements] [--clean-kernels] [--tidy] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10] [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20] [--near 0] [--clean] [--drive 0] [--count-all] [--lean 0]\n");
       return 2;
     }
   }
@@ -432,6 +436,10 @@ int main(int argc, char** argv) {
       undirected.closeBias = closeBias;
       if (checked && cleanStatements) undirected.check = counted(steer::cleanStatementCheck());
       if (checked && cleanKernels) undirected.wholeCheck = counted(steer::cleanKernelCheck(steer::cleanRuleNames()));
+      if (tidy) {
+        undirected.tidy = features::pruneDeadDeclarations;
+        undirected.tidyAll = true;
+      }
       const auto samples = sampler.sample({"kernel void [HOLE]"}, n, undirected);
       const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
       std::vector<std::string> texts;

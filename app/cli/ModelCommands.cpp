@@ -18,6 +18,7 @@
 #include "model/Trainer.h"
 #include "model/TrainingSession.h"
 #include "engine/FeatureJob.h"
+#include "features/DeadDeclarations.h"
 #include "features/Measurement.h"
 #include "corpus/SourceFormatting.h"
 #include "steer/CleanCompile.h"
@@ -264,6 +265,9 @@ CommandLine sampleCommandLine() {
                              "(the default for samples held to a vector: see --near and --unclean)"});
   cl.option({"unclean", 0, "", "samples held to a vector (--near) that may break steering's clean-compile rules: "
                                "more of them compile, far fewer run (by default they are clean, as --clean makes them)"});
+  cl.option({"as-written", 0, "", "keep each sample as the model wrote it (by default a sample of a whole kernel loses, "
+                                  "as it ends, the declarations whose variables nothing reads and whose initialisers "
+                                  "do nothing else: a variable nothing uses is no benchmark's work)"});
   cl.option({"check-patience", 0, "N", "give a row up after N statements sampled again", false, "8"});
   cl.option({"restarts", 0, "N", "a sample given up, or whose last hole would close into a kernel with an error once "
                                 "the check patience is spent, starts again from its feed, at most N times (default: "
@@ -354,6 +358,10 @@ int runSample(const CommandLine& cl) {
   else if (checked)
     o.check = clangfe::firstErrorOffset;
   if (near > 0) steer::holdToTarget(o, near, clean);
+  if (!cl.has("as-written")) {
+    o.tidy = features::pruneDeadDeclarations;
+    o.tidyAll = true;
+  }
   const double lean = cl.numberValue("lean", 0, 100);
   if (cl.has("lean") && lean > 0 && near == 0) throw UsageError("--lean is for samples held to a vector (--target with --near)");
   const int threads = int(cl.unsignedValue("threads", 0, 256));

@@ -130,6 +130,9 @@ struct SampleOptions {
   /// the declarations that do no work go; the last statement goes back when
   /// the tidied kernel fails `wholeCheck`). Empty: as written.
   std::function<std::string(const std::string&)> tidy;
+  /// `tidy` rewrites every complete sample of a whole-kernel feed (both true
+  /// ends), not only held rows, before `wholeCheck` judges it.
+  bool tidyAll = false;
   /// A text checked before in the same call gets its verdict again without
   /// calling `check` (rememberedChecks), which must then be a function of
   /// the text alone, as a compiler is. false: every check is a call.

@@ -761,6 +761,41 @@ private Q_SLOTS:
     QVERIFY(!heldRowEnd({{}, {}}, o));
   }
 
+  void tidyAllRewritesEveryWholeKernelSample() {
+    // SampleOptions::tidy rewrites held rows only, unless tidyAll: then every
+    // complete sample of a feed with both true ends, before the whole
+    // kernel's check judges it; a window's sample stays as written.
+    auto s = biased(Tokenizer::kEndHole); // closes every hole at once
+    const std::string tidied = "kernel void A ( ) { }";
+    SampleOptions o;
+    o.temperature = 0;
+    o.streams = 1;
+    o.checkJobs = 1;
+    o.rememberChecks = false;
+    o.check = [](const std::string&) { return std::string::npos; };
+    std::vector<std::string> judged;
+    o.wholeCheck = [&](const std::string& text) {
+      judged.push_back(text);
+      return std::string::npos;
+    };
+    o.tidy = [&](const std::string&) { return tidied; };
+    const std::string feed = "kernel void A ( ) { int b ; [HOLE] }";
+    auto out = s.sample({feed}, 1, o);
+    QVERIFY(out[0].complete);
+    QVERIFY(out[0].text != tidied);
+    QVERIFY(std::find(judged.begin(), judged.end(), tidied) == judged.end());
+    o.tidyAll = true;
+    judged.clear();
+    out = s.sample({feed}, 1, o);
+    QVERIFY(out[0].complete);
+    QCOMPARE(out[0].text, tidied);
+    QCOMPARE(out[0].ids, s.tokenizer().encode(tidied));
+    QVERIFY(std::find(judged.begin(), judged.end(), tidied) != judged.end());
+    o.feedEnds = {SampleOptions::kHasStart};
+    out = s.sample({feed}, 1, o);
+    QVERIFY(out[0].text != tidied);
+  }
+
   void rememberedChecksCallOncePerText() {
     std::vector<std::string> calls;
     auto remembered = rememberedChecks(
