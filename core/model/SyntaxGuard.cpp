@@ -97,6 +97,7 @@ SyntaxGuard::SyntaxGuard(const Tokenizer& tok, const BuiltinSignatures* builtins
       if (!hex && t.find_first_of(".eEfF") != std::string::npos) floatLiterals_.push_back(v);
     }
     if (t == ",") comma_ = v;
+    if (t == "=") assign_ = v;
     if (t == "for") for_ = v;
     if ((std::isdigit(static_cast<unsigned char>(t[0])) ||
         (t.size() > 1 && t[0] == '.' && std::isdigit(static_cast<unsigned char>(t[1]))))) {
@@ -302,8 +303,78 @@ SyntaxGuard::Redirect SyntaxGuard::ban(const std::vector<int>& seq, bool hasStar
   const auto at = std::size_t(hole - seq.begin());
   const auto declared = types_ ? declarations(seq, at) : std::vector<Declared>{};
   banNames(seq, at, declared, banned);
-  if (types_) banByType(seq, at, declared, banned); // after rule 2, which frees the names the sequence has
+  if (types_) {
+    banByType(seq, at, declared, banned); // after rule 2, which frees the names the sequence has
+    banIdleStatements(seq, at, banned);
+  }
   return redirect;
+}
+
+void SyntaxGuard::banIdleStatements(const std::vector<int>& seq, std::size_t hole, std::uint8_t* banned) const {
+  // The statement the hole is in: back to a `;`, `{` or `}` outside
+  // brackets, or to the `(` of a for header. `nested`: the hole is inside a
+  // bracket (a for header's parts are no statements).
+  std::size_t start = !seq.empty() && seq[0] == Tokenizer::kStart ? 1 : 0;
+  int depth = 0;
+  for (std::size_t i = hole; i > start; --i) {
+    const int t = seq[i - 1];
+    const Kind k = kindOf(t);
+    if (depth == 0 && (t == semi_ || t == brace_ || t == closeBrace_)) {
+      start = i;
+      break;
+    }
+    if (k == Close) ++depth;
+    else if (k == Open && depth > 0) --depth;
+    else if (k == Open && t == paren_ && i >= 2 && seq[i - 2] == for_) {
+      start = i;
+      break;
+    }
+  }
+  const std::size_t open = innermostOpen(seq, hole);
+  const bool nested = open != std::string::npos && seq[open] != brace_;
+  if (start >= hole) return;
+  auto ban = [&](int v) {
+    if (v >= 0 && !banned[v]) banned[v] = 2;
+  };
+  auto isAssignment = [&](int t) { return std::find(assignments_.begin(), assignments_.end(), t) != assignments_.end(); };
+  const bool declaration = kindOf(seq[start]) == Declarer;
+  // The last `=` outside the statement's brackets, and whether a `,` came after it.
+  std::size_t assign = std::string::npos;
+  bool commaAfter = false, effect = false;
+  depth = 0;
+  for (std::size_t i = start; i < hole; ++i) {
+    const int t = seq[i];
+    if (kindOf(t) == Open) ++depth;
+    else if (kindOf(t) == Close) depth = std::max(0, depth - 1);
+    if (isAssignment(t)) effect = true;
+    // A call: `(` after a word (a builtin, a helper) does something, or may.
+    if (t == paren_ && i > start && (kindOf(seq[i - 1]) == Declarer || kindOf(seq[i - 1]) == Name)) effect = true;
+    if (depth != 0) continue;
+    if (t == comma_) commaAfter = true;
+    if (assign_ >= 0 && t == assign_) {
+      assign = i;
+      commaAfter = false;
+    }
+  }
+  // 7c: a variable is not read in its own initialiser (`int h = h + 1`).
+  if (declaration && assign != std::string::npos && !commaAfter && assign > start && kindOf(seq[assign - 1]) == Name &&
+      lowerName_[std::size_t(seq[assign - 1])])
+    ban(seq[assign - 1]);
+  if (nested || declaration) return;
+  // 7a: no store of a value to where it came from (`a[i] = a[i];`).
+  if (assign != std::string::npos && !commaAfter && assign > start && hole - assign - 1 == assign - start &&
+      std::equal(seq.begin() + std::ptrdiff_t(start), seq.begin() + std::ptrdiff_t(assign),
+                 seq.begin() + std::ptrdiff_t(assign + 1))) {
+    ban(semi_);
+    ban(comma_);
+  }
+  // 7b: an expression statement that begins with a variable does something
+  // (an assignment, an increment, a call) before it ends (`c[e];`, `h < i;`,
+  // the left side of a comma).
+  if (!effect && kindOf(seq[start]) == Name && lowerName_[std::size_t(seq[start])]) {
+    ban(semi_);
+    ban(comma_);
+  }
 }
 
 void SyntaxGuard::banNames(const std::vector<int>& seq, std::size_t hole, const std::vector<Declared>& declared,

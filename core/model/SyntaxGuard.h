@@ -50,6 +50,12 @@
 //      code gives each declaration its own name); a variable the text after
 //      the hole declares (in the hole's function) is neither declared nor
 //      used before it.
+//   7. Statements that do work (likewise, rules of types): a statement that
+//      begins with a variable ends (`;`, or `,` of a comma) only once it
+//      assigns, increments or calls something (`c[e];`, `h < i;` do
+//      nothing); a store does not end where its right side repeats its left
+//      token for token (`a[i] = a[i];`); a variable is not read in its own
+//      initialiser (`int h = h + 1;`).
 //   Rule 1 also keeps the hole inside its function: in a whole kernel, the
 //   outermost open bracket, when the text after the hole closes it, is not
 //   closed by the infill (its probability goes to [ENDHOLE]).
@@ -165,6 +171,8 @@ private:
   /// Rules 2 and 6 at the hole, given the prefix's declarations.
   void banNames(const std::vector<int>& seq, std::size_t hole, const std::vector<Declared>& declared,
                 std::uint8_t* banned) const;
+  /// Rule 7 at the hole.
+  void banIdleStatements(const std::vector<int>& seq, std::size_t hole, std::uint8_t* banned) const;
   /// Rule 5 at the hole, given the prefix's declarations.
   void banByType(const std::vector<int>& seq, std::size_t hole, const std::vector<Declared>& declared,
                  std::uint8_t* banned) const;
@@ -199,7 +207,7 @@ private:
   std::vector<std::vector<Overload>> calls_;
   std::vector<std::uint8_t> qualifier_;  ///< per token id: const, volatile, restrict (and `__` forms)
   std::vector<std::uint8_t> arithmetic_; ///< per token id: 1 `+` `-`, 2 `*` `/` `%` `<<` `>>` `&` `|` `^`
-  int comma_ = -1;
+  int comma_ = -1, assign_ = -1;
   int paren_ = -1, bracket_ = -1, dot_ = -1, arrow_ = -1;
   int for_ = -1;
   int semi_ = -1, brace_ = -1, closeBrace_ = -1, closeParen_ = -1, do_ = -1, else_ = -1;

@@ -260,7 +260,7 @@ private Q_SLOTS:
       QVERIFY2(bansIn(v, ")") && bansIn(v, "]") && bansIn(v, ";") && bansIn(v, ","), body);
     }
     // After an operand, or a `++` that follows one, a statement may end.
-    QVERIFY(!bansIn(judgeTyped("g = g [HOLE]"), ";"));
+    QVERIFY(!bansIn(judgeTyped("g = d [HOLE]"), ";"));
     QVERIFY(!bansIn(judgeTyped("g ++ [HOLE]"), ";"));
     // `(float *)` is a cast: a star after a type word declares a pointer.
     QVERIFY(!bansIn(judgeTyped("b = ( float * [HOLE]"), ")"));
@@ -270,7 +270,8 @@ private Q_SLOTS:
     // d is `const int`: no assignment, no increment; g is a plain int.
     const auto d = judgeTyped("d [HOLE]");
     QVERIFY(bansIn(d, "=") && bansIn(d, "+=") && bansIn(d, "++"));
-    QVERIFY(!bansIn(d, ";") && !bansIn(d, "+"));
+    QVERIFY(!bansIn(d, "+"));
+    QVERIFY(!bansIn(judgeTyped("g = d [HOLE]"), ";")); // read, it may end a store
     QVERIFY(!bansIn(judgeTyped("g [HOLE]"), "="));
     // Declaring a const variable initialises it.
     QVERIFY(!bansIn(judgeTyped("const int h [HOLE]"), "="));
@@ -330,6 +331,31 @@ private Q_SLOTS:
     // A pointer to a struct has fields.
     QVERIFY(!bansIn(judgeWith(typeTokenizer(), "struct S { int m ; } ; kernel void B ( global struct S * n ) { n [HOLE] }"),
                     "->"));
+  }
+
+  void statementsDoWork() {
+    // A statement that begins with a variable ends only once it assigns,
+    // increments or calls something.
+    for (const char* body : {"h [HOLE]", "b [ h ] [HOLE]", "h < g [HOLE]", "g = 1 ; h + g [HOLE]"}) {
+      const auto v = judgeTyped(body);
+      QVERIFY2(bansIn(v, ";") && bansIn(v, ","), body);
+    }
+    for (const char* body : {"h = 1 [HOLE]", "h ++ [HOLE]", "b [ h ] += g [HOLE]", "for ( int j = 0 ; j < 4 [HOLE]",
+                             "b [ h ] = g [HOLE]", "int i = 1 [HOLE]", "return [HOLE]"})
+      QVERIFY2(!bansIn(judgeTyped(body), ";"), body);
+    // A store does not end where its right side repeats its left.
+    QVERIFY(bansIn(judgeTyped("b [ h ] = b [ h ] [HOLE]"), ";"));
+    QVERIFY(bansIn(judgeTyped("h = h [HOLE]"), ";"));
+    QVERIFY(!bansIn(judgeTyped("b [ h ] = b [ h ] [HOLE]"), "+"));
+    QVERIFY(!bansIn(judgeTyped("b [ h ] = b [ g ] [HOLE]"), ";"));
+    QVERIFY(!bansIn(judgeTyped("b [ h ] = h [HOLE]"), ";"));
+    // A variable is not read in its own initialiser.
+    QVERIFY(bansIn(judgeTyped("int i = [HOLE]"), "i"));
+    QVERIFY(bansIn(judgeTyped("int i = ( g + [HOLE]"), "i"));
+    QVERIFY(bansIn(judgeTyped("for ( int j = [HOLE]"), "j"));
+    const auto second = judgeTyped("int i = 1 , j = [HOLE]");
+    QVERIFY(bansIn(second, "j") && !bansIn(second, "i"));
+    QVERIFY(!bansIn(judgeTyped("int i = 1 ; g = [HOLE]"), "i"));
   }
 
   void namesFollowTheirScopes() {
