@@ -305,12 +305,13 @@ SyntaxGuard::Redirect SyntaxGuard::ban(const std::vector<int>& seq, bool hasStar
   banNames(seq, at, declared, banned);
   if (types_) {
     banByType(seq, at, declared, banned); // after rule 2, which frees the names the sequence has
-    banIdleStatements(seq, at, banned);
+    banIdleStatements(seq, at, declared, banned);
   }
   return redirect;
 }
 
-void SyntaxGuard::banIdleStatements(const std::vector<int>& seq, std::size_t hole, std::uint8_t* banned) const {
+void SyntaxGuard::banIdleStatements(const std::vector<int>& seq, std::size_t hole,
+                                    const std::vector<Declared>& declared, std::uint8_t* banned) const {
   // The statement the hole is in: back to a `;`, `{` or `}` outside
   // brackets, or to the `(` of a for header. `nested`: the hole is inside a
   // bracket (a for header's parts are no statements).
@@ -360,6 +361,38 @@ void SyntaxGuard::banIdleStatements(const std::vector<int>& seq, std::size_t hol
   if (declaration && assign != std::string::npos && !commaAfter && assign > start && kindOf(seq[assign - 1]) == Name &&
       lowerName_[std::size_t(seq[assign - 1])])
     ban(seq[assign - 1]);
+  // 5 (stores): the right side of an integer's `=`, outside brackets, takes
+  // no floating-point operand (`d = a[f];`, `a[e] = f;` convert silently); a
+  // cast's brackets lift this, as in a subscript.
+  if (!nested && assign != std::string::npos && !commaAfter && assign > start) {
+    auto find = [&](int name) -> const Declared* {
+      const Declared* found = nullptr;
+      for (const Declared& d : declared)
+        if (d.name == name) found = &d; // the last declaration of the name
+      return found;
+    };
+    const Declared* target = nullptr;
+    bool element = false;
+    const int before = seq[assign - 1];
+    if (kindOf(before) == Name && lowerName_[std::size_t(before)]) {
+      target = find(before); // `h = ...` or `int h = ...`
+    } else if (bracket_ >= 0 && before == partner_[std::size_t(bracket_)] && kindOf(seq[start]) == Name &&
+               start + 1 < assign && seq[start + 1] == bracket_ &&
+               matchingClose(seq, start + 1, assign) == assign - 1) {
+      target = find(seq[start]); // `a[i] = ...`
+      element = true;
+    }
+    const bool integer = target && target->scalarBase && !target->floating && !target->vectorBase &&
+                         (element ? (target->pointer && target->stars == 1 && !target->array) ||
+                                        (target->array && !target->pointer)
+                                  : !target->pointer && !target->array);
+    if (integer) {
+      for (int v : floatLiterals_)
+        ban(v);
+      for (const Declared& d : declared)
+        if (d.floating && !d.vectorBase && (d.stars <= 1)) ban(d.name);
+    }
+  }
   if (nested || declaration) return;
   // 7a: no store of a value to where it came from (`a[i] = a[i];`).
   if (assign != std::string::npos && !commaAfter && assign > start && hole - assign - 1 == assign - start &&

@@ -35,7 +35,9 @@
 //      (`const float* a`, `constant int* a`: `a[i]`); no integer operator
 //      (`%`, `<<`, `>>`, `&`, `|`, `^`, and their assignments) after a
 //      floating-point variable or element, nor a floating-point variable or
-//      literal after one; no `*`, `/`, integer operator, comparison, `&&`,
+//      literal after one, nor directly on the right of an integer's `=`
+//      (a float pointer's name neither: `d = a[f]`); no `*`, `/`, integer
+//      operator, comparison, `&&`,
 //      `||` or `?` after a pointer or array, and where a number must be (a
 //      subscript's start, after `*`, `/`, an integer operator, a comparison,
 //      `&&`, `||` or `!`) a pointer or array only with `[` or `->` after it
@@ -172,7 +174,8 @@ private:
   void banNames(const std::vector<int>& seq, std::size_t hole, const std::vector<Declared>& declared,
                 std::uint8_t* banned) const;
   /// Rule 7 at the hole.
-  void banIdleStatements(const std::vector<int>& seq, std::size_t hole, std::uint8_t* banned) const;
+  void banIdleStatements(const std::vector<int>& seq, std::size_t hole, const std::vector<Declared>& declared,
+                         std::uint8_t* banned) const;
   /// Rule 5 at the hole, given the prefix's declarations.
   void banByType(const std::vector<int>& seq, std::size_t hole, const std::vector<Declared>& declared,
                  std::uint8_t* banned) const;

@@ -295,7 +295,7 @@ private Q_SLOTS:
     QVERIFY(bansIn(after, "1.0f"));
     QVERIFY(!bansIn(after, "g") && !bansIn(after, "2"));
     // `&` takes an address where no operand comes before it.
-    QVERIFY(!bansIn(judgeTyped("g = g + & [HOLE]"), "e"));
+    QVERIFY(!bansIn(judgeTyped("b = b + & [HOLE]"), "e"));
     // Directly in a subscript, no float; inside a cast's parentheses, any.
     const auto sub = judgeTyped("b [ [HOLE]");
     QVERIFY(bansIn(sub, "e") && bansIn(sub, "1.0f"));
@@ -349,6 +349,15 @@ private Q_SLOTS:
     QVERIFY(!bansIn(judgeTyped("b [ h ] = b [ h ] [HOLE]"), "+"));
     QVERIFY(!bansIn(judgeTyped("b [ h ] = b [ g ] [HOLE]"), ";"));
     QVERIFY(!bansIn(judgeTyped("b [ h ] = h [HOLE]"), ";"));
+    // An integer's store takes no floating-point operand outside brackets:
+    // e is a float, a and b float pointers; f a float4 pointer, c an int one.
+    for (const char* body : {"g = [HOLE]", "g = d + [HOLE]", "int i = [HOLE]"}) {
+      const auto v = judgeTyped(body);
+      QVERIFY2(bansIn(v, "e") && bansIn(v, "1.0f") && bansIn(v, "a") && bansIn(v, "b"), body);
+      QVERIFY2(!bansIn(v, "c") && !bansIn(v, "d"), body);
+    }
+    for (const char* body : {"g = ( [HOLE]", "g = ( int ) ( [HOLE]", "float i = [HOLE]", "b [ g ] = [HOLE]"})
+      QVERIFY2(!bansIn(judgeTyped(body), "e"), body);
     // A variable is not read in its own initialiser.
     QVERIFY(bansIn(judgeTyped("int i = [HOLE]"), "i"));
     QVERIFY(bansIn(judgeTyped("int i = ( g + [HOLE]"), "i"));
