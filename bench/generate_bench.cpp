@@ -7,7 +7,8 @@
 //      distinct Grewe vectors, and how near they come to DevMap's 256
 //      benchmark kernels (median distance from each to its nearest sample,
 //      within 1 and 5, exact), beside CLgen's and CLSmith's published samples
-//      subsampled to the same n (--devmap DIR, --clgen DIR: read at run time).
+//      subsampled to the same n (--devmap DIR, --clgen DIR: read at run time);
+//      then the clean samples alone, beside CLgen's at their n.
 //      Then richness at equal length: per band of token counts, the share of
 //      compiling samples with local memory, with 4 comparisons or more and
 //      with comp 10 or more, beside the workspace's training kernels.
@@ -516,6 +517,7 @@ int main(int argc, char** argv) {
       // Steering's clean-compile rules (steer/CleanCompile.h) on the compiling
       // samples; a rule judged against a parent counts any finding here (a
       // sample has no parent).
+      std::vector<Counts> cleanOurs; // the clean samples' vectors, for their own coverage
       {
         const auto rules = steer::cleanRuleNames();
         std::vector<std::size_t> compiling;
@@ -530,6 +532,7 @@ int main(int argc, char** argv) {
         for (std::size_t k = 0; k < compiling.size(); ++k)
           if (broken[k].empty()) {
             ++clean;
+            cleanOurs.push_back(grewe[compiling[k]]);
             if (cleanAt == compiling.size() || samples[compiling[k]].ids.size() > samples[compiling[cleanAt]].ids.size())
               cleanAt = k;
           } else
@@ -561,6 +564,14 @@ int main(int argc, char** argv) {
             printCoverage(name, subsample(all, ours.size(), 204), reference);
         }
         std::printf("  (goal: these samples nearer than CLgen's in median, and more within 5 and exact)\n");
+        // What the generator offers as benchmarks: its clean samples alone,
+        // beside CLgen's at their n (CLgen's published vectors come without
+        // their texts, so they cannot be judged clean).
+        if (!cleanOurs.empty()) {
+          printCoverage("the clean samples only", cleanOurs, reference);
+          const auto clgen = readCounts(clgenDir + "/clgen-features.csv");
+          if (!clgen.empty()) printCoverage("CLgen samples", subsample(clgen, cleanOurs.size(), 204), reference);
+        }
       } else {
         std::printf("\nCoverage: skipped (no %s; give --devmap DIR)\n", devmapCsv.c_str());
       }

@@ -305,12 +305,12 @@ SyntaxGuard::Redirect SyntaxGuard::ban(const std::vector<int>& seq, bool hasStar
   banNames(seq, at, declared, banned);
   if (types_) {
     banByType(seq, at, declared, banned); // after rule 2, which frees the names the sequence has
-    banIdleStatements(seq, at, declared, banned);
+    banByStatement(seq, at, declared, banned);
   }
   return redirect;
 }
 
-void SyntaxGuard::banIdleStatements(const std::vector<int>& seq, std::size_t hole,
+void SyntaxGuard::banByStatement(const std::vector<int>& seq, std::size_t hole,
                                     const std::vector<Declared>& declared, std::uint8_t* banned) const {
   // The statement the hole is in: back to a `;`, `{` or `}` outside
   // brackets, or to the `(` of a for header. `nested`: the hole is inside a

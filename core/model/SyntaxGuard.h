@@ -36,13 +36,13 @@
 //      (`%`, `<<`, `>>`, `&`, `|`, `^`, and their assignments) after a
 //      floating-point variable or element, nor a floating-point variable or
 //      literal after one, nor directly on the right of an integer's `=`
-//      (a float pointer's name neither: `d = a[f]`); no `*`, `/`, integer
-//      operator, comparison, `&&`,
-//      `||` or `?` after a pointer or array, and where a number must be (a
-//      subscript's start, after `*`, `/`, an integer operator, a comparison,
-//      `&&`, `||` or `!`) a pointer or array only with `[` or `->` after it
-//      (a buffer's address compared with a number, or tested, is a warning
-//      and no benchmark: `i < b` for `b[0]`); and no floating-point variable or literal directly inside a
+//      (nor a float pointer's name: `d = a[f]`); no `*`, `/`, integer
+//      operator, comparison, `&&`, `||` or `?` after a pointer or array,
+//      and where a number must be (a subscript's start, after `*`, `/`, an
+//      integer operator, a comparison, `&&`, `||` or `!`) a pointer or array
+//      only with `[` or `->` after it (a buffer's address compared with a
+//      number, or tested, is a warning and no benchmark: `i < b` for
+//      `b[0]`); and no floating-point variable or literal directly inside a
 //      subscript (a cast's or call's parentheses lift this, so `a[(int)f]`
 //      may be written; a comparison of floats written straight into a
 //      subscript is banned too, which the model can parenthesise).
@@ -173,8 +173,8 @@ private:
   /// Rules 2 and 6 at the hole, given the prefix's declarations.
   void banNames(const std::vector<int>& seq, std::size_t hole, const std::vector<Declared>& declared,
                 std::uint8_t* banned) const;
-  /// Rule 7 at the hole.
-  void banIdleStatements(const std::vector<int>& seq, std::size_t hole, const std::vector<Declared>& declared,
+  /// Rule 7 at the hole, and rule 5's integer stores (both read the statement the hole is in).
+  void banByStatement(const std::vector<int>& seq, std::size_t hole, const std::vector<Declared>& declared,
                          std::uint8_t* banned) const;
   /// Rule 5 at the hole, given the prefix's declarations.
   void banByType(const std::vector<int>& seq, std::size_t hole, const std::vector<Declared>& declared,
