@@ -555,9 +555,10 @@ int main(int argc, char** argv) {
                     reference.size());
         bench::printCoverageHeader();
         printCoverage("these samples", ours, reference);
+        const auto clgen = readCounts(clgenDir + "/clgen-features.csv");
         for (const auto& [name, file] : {std::pair<const char*, const char*>{"CLgen samples", "clgen-features.csv"},
                                          {"CLSmith", "clsmith-features.csv"}}) {
-          const auto all = readCounts(clgenDir + "/" + file);
+          const auto all = std::string(file) == "clgen-features.csv" ? clgen : readCounts(clgenDir + "/" + file);
           if (all.empty())
             std::printf("  %-22s (no %s/%s)\n", name, clgenDir.c_str(), file);
           else
@@ -569,7 +570,6 @@ int main(int argc, char** argv) {
         // their texts, so they cannot be judged clean).
         if (!cleanOurs.empty()) {
           printCoverage("the clean samples only", cleanOurs, reference);
-          const auto clgen = readCounts(clgenDir + "/clgen-features.csv");
           if (!clgen.empty()) printCoverage("CLgen samples", subsample(clgen, cleanOurs.size(), 204), reference);
         }
       } else {

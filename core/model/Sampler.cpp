@@ -377,7 +377,7 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
       s.ids.assign(r.seq.begin() + (r.start ? 1 : 0), r.seq.end() - (r.end ? 1 : 0));
       s.text = tok.decode(s.ids);
       s.newTokens = r.newTokens;
-      if (complete && o.tidy && (r.holdsTarget || (o.tidyAll && r.start && r.end))) {
+      if (complete && o.tidies(r.holdsTarget, r.start, r.end)) {
         s.text = o.tidy(s.text);
         s.ids = tok.encode(s.text);
         s.newTokens = std::max(0, int(s.ids.size()) - r.holeAt);

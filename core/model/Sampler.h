@@ -133,6 +133,11 @@ struct SampleOptions {
   /// `tidy` rewrites every complete sample of a whole-kernel feed (both true
   /// ends), not only held rows, before `wholeCheck` judges it.
   bool tidyAll = false;
+  /// Whether `tidy` rewrites a row's complete sample: a held row's, or with
+  /// `tidyAll` any whose feed has both true ends.
+  [[nodiscard]] bool tidies(bool holdsTarget, bool hasStart, bool hasEnd) const {
+    return tidy && (holdsTarget || (tidyAll && hasStart && hasEnd));
+  }
   /// A text checked before in the same call gets its verdict again without
   /// calling `check` (rememberedChecks), which must then be a function of
   /// the text alone, as a compiler is. false: every check is a call.

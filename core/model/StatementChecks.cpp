@@ -170,7 +170,7 @@ void applyChecks(std::vector<SampleRow>& rows,
   engine::parallelFor(checks.size(), jobs, [&](std::size_t i) {
     StatementCheck& c = checks[i];
     const SampleRow& r = rows[c.row];
-    c.error = c.whole && o.wholeCheck && o.tidy && (r.holdsTarget || (o.tidyAll && r.start && r.end))
+    c.error = c.whole && o.wholeCheck && o.tidies(r.holdsTarget, r.start, r.end)
                   ? (o.wholeCheck(o.tidy(c.text)) == std::string::npos ? std::string::npos : c.text.size() - 1)
               : c.whole && o.wholeCheck   ? o.wholeCheck(c.text)
               : !c.whole && r.holdsTarget ? o.targetCheck(c.text, rowTarget(o, r.feed))

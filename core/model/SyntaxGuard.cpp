@@ -310,8 +310,14 @@ SyntaxGuard::Redirect SyntaxGuard::ban(const std::vector<int>& seq, bool hasStar
   return redirect;
 }
 
-void SyntaxGuard::banByStatement(const std::vector<int>& seq, std::size_t hole,
-                                    const std::vector<Declared>& declared, std::uint8_t* banned) const {
+const SyntaxGuard::Declared* SyntaxGuard::declaredAs(const std::vector<Declared>& declared, int name) {
+  for (const Declared& d : declared)
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
+void SyntaxGuard::banByStatement(const std::vector<int>& seq, std::size_t hole, const std::vector<Declared>& declared,
+                                 std::uint8_t* banned) const {
   // The statement the hole is in: back to a `;`, `{` or `}` outside
   // brackets, or to the `(` of a for header. `nested`: the hole is inside a
   // bracket (a for header's parts are no statements).
@@ -365,12 +371,7 @@ void SyntaxGuard::banByStatement(const std::vector<int>& seq, std::size_t hole,
   // no floating-point operand (`d = a[f];`, `a[e] = f;` convert silently); a
   // cast's brackets lift this, as in a subscript.
   if (!nested && assign != std::string::npos && !commaAfter && assign > start) {
-    auto find = [&](int name) -> const Declared* {
-      const Declared* found = nullptr;
-      for (const Declared& d : declared)
-        if (d.name == name) found = &d; // the last declaration of the name
-      return found;
-    };
+    auto find = [&](int name) { return declaredAs(declared, name); };
     const Declared* target = nullptr;
     bool element = false;
     const int before = seq[assign - 1];
@@ -520,11 +521,7 @@ std::vector<SyntaxGuard::Declared> SyntaxGuard::declarations(const std::vector<i
 
 void SyntaxGuard::banByType(const std::vector<int>& seq, std::size_t hole, const std::vector<Declared>& declared,
                             std::uint8_t* banned) const {
-  auto find = [&](int name) -> const Declared* {
-    for (const Declared& d : declared)
-      if (d.name == name) return &d;
-    return nullptr;
-  };
+  auto find = [&](int name) { return declaredAs(declared, name); };
   // Marked 2, as rule 4: a type the model gets wrong is no sign it is lost.
   auto banAll = [&](const std::vector<int>& ids) {
     for (int v : ids)

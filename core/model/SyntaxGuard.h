@@ -168,6 +168,8 @@ private:
     int stars = 0;
     bool visible = true; ///< in a block still open at the hole
   };
+  /// A name's declaration among `declared` (the first; rewritten code declares each name once), or null.
+  [[nodiscard]] static const Declared* declaredAs(const std::vector<Declared>& declared, int name);
   /// The variables the prefix seq[0, hole) declares (rules 5 and 6).
   [[nodiscard]] std::vector<Declared> declarations(const std::vector<int>& seq, std::size_t hole) const;
   /// Rules 2 and 6 at the hole, given the prefix's declarations.
