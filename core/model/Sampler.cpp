@@ -48,7 +48,6 @@ std::vector<std::int64_t> drawTokens(const torch::Tensor& logits, double tempera
   std::uniform_real_distribution<double> u(0.0, 1.0);
   const std::int64_t vocab = probs.size(1);
   std::vector<std::int64_t> order;
-  std::vector<char> inNucleus;
   for (std::size_t b = 0; b < rows; ++b) {
     if (topP < 1.0) {
       // The nucleus: tokens by falling probability until their sum reaches
@@ -76,10 +75,23 @@ std::vector<std::int64_t> drawTokens(const torch::Tensor& logits, double tempera
       double kept = 0;
       std::size_t k = 0;
       while (k < order.size() && (k == 0 || kept < topP)) kept += row[order[k++]];
-      inNucleus.assign(std::size_t(vocab), 0);
-      for (std::size_t r = 0; r < k; ++r) inNucleus[std::size_t(order[r])] = 1;
-      for (std::int64_t v = 0; v < vocab; ++v)
-        row[v] = inNucleus[std::size_t(v)] ? float(row[v] / kept) : 0.0f;
+      // The draw walks the vocabulary in order, adding the nucleus's
+      // renormalised probabilities (0 elsewhere adds nothing): the nucleus
+      // alone, sorted by id, gives the same sums and so the same token.
+      order.resize(k);
+      std::sort(order.begin(), order.end());
+      const double x = u(rng);
+      double acc = 0;
+      std::int64_t pick = vocab - 1;
+      for (const std::int64_t v : order) {
+        acc += float(row[v] / kept);
+        if (x < acc) {
+          pick = v;
+          break;
+        }
+      }
+      chosen[b] = pick;
+      continue;
     }
     double x = u(rng), acc = 0;
     std::int64_t pick = probs.size(1) - 1;
