@@ -148,13 +148,15 @@ IngestSummary ingestCorpus(store::Workspace& ws, const std::vector<SourceInput>&
     }
     const std::size_t n = std::min(batch, todo.size() - start);
     std::vector<FileOutcome> outcomes(n);
-    std::vector<bool> finished(n, false);
+    // Bytes, not std::vector<bool>: its bits share words, and two threads
+    // setting neighbours would race (a file lost, the run told "interrupted").
+    std::vector<char> finished(n, 0);
     engine::parallelFor(
         n, options.jobs,
         [&](std::size_t i) {
           const Todo& t = todo[start + i];
           outcomes[i] = processFile(t.input->path, t.input->root, t.options);
-          finished[i] = true;
+          finished[i] = 1;
         },
         options.cancel);
     // One transaction per file: an interruption never leaves half a file.
