@@ -5,7 +5,6 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
-#include <clang/Lex/Lexer.h>
 
 #include <algorithm>
 #include <map>
@@ -114,42 +113,10 @@ public:
     for (Decl* d : ast.getTranslationUnitDecl()->noload_decls()) {
       const auto* fd = llvm::dyn_cast<FunctionDecl>(d);
       if (!fd || !fd->doesThisDeclarationHaveABody()) continue;
-      const auto dead = deadDeclarations(*fd, ast);
-      for (const DeclStmt* ds : dead) {
+      for (const DeclStmt* ds : deadDeclarations(*fd, ast)) {
         const SourceLocation b = ds->getBeginLoc(), e = ds->getEndLoc(); // e: the `;`
         if (b.isMacroID() || e.isMacroID() || !sm.isInMainFile(b) || !sm.isInMainFile(e)) continue;
         spans.emplace_back(sm.getFileOffset(b), sm.getFileOffset(e) + 1);
-      }
-      unreferencedDeclarators(*fd, ast, dead);
-    }
-  }
-  /// In a statement that stays, a declarator after the first that nothing
-  /// refers to, with an initialiser free of side effects, goes with the
-  /// comma before it (`int e, f;` to `int e;`).
-  void unreferencedDeclarators(const FunctionDecl& f, ASTContext& ast, const std::set<const DeclStmt*>& dead) {
-    struct Finder : RecursiveASTVisitor<Finder> {
-      bool VisitDeclStmt(DeclStmt* ds) {
-        if (!ds->isSingleDecl()) statements.push_back(ds);
-        return true;
-      }
-      std::vector<const DeclStmt*> statements;
-    } finder;
-    finder.TraverseStmt(f.getBody());
-    const SourceManager& sm = ast.getSourceManager();
-    auto endOf = [&](SourceLocation at) { return Lexer::getLocForEndOfToken(at, 0, sm, ast.getLangOpts()); };
-    for (const DeclStmt* ds : finder.statements) {
-      if (dead.count(ds)) continue;
-      const Decl* previous = nullptr;
-      for (const Decl* d : ds->decls()) {
-        const auto* v = llvm::dyn_cast<VarDecl>(d);
-        const bool gone = previous && v && !v->isReferenced() && (!v->getInit() || !v->getInit()->HasSideEffects(ast));
-        if (gone) {
-          const SourceLocation b = endOf(previous->getEndLoc()), e = endOf(d->getEndLoc());
-          if (b.isValid() && e.isValid() && !b.isMacroID() && !e.isMacroID() && sm.isInMainFile(b) && sm.isInMainFile(e))
-            spans.emplace_back(sm.getFileOffset(b), sm.getFileOffset(e));
-        } else {
-          previous = d;
-        }
       }
     }
   }
@@ -158,22 +125,14 @@ public:
 
 } // namespace
 
-namespace {
-
-std::string pruneOnce(const std::string& text) {
+std::string pruneDeadDeclarations(const std::string& text) {
   DeadSpans dead;
   if (clangfe::firstErrorOffsetWith(text, {}, &dead) != std::string::npos || dead.spans.empty()) return text;
   std::sort(dead.spans.begin(), dead.spans.end());
   std::string out = text;
   for (auto it = dead.spans.rbegin(); it != dead.spans.rend(); ++it) {
     auto [from, to] = *it;
-    if (to > out.size() || from >= to) continue;
-    if (out[to - 1] != ';') { // a declarator: `, f` or `, g = 0`
-      if (out.find_first_not_of(" \t\n", from) == std::string::npos || out[out.find_first_not_of(" \t\n", from)] != ',')
-        continue; // not where the compile said: keep it
-      out.erase(from, to - from);
-      continue;
-    }
+    if (to > out.size() || from >= to || out[to - 1] != ';') continue; // not where the compile said: keep it
     // A line left with nothing but spaces goes whole, with its line break.
     std::size_t lineStart = from, lineEnd = to;
     while (lineStart > 0 && (out[lineStart - 1] == ' ' || out[lineStart - 1] == '\t'))
@@ -185,20 +144,6 @@ std::string pruneOnce(const std::string& text) {
       to = lineEnd < out.size() ? lineEnd + 1 : lineEnd;
     }
     out.erase(from, to - from);
-  }
-  return out;
-}
-
-} // namespace
-
-std::string pruneDeadDeclarations(const std::string& text) {
-  // A declarator that goes may leave what its initialiser read unread: again,
-  // until nothing changes (a few rounds; each is a compile).
-  std::string out = text;
-  for (int round = 0; round < 4; ++round) {
-    std::string next = pruneOnce(out);
-    if (next == out) break;
-    out = std::move(next);
   }
   return out;
 }

@@ -51,7 +51,7 @@ std::vector<std::int64_t> drawTokens(const torch::Tensor& logits, double tempera
   for (std::size_t b = 0; b < rows; ++b) {
     if (topP < 1.0) {
       // The nucleus: tokens by falling probability until their sum reaches
-      // topP; the rest set to 0. Tokens below (1 - topP) / vocab together hold
+      // topP; the draw is among them alone. Tokens below (1 - topP) / vocab together hold
       // at most 1 - topP, so the nucleus is among the others: only they are
       // sorted. Most rows are surer than that: the tokens above a hundredth
       // of a percent are tried first, and when they reach topP the nucleus
