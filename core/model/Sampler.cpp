@@ -49,13 +49,24 @@ std::vector<std::int64_t> drawTokens(const torch::Tensor& logits, double tempera
   const std::int64_t vocab = probs.size(1);
   std::vector<std::int64_t> order;
   for (std::size_t b = 0; b < rows; ++b) {
+    // The drawn token: the first whose running sum of probabilities, in
+    // vocabulary order, passes x (the last token if none does).
+    const double x = u(rng);
+    double acc = 0;
+    std::int64_t pick = vocab - 1;
+    auto passes = [&](std::int64_t v, float p) {
+      acc += p;
+      if (x < acc) pick = v;
+      return x < acc;
+    };
     if (topP < 1.0) {
       // The nucleus: tokens by falling probability until their sum reaches
-      // topP; the draw is among them alone. Tokens below (1 - topP) / vocab together hold
-      // at most 1 - topP, so the nucleus is among the others: only they are
-      // sorted. Most rows are surer than that: the tokens above a hundredth
-      // of a percent are tried first, and when they reach topP the nucleus
-      // is among them (any token below comes after them in the order).
+      // topP; the draw is among them alone. Tokens below (1 - topP) / vocab
+      // together hold at most 1 - topP, so the nucleus is among the others:
+      // only they are sorted. Most rows are surer than that: the tokens
+      // above a hundredth of a percent are tried first, and when they reach
+      // topP the nucleus is among them (any token below comes after them in
+      // the order).
       auto row = pa[std::int64_t(b)];
       auto above = [&](double floor) { // the tokens at `floor` or more, into `order`; their sum
         order.clear();
@@ -71,7 +82,7 @@ std::vector<std::int64_t> drawTokens(const torch::Tensor& logits, double tempera
       if (above(std::max(1e-4, safeFloor)) < topP + 1e-6 && safeFloor < 1e-4) // (a margin for rounding)
         (void)above(safeFloor);
       std::sort(order.begin(), order.end(),
-                [&](std::int64_t x, std::int64_t y) { return row[x] > row[y] || (row[x] == row[y] && x < y); });
+                [&](std::int64_t l, std::int64_t r) { return row[l] > row[r] || (row[l] == row[r] && l < r); });
       double kept = 0;
       std::size_t k = 0;
       while (k < order.size() && (k == 0 || kept < topP)) kept += row[order[k++]];
@@ -80,27 +91,11 @@ std::vector<std::int64_t> drawTokens(const torch::Tensor& logits, double tempera
       // alone, sorted by id, gives the same sums and so the same token.
       order.resize(k);
       std::sort(order.begin(), order.end());
-      const double x = u(rng);
-      double acc = 0;
-      std::int64_t pick = vocab - 1;
-      for (const std::int64_t v : order) {
-        acc += float(row[v] / kept);
-        if (x < acc) {
-          pick = v;
-          break;
-        }
-      }
-      chosen[b] = pick;
-      continue;
-    }
-    double x = u(rng), acc = 0;
-    std::int64_t pick = probs.size(1) - 1;
-    for (std::int64_t v = 0; v < probs.size(1); ++v) {
-      acc += pa[std::int64_t(b)][v];
-      if (x < acc) {
-        pick = v;
-        break;
-      }
+      for (const std::int64_t v : order)
+        if (passes(v, float(row[v] / kept))) break;
+    } else {
+      for (std::int64_t v = 0; v < vocab; ++v)
+        if (passes(v, pa[std::int64_t(b)][v])) break;
     }
     chosen[b] = pick;
   }
