@@ -5,12 +5,15 @@
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <llvm/Analysis/PostDominators.h>
+#include <llvm/IR/CFG.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
 #include <functional>
 #include <map>
+#include <set>
 #include <vector>
 
 namespace steerbench::features {
@@ -159,6 +162,109 @@ bool writesDependOnInput(const llvm::Function& kernel) {
   return false;
 }
 
+/// The backward slice of what `kernel` (at -O1) writes where it can be read
+/// back (DeadCodeReport::liveMem). Live: a store to memory other than local
+/// or private, an atomic, a call given such a pointer or to a helper kept, a
+/// printf; whatever a live value uses; the branches a live instruction is
+/// control dependent on (Ferrante et al., over the post-dominator tree) and,
+/// for a live phi, the branches of the blocks it comes from. A live load of local
+/// (or private) memory makes every store and every call given a pointer of
+/// that memory live, as any of them may have written what it reads. The
+/// counts: live loads and stores of global or local memory, and live calls
+/// given such a pointer; and whether some local store is live.
+struct LiveSlice {
+  double mem = 0;
+  bool localStores = false, localLive = false;
+};
+
+LiveSlice liveSlice(const llvm::Function& kernel) {
+  LiveSlice out;
+  auto& function = const_cast<llvm::Function&>(kernel); // the analysis takes it mutable; it reads only
+  llvm::PostDominatorTree post(function);
+  // Blocks by the blocks whose branch decides whether they run: for each
+  // edge A -> S, S and its post-dominators up to (not including) A's.
+  std::map<const llvm::BasicBlock*, std::vector<const llvm::BasicBlock*>> decidedBy;
+  for (auto& a : function) {
+    if (a.getTerminator() == nullptr || a.getTerminator()->getNumSuccessors() < 2) continue;
+    const auto* stop = post.getNode(&a) ? post.getNode(&a)->getIDom() : nullptr;
+    for (auto* successor : llvm::successors(&a))
+      for (auto* n = post.getNode(successor); n && n != stop; n = n->getIDom())
+        if (n->getBlock()) decidedBy[n->getBlock()].push_back(&a);
+  }
+  std::set<const llvm::Instruction*> live;
+  std::vector<const llvm::Instruction*> work;
+  auto mark = [&](const llvm::Value* v) {
+    if (const auto* i = llvm::dyn_cast<llvm::Instruction>(v); i && live.insert(i).second) work.push_back(i);
+  };
+  auto scratch = [](unsigned space) { return space == kLocal || space == 0; };
+  // Stores and pointer-taking calls of scratch memory (local, private), by space.
+  std::map<unsigned, std::vector<const llvm::Instruction*>> writers;
+  for (const auto& block : kernel)
+    for (const auto& i : block) {
+      if (const auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
+        const unsigned space = spaceOf(st->getPointerOperand());
+        if (space == kLocal) out.localStores = true;
+        if (scratch(space)) writers[space].push_back(&i);
+        else mark(&i);
+      } else if (llvm::isa<llvm::AtomicRMWInst>(&i) || llvm::isa<llvm::AtomicCmpXchgInst>(&i)) {
+        mark(&i);
+      } else if (const auto* c = llvm::dyn_cast<llvm::CallBase>(&i)) {
+        const auto* callee = c->getCalledFunction();
+        const auto name = callee ? callee->getName() : llvm::StringRef();
+        bool outside = !callee || !callee->isDeclaration() || name.contains("printf") || name.contains("atom");
+        for (const auto& a : c->args())
+          if (a->getType()->isPointerTy()) {
+            const unsigned space = spaceOf(a.get());
+            if (scratch(space)) writers[space].push_back(&i);
+            else outside = true;
+            if (space == kLocal) out.localStores = true;
+          }
+        if (outside) mark(&i);
+      }
+    }
+  std::set<unsigned> readSpaces;
+  while (!work.empty()) {
+    const llvm::Instruction* i = work.back();
+    work.pop_back();
+    for (const auto& op : i->operands())
+      mark(op.get());
+    for (const auto* a : decidedBy[i->getParent()])
+      mark(a->getTerminator());
+    if (const auto* phi = llvm::dyn_cast<llvm::PHINode>(i))
+      for (const auto* from : phi->blocks())
+        mark(from->getTerminator());
+    unsigned read = ~0u;
+    if (const auto* l = llvm::dyn_cast<llvm::LoadInst>(i)) read = spaceOf(l->getPointerOperand());
+    std::vector<unsigned> spaces;
+    if (read != ~0u) spaces.push_back(read);
+    if (const auto* c = llvm::dyn_cast<llvm::CallBase>(i))
+      for (const auto& a : c->args())
+        if (a->getType()->isPointerTy()) spaces.push_back(spaceOf(a.get()));
+    for (const unsigned space : spaces)
+      if (scratch(space) && readSpaces.insert(space).second)
+        for (const auto* w : writers[space])
+          mark(w);
+  }
+  for (const auto* i : live) {
+    if (const auto* l = llvm::dyn_cast<llvm::LoadInst>(i)) out.mem += memorySpace(spaceOf(l->getPointerOperand()));
+    else if (const auto* st = llvm::dyn_cast<llvm::StoreInst>(i)) {
+      const unsigned space = spaceOf(st->getPointerOperand());
+      out.mem += memorySpace(space);
+      out.localLive = out.localLive || space == kLocal;
+    } else if (llvm::isa<llvm::AtomicRMWInst>(i) || llvm::isa<llvm::AtomicCmpXchgInst>(i))
+      out.mem += 1;
+    else if (const auto* c = llvm::dyn_cast<llvm::CallBase>(i)) {
+      bool memory = false;
+      for (const auto& a : c->args()) {
+        memory = memory || memorySpace(spaceOf(a.get()));
+        out.localLive = out.localLive || spaceOf(a.get()) == kLocal;
+      }
+      out.mem += memory;
+    }
+  }
+  return out;
+}
+
 } // namespace
 
 DeadCodeReport checkDeadCode(const std::string& source, const std::string& kernel) {
@@ -253,7 +359,11 @@ DeadCodeReport checkDeadCode(const std::string& source, const std::string& kerne
   r.irMem = k.mem;
   r.irComp = k.comp;
   r.writesGlobal = k.writes;
-  r.inputDependent = writesDependOnInput(*unit.module()->getFunction(kernel));
+  const llvm::Function& kernelFunction = *unit.module()->getFunction(kernel);
+  r.inputDependent = writesDependOnInput(kernelFunction);
+  const LiveSlice slice = liveSlice(kernelFunction);
+  r.liveMem = calls[&kernelFunction].empty() ? slice.mem : r.irMem; // a helper kept: its accesses are not in the slice
+  r.localUnread = slice.localStores && !slice.localLive;
   if (!r.writesGlobal)
     r.dead = "its -O1 IR writes no global memory: nothing it computes can be read back";
   else if (r.astMem > kDeadRatio * r.irMem + kDeadSlack)
@@ -263,6 +373,11 @@ DeadCodeReport checkDeadCode(const std::string& source, const std::string& kerne
     r.dead = "Grewe counts " + std::to_string(int(r.astComp)) + " operations (" +
              std::to_string(int(r.astComp - r.constantOps)) + " not on constants alone); " +
              std::to_string(int(r.irComp)) + " survive in its -O1 IR";
+  else if (r.localUnread)
+    r.dead = "it writes local memory that nothing it writes to global memory reads (its -O1 IR)";
+  else if (r.astMem > kDeadRatio * r.liveMem + kDeadSlack)
+    r.dead = "Grewe counts " + std::to_string(int(r.astMem)) + " memory accesses; " + std::to_string(int(r.liveMem)) +
+             " of its -O1 IR lead to what it writes to global memory";
   else if (!r.inputDependent)
     r.dead = "nothing it writes to global memory depends on its input (no load, read or scalar argument reaches "
              "a written value or address, nor a load a branch): its output is the same for any input";

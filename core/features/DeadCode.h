@@ -23,6 +23,15 @@ struct DeadCodeReport {
   /// pointer), and arithmetic instructions (binary operators, compares,
   /// selects, calls of math functions).
   double irMem = 0, irComp = 0;
+  /// Of irMem, the accesses in the backward slice of the global writes:
+  /// those whose values, addresses or stores lead to a store to global
+  /// memory, an atomic or a branch (every branch is kept, as control
+  /// dependence would keep it); a load of local memory keeps every store to
+  /// it. irMem when a helper was not inlined.
+  double liveMem = 0;
+  /// The kernel stores to local memory, and no load in that slice reads it:
+  /// what it computes there never reaches its output.
+  bool localUnread = false;
   bool writesGlobal = false; ///< a store, an atomic or a call given a global pointer survives
   /// Some global write depends on the kernel's input: its value or address
   /// derives from a load, from a builtin given a pointer (a read), or from a
@@ -34,9 +43,10 @@ struct DeadCodeReport {
   /// worker would find it INPUT_INSENSITIVE, without running it.
   bool inputDependent = false;
   /// Why the counts stand on dead code (empty: they do not): no global
-  /// write, no write depending on the input, or Grewe's mem or comp above
+  /// write, no write depending on the input, Grewe's mem or comp above
   /// kDeadRatio times what survives plus kDeadSlack (comp without
-  /// constantOps).
+  /// constantOps), local memory nothing reads into the output, or Grewe's
+  /// mem above kDeadRatio times liveMem plus kDeadSlack.
   std::string dead;
 };
 

@@ -593,6 +593,44 @@ private Q_SLOTS:
     QCOMPARE(none.error, std::string("no kernel called B"));
   }
 
+  void workThatNeverReachesTheOutputIsFound() {
+    // A reduction in local memory whose result nothing stores to global
+    // memory: -O1 keeps its stores (other work-items could read them), so
+    // only the slice of the global writes shows it dead. The ternary in its
+    // store becomes a branch in the IR; the final store does not depend on it.
+    const std::string reduction =
+        "kernel void A(global const float* a, global float* b, local float* d) {\n"
+        "  int l = get_local_id(0), g = get_global_id(0), m = get_local_size(0);\n"
+        "  d[l] = a[g];\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  for (int s = m >> 1; s > 0; s >>= 1) {\n"
+        "    if (l < s) d[l] = (d[l] < d[l + s]) ? d[l] : d[l + s];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n  }\n"
+        "  b[g] = a[g] * 2.0f;\n}\n";
+    const auto unread = features::checkDeadCode(reduction, "A");
+    QVERIFY2(unread.measured, unread.error.c_str());
+    QVERIFY(unread.writesGlobal && unread.inputDependent);
+    QVERIFY(unread.localUnread);
+    QVERIFY2(unread.dead.find("local memory that nothing") != std::string::npos, unread.dead.c_str());
+    // The same reduction, its result stored by one work-item: all of it works.
+    std::string stored = reduction;
+    stored.replace(stored.find("b[g] = a[g] * 2.0f;"), 19, "if (l == 0) b[get_group_id(0)] = d[0];");
+    const auto read = features::checkDeadCode(stored, "A");
+    QVERIFY2(read.dead.empty(), read.dead.c_str());
+    QVERIFY(!read.localUnread);
+    QVERIFY(read.liveMem >= 5);
+    // Global reads that only decide a branch around nothing lead nowhere
+    // either: the slice leaves them out where -O1 keeps them.
+    const std::string branches =
+        "kernel void A(global const float* a, global float* b, local float* d) {\n"
+        "  int g = get_global_id(0);\n  float q = 0.0f;\n"
+        "  for (int r = 0; r < 8; ++r) { if (a[g + r] < a[g + r + 8] && a[g + 2 * r] < a[g + 3 * r]) d[r] = a[g + 4 * r]; }\n"
+        "  b[g] = a[g];\n}\n";
+    const auto looped = features::checkDeadCode(branches, "A");
+    QVERIFY2(looped.measured, looped.error.c_str());
+    QVERIFY2(!looped.dead.empty(), "a loop of reads into local memory nothing reads");
+    QVERIFY(looped.liveMem < looped.irMem);
+  }
+
   void contendersAreCheckedOnTheirOwnThread() {
     steer::ContenderCheckOptions o;
     o.timeoutSeconds = 20;
