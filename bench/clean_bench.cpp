@@ -207,6 +207,7 @@ int main(int argc, char** argv) {
       if (!d.dead.empty()) {
         const std::string why = d.dead.find("writes no global") != std::string::npos ? "writes no global memory"
                                 : d.dead.find("local memory that nothing") != std::string::npos ? "local memory nothing reads"
+                                : d.dead.find("may not reach") != std::string::npos ? "divergent barrier"
                                 : d.dead.find("memory accesses") != std::string::npos ? "dead memory accesses"
                                 : d.dead.find("depends on its input") != std::string::npos ? "output ignores the input"
                                                                                            : "dead operations";

@@ -10,6 +10,7 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Demangle/Demangle.h>
 
 #include <functional>
 #include <map>
@@ -162,6 +163,80 @@ bool writesDependOnInput(const llvm::Function& kernel) {
   return false;
 }
 
+using Deciders = std::map<const llvm::BasicBlock*, std::vector<const llvm::BasicBlock*>>;
+
+/// Blocks by the blocks whose branch decides whether they run (control
+/// dependence, Ferrante et al.): for each edge A -> S, S and its
+/// post-dominators up to, not including, A's immediate post-dominator.
+Deciders controlDependences(const llvm::Function& kernel) {
+  auto& function = const_cast<llvm::Function&>(kernel); // the analysis takes it mutable; it reads only
+  llvm::PostDominatorTree post(function);
+  Deciders decidedBy;
+  for (auto& a : function) {
+    if (a.getTerminator() == nullptr || a.getTerminator()->getNumSuccessors() < 2) continue;
+    const auto* stop = post.getNode(&a) ? post.getNode(&a)->getIDom() : nullptr;
+    for (auto* successor : llvm::successors(&a))
+      for (auto* n = post.getNode(successor); n && n != stop; n = n->getIDom())
+        if (n->getBlock()) decidedBy[n->getBlock()].push_back(&a);
+  }
+  return decidedBy;
+}
+
+/// A barrier some work-items of a group may pass while others do not reach
+/// it (DeadCodeReport::divergentBarrier): its block runs or not by a branch
+/// (a test, a loop's exit, an early return) whose condition varies between
+/// the work-items of a group. Varying: a local or global id, and what is
+/// computed from one (a load varies with its address; a phi with its
+/// values). A branch inside a block that runs by a varying branch varies
+/// too. Returns the barrier's builtin name, or empty.
+std::string divergentBarrier(const llvm::Function& kernel) {
+  std::set<const llvm::Value*> varying;
+  for (const auto& block : kernel)
+    for (const auto& i : block)
+      if (const auto* c = llvm::dyn_cast<llvm::CallBase>(&i))
+        if (const auto* callee = c->getCalledFunction()) {
+          const auto name = callee->getName();
+          if (name.contains("get_global_id") || name.contains("get_local_id") || name.contains("linear_id"))
+            varying.insert(&i);
+        }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& block : kernel)
+      for (const auto& i : block) {
+        if (varying.count(&i) || i.getType()->isVoidTy()) continue;
+        bool v = false;
+        if (const auto* l = llvm::dyn_cast<llvm::LoadInst>(&i)) v = varying.count(l->getPointerOperand()) > 0;
+        else
+          for (const auto& op : i.operands())
+            v = v || varying.count(op.get()) > 0;
+        if (v) changed = varying.insert(&i).second || changed;
+      }
+  }
+  const Deciders decidedBy = controlDependences(kernel);
+  std::map<const llvm::BasicBlock*, bool> divergent; // runs for some work-items of a group, not others
+  std::function<bool(const llvm::BasicBlock*, int)> diverges = [&](const llvm::BasicBlock* b, int depth) {
+    if (const auto it = divergent.find(b); it != divergent.end()) return it->second;
+    divergent[b] = false; // a loop's blocks decide each other: no cycle is followed twice
+    bool d = false;
+    if (const auto it = decidedBy.find(b); it != decidedBy.end())
+      for (const auto* a : it->second) {
+        const auto* t = a->getTerminator();
+        const llvm::Value* condition = nullptr;
+        if (const auto* br = llvm::dyn_cast<llvm::BranchInst>(t); br && br->isConditional()) condition = br->getCondition();
+        if (const auto* sw = llvm::dyn_cast<llvm::SwitchInst>(t)) condition = sw->getCondition();
+        d = d || (condition && varying.count(condition)) || (depth < 64 && a != b && diverges(a, depth + 1));
+      }
+    return divergent[b] = d;
+  };
+  for (const auto& block : kernel)
+    for (const auto& i : block)
+      if (const auto* c = llvm::dyn_cast<llvm::CallBase>(&i))
+        if (const auto* callee = c->getCalledFunction(); callee && callee->getName().contains("barrier") &&
+                                                         diverges(&block, 0))
+          return llvm::demangle(callee->getName().str());
+  return {};
+}
+
 /// The backward slice of what `kernel` (at -O1) writes where it can be read
 /// back (DeadCodeReport::liveMem). Live: a store to memory other than local
 /// or private, an atomic, a call given such a pointer or to a helper kept, a
@@ -179,18 +254,7 @@ struct LiveSlice {
 
 LiveSlice liveSlice(const llvm::Function& kernel) {
   LiveSlice out;
-  auto& function = const_cast<llvm::Function&>(kernel); // the analysis takes it mutable; it reads only
-  llvm::PostDominatorTree post(function);
-  // Blocks by the blocks whose branch decides whether they run: for each
-  // edge A -> S, S and its post-dominators up to (not including) A's.
-  std::map<const llvm::BasicBlock*, std::vector<const llvm::BasicBlock*>> decidedBy;
-  for (auto& a : function) {
-    if (a.getTerminator() == nullptr || a.getTerminator()->getNumSuccessors() < 2) continue;
-    const auto* stop = post.getNode(&a) ? post.getNode(&a)->getIDom() : nullptr;
-    for (auto* successor : llvm::successors(&a))
-      for (auto* n = post.getNode(successor); n && n != stop; n = n->getIDom())
-        if (n->getBlock()) decidedBy[n->getBlock()].push_back(&a);
-  }
+  auto decidedBy = controlDependences(kernel);
   std::set<const llvm::Instruction*> live;
   std::vector<const llvm::Instruction*> work;
   auto mark = [&](const llvm::Value* v) {
@@ -364,6 +428,7 @@ DeadCodeReport checkDeadCode(const std::string& source, const std::string& kerne
   const LiveSlice slice = liveSlice(kernelFunction);
   r.liveMem = calls[&kernelFunction].empty() ? slice.mem : r.irMem; // a helper kept: its accesses are not in the slice
   r.localUnread = slice.localStores && !slice.localLive;
+  r.divergentBarrier = divergentBarrier(kernelFunction);
   if (!r.writesGlobal)
     r.dead = "its -O1 IR writes no global memory: nothing it computes can be read back";
   else if (r.astMem > kDeadRatio * r.irMem + kDeadSlack)
@@ -373,6 +438,9 @@ DeadCodeReport checkDeadCode(const std::string& source, const std::string& kerne
     r.dead = "Grewe counts " + std::to_string(int(r.astComp)) + " operations (" +
              std::to_string(int(r.astComp - r.constantOps)) + " not on constants alone); " +
              std::to_string(int(r.irComp)) + " survive in its -O1 IR";
+  else if (!r.divergentBarrier.empty())
+    r.dead = "a " + r.divergentBarrier + " that some work-items of a group may not reach: a test, loop or return "
+             "decided by the work-item id comes before it (undefined behaviour: it may hang or run wrong on a GPU)";
   else if (r.localUnread)
     r.dead = "it writes local memory that nothing it writes to global memory reads (its -O1 IR)";
   else if (r.astMem > kDeadRatio * r.liveMem + kDeadSlack)

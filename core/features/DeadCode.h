@@ -32,6 +32,12 @@ struct DeadCodeReport {
   /// The kernel stores to local memory, and no load in that slice reads it:
   /// what it computes there never reaches its output.
   bool localUnread = false;
+  /// A barrier that some work-items of a group may pass while others do
+  /// not reach it (a test, loop or return decided by the work-item id comes
+  /// before it): undefined in OpenCL, it hangs or reads stale local memory
+  /// on a GPU where PoCL runs it. The barrier, demangled ("barrier(unsigned
+  /// int)"); empty: none.
+  std::string divergentBarrier;
   bool writesGlobal = false; ///< a store, an atomic or a call given a global pointer survives
   /// Some global write depends on the kernel's input: its value or address
   /// derives from a load, from a builtin given a pointer (a read), or from a
@@ -45,8 +51,8 @@ struct DeadCodeReport {
   /// Why the counts stand on dead code (empty: they do not): no global
   /// write, no write depending on the input, Grewe's mem or comp above
   /// kDeadRatio times what survives plus kDeadSlack (comp without
-  /// constantOps), local memory nothing reads into the output, or Grewe's
-  /// mem above kDeadRatio times liveMem plus kDeadSlack.
+  /// constantOps), a divergent barrier, local memory nothing reads into
+  /// the output, or Grewe's mem above kDeadRatio times liveMem plus kDeadSlack.
   std::string dead;
 };
 

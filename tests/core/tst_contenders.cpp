@@ -631,6 +631,40 @@ private Q_SLOTS:
     QVERIFY(looped.liveMem < looped.irMem);
   }
 
+  void barriersSomeWorkItemsSkipAreFound() {
+    const std::string reduction =
+        "kernel void A(global const float* a, global float* b, local float* d, const int n) {\n"
+        "  int l = get_local_id(0), g = get_global_id(0), m = get_local_size(0);\n"
+        "  EXIT\n  d[l] = a[g];\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  for (int s = m >> 1; s > 0; s >>= 1) {\n"
+        "    if (l < s) d[l] += d[l + s];\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }\n"
+        "  if (l == 0) b[get_group_id(0)] = d[0];\n}\n";
+    auto with = [&](const std::string& exit) {
+      std::string k = reduction;
+      k.replace(k.find("EXIT"), 4, exit);
+      return features::checkDeadCode(k, "A");
+    };
+    // Every work-item of a group reaches every barrier: the loop's bound is
+    // the group's size; a group that leaves leaves whole.
+    for (const char* exit : {"", "if (get_group_id(0) >= n) return;", "if (n < 0) return;"}) {
+      const auto r = with(exit);
+      QVERIFY2(r.measured, r.error.c_str());
+      QVERIFY2(r.divergentBarrier.empty() && r.dead.empty(), (std::string(exit) + ": " + r.dead).c_str());
+    }
+    // A work-item past the data leaves before the barrier its group waits at.
+    for (const char* exit : {"if (g >= n) return;", "if (l > n) return;"}) {
+      const auto r = with(exit);
+      QVERIFY2(r.divergentBarrier.find("barrier") == 0, (std::string(exit) + ": " + r.divergentBarrier).c_str());
+      QVERIFY2(r.dead.find("may not reach") != std::string::npos, r.dead.c_str());
+    }
+    // A barrier in a loop whose trip count is the work-item's own.
+    const auto looped = features::checkDeadCode(
+        "kernel void A(global float* a, local float* d) {\n  int l = get_local_id(0);\n  d[l] = a[l];\n"
+        "  for (int i = 0; i < l; ++i) { barrier(CLK_LOCAL_MEM_FENCE); d[l] += d[i]; }\n  a[l] = d[l];\n}\n",
+        "A");
+    QVERIFY2(!looped.divergentBarrier.empty(), looped.dead.c_str());
+  }
+
   void contendersAreCheckedOnTheirOwnThread() {
     steer::ContenderCheckOptions o;
     o.timeoutSeconds = 20;
