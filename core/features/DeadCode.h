@@ -2,8 +2,10 @@
 // what the kernel's Grewe counts claim next to what survives in its -O1 IR.
 // A steering search optimises counts, so it finds them in code that does
 // nothing: accesses whose values no one uses, arithmetic folded away, a
-// kernel that writes no global memory at all. Clang's warnings catch the
-// code that can never run; this catches the code that runs for nothing.
+// kernel that writes no global memory at all, local memory whose contents
+// never reach the output. Clang's warnings catch the code that can never
+// run; this catches the code that runs for nothing, and, from the same
+// control dependences, a barrier some work-items of a group may skip.
 #pragma once
 
 #include <string>
