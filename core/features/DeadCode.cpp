@@ -12,6 +12,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Demangle/Demangle.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
@@ -213,26 +214,30 @@ std::string divergentBarrier(const llvm::Function& kernel) {
       }
   }
   const Deciders decidedBy = controlDependences(kernel);
-  std::map<const llvm::BasicBlock*, bool> divergent; // runs for some work-items of a group, not others
-  std::function<bool(const llvm::BasicBlock*, int)> diverges = [&](const llvm::BasicBlock* b, int depth) {
-    if (const auto it = divergent.find(b); it != divergent.end()) return it->second;
-    divergent[b] = false; // a loop's blocks decide each other: no cycle is followed twice
-    bool d = false;
-    if (const auto it = decidedBy.find(b); it != decidedBy.end())
-      for (const auto* a : it->second) {
-        const auto* t = a->getTerminator();
-        const llvm::Value* condition = nullptr;
-        if (const auto* br = llvm::dyn_cast<llvm::BranchInst>(t); br && br->isConditional()) condition = br->getCondition();
-        if (const auto* sw = llvm::dyn_cast<llvm::SwitchInst>(t)) condition = sw->getCondition();
-        d = d || (condition && varying.count(condition)) || (depth < 64 && a != b && diverges(a, depth + 1));
-      }
-    return divergent[b] = d;
+  // Blocks that run for some work-items of a group and not others: decided
+  // by a varying branch, or by any branch of such a block (to a fixed point,
+  // so loops, whose blocks decide each other, are followed whole).
+  auto varyingBranch = [&](const llvm::BasicBlock* a) {
+    const auto* t = a->getTerminator();
+    const llvm::Value* condition = nullptr;
+    if (const auto* br = llvm::dyn_cast<llvm::BranchInst>(t); br && br->isConditional()) condition = br->getCondition();
+    if (const auto* sw = llvm::dyn_cast<llvm::SwitchInst>(t)) condition = sw->getCondition();
+    return condition && varying.count(condition) > 0;
   };
+  std::set<const llvm::BasicBlock*> divergent;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& [block, deciders] : decidedBy)
+      if (!divergent.count(block) && std::any_of(deciders.begin(), deciders.end(), [&](const llvm::BasicBlock* a) {
+            return varyingBranch(a) || divergent.count(a) > 0;
+          }))
+        changed = divergent.insert(block).second || changed;
+  }
   for (const auto& block : kernel)
     for (const auto& i : block)
       if (const auto* c = llvm::dyn_cast<llvm::CallBase>(&i))
         if (const auto* callee = c->getCalledFunction(); callee && callee->getName().contains("barrier") &&
-                                                         diverges(&block, 0))
+                                                         divergent.count(&block))
           return llvm::demangle(callee->getName().str());
   return {};
 }

@@ -663,6 +663,13 @@ private Q_SLOTS:
         "  for (int i = 0; i < l; ++i) { barrier(CLK_LOCAL_MEM_FENCE); d[l] += d[i]; }\n  a[l] = d[l];\n}\n",
         "A");
     QVERIFY2(!looped.divergentBarrier.empty(), looped.dead.c_str());
+    // A uniform test inside a varying one decides for some work-items only.
+    const auto nested = features::checkDeadCode(
+        "kernel void A(global float* a, local float* d, const int n) {\n  int l = get_local_id(0);\n  d[l] = a[l];\n"
+        "  if (l < n) {\n    if (n > 4) barrier(CLK_LOCAL_MEM_FENCE);\n    a[l] = d[n - l];\n  }\n}\n",
+        "A");
+    QVERIFY2(nested.measured, nested.error.c_str());
+    QVERIFY2(!nested.divergentBarrier.empty(), nested.dead.c_str());
   }
 
   void contendersAreCheckedOnTheirOwnThread() {
