@@ -276,7 +276,7 @@ LiveSlice liveSlice(const llvm::Function& kernel) {
         if (scratch(space)) writers[space].push_back(&i);
         else mark(&i);
       } else if (llvm::isa<llvm::AtomicRMWInst>(&i) || llvm::isa<llvm::AtomicCmpXchgInst>(&i)) {
-        mark(&i);
+        mark(&i); // it may write global memory; on local memory it is read back (below)
       } else if (const auto* c = llvm::dyn_cast<llvm::CallBase>(&i)) {
         const auto* callee = c->getCalledFunction();
         const auto name = callee ? callee->getName() : llvm::StringRef();
@@ -306,6 +306,10 @@ LiveSlice liveSlice(const llvm::Function& kernel) {
     if (const auto* l = llvm::dyn_cast<llvm::LoadInst>(i)) read = spaceOf(l->getPointerOperand());
     std::vector<unsigned> spaces;
     if (read != ~0u) spaces.push_back(read);
+    // An atomic reads what it changes: a live one on local memory keeps the
+    // stores that set it (`cnt = 0` before every work-item adds to it).
+    if (const auto* a = llvm::dyn_cast<llvm::AtomicRMWInst>(i)) spaces.push_back(spaceOf(a->getPointerOperand()));
+    if (const auto* x = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(i)) spaces.push_back(spaceOf(x->getPointerOperand()));
     if (const auto* c = llvm::dyn_cast<llvm::CallBase>(i))
       for (const auto& a : c->args())
         if (a->getType()->isPointerTy()) spaces.push_back(spaceOf(a.get()));
@@ -320,9 +324,13 @@ LiveSlice liveSlice(const llvm::Function& kernel) {
       const unsigned space = spaceOf(st->getPointerOperand());
       out.mem += memorySpace(space);
       out.localLive = out.localLive || space == kLocal;
-    } else if (llvm::isa<llvm::AtomicRMWInst>(i) || llvm::isa<llvm::AtomicCmpXchgInst>(i))
+    } else if (const auto* a = llvm::dyn_cast<llvm::AtomicRMWInst>(i)) {
       out.mem += 1;
-    else if (const auto* c = llvm::dyn_cast<llvm::CallBase>(i)) {
+      out.localLive = out.localLive || spaceOf(a->getPointerOperand()) == kLocal;
+    } else if (const auto* x = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(i)) {
+      out.mem += 1;
+      out.localLive = out.localLive || spaceOf(x->getPointerOperand()) == kLocal;
+    } else if (const auto* c = llvm::dyn_cast<llvm::CallBase>(i)) {
       bool memory = false;
       for (const auto& a : c->args()) {
         memory = memory || memorySpace(spaceOf(a.get()));

@@ -27,9 +27,9 @@ struct DeadCodeReport {
   double irMem = 0, irComp = 0;
   /// Of irMem, the accesses in the backward slice of the global writes:
   /// those whose values, addresses or stores lead to a store to global
-  /// memory, an atomic or a branch (every branch is kept, as control
-  /// dependence would keep it); a load of local memory keeps every store to
-  /// it. irMem when a helper was not inlined.
+  /// memory or an atomic, with the branches those depend on (control
+  /// dependence); a load of local memory, or an atomic on it, keeps every
+  /// store to it. irMem when a helper was not inlined.
   double liveMem = 0;
   /// The kernel stores to local memory, and no load in that slice reads it:
   /// what it computes there never reaches its output.

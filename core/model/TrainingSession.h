@@ -4,8 +4,8 @@
 // Preparing reads the workspace's training kernels, takes the tokenizer from
 // the checkpoint when resuming (else builds one and saves it beside the
 // checkpoint), and records the run with its spec. Progress is then stored
-// step by step, with wall and CPU time counted on from earlier sessions of
-// the same run.
+// step by step, with wall and CPU time counted on from the earlier
+// invocations of the same run (a resumed run keeps its clock).
 #pragma once
 
 #include "model/Tokenizer.h"

@@ -625,6 +625,15 @@ private Q_SLOTS:
         "  int g = get_global_id(0);\n  float q = 0.0f;\n"
         "  for (int r = 0; r < 8; ++r) { if (a[g + r] < a[g + r + 8] && a[g + 2 * r] < a[g + 3 * r]) d[r] = a[g + 4 * r]; }\n"
         "  b[g] = a[g];\n}\n";
+    // A counter in local memory that every work-item adds to, read back
+    // through the atomic's result: its setting is work.
+    const auto counter = features::checkDeadCode(
+        "kernel void A(global const float* a, global int* b) {\n  local int cnt;\n"
+        "  if (get_local_id(0) == 0) cnt = 0;\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  int slot = __sync_fetch_and_add(&cnt, (int)a[get_global_id(0)]);\n  b[get_global_id(0)] = slot;\n}\n",
+        "A");
+    QVERIFY2(counter.measured, counter.error.c_str());
+    QVERIFY2(!counter.localUnread && counter.dead.empty(), counter.dead.c_str());
     const auto looped = features::checkDeadCode(branches, "A");
     QVERIFY2(looped.measured, looped.error.c_str());
     QVERIFY2(!looped.dead.empty(), "a loop of reads into local memory nothing reads");

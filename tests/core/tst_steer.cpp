@@ -838,7 +838,7 @@ private Q_SLOTS:
           dense, near, far);
     QVERIFY(dense >= 20);
     QVERIFY2(near * 4 >= dense * 3, "most dense clicks land within a few pixels"); // at least 75%
-    // The click of the kind: far out, where the plane's inverse has
+    // A click far out, where the plane's inverse has
     // coalesced accesses without memory: the target is still feasible.
     const auto t = steer::targetFromPcaClick("grewe", pca, kernels, x1 * 3, y1 * 3);
     QVERIFY(steer::isFeasible("grewe", t.target.values));
