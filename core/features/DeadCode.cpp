@@ -38,6 +38,27 @@ double mathWeight(llvm::StringRef name) {
   return 0;
 }
 
+/// A branch's or switch's condition; nullptr for any other instruction.
+const llvm::Value* branchCondition(const llvm::Instruction* t) {
+  if (const auto* b = llvm::dyn_cast<llvm::BranchInst>(t); b && b->isConditional()) return b->getCondition();
+  if (const auto* sw = llvm::dyn_cast<llvm::SwitchInst>(t)) return sw->getCondition();
+  return nullptr;
+}
+
+/// The address spaces of the memory an instruction accesses: a load's, a
+/// store's or an atomic's pointer, a call's pointer arguments.
+std::vector<unsigned> accessedSpaces(const llvm::Instruction& i) {
+  if (const auto* l = llvm::dyn_cast<llvm::LoadInst>(&i)) return {spaceOf(l->getPointerOperand())};
+  if (const auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) return {spaceOf(st->getPointerOperand())};
+  if (const auto* a = llvm::dyn_cast<llvm::AtomicRMWInst>(&i)) return {spaceOf(a->getPointerOperand())};
+  if (const auto* x = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&i)) return {spaceOf(x->getPointerOperand())};
+  std::vector<unsigned> spaces;
+  if (const auto* c = llvm::dyn_cast<llvm::CallBase>(&i))
+    for (const auto& a : c->args())
+      if (a->getType()->isPointerTy()) spaces.push_back(spaceOf(a.get()));
+  return spaces;
+}
+
 /// Counts the binary operators Grewe counts as comp whose operands are
 /// constants alone, in every function with a body (the kernel and its helpers).
 class ConstantOps : public clangfe::AstObserver, public clang::RecursiveASTVisitor<ConstantOps> {
@@ -144,10 +165,7 @@ bool writesDependOnInput(const llvm::Function& kernel) {
   }
   for (const auto& block : kernel)
     for (const auto& i : block) {
-      const llvm::Value* condition = nullptr;
-      if (const auto* b = llvm::dyn_cast<llvm::BranchInst>(&i); b && b->isConditional()) condition = b->getCondition();
-      if (const auto* sw = llvm::dyn_cast<llvm::SwitchInst>(&i)) condition = sw->getCondition();
-      if (condition && (of(condition) & (kData | kScalar))) return true;
+      if (const auto* condition = branchCondition(&i); condition && (of(condition) & (kData | kScalar))) return true;
       if (const auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
         if (spaceOf(st->getPointerOperand()) == kGlobal &&
             ((of(st->getValueOperand()) | of(st->getPointerOperand())) & (kData | kScalar)))
@@ -190,7 +208,7 @@ Deciders controlDependences(const llvm::Function& kernel) {
 /// computed from one (a load varies with its address; a phi with its
 /// values). A branch inside a block that runs by a varying branch varies
 /// too. Returns the barrier's builtin name, or empty.
-std::string divergentBarrier(const llvm::Function& kernel) {
+std::string divergentBarrier(const llvm::Function& kernel, const Deciders& decidedBy) {
   std::set<const llvm::Value*> varying;
   for (const auto& block : kernel)
     for (const auto& i : block)
@@ -213,15 +231,11 @@ std::string divergentBarrier(const llvm::Function& kernel) {
         if (v) changed = varying.insert(&i).second || changed;
       }
   }
-  const Deciders decidedBy = controlDependences(kernel);
   // Blocks that run for some work-items of a group and not others: decided
   // by a varying branch, or by any branch of such a block (to a fixed point,
   // so loops, whose blocks decide each other, are followed whole).
   auto varyingBranch = [&](const llvm::BasicBlock* a) {
-    const auto* t = a->getTerminator();
-    const llvm::Value* condition = nullptr;
-    if (const auto* br = llvm::dyn_cast<llvm::BranchInst>(t); br && br->isConditional()) condition = br->getCondition();
-    if (const auto* sw = llvm::dyn_cast<llvm::SwitchInst>(t)) condition = sw->getCondition();
+    const auto* condition = branchCondition(a->getTerminator());
     return condition && varying.count(condition) > 0;
   };
   std::set<const llvm::BasicBlock*> divergent;
@@ -250,16 +264,16 @@ std::string divergentBarrier(const llvm::Function& kernel) {
 /// for a live phi, the branches of the blocks it comes from. A live load of local
 /// (or private) memory makes every store and every call given a pointer of
 /// that memory live, as any of them may have written what it reads. The
-/// counts: live loads and stores of global or local memory, and live calls
-/// given such a pointer; and whether some local store is live.
+/// counts: live loads and stores of global or local memory, atomics and
+/// calls given such a pointer; and whether a live instruction touches local
+/// memory (a live load of it keeps every store to it).
 struct LiveSlice {
   double mem = 0;
   bool localStores = false, localLive = false;
 };
 
-LiveSlice liveSlice(const llvm::Function& kernel) {
+LiveSlice liveSlice(const llvm::Function& kernel, const Deciders& decidedBy) {
   LiveSlice out;
-  auto decidedBy = controlDependences(kernel);
   std::set<const llvm::Instruction*> live;
   std::vector<const llvm::Instruction*> work;
   auto mark = [&](const llvm::Value* v) {
@@ -270,26 +284,21 @@ LiveSlice liveSlice(const llvm::Function& kernel) {
   std::map<unsigned, std::vector<const llvm::Instruction*>> writers;
   for (const auto& block : kernel)
     for (const auto& i : block) {
-      if (const auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
-        const unsigned space = spaceOf(st->getPointerOperand());
-        if (space == kLocal) out.localStores = true;
-        if (scratch(space)) writers[space].push_back(&i);
-        else mark(&i);
-      } else if (llvm::isa<llvm::AtomicRMWInst>(&i) || llvm::isa<llvm::AtomicCmpXchgInst>(&i)) {
+      if (llvm::isa<llvm::AtomicRMWInst>(&i) || llvm::isa<llvm::AtomicCmpXchgInst>(&i)) {
         mark(&i); // it may write global memory; on local memory it is read back (below)
-      } else if (const auto* c = llvm::dyn_cast<llvm::CallBase>(&i)) {
-        const auto* callee = c->getCalledFunction();
-        const auto name = callee ? callee->getName() : llvm::StringRef();
-        bool outside = !callee || !callee->isDeclaration() || name.contains("printf") || name.contains("atom");
-        for (const auto& a : c->args())
-          if (a->getType()->isPointerTy()) {
-            const unsigned space = spaceOf(a.get());
-            if (scratch(space)) writers[space].push_back(&i);
-            else outside = true;
-            if (space == kLocal) out.localStores = true;
-          }
-        if (outside) mark(&i);
+        continue;
       }
+      const auto* c = llvm::dyn_cast<llvm::CallBase>(&i);
+      if (!c && !llvm::isa<llvm::StoreInst>(&i)) continue;
+      const auto* callee = c ? c->getCalledFunction() : nullptr;
+      const auto name = callee ? callee->getName() : llvm::StringRef();
+      bool outside = c && (!callee || !callee->isDeclaration() || name.contains("printf") || name.contains("atom"));
+      for (const unsigned space : accessedSpaces(i)) {
+        out.localStores = out.localStores || space == kLocal;
+        if (scratch(space)) writers[space].push_back(&i);
+        else outside = true;
+      }
+      if (outside) mark(&i);
     }
   std::set<unsigned> readSpaces;
   while (!work.empty()) {
@@ -297,47 +306,24 @@ LiveSlice liveSlice(const llvm::Function& kernel) {
     work.pop_back();
     for (const auto& op : i->operands())
       mark(op.get());
-    for (const auto* a : decidedBy[i->getParent()])
-      mark(a->getTerminator());
+    if (const auto it = decidedBy.find(i->getParent()); it != decidedBy.end())
+      for (const auto* a : it->second)
+        mark(a->getTerminator());
     if (const auto* phi = llvm::dyn_cast<llvm::PHINode>(i))
       for (const auto* from : phi->blocks())
         mark(from->getTerminator());
-    unsigned read = ~0u;
-    if (const auto* l = llvm::dyn_cast<llvm::LoadInst>(i)) read = spaceOf(l->getPointerOperand());
-    std::vector<unsigned> spaces;
-    if (read != ~0u) spaces.push_back(read);
-    // An atomic reads what it changes: a live one on local memory keeps the
-    // stores that set it (`cnt = 0` before every work-item adds to it).
-    if (const auto* a = llvm::dyn_cast<llvm::AtomicRMWInst>(i)) spaces.push_back(spaceOf(a->getPointerOperand()));
-    if (const auto* x = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(i)) spaces.push_back(spaceOf(x->getPointerOperand()));
-    if (const auto* c = llvm::dyn_cast<llvm::CallBase>(i))
-      for (const auto& a : c->args())
-        if (a->getType()->isPointerTy()) spaces.push_back(spaceOf(a.get()));
-    for (const unsigned space : spaces)
+    // What it reads of scratch memory, any of its writers may have written
+    // (an atomic reads what it changes: a live one on local memory keeps
+    // the stores that set it, `cnt = 0` before every work-item adds to it).
+    for (const unsigned space : accessedSpaces(*i))
       if (scratch(space) && readSpaces.insert(space).second)
         for (const auto* w : writers[space])
           mark(w);
   }
   for (const auto* i : live) {
-    if (const auto* l = llvm::dyn_cast<llvm::LoadInst>(i)) out.mem += memorySpace(spaceOf(l->getPointerOperand()));
-    else if (const auto* st = llvm::dyn_cast<llvm::StoreInst>(i)) {
-      const unsigned space = spaceOf(st->getPointerOperand());
-      out.mem += memorySpace(space);
-      out.localLive = out.localLive || space == kLocal;
-    } else if (const auto* a = llvm::dyn_cast<llvm::AtomicRMWInst>(i)) {
-      out.mem += 1;
-      out.localLive = out.localLive || spaceOf(a->getPointerOperand()) == kLocal;
-    } else if (const auto* x = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(i)) {
-      out.mem += 1;
-      out.localLive = out.localLive || spaceOf(x->getPointerOperand()) == kLocal;
-    } else if (const auto* c = llvm::dyn_cast<llvm::CallBase>(i)) {
-      bool memory = false;
-      for (const auto& a : c->args()) {
-        memory = memory || memorySpace(spaceOf(a.get()));
-        out.localLive = out.localLive || spaceOf(a.get()) == kLocal;
-      }
-      out.mem += memory;
-    }
+    const auto spaces = accessedSpaces(*i);
+    out.mem += std::any_of(spaces.begin(), spaces.end(), memorySpace);
+    out.localLive = out.localLive || std::count(spaces.begin(), spaces.end(), kLocal) > 0;
   }
   return out;
 }
@@ -438,10 +424,11 @@ DeadCodeReport checkDeadCode(const std::string& source, const std::string& kerne
   r.writesGlobal = k.writes;
   const llvm::Function& kernelFunction = *unit.module()->getFunction(kernel);
   r.inputDependent = writesDependOnInput(kernelFunction);
-  const LiveSlice slice = liveSlice(kernelFunction);
+  const Deciders decidedBy = controlDependences(kernelFunction);
+  const LiveSlice slice = liveSlice(kernelFunction, decidedBy);
   r.liveMem = calls[&kernelFunction].empty() ? slice.mem : r.irMem; // a helper kept: its accesses are not in the slice
   r.localUnread = slice.localStores && !slice.localLive;
-  r.divergentBarrier = divergentBarrier(kernelFunction);
+  r.divergentBarrier = divergentBarrier(kernelFunction, decidedBy);
   if (!r.writesGlobal)
     r.dead = "its -O1 IR writes no global memory: nothing it computes can be read back";
   else if (r.astMem > kDeadRatio * r.irMem + kDeadSlack)
