@@ -109,6 +109,8 @@ CommandLine trainCommandLine() {
                                     "alike; 0.5: a package with 4 times the kernels is drawn twice as often)", false, "1"});
   cl.option({"richness", 0, "POWER", "draw kernels in proportion to (1 + comp + mem + localmem + coalesced + atomic)"
                                      " to this power, counts capped at 32 (0: off)", false, "0"});
+  cl.option({"local-memory", 0, "FACTOR", "draw kernels that access local memory this many times as often (1: off)",
+             false, "1"});
   cl.option({"continuation", 0, "P", "share of datapoints with one hole from a random start to the end", false,
              "0.3"});
   cl.option({"whole", 0, "P", "share of the kernels that fit whole which hide all but `kernel void` in one hole "
@@ -169,6 +171,7 @@ int runTrain(const CommandLine& cl) {
   o.seed = parseSeed(cl);
   o.packageBalance = cl.numberValue("balance", 0, 1);
   o.richness = cl.numberValue("richness", 0, 2);
+  o.localMemory = cl.numberValue("local-memory", 0.01, 100);
   o.threads = int(cl.unsignedValue("threads", 0, 256));
   o.validateEvery = int(cl.unsignedValue("validate-every", 1, 100000000));
   o.checkpointEvery = int(cl.unsignedValue("checkpoint-every", 1, 100000000));

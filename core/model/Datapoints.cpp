@@ -209,4 +209,11 @@ void weighByRichness(std::vector<double>& weights, const std::vector<std::vector
     weights[i] *= std::pow(1.0 + featureRichness(grewe[i]), power);
 }
 
+void weighLocalMemory(std::vector<double>& weights, const std::vector<std::vector<double>>& grewe, double factor) {
+  if (weights.empty()) weights.assign(grewe.size(), 1.0);
+  if (weights.size() != grewe.size()) throw std::invalid_argument("weighLocalMemory: one Grewe vector per weight");
+  for (std::size_t i = 0; i < weights.size(); ++i)
+    if (grewe[i].size() > 3 && grewe[i][3] > 0) weights[i] *= factor;
+}
+
 } // namespace steerbench::model

@@ -81,6 +81,13 @@ inline constexpr double kRichnessCap = 32;
 /// kernels of 30 or more counts.
 void weighByRichness(std::vector<double>& weights, const std::vector<std::vector<double>>& grewe, double power);
 
+/// Multiplies the weight of each kernel that accesses local memory (Grewe
+/// localmem above 0) by `factor` (weights empty: every kernel starts at 1).
+/// Few training kernels use local memory and the model seldom writes it
+/// well, where many benchmark kernels (reductions, stencils, tiled
+/// products) do; this shows it more of them.
+void weighLocalMemory(std::vector<double>& weights, const std::vector<std::vector<double>>& grewe, double factor);
+
 /// The decoder's datapoint (fill-in-the-middle): the holes drawn as for
 /// makeDatapoint (window, starts and lengths; maskProbability is not used),
 /// then the sequence `[START] context [END] [MASK] middle [ENDHOLE]`, where

@@ -61,6 +61,9 @@ struct TrainOptions {
   /// Balance by feature richness (TrainingSession): each kernel's draw is
   /// multiplied by (1 + richness)^this (featureRichness; 0: off).
   double richness = 0;
+  /// Each kernel that accesses local memory is drawn this many times as
+  /// often (TrainingSession, weighLocalMemory; 1: off).
+  double localMemory = 1;
   /// One weight per kernel given to train() (empty: every kernel alike): a
   /// training kernel is drawn with probability proportional to its weight
   /// (packageWeights). Validation kernels are held out as without weights.

@@ -46,18 +46,20 @@ std::string describeDraw(const std::vector<double>& weights, const std::vector<s
     mem.push_back(g.size() > 2 ? g[2] : 0);
   }
   std::map<std::string, double> share;
-  double total = 0;
+  double total = 0, local = 0;
   for (std::size_t i = 0; i < packages.size(); ++i) {
     const double w = weights.empty() ? 1.0 : weights[i];
     share[packages[i]] += w;
     total += w;
+    if (i < grewe.size() && grewe[i].size() > 3 && grewe[i][3] > 0) local += w;
   }
   const auto largest = std::max_element(share.begin(), share.end(),
                                         [](const auto& a, const auto& b) { return a.second < b.second; });
   return "median comp " + formatNumber(weightedMedian(comp, weights)) + ", mem " +
          formatNumber(weightedMedian(mem, weights)) + ", " + formatNumber(weightedMedian(tokens, weights)) +
          " tokens; largest package " + (largest->first.empty() ? "(none)" : largest->first) + " " +
-         std::to_string(int(100 * largest->second / total + 0.5)) + "%";
+         std::to_string(int(100 * largest->second / total + 0.5)) + "%; local memory in " +
+         std::to_string(int(100 * local / total + 0.5)) + "%";
 }
 
 /// A number field of a spec we wrote ourselves (flat keys; the model's are
@@ -99,6 +101,7 @@ TrainOptions TrainingSession::optionsFromRecipe(const std::string& recipe, Train
   take("condition_share", o.conditionShare);
   take("package_balance", o.packageBalance);
   take("richness", o.richness);
+  take("local_memory", o.localMemory);
   take("seed", o.seed);
   take("threads", o.threads);
   take("validate_every", o.validateEvery);
@@ -136,6 +139,7 @@ std::string TrainingSession::command(const TrainOptions& o, unsigned maxWords) {
          (o.conditionShare > 0 ? " --conditions " + formatNumber(o.conditionShare) : "") +
          (o.packageBalance != 1.0 ? " --balance " + formatNumber(o.packageBalance) : "") +
          (o.richness != 0 ? " --richness " + formatNumber(o.richness) : "") +
+         (o.localMemory != 1 ? " --local-memory " + formatNumber(o.localMemory) : "") +
          " --seed " +
          std::to_string(o.seed) + " --threads " + std::to_string(o.threads) + " --validate-every " +
          std::to_string(o.validateEvery) + " --checkpoint-every " + std::to_string(o.checkpointEvery) +
@@ -158,6 +162,7 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
   }
   if (options_.packageBalance != 1.0) options_.kernelWeights = packageWeights(packages, options_.packageBalance);
   if (options_.richness != 0) weighByRichness(options_.kernelWeights, grewe, options_.richness);
+  if (options_.localMemory != 1) weighLocalMemory(options_.kernelWeights, grewe, options_.localMemory);
   drawSummary_ = describeDraw(options_.kernelWeights, packages, tokens, grewe);
   if (options_.conditionShare > 0) options_.kernelFeatures = grewe;
   if (kernels_.empty())
@@ -216,6 +221,7 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
           (o.conditionShare > 0 ? ",\"condition_share\":" + formatNumber(o.conditionShare) : std::string()) +
           (o.packageBalance != 1.0 ? ",\"package_balance\":" + formatNumber(o.packageBalance) : std::string()) +
           (o.richness != 0 ? ",\"richness\":" + formatNumber(o.richness) : std::string()) +
+          (o.localMemory != 1 ? ",\"local_memory\":" + formatNumber(o.localMemory) : std::string()) +
           (o.ranks.world > 1 ? ",\"ranks\":" + std::to_string(o.ranks.world) : std::string()) +
           ",\"seed\":" + std::to_string(o.seed) +
           ",\"threads\":" + std::to_string(o.threads) + ",\"validate_every\":" + std::to_string(o.validateEvery) +

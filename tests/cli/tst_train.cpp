@@ -109,7 +109,8 @@ private slots:
     // it was made; `model info` names it; `sample` fills holes with it.
     auto decoder = [&](const QString& ckpt) {
       return tiny(ckpt, 120) << QStringLiteral("--arch") << QStringLiteral("decoder") << QStringLiteral("--balance")
-                             << QStringLiteral("0.5") << QStringLiteral("--richness") << QStringLiteral("0.5");
+                             << QStringLiteral("0.5") << QStringLiteral("--richness") << QStringLiteral("0.5")
+                             << QStringLiteral("--local-memory") << QStringLiteral("3");
     };
     const Run straight = cli(decoder(dir_.filePath(QStringLiteral("dec.ckpt"))));
     QVERIFY2(straight.exitCode == 0, qPrintable(straight.err));
@@ -153,6 +154,7 @@ private slots:
     QVERIFY2(spec.contains(QLatin1String("\"arch\":\"decoder\"")) &&
                  spec.contains(QLatin1String("\"package_balance\":0.5")) &&
                  spec.contains(QLatin1String("\"richness\":0.5")) && spec.contains(QLatin1String("--richness 0.5")) &&
+                 spec.contains(QLatin1String("\"local_memory\":3")) && spec.contains(QLatin1String("--local-memory 3")) &&
                  spec.contains(QLatin1String("--arch decoder")) && spec.contains(QLatin1String("--balance 0.5")),
              qPrintable(spec));
     const Run info = cli({QStringLiteral("model"), QStringLiteral("info"), dir_.filePath(QStringLiteral("dec.ckpt"))});

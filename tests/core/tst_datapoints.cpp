@@ -288,6 +288,21 @@ private slots:
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, weighByRichness(wrong, grewe, 1.0));
   }
 
+  void kernelsThatUseLocalMemoryCanBeDrawnMoreOften() {
+    // Only localmem (the fourth count) decides; a kernel without a vector keeps its weight.
+    const std::vector<std::vector<double>> grewe = {
+        {4, 0, 2, 0, 2, 0, 1, 2}, {4, 0, 2, 6, 2, 0, 1, 2}, {}, {0, 0, 0, 1, 0, 0, 0, 0}};
+    std::vector<double> w;
+    weighLocalMemory(w, grewe, 3.0);
+    QCOMPARE(w, (std::vector<double>{1.0, 3.0, 1.0, 3.0}));
+    // On top of other weights.
+    std::vector<double> p{0.5, 0.5, 2.0, 2.0};
+    weighLocalMemory(p, grewe, 4.0);
+    QCOMPARE(p, (std::vector<double>{0.5, 2.0, 2.0, 8.0}));
+    std::vector<double> wrong(2, 1.0);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, weighLocalMemory(wrong, grewe, 2.0));
+  }
+
   void bothOrdersReadTheHoleTheTextAfterItAndTheInfill() {
     // One layout for training and sampling (FimOrder.h): a kernel 10 11
     // [HOLE] 12 [HOLE] 13 whose first hole has 20 21 written into it so far.
