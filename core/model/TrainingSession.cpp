@@ -10,6 +10,7 @@
 #include "store/HexDoubles.h"
 #include "store/Workspace.h"
 
+#include <cmath>
 #include <cstdio>
 #include <algorithm>
 #include <map>
@@ -197,6 +198,23 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
                        (from.config.suffixFirst ? "the suffix first (spm)" : "the prefix first (psm)") +
                        "; resume it with that order");
     if (resuming_) options_.model.suffixFirst = from.config.suffixFirst;
+    if (resuming_) {
+      // The draw's weights decide which kernels the rest of the run sees; a
+      // resume with others would continue another run under this one's recipe.
+      const struct {
+        const char* key;
+        const char* option;
+        double given, unset;
+      } draws[] = {{"package_balance", "--balance", options_.packageBalance, 1.0},
+                   {"richness", "--richness", options_.richness, 0.0},
+                   {"local_memory", "--local-memory", options_.localMemory, 1.0}};
+      for (const auto& d : draws) {
+        const double recorded = number(from.recipe, d.key).value_or(d.unset);
+        if (std::abs(recorded - d.given) > 1e-9)
+          throw InputError("checkpoint " + ckpt + " was trained with " + d.option + " " + formatNumber(recorded) +
+                           "; resume it with the same (given: " + formatNumber(d.given) + ")");
+      }
+    }
     if (!resuming_ && options_.ranks.lead()) tokenizer_.save(ckpt + ".tokenizer.json");
   } else {
     Tokenizer::Options to;

@@ -43,7 +43,8 @@ public:
   [[nodiscard]] const std::string& spec() const { return spec_; }
   [[nodiscard]] std::size_t kernelCount() const { return kernels_.size(); }
   /// What training draws, with the balance weights: weighted medians of the
-  /// kernels' comp, mem and tokens, and the largest package's share.
+  /// kernels' comp, mem and tokens, the largest package's share and the
+  /// share of kernels that access local memory.
   [[nodiscard]] const std::string& drawSummary() const { return drawSummary_; }
 
   /// Trains (any thread). See model::train.

@@ -128,6 +128,25 @@ private slots:
     const Run resumed = cli(decoder(killed));
     QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
     QCOMPARE(finalLoss(resumed.out), finalLoss(straight.out));
+    // A resume with other draw weights would go on as another run: refused, the checkpoint kept.
+    QStringList otherDraw = decoder(killed);
+    otherDraw[otherDraw.indexOf(QStringLiteral("--local-memory")) + 1] = QStringLiteral("2");
+    const QByteArray before = [&] { QFile f(killed); f.open(QIODevice::ReadOnly); return f.readAll(); }();
+    const Run refused = cli(otherDraw);
+    QVERIFY2(refused.exitCode != 0 && refused.err.contains(QLatin1String("was trained with --local-memory 3")),
+             qPrintable(refused.err));
+    QCOMPARE([&] { QFile f(killed); f.open(QIODevice::ReadOnly); return f.readAll(); }(), before);
+    // The draw's local-memory share, as train prints it, grows with the weight.
+    auto localShare = [](const QString& err) {
+      const auto m = QRegularExpression(QStringLiteral("local memory in (\\d+)%")).match(err);
+      return m.hasMatch() ? m.captured(1).toInt() : -1;
+    };
+    const Run once = cli(tiny(dir_.filePath(QStringLiteral("lm1.ckpt")), 1));
+    const Run thrice = cli(tiny(dir_.filePath(QStringLiteral("lm3.ckpt")), 1)
+                           << QStringLiteral("--local-memory") << QStringLiteral("3"));
+    QVERIFY2(once.exitCode == 0 && thrice.exitCode == 0, qPrintable(once.err + thrice.err));
+    QVERIFY2(localShare(once.err) > 0 && localShare(thrice.err) > localShare(once.err),
+             qPrintable(once.err + thrice.err));
     // In a corpus of two packages, balanced and unbalanced runs of one seed
     // draw other kernels: other runs. (In one package, balancing changes nothing.)
     QCOMPARE(scalar(ws_, "SELECT count(DISTINCT package) FROM kernels WHERE role = 'train'"), QStringLiteral("1"));

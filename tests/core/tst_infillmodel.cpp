@@ -385,6 +385,16 @@ private Q_SLOTS:
     QVERIFY(TrainingSession::optionsFromRecipe("", base).model.decoder()); // nothing to read: as given
   }
 
+  void recipesKeepTheDrawsWeights() {
+    // Resuming from the GUI reads the draw's weights back from the recipe.
+    const TrainOptions o = TrainingSession::optionsFromRecipe(
+        "{\"package_balance\":0.5,\"richness\":0.25,\"local_memory\":3,\"seed\":7}", TrainOptions{});
+    QCOMPARE(o.packageBalance, 0.5);
+    QCOMPARE(o.richness, 0.25);
+    QCOMPARE(o.localMemory, 3.0);
+    QCOMPARE(TrainingSession::optionsFromRecipe("{\"seed\":7}", TrainOptions{}).localMemory, 1.0); // unset: off
+  }
+
   void decoderCheckpointsKeepTheirArchitecture() {
     QTemporaryDir dir;
     const std::string path = dir.filePath(QStringLiteral("d.ckpt")).toStdString();
