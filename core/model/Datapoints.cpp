@@ -213,7 +213,7 @@ void weighLocalMemory(std::vector<double>& weights, const std::vector<std::vecto
   if (weights.empty()) weights.assign(grewe.size(), 1.0);
   if (weights.size() != grewe.size()) throw std::invalid_argument("weighLocalMemory: one Grewe vector per weight");
   for (std::size_t i = 0; i < weights.size(); ++i)
-    if (grewe[i].size() > 3 && grewe[i][3] > 0) weights[i] *= factor;
+    if (usesLocalMemory(grewe[i])) weights[i] *= factor;
 }
 
 } // namespace steerbench::model

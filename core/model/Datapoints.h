@@ -81,8 +81,14 @@ inline constexpr double kRichnessCap = 32;
 /// kernels of 30 or more counts.
 void weighByRichness(std::vector<double>& weights, const std::vector<std::vector<double>>& grewe, double power);
 
-/// Multiplies the weight of each kernel that accesses local memory (Grewe
-/// localmem above 0) by `factor` (weights empty: every kernel starts at 1).
+/// Whether a kernel accesses local memory: its Grewe localmem (the fourth
+/// count) is above 0. False without a vector.
+[[nodiscard]] inline bool usesLocalMemory(const std::vector<double>& grewe) {
+  return grewe.size() > 3 && grewe[3] > 0;
+}
+
+/// Multiplies the weight of each kernel that accesses local memory
+/// (usesLocalMemory) by `factor` (weights empty: every kernel starts at 1).
 /// Few training kernels use local memory and the model seldom writes it
 /// well, where many benchmark kernels (reductions, stencils, tiled
 /// products) do; this shows it more of them.

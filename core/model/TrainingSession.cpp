@@ -52,7 +52,7 @@ std::string describeDraw(const std::vector<double>& weights, const std::vector<s
     const double w = weights.empty() ? 1.0 : weights[i];
     share[packages[i]] += w;
     total += w;
-    if (i < grewe.size() && grewe[i].size() > 3 && grewe[i][3] > 0) local += w;
+    if (i < grewe.size() && usesLocalMemory(grewe[i])) local += w;
   }
   const auto largest = std::max_element(share.begin(), share.end(),
                                         [](const auto& a, const auto& b) { return a.second < b.second; });
@@ -201,19 +201,18 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
     if (resuming_) {
       // The draw's weights decide which kernels the rest of the run sees; a
       // resume with others would continue another run under this one's recipe.
+      // The recipe read as the GUI reads it, over the defaults (which it leaves out).
+      const TrainOptions recorded = optionsFromRecipe(from.recipe, TrainOptions{});
       const struct {
-        const char* key;
         const char* option;
-        double given, unset;
-      } draws[] = {{"package_balance", "--balance", options_.packageBalance, 1.0},
-                   {"richness", "--richness", options_.richness, 0.0},
-                   {"local_memory", "--local-memory", options_.localMemory, 1.0}};
-      for (const auto& d : draws) {
-        const double recorded = number(from.recipe, d.key).value_or(d.unset);
-        if (std::abs(recorded - d.given) > 1e-9)
-          throw InputError("checkpoint " + ckpt + " was trained with " + d.option + " " + formatNumber(recorded) +
+        double given, recorded;
+      } draws[] = {{"--balance", options_.packageBalance, recorded.packageBalance},
+                   {"--richness", options_.richness, recorded.richness},
+                   {"--local-memory", options_.localMemory, recorded.localMemory}};
+      for (const auto& d : draws)
+        if (std::abs(d.recorded - d.given) > 1e-9)
+          throw InputError("checkpoint " + ckpt + " was trained with " + d.option + " " + formatNumber(d.recorded) +
                            "; resume it with the same (given: " + formatNumber(d.given) + ")");
-      }
     }
     if (!resuming_ && options_.ranks.lead()) tokenizer_.save(ckpt + ".tokenizer.json");
   } else {
