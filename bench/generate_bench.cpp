@@ -59,6 +59,8 @@
 //                        as the product fills holes between text, --no-calls: not for them either;
 //                        --untyped: without its rules of types and scopes)
 //                        [--unchecked] [--check-patience 8]   (compiler-checked statements, SampleOptions::check)
+//                        [--unbatched-checks]   (each statement check a compile of its own, not a step's
+//                        together: clangfe::firstErrorOffsets; the same verdicts)
 //                        [--clean-statements]   (undirected samples' statements also checked against the clean-compile
 //                        rules a statement can break alone, steer::cleanStatementWarnings)
 //                        [--clean-kernels]   (an undirected sample's last hole closes only on a kernel that breaks
@@ -79,6 +81,7 @@
 //                        [--clean]   (conditioned and grid samples as `sample --clean` makes them)
 //                        [--drive 0]   (conditioned and grid samples driven, at most N an arm)
 #include "Coverage.h"
+#include "clang/CheckBatch.h"
 #include "clang/OpenCLFrontend.h"
 #include "common/Paths.h"
 #include "common/TextFormat.h"
@@ -308,6 +311,7 @@ int main(int argc, char** argv) {
   double closeBias = 0;
   bool cutLexemes = false;
   bool cleanStatements = false, cleanKernels = false, tidy = false;
+  bool batchedChecks = true; // --unbatched-checks: each statement check a compile of its own
   bool cleanAsked = false; // conditioned and grid samples as `sample --clean` makes them
   int driveCount = 0;      // conditioned and grid samples driven, per arm
   double lean = 0;         // held samples' lean toward the counts they lack (steer::heldLean)
@@ -343,6 +347,7 @@ int main(int argc, char** argv) {
     else if (arg("--restarts")) o.restarts = std::atoi(argv[++i]);
     else if (arg("--redraws")) o.redraws = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--clean-statements")) cleanStatements = true;
+    else if (!std::strcmp(argv[i], "--unbatched-checks")) batchedChecks = false;
     else if (!std::strcmp(argv[i], "--clean-kernels")) cleanKernels = true;
     else if (!std::strcmp(argv[i], "--tidy")) tidy = true;
     else if (!std::strcmp(argv[i], "--clean")) cleanAsked = true;
@@ -361,7 +366,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 128] [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0] "
                            "[--unguarded] [--typed] [--no-calls] [--untyped] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
-                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--redraws 4] [--clean-statements] [--clean-kernels] [--tidy] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10] [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20] [--near 0] [--clean] [--drive 0] [--count-all] [--lean 0]\n");
+                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--redraws 4] [--clean-statements] [--unbatched-checks] [--clean-kernels] [--tidy] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10] [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20] [--near 0] [--clean] [--drive 0] [--count-all] [--lean 0]\n");
       return 2;
     }
   }
@@ -391,7 +396,23 @@ int main(int argc, char** argv) {
         return at;
       };
     };
-    if (checked) o.check = counted(clangfe::firstErrorOffset);
+    // The same for a step's statements at once (clangfe::firstErrorOffsets).
+    auto countedMany = [&](std::function<std::vector<std::size_t>(const std::vector<std::string>&)> checkMany) {
+      return [&, checkMany = std::move(checkMany)](const std::vector<std::string>& texts) {
+        const auto t = Clock::now();
+        auto at = checkMany(texts);
+        checkMicros += long(std::chrono::duration<double, std::micro>(Clock::now() - t).count());
+        checks += long(texts.size());
+        for (const std::size_t a : at)
+          failedChecks += a != std::string::npos;
+        return at;
+      };
+    };
+    if (checked) {
+      o.check = counted(clangfe::firstErrorOffset);
+      if (batchedChecks)
+        o.checkMany = countedMany([](const std::vector<std::string>& texts) { return clangfe::firstErrorOffsets(texts); });
+    }
     std::printf("BLAS: %s\n", model::useThreads(threads).c_str());
     model::Sampler sampler(ckpt, threads);
     if (o.streams <= 0) o.streams = sampler.defaultStreams();
@@ -435,7 +456,11 @@ int main(int argc, char** argv) {
       model::SampleOptions undirected = o;
       undirected.minNewTokens = minTokens;
       undirected.closeBias = closeBias;
-      if (checked && cleanStatements) undirected.check = counted(steer::cleanStatementCheck());
+      if (checked && cleanStatements) {
+        undirected.check = counted(steer::cleanStatementCheck());
+        undirected.checkMany = nullptr;
+        if (batchedChecks) undirected.checkMany = countedMany(steer::cleanStatementChecks());
+      }
       if (checked && cleanKernels) undirected.wholeCheck = counted(steer::cleanKernelCheck(steer::cleanRuleNames()));
       if (tidy) {
         undirected.tidy = features::pruneDeadDeclarations;

@@ -5,6 +5,7 @@
 #include "cli/ModelCommands.h"
 
 #include "cli/Interrupt.h"
+#include "clang/CheckBatch.h"
 #include "clang/OpenCLFrontend.h"
 
 #include "common/Error.h"
@@ -358,8 +359,10 @@ int runSample(const CommandLine& cl) {
   const bool clean = cl.has("clean") || (near > 0 && !cl.has("unclean"));
   if (clean)
     steer::sampleClean(o, steer::cleanRuleNames());
-  else if (checked)
+  else if (checked) {
     o.check = clangfe::firstErrorOffset;
+    o.checkMany = [](const std::vector<std::string>& texts) { return clangfe::firstErrorOffsets(texts); };
+  }
   if (near > 0) steer::holdToTarget(o, near, clean);
   if (!cl.has("as-written")) {
     o.tidy = features::pruneDeadDeclarations;

@@ -216,7 +216,11 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
         throw std::invalid_argument("SampleOptions::feedTokenBias names token " + std::to_string(id) +
                                     ", outside the vocabulary");
   SampleOptions checked = o; // the rows' checks, with a memory shared by the streams
-  if (o.check && o.rememberChecks) checked.check = rememberedChecks(o.check);
+  if (o.check && o.rememberChecks) {
+    const auto memory = checkMemory();
+    checked.check = rememberedChecks(o.check, memory);
+    if (o.checkMany) checked.checkMany = rememberedChecks(o.checkMany, memory);
+  }
   if (o.wholeCheck && o.rememberChecks) checked.wholeCheck = rememberedChecks(o.wholeCheck);
   int streams = o.streams > 0 ? o.streams : defaultStreams_;
   streams = std::min(streams, count);

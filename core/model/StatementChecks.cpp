@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -167,8 +168,27 @@ void applyChecks(std::vector<SampleRow>& rows,
                  std::vector<StatementCheck>& checks, const SampleOptions& o, const Tokenizer& tok, unsigned jobs,
                  std::vector<char>& ended, const std::function<bool(SampleRow&)>& restart) {
   if (checks.empty()) return;
-  engine::parallelFor(checks.size(), jobs, [&](std::size_t i) {
-    StatementCheck& c = checks[i];
+  // Statements of rows not held to counts go to checkMany together, in
+  // `jobs` contiguous parts; the others one by one.
+  std::vector<std::size_t> together, oneByOne;
+  for (std::size_t i = 0; i < checks.size(); ++i)
+    (o.checkMany && !checks[i].whole && !rows[checks[i].row].holdsTarget ? together : oneByOne).push_back(i);
+  if (together.size() == 1) { // nothing to share a compile with
+    oneByOne.insert(oneByOne.begin(), together.front());
+    together.clear();
+  }
+  const std::size_t parts = std::min<std::size_t>(std::max(1u, jobs), together.size() / 2 + 1);
+  engine::parallelFor(together.empty() ? 0 : parts, jobs, [&](std::size_t p) {
+    const std::size_t from = together.size() * p / parts, to = together.size() * (p + 1) / parts;
+    std::vector<std::string> texts;
+    for (std::size_t k = from; k < to; ++k)
+      texts.push_back(checks[together[k]].text);
+    const auto verdicts = o.checkMany(texts);
+    for (std::size_t k = from; k < to; ++k)
+      checks[together[k]].error = verdicts.at(k - from);
+  });
+  engine::parallelFor(oneByOne.size(), jobs, [&](std::size_t j) {
+    StatementCheck& c = checks[oneByOne[j]];
     const SampleRow& r = rows[c.row];
     c.error = c.whole && o.wholeCheck && o.tidies(r.holdsTarget, r.start, r.end)
                   ? (o.wholeCheck(o.tidy(c.text)) == std::string::npos ? std::string::npos : c.text.size() - 1)
@@ -186,23 +206,65 @@ void applyChecks(std::vector<SampleRow>& rows,
   }
 }
 
+struct CheckMemory {
+  explicit CheckMemory(std::size_t capacity) : capacity(capacity) {}
+  std::optional<std::size_t> find(const std::string& text) {
+    std::lock_guard lock(m);
+    if (const auto it = verdicts.find(text); it != verdicts.end()) return it->second;
+    return std::nullopt;
+  }
+  void keep(const std::string& text, std::size_t verdict) {
+    std::lock_guard lock(m);
+    if (verdicts.size() >= capacity) verdicts.clear();
+    verdicts.emplace(text, verdict);
+  }
+  std::mutex m;
+  std::unordered_map<std::string, std::size_t> verdicts;
+  std::size_t capacity;
+};
+
+std::shared_ptr<CheckMemory> checkMemory(std::size_t capacity) { return std::make_shared<CheckMemory>(capacity); }
+
 std::function<std::size_t(const std::string&)> rememberedChecks(std::function<std::size_t(const std::string&)> check,
                                                                 std::size_t capacity) {
-  struct Memory {
-    std::mutex m;
-    std::unordered_map<std::string, std::size_t> verdicts;
-  };
-  auto memory = std::make_shared<Memory>();
-  return [memory, check = std::move(check), capacity](const std::string& text) {
-    {
-      std::lock_guard lock(memory->m);
-      if (const auto it = memory->verdicts.find(text); it != memory->verdicts.end()) return it->second;
-    }
+  return rememberedChecks(std::move(check), checkMemory(capacity));
+}
+
+std::function<std::size_t(const std::string&)> rememberedChecks(std::function<std::size_t(const std::string&)> check,
+                                                                std::shared_ptr<CheckMemory> memory) {
+  return [memory = std::move(memory), check = std::move(check)](const std::string& text) {
+    if (const auto known = memory->find(text)) return *known;
     const std::size_t verdict = check(text);
-    std::lock_guard lock(memory->m);
-    if (memory->verdicts.size() >= capacity) memory->verdicts.clear();
-    memory->verdicts.emplace(text, verdict);
+    memory->keep(text, verdict);
     return verdict;
+  };
+}
+
+std::function<std::vector<std::size_t>(const std::vector<std::string>&)>
+rememberedChecks(std::function<std::vector<std::size_t>(const std::vector<std::string>&)> checkMany,
+                 std::shared_ptr<CheckMemory> memory) {
+  return [memory = std::move(memory), checkMany = std::move(checkMany)](const std::vector<std::string>& texts) {
+    std::vector<std::size_t> out(texts.size());
+    // The texts not known yet, each once.
+    std::vector<std::string> unknown;
+    std::unordered_map<std::string, std::size_t> at;
+    std::vector<std::size_t> slot(texts.size(), std::size_t(-1));
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+      if (const auto known = memory->find(texts[i])) {
+        out[i] = *known;
+        continue;
+      }
+      const auto [it, added] = at.emplace(texts[i], unknown.size());
+      if (added) unknown.push_back(texts[i]);
+      slot[i] = it->second;
+    }
+    if (unknown.empty()) return out;
+    const auto verdicts = checkMany(unknown);
+    for (std::size_t k = 0; k < unknown.size(); ++k)
+      memory->keep(unknown[k], verdicts.at(k));
+    for (std::size_t i = 0; i < texts.size(); ++i)
+      if (slot[i] != std::size_t(-1)) out[i] = verdicts.at(slot[i]);
+    return out;
   };
 }
 

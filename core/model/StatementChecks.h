@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -74,5 +75,17 @@ constexpr int kHeldEndTries = 8;
 /// threads; forgets all once it holds `capacity` texts.
 [[nodiscard]] std::function<std::size_t(const std::string&)>
 rememberedChecks(std::function<std::size_t(const std::string&)> check, std::size_t capacity = 1 << 16);
+
+/// A memory of verdicts that `check` and `checkMany` (SampleOptions) share:
+/// a text judged by one is known to the other.
+struct CheckMemory;
+[[nodiscard]] std::shared_ptr<CheckMemory> checkMemory(std::size_t capacity = 1 << 16);
+[[nodiscard]] std::function<std::size_t(const std::string&)>
+rememberedChecks(std::function<std::size_t(const std::string&)> check, std::shared_ptr<CheckMemory> memory);
+/// `checkMany` with the memory: only the texts it does not hold go to
+/// `checkMany`, each once.
+[[nodiscard]] std::function<std::vector<std::size_t>(const std::vector<std::string>&)>
+rememberedChecks(std::function<std::vector<std::size_t>(const std::vector<std::string>&)> checkMany,
+                 std::shared_ptr<CheckMemory> memory);
 
 } // namespace steerbench::model

@@ -1,5 +1,6 @@
 #include "steer/CleanKernelCheck.h"
 
+#include "clang/CheckBatch.h"
 #include "clang/OpenCLFrontend.h"
 #include "features/DeadCode.h"
 #include "features/FeatureSpace.h"
@@ -53,8 +54,15 @@ std::function<std::size_t(const std::string&)> cleanKernelCheck(std::vector<std:
   };
 }
 
+std::function<std::vector<std::size_t>(const std::vector<std::string>&)> cleanStatementChecks() {
+  return [warnings = cleanStatementWarnings()](const std::vector<std::string>& texts) {
+    return clangfe::firstErrorOffsets(texts, warnings);
+  };
+}
+
 void sampleClean(model::SampleOptions& o, std::vector<std::string> rules) {
   o.check = cleanStatementCheck();
+  o.checkMany = cleanStatementChecks();
   o.wholeCheck = cleanKernelCheck(std::move(rules));
 }
 

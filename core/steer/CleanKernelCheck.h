@@ -22,6 +22,9 @@ namespace steerbench::steer {
 /// A sampler's statement check (model::SampleOptions::check) with every
 /// warning an error and those of cleanStatementWarnings() turned on.
 [[nodiscard]] std::function<std::size_t(const std::string&)> cleanStatementCheck();
+/// The same for several texts at once (clangfe::firstErrorOffsets), as
+/// model::SampleOptions::checkMany.
+[[nodiscard]] std::function<std::vector<std::size_t>(const std::vector<std::string>&)> cleanStatementChecks();
 
 /// The check: the byte offset of the kernel's first error under
 /// cleanStatementWarnings(); else, when cleanKernelViolation finds

@@ -1,4 +1,5 @@
 // The in-process Clang 15 front end: diagnostics, IR, options, bad input, threads.
+#include "clang/CheckBatch.h"
 #include "clang/OpenCLFrontend.h"
 
 #include <llvm/IR/Function.h>
@@ -204,6 +205,60 @@ private slots:
     // Only the first error counts.
     const std::string two = "kernel void k(global int* a) { a[0] = x; a[1] = y; }";
     QCOMPARE(firstErrorOffset(two), two.find("x;"));
+  }
+
+  void checksTogetherGiveEachTextItsOwnVerdict() {
+    // Texts as sampling checks them: kernels so far, blocks closed on lines
+    // of their own. Some fail in ways that would mislead a shared unit if it
+    // were trusted past an error: a compound literal whose recovery swallows
+    // the next text's tokens, an uninitialized read that Clang's analysis
+    // skips once any error has occurred, a kernel that calls itself by the
+    // name the unit changes.
+    const std::vector<std::string> texts = {
+        "kernel void A ( global int * a ) { a [ 0 ] = 1 ;\n}",
+        "kernel void A ( global int * a ) { a [ 0 ] = b ;\n}",
+        "kernel void A ( global int * a ) { int c ; a [ 0 ] = c ;\n}",
+        "kernel void A ( global uchar * a ) { int f = ( global uint * ) { int g ;\n}\n}",
+        "kernel void A ( global int * a , global int * b ) { b [ 0 ] = vload3 ( a [ 0 ] , b [ 1 ] ) ;\n}",
+        "kernel void A ( global int * a ) { int c , c ; a [ 0 ] = 0 ;\n}",
+        "kernel void A ( global int * a ) { a [ 0 ] = 1 ; a [ 0 ] ;\n}",
+        "kernel void A ( global int * a ) { A ( a , 1 ) ;\n}",
+        "kernel void A ( global float * a , const int b ) { for ( int c = 0 ; c < b ; c ++ ) { a [ c ] = a [ c ] * 2.0f ;\n}\n}",
+        "#define X 1\nkernel void A ( global int * a ) { a [ 0 ] = X ; }",
+        "kernel void A ( global int * a ) { a [ 0 ] = 1 ; } kernel void B ( global int * a ) { a [ 0 ] = 2 ; }",
+        "kernel void A ( global int * a ) { a [ 0 ] = ( 1 ;",
+        "kernel void A ( global int * a ) { int c ; a [ 0 ] = c ;\n}",
+        "kernel void A ( global int * a ) { a [ 0 ] = 2 ;\n}",
+    };
+    for (const auto& warnings : {std::vector<std::string>{}, std::vector<std::string>{"error", "uninitialized", "unused-value"}}) {
+      const auto together = firstErrorOffsets(texts, warnings);
+      QCOMPARE(together.size(), texts.size());
+      for (std::size_t i = 0; i < texts.size(); ++i)
+        QVERIFY2(together[i] == firstErrorOffsetWith(texts[i], warnings),
+                 (std::to_string(i) + ": " + texts[i] + (warnings.empty() ? "" : " (with warnings)")).c_str());
+    }
+    // With the warnings, the uninitialized reads are errors of their own.
+    const std::vector<std::string> warned = {"error", "uninitialized"};
+    QVERIFY(firstErrorOffsets({texts[1], texts[2]}, warned)[1] != std::string::npos);
+    QCOMPARE(firstErrorOffsets({}), std::vector<std::size_t>{});
+  }
+
+  void onlyAKernelAloneSharesAUnit() {
+    const std::string one = "kernel void A ( global int * a ) { a [ 0 ] = 1 ; }";
+    const auto name = batchableKernel(one);
+    QVERIFY(name.has_value());
+    QCOMPARE(one.substr(name->at, name->length), std::string("A"));
+    QVERIFY(batchableKernel("__kernel void k2(global int* a) {\n a[0] = 1;\n}\n").has_value());
+    for (const std::string text : {"#define X 1\nkernel void A(global int* a) { a[0] = X; }",
+                                   "kernel void A(global int* a) { a[0] = 1; } kernel void B() {}",
+                                   "int f(int x) { return x; } kernel void A(global int* a) { a[0] = f(1); }",
+                                   "kernel void A(global int* a) { a[0] = 1;",
+                                   "kernel void A(global int* a) { A(a); }",
+                                   "kernel void A(global int* a) { a[0] = '{'; }",
+                                   "kernel void A(global int* a) { /* } */ a[0] = 1; }",
+                                   "kernel __attribute__((reqd_work_group_size(1, 1, 1))) void A(global int* a) { a[0] = 1; }",
+                                   "void A(global int* a) { a[0] = 1; }"})
+      QVERIFY2(!batchableKernel(text).has_value(), text.c_str());
   }
 
   void badOptionIsReported() {

@@ -796,6 +796,52 @@ private Q_SLOTS:
     QVERIFY(out[0].text != tidied);
   }
 
+  void checksTogetherGiveTheSameSamples() {
+    // checkMany gets a step's statements at once (clangfe::firstErrorOffsets
+    // compiles them together); with the same verdicts as `check`, rows
+    // write the same samples as with `check` alone.
+    auto s = randomDecoderSampler(3);
+    {
+      torch::NoGradGuard ng; // `;` often, so that rows end statements in the same steps
+      s.impl().model->named_parameters()["head.bias"][s.tokenizer().encode(";")[0]] += 4.0;
+    }
+    const auto verdict = [](const std::string& text) {
+      return std::hash<std::string>{}(text) % 3 == 0 ? text.size() - 3 : std::string::npos;
+    };
+    SampleOptions o;
+    o.seed = 5;
+    o.maxNewTokens = 24;
+    o.streams = 1;
+    o.checkJobs = 2;
+    o.rememberChecks = false;
+    o.check = verdict;
+    const auto alone = s.sample({"kernel void A ( global int * a ) { [HOLE] }"}, 16, o);
+    auto calls = std::make_shared<std::vector<std::size_t>>();
+    auto m = std::make_shared<std::mutex>();
+    o.checkMany = [&, calls, m](const std::vector<std::string>& texts) {
+      {
+        std::lock_guard lock(*m);
+        calls->push_back(texts.size());
+      }
+      std::vector<std::size_t> out;
+      for (const auto& t : texts)
+        out.push_back(verdict(t));
+      return out;
+    };
+    for (const bool remember : {false, true}) {
+      o.rememberChecks = remember;
+      calls->clear();
+      const auto together = s.sample({"kernel void A ( global int * a ) { [HOLE] }"}, 16, o);
+      QCOMPARE(together.size(), alone.size());
+      for (std::size_t i = 0; i < alone.size(); ++i) {
+        QCOMPARE(together[i].text, alone[i].text);
+        QCOMPARE(together[i].complete, alone[i].complete);
+      }
+      QVERIFY(!calls->empty());
+      if (!remember) QVERIFY(*std::max_element(calls->begin(), calls->end()) >= 2); // several statements a call
+    }
+  }
+
   void rememberedChecksCallOncePerText() {
     std::vector<std::string> calls;
     auto remembered = rememberedChecks(
