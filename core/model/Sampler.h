@@ -100,9 +100,9 @@ struct SampleOptions {
   std::function<std::size_t(const std::string&)> check;
   /// `check`'s verdicts for several texts at once, in order (for example
   /// clangfe::firstErrorOffsets, which compiles small kernels together:
-  /// fewer compiler starts). When set, a step's statement checks of rows not
-  /// held to counts go to it together instead of to `check` one by one; it
-  /// must give exactly `check`'s verdicts. Empty: `check` alone.
+  /// fewer compiler starts). When set, the texts of a step that `check`
+  /// would judge go to it together instead of one by one; it must give
+  /// exactly `check`'s verdicts. Empty: `check` alone.
   std::function<std::vector<std::size_t>(const std::vector<std::string>&)> checkMany;
   /// Sampling toward counts (steer::targetCheck), with `check`: for a row
   /// asked for counts (`target`, `feedTargets`) whose feed ends at its hole

@@ -168,11 +168,14 @@ void applyChecks(std::vector<SampleRow>& rows,
                  std::vector<StatementCheck>& checks, const SampleOptions& o, const Tokenizer& tok, unsigned jobs,
                  std::vector<char>& ended, const std::function<bool(SampleRow&)>& restart) {
   if (checks.empty()) return;
-  // Statements of rows not held to counts go to checkMany together, in
-  // `jobs` contiguous parts; the others one by one.
+  // The texts that `check` judges (statements of rows not held to counts,
+  // whole kernels without a check of their own) go to checkMany together,
+  // in `jobs` contiguous parts; the others one by one.
   std::vector<std::size_t> together, oneByOne;
-  for (std::size_t i = 0; i < checks.size(); ++i)
-    (o.checkMany && !checks[i].whole && !rows[checks[i].row].holdsTarget ? together : oneByOne).push_back(i);
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    const bool byCheck = checks[i].whole ? !o.wholeCheck : !rows[checks[i].row].holdsTarget;
+    (o.checkMany && byCheck ? together : oneByOne).push_back(i);
+  }
   if (together.size() == 1) { // nothing to share a compile with
     oneByOne.insert(oneByOne.begin(), together.front());
     together.clear();
