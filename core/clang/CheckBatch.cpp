@@ -117,7 +117,10 @@ std::vector<std::size_t> firstErrorOffsets(const std::vector<std::string>& sourc
     if (!attributed || (!firstError && !result.succeeded())) break; // these and the rest alone
     for (std::size_t k = from; k < from + firstInError; ++k)
       alone[batchable[k]] = 0;
-    if (!firstError) break; // every text of the round is judged
+    if (!firstError) { // every text of the round is judged
+      from = to;
+      continue;
+    }
     // The text in error: its first error's offset, in its own text.
     const std::size_t k = from + firstInError;
     const std::string& s = sources[batchable[k]];

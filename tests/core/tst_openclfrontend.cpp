@@ -230,13 +230,15 @@ private slots:
         "kernel void A ( global int * a ) { int c ; a [ 0 ] = c ;\n}",
         "kernel void A ( global int * a ) { a [ 0 ] = 2 ;\n}",
     };
-    for (const auto& warnings : {std::vector<std::string>{}, std::vector<std::string>{"error", "uninitialized", "unused-value"}}) {
-      const auto together = firstErrorOffsets(texts, warnings);
-      QCOMPARE(together.size(), texts.size());
-      for (std::size_t i = 0; i < texts.size(); ++i)
-        QVERIFY2(together[i] == firstErrorOffsetWith(texts[i], warnings),
-                 (std::to_string(i) + ": " + texts[i] + (warnings.empty() ? "" : " (with warnings)")).c_str());
-    }
+    // In units of up to 16 texts (all of them at once) and of up to 3.
+    for (const std::size_t batch : {std::size_t(16), std::size_t(3)})
+      for (const auto& warnings : {std::vector<std::string>{}, std::vector<std::string>{"error", "uninitialized", "unused-value"}}) {
+        const auto together = firstErrorOffsets(texts, warnings, batch);
+        QCOMPARE(together.size(), texts.size());
+        for (std::size_t i = 0; i < texts.size(); ++i)
+          QVERIFY2(together[i] == firstErrorOffsetWith(texts[i], warnings),
+                   (std::to_string(i) + ": " + texts[i] + (warnings.empty() ? "" : " (with warnings)")).c_str());
+      }
     // With the warnings, the uninitialized reads are errors of their own.
     const std::vector<std::string> warned = {"error", "uninitialized"};
     QVERIFY(firstErrorOffsets({texts[1], texts[2]}, warned)[1] != std::string::npos);
