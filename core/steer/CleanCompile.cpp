@@ -75,6 +75,11 @@ const std::vector<CleanRule>& cleanRules() {
        {"duplicate-decl-specifier"},
        "a qualifier written twice, which says nothing more: `const const int f`, `global global float *a`",
        {"multiple identical address spaces specified for type"}},
+      {"c2x-extension",
+       {"c2x-extensions"},
+       {"c2x-extensions"},
+       "C that only C2x allows, which Clang takes from OpenCL C with a warning: a parameter without a name "
+       "in the kernel's definition, `global float *,` (an edit that took its name out)"},
       // The rules below are found by walking the AST (steer/CleanAst.h): Clang 15 has no warning for them.
       {kChainedComparison,
        {},

@@ -118,6 +118,11 @@ private Q_SLOTS:
     row("duplicate-qualifier", "  const const int k = n;\n  a[i] = k;", "  const int k = n;\n  a[i] = k;");
     variant("duplicate-qualifier, an address space", "duplicate-qualifier",
             "  global global float* p = a + n;\n  p[i] = b[i];", "  global float* p = a + n;\n  p[i] = b[i];");
+    QTest::newRow("c2x-extension") << QStringLiteral("c2x-extension")
+                                   << QStringLiteral("kernel void A(global float* a, global float*, global const float* b) {\n"
+                                                     "  int i = get_global_id(0);\n  a[i] = b[i] * 2.0f;\n}\n")
+                                   << QStringLiteral("kernel void A(global float* a, global float* c, global const float* b) {\n"
+                                                     "  int i = get_global_id(0);\n  a[i] = b[i] * 2.0f;\n}\n");
     row("float-to-integer", "  int k = b[i];\n  a[k] = 1.0f;", "  int k = (int)b[i];\n  a[k] = 1.0f;");
     row("uninitialized", "  float x;\n  a[i] = x;", "  float x = 0.0f;\n  a[i] = x;");
     row("undefined-arithmetic", "  a[i] = n / 0;", "  a[i] = n / 2;");
@@ -552,7 +557,7 @@ private Q_SLOTS:
   }
 
   void everyRuleHasATestRow() {
-    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(32)); // the rows above and relativeRules...
+    QCOMPARE(steer::cleanRuleNames().size(), std::size_t(33)); // the rows above and relativeRules...
     QVERIFY(steer::cleanCompileWarnings({}).empty());
     QVERIFY(!steer::cleanRule("no-such-rule"));
   }
