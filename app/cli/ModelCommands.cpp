@@ -5,7 +5,6 @@
 #include "cli/ModelCommands.h"
 
 #include "cli/Interrupt.h"
-#include "clang/CheckBatch.h"
 #include "clang/OpenCLFrontend.h"
 
 #include "common/Error.h"
@@ -359,10 +358,8 @@ int runSample(const CommandLine& cl) {
   const bool clean = cl.has("clean") || (near > 0 && !cl.has("unclean"));
   if (clean)
     steer::sampleClean(o, steer::cleanRuleNames());
-  else if (checked) {
-    o.check = clangfe::firstErrorOffset;
-    o.checkMany = [](const std::vector<std::string>& texts) { return clangfe::firstErrorOffsets(texts); };
-  }
+  else if (checked)
+    steer::sampleChecked(o);
   if (near > 0) steer::holdToTarget(o, near, clean);
   if (!cl.has("as-written")) {
     o.tidy = features::pruneDeadDeclarations;

@@ -22,6 +22,9 @@ std::size_t matching(const std::string& s, std::size_t open, char o, char c) {
   return std::string::npos;
 }
 
+/// What the k-th text's kernel name gets appended in a shared unit.
+std::string renamedSuffix(std::size_t k) { return "__sb_check_" + std::to_string(k); }
+
 } // namespace
 
 std::optional<KernelName> batchableKernel(const std::string& s) {
@@ -86,7 +89,7 @@ std::vector<std::size_t> firstErrorOffsets(const std::vector<std::string>& sourc
       const KernelName& n = names[k];
       firstLine.push_back(line);
       req.source.append(s, 0, n.at + n.length);
-      req.source += "__sb_check_" + std::to_string(k - from);
+      req.source += renamedSuffix(k - from);
       req.source.append(s, n.at + n.length);
       req.source += '\n';
       line += unsigned(std::count(s.begin(), s.end(), '\n')) + 1;
@@ -129,7 +132,7 @@ std::vector<std::size_t> firstErrorOffsets(const std::vector<std::string>& sourc
       offset = s.find('\n', offset) + 1;
     offset += firstError->column > 0 ? firstError->column - 1 : 0;
     const std::size_t nameEnd = names[k].at + names[k].length,
-                      renamed = std::string("__sb_check_" + std::to_string(firstInError)).size();
+                      renamed = renamedSuffix(firstInError).size();
     if (offset >= nameEnd) offset = offset >= nameEnd + renamed ? offset - renamed : nameEnd;
     out[batchable[k]] = std::min(s.size(), offset);
     alone[batchable[k]] = 0;

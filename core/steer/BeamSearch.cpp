@@ -15,7 +15,6 @@
 #include "steer/SeedChoice.h"
 #include "steer/TargetCheck.h"
 
-#include "clang/CheckBatch.h"
 #include "clang/OpenCLFrontend.h"
 #include "common/Error.h"
 #include "common/TextFormat.h"
@@ -523,19 +522,14 @@ void BeamSearch::Run::sampleFeeds(Generation& g, const Feeds& feeds, int maxNewT
   so.guard = spec.guard;
   so.typeRules = spec.guardTypes;
   so.typedArguments = spec.guardCalls;
-  if (spec.check) {
-    so.check = clangfe::firstErrorOffset;
-    so.checkMany = [](const std::vector<std::string>& texts) { return clangfe::firstErrorOffsets(texts); };
-  }
+  if (spec.check) sampleChecked(so);
   // Statements only: checking whole kernels as holes closed cost a quarter
   // of the generations and raised no compile rate (bench/results/bench-steer.md).
   so.checkWhole = false;
   if (beam.empty() && spec.cleanSeedsTaken() && spec.check) {
     // Seeds from nothing: kernels that break no clean-compile rule, checked
     // whole as they close, so that their lineages can run.
-    so.check = cleanStatementCheck();
-    so.checkMany = cleanStatementChecks();
-    so.wholeCheck = cleanKernelCheck(spec.cleanRules);
+    sampleClean(so, spec.cleanRules);
     so.checkWhole = true;
   }
   if (beam.empty() && spec.seeding == Seeding::Generated && spec.seedNear > 0 && spec.check) {

@@ -60,6 +60,11 @@ std::function<std::vector<std::size_t>(const std::vector<std::string>&)> cleanSt
   };
 }
 
+void sampleChecked(model::SampleOptions& o) {
+  o.check = clangfe::firstErrorOffset;
+  o.checkMany = [](const std::vector<std::string>& texts) { return clangfe::firstErrorOffsets(texts); };
+}
+
 void sampleClean(model::SampleOptions& o, std::vector<std::string> rules) {
   o.check = cleanStatementCheck();
   o.checkMany = cleanStatementChecks();

@@ -55,4 +55,8 @@ struct ParentFindings {
 /// cleanStatementCheck(), whole kernels by cleanKernelCheck(rules).
 void sampleClean(model::SampleOptions& o, std::vector<std::string> rules);
 
+/// Sets a sampler's checks to Clang's errors alone: each text by
+/// clangfe::firstErrorOffset, a step's texts together by firstErrorOffsets.
+void sampleChecked(model::SampleOptions& o);
+
 } // namespace steerbench::steer
