@@ -121,6 +121,7 @@ SyntaxGuard::SyntaxGuard(const Tokenizer& tok, const BuiltinSignatures* builtins
       }
     }
     if (t == "do") do_ = v;
+    if (t == "#") hash_ = v;
     if (t == "else") else_ = v;
     if (t.size() == 1 && opens.find(t[0]) != std::string::npos) {
       kind_[std::size_t(v)] = Open;
@@ -278,6 +279,12 @@ SyntaxGuard::Redirect SyntaxGuard::ban(const std::vector<int>& seq, bool hasStar
       banEndInCalls(seq, std::size_t(hole - seq.begin()), hasStart, banned);
   }
 
+  // Rule 8: the hole closes only once every name the text after it uses has
+  // been declared.
+  if (types_ && hasStart && !banned[Tokenizer::kEndHole] &&
+      usesUndeclared(seq, std::size_t(hole - seq.begin())))
+    banned[Tokenizer::kEndHole] = 1;
+
   // Rule 3: what may follow a variable.
   if (hole != seq.begin() && kindOf(*(hole - 1)) == Name && lowerName_[std::size_t(*(hole - 1))] &&
       !(hole - 1 != seq.begin() && kindOf(*(hole - 2)) == Member)) {
@@ -409,6 +416,46 @@ void SyntaxGuard::banByStatement(const std::vector<int>& seq, std::size_t hole, 
     ban(semi_);
     ban(comma_);
   }
+}
+
+bool SyntaxGuard::usesUndeclared(const std::vector<int>& seq, std::size_t hole) const {
+  if (hole == 0) return false; // no kernel start before it
+  // The text after the hole, up to the next hole: most rows (an undirected
+  // sample's) have none, or no name in it.
+  std::size_t end = hole + 1;
+  bool anyName = false;
+  for (; end < seq.size() && seq[end] != Tokenizer::kHole; ++end) {
+    if (seq[end] == hash_) return false; // a preprocessor line: its names are the macros'
+    anyName = anyName || kindOf(seq[end]) == Name;
+  }
+  if (!anyName) return false;
+  // The names the sequence has before the hole: declared there (or used,
+  // which in code that compiles means declared, or an enumerator).
+  std::vector<std::uint8_t> known(std::size_t(vocab_), 0);
+  for (std::size_t i = 0; i < hole; ++i)
+    if (kindOf(seq[i]) == Name) known[std::size_t(seq[i])] = 1;
+  // The token before seq[i], the hole skipped: right after the hole, what
+  // comes before a name is the infill's last word.
+  auto previous = [&](std::size_t i) -> std::size_t { return i == hole + 1 ? hole - 1 : i - 1; };
+  for (std::size_t i = hole + 1; i < end; ++i) {
+    const int v = seq[i];
+    if (kindOf(v) != Name || known[std::size_t(v)]) continue;
+    std::size_t j = previous(i);
+    if (kindOf(seq[j]) == Member) continue; // a field
+    while (j > 0 && kindOf(seq[j]) == Star)
+      j = previous(j);
+    // Declared before its uses: after a type word, or a type's rewritten
+    // name (`S * n`; a function's name is never followed by a name), or a
+    // comma (`int h , i`; an argument too, which this takes for a
+    // declaration rather than ban wrongly).
+    const int before = seq[j];
+    if (kindOf(before) == Declarer || (kindOf(before) == Name && !lowerName_[std::size_t(before)]) || before == comma_) {
+      known[std::size_t(v)] = 1;
+      continue;
+    }
+    return true; // used with no declaration before it: only the infill could declare it
+  }
+  return false;
 }
 
 void SyntaxGuard::banNames(const std::vector<int>& seq, std::size_t hole, const std::vector<Declared>& declared,

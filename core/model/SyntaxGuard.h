@@ -58,6 +58,16 @@
 //      nothing); a store does not end where its right side repeats its left
 //      token for token (`a[i] = a[i];`); a variable is not read in its own
 //      initialiser (`int h = h + 1;`).
+//   8. Names after the hole (likewise): the hole closes ([ENDHOLE]) only
+//      when every rewritten name the text after it uses (up to the next
+//      hole; not a field) appears before the hole or is declared before
+//      its use: after a type word or a type's name, or after a comma (`int
+//      h , i`, taken for a declaration wherever it is); right after the
+//      hole, by the infill's last words. Rewritten code declares every name
+//      before it uses it, so a name the text after the hole needs and
+//      nothing declares is one the infill must declare (a parameter or
+//      variable whose declaration the hole hid). Not where that text has a
+//      preprocessor line.
 //   Rule 1 also keeps the hole inside its function: in a whole kernel, the
 //   outermost open bracket, when the text after the hole closes it, is not
 //   closed by the infill (its probability goes to [ENDHOLE]).
@@ -94,7 +104,7 @@ public:
     int from = -1, to = -1; ///< -1: none
   };
 
-  /// Sets banned[v] to 1 (rules 1 to 3) or 2 (rules 4 to 6 and rule 1's
+  /// Sets banned[v] to 1 (rules 1 to 3 and 8) or 2 (rules 4 to 6 and rule 1's
   /// operands: bans that do not count toward patience) for every token
   /// v that may not come next at the first
   /// [HOLE] of `seq` (the row's tokens, [START]/[END] included when present);
@@ -172,6 +182,9 @@ private:
   [[nodiscard]] static const Declared* declaredAs(const std::vector<Declared>& declared, int name);
   /// The variables the prefix seq[0, hole) declares (rules 5 and 6).
   [[nodiscard]] std::vector<Declared> declarations(const std::vector<int>& seq, std::size_t hole) const;
+  /// Rule 8: whether the text after the hole (`hole` indexes `seq`) uses a
+  /// name that nothing before the hole has and that it does not declare first.
+  [[nodiscard]] bool usesUndeclared(const std::vector<int>& seq, std::size_t hole) const;
   /// Rules 2 and 6 at the hole, given the prefix's declarations.
   void banNames(const std::vector<int>& seq, std::size_t hole, const std::vector<Declared>& declared,
                 std::uint8_t* banned) const;
@@ -216,6 +229,7 @@ private:
   int paren_ = -1, bracket_ = -1, dot_ = -1, arrow_ = -1;
   int for_ = -1;
   int semi_ = -1, brace_ = -1, closeBrace_ = -1, closeParen_ = -1, do_ = -1, else_ = -1;
+  int hash_ = -1; ///< `#`, which starts a preprocessor line
   std::vector<int> partner_; ///< for brackets: the matching bracket's id
   std::vector<int> names_;   ///< ids of the rewritten names
   std::vector<int> closes_;  ///< ids of the closing brackets that have a partner

@@ -21,6 +21,7 @@
 #include "steer/SeedChoice.h"
 #include "steer/TargetCheck.h"
 #include "model/Sampler.h"
+#include "model/SyntaxGuard.h"
 #include "steer/HoleFeeds.h"
 #include "steer/HoleSites.h"
 #include "model/Tokenizer.h"
@@ -1813,7 +1814,9 @@ private Q_SLOTS:
     // write (a hole that took one of a pair out cannot close without it),
     // and, where that bracket ends a builtin call that lacks an argument
     // (`get_global_id(` with its `0 )` taken out), the argument first: this
-    // model writes a token at random there.
+    // model writes a token at random there. Likewise where the hole took out
+    // a declaration that the text after it uses (guard rule 8): the guard
+    // bans closing it empty, and this model writes at random until it may.
     QFETCH(double, guide);
     auto ws = store::Workspace::open(
         dir_.filePath(guide > 0 ? QStringLiteral("guided.sbw") : QStringLiteral("unguided.sbw")).toStdString());
@@ -1837,7 +1840,21 @@ private Q_SLOTS:
       const auto ids = tok.encode(c.infill);
       const int first = ids.at(0);
       const bool bracketed = std::any_of(ids.begin(), ids.end(), [&](int t) { return brackets.count(t) > 0; });
-      QVERIFY2(lifted.count(first) || bracketed, c.infill.c_str());
+      // Whether the guard forbids this hole to close empty: the candidate's
+      // kernel with its infill taken out again. (A candidate given up before
+      // its hole closed still has it: the guard kept it open.)
+      const auto all = tok.encode(c.text);
+      const bool givenUp = std::count(all.begin(), all.end(), int(model::Tokenizer::kHole)) > 0;
+      QVERIFY(c.holeStart >= 0 && std::size_t(c.holeStart) + ids.size() <= all.size());
+      std::vector<int> feed{model::Tokenizer::kStart};
+      feed.insert(feed.end(), all.begin(), all.begin() + c.holeStart);
+      feed.push_back(model::Tokenizer::kHole);
+      feed.insert(feed.end(), all.begin() + c.holeStart + std::ptrdiff_t(ids.size()), all.end());
+      feed.push_back(model::Tokenizer::kEnd);
+      std::vector<std::uint8_t> banned(std::size_t(tok.size()), 0);
+      model::SyntaxGuard(tok).ban(feed, true, true, banned.data());
+      const bool forced = givenUp || banned[model::Tokenizer::kEndHole] != 0;
+      QVERIFY2(lifted.count(first) || bracketed || forced, c.infill.c_str());
       guided += lifted.count(first) && !bracketed ? 1 : 0;
     }
     if (guide > 0)

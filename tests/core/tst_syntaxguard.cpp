@@ -386,6 +386,29 @@ private Q_SLOTS:
     QVERIFY(!bansIn(judgeTyped("int i = 0 ; h = [HOLE] ;"), "i"));
   }
 
+  void theHoleClosesOnceTheNamesAfterItAreDeclared() {
+    const auto& tok = typeTokenizer();
+    // The hole hid a's parameter, and the body uses a: the infill must declare it.
+    const auto hidden = judgeWith(tok, "kernel void A ( [HOLE] global float * b ) { b [ 0 ] = a [ 0 ] ; }");
+    QVERIFY(hidden.bansEnd());
+    QVERIFY(!judgeWith(tok, "kernel void A ( global const float * a , [HOLE] global float * b ) { b [ 0 ] = a [ 0 ] ; }")
+                 .bansEnd());
+    // A variable's declaration hidden: the hole stays open until one is written.
+    QVERIFY(judgeTyped("[HOLE] b [ 0 ] = h ;").bansEnd());
+    QVERIFY(!judgeTyped("int h = 1 ; [HOLE] b [ 0 ] = h ;").bansEnd());
+    // Names the text after the hole declares before it uses them, and fields, need nothing.
+    QVERIFY(!judgeTyped("[HOLE] int h = 1 ; b [ 0 ] = h ;").bansEnd());
+    QVERIFY(!judgeWith(tok, "struct S { int m ; } ; kernel void B ( global struct S * n ) { [HOLE] n -> m = 0 ; }")
+                 .bansEnd());
+    QVERIFY(!judgeWith(tok, "struct S { int m ; } ; kernel void B ( [HOLE] ) { } void C ( S * n ) { n -> m = 0 ; }")
+                 .bansEnd());
+    QVERIFY(!judgeTyped("[HOLE] int h = 1 , i = 2 ; b [ 0 ] = h + i ;").bansEnd());
+    // Only up to the next hole: the text after it may be declared by that hole.
+    QVERIFY(!judgeTyped("[HOLE] int i = 0 ; [HOLE] b [ 0 ] = h ;").bansEnd());
+    // A window without the kernel's start: its declarations may be cut off.
+    QVERIFY(!judgeWith(tok, "{ [HOLE] b [ 0 ] = h ; }", false, false).bansEnd());
+  }
+
   void statementEndsAndWhatClosesThem() {
     // Whether the text, written so far, ends a statement; and the closers.
     auto ends = [](const std::string& text, std::string* closers = nullptr) {
