@@ -231,6 +231,18 @@ bool literalsOnly(const clang::Expr* e) {
   return false;
 }
 
+/// A constant that the OpenCL headers' macros wrote alone (`CLK_FILTER_NEAREST`,
+/// `CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE`): named flags,
+/// whose values (one of them may be 0) the programmer did not choose.
+bool macroConstant(const clang::Expr* e) {
+  e = e->IgnoreParenCasts();
+  if (llvm::isa<clang::IntegerLiteral>(e)) return e->getBeginLoc().isMacroID();
+  if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e))
+    return (b->getOpcode() == clang::BO_Or || b->getOpcode() == clang::BO_Add) && macroConstant(b->getLHS()) &&
+           macroConstant(b->getRHS());
+  return false;
+}
+
 /// The same variable on both sides (`x - x`): its value is known.
 bool sameVariable(const clang::Expr* a, const clang::Expr* b) {
   const auto* l = llvm::dyn_cast<clang::DeclRefExpr>(a->IgnoreParenImpCasts());
@@ -303,6 +315,9 @@ std::string identityOf(const clang::BinaryOperator* b, const clang::ASTContext& 
   // the AST, yet the compiler folds them into one number; steering wrote
   // such sums and products to reach a count.
   if (literalsOnly(b)) return "computes a constant from literals: one literal would write it";
+  // A sampler's or a fence's flags joined: `CLK_NORMALIZED_COORDS_FALSE` is 0,
+  // yet it says which flag is meant.
+  if (macroConstant(b)) return {};
   // `x + 12 + 6`, `x * 2 * 4`: two literals a step apart, one would do.
   if (const auto* l = llvm::dyn_cast<clang::BinaryOperator>(b->getLHS()->IgnoreParenImpCasts());
       l && literalsOnly(b->getRHS()) && literalsOnly(l->getRHS()) &&

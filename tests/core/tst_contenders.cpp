@@ -324,6 +324,12 @@ private Q_SLOTS:
     row("2.0f * M_PI_F", id, "  a[i] = b[i];", "  a[i] = b[i] * (2.0f * M_PI_F);", 0, false);
     row("CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE", id, "  a[i] = b[i];",
         "  a[i] = b[i];\n  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);", 0, false);
+    // A sampler's flags: the first is 0, but named; a buffer's value joined with it adds nothing.
+    row("CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST", id, "  a[i] = b[i];",
+        "  const int f = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
+        "  a[i] = b[i] * f;", 0, false);
+    row("n | CLK_NORMALIZED_COORDS_FALSE", id, "  a[i] = b[i] * n;", "  a[i] = b[i] * (n | CLK_NORMALIZED_COORDS_FALSE);", 1,
+        true);
     row("the parent's own 16 * 16", id, "  a[i] = b[i % (16 * 16)];", "  a[i] = b[i % (16 * 16)] * 2.0f;", 1, false);
     // A macro's `+ 0` in the seed stays; only an edit that adds one is refused.
     row("the parent's own + 0", id, "  a[i + 0] = b[i];", "  a[i + 0] = b[i] * 2.0f;", 1, false);
