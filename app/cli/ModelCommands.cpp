@@ -111,6 +111,9 @@ CommandLine trainCommandLine() {
                                      " to this power, counts capped at 32 (0: off)", false, "0"});
   cl.option({"local-memory", 0, "FACTOR", "draw kernels that access local memory this many times as often (1: off)",
              false, "1"});
+  cl.option({"one-work-item", 0, "FACTOR", "draw kernels that ask no work-item function (get_global_id, get_local_id, "
+                                           "...; every work-item does the same) this many times as often (1: off)",
+             false, "1"});
   cl.option({"continuation", 0, "P", "share of datapoints with one hole from a random start to the end", false,
              "0.3"});
   cl.option({"whole", 0, "P", "share of the kernels that fit whole which hide all but `kernel void` in one hole "
@@ -172,6 +175,7 @@ int runTrain(const CommandLine& cl) {
   o.packageBalance = cl.numberValue("balance", 0, 1);
   o.richness = cl.numberValue("richness", 0, 2);
   o.localMemory = cl.numberValue("local-memory", 0.01, 100);
+  o.oneWorkItem = cl.numberValue("one-work-item", 0.01, 100);
   o.threads = int(cl.unsignedValue("threads", 0, 256));
   o.validateEvery = int(cl.unsignedValue("validate-every", 1, 100000000));
   o.checkpointEvery = int(cl.unsignedValue("checkpoint-every", 1, 100000000));

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <regex>
 #include <stdexcept>
 
 namespace steerbench::model {
@@ -129,6 +130,18 @@ Datapoint makeDatapoint(const std::vector<int>& kernel, const DatapointOptions& 
     d.labels.push_back(Datapoint::kIgnore);
   }
   return d;
+}
+
+bool callsAWorkItemFunction(const std::string& text) {
+  static const std::regex call(R"(\bget_(global|local|group)_id\s*\(|\bget_(global|local)_linear_id\s*\()");
+  return std::regex_search(text, call);
+}
+
+void weighOneWorkItem(std::vector<double>& weights, const std::vector<std::string>& kernels, double factor) {
+  if (weights.empty()) weights.assign(kernels.size(), 1.0);
+  if (weights.size() != kernels.size()) throw std::invalid_argument("weighOneWorkItem: one kernel per weight");
+  for (std::size_t i = 0; i < weights.size(); ++i)
+    if (!callsAWorkItemFunction(kernels[i])) weights[i] *= factor;
 }
 
 } // namespace steerbench::model

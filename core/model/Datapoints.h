@@ -94,6 +94,20 @@ void weighByRichness(std::vector<double>& weights, const std::vector<std::vector
 /// products) do; this shows it more of them.
 void weighLocalMemory(std::vector<double>& weights, const std::vector<std::vector<double>>& grewe, double factor);
 
+/// Whether `text` asks which work-item runs it (get_global_id, get_local_id,
+/// get_group_id or a linear id). A kernel that does not has every work-item
+/// do the same work and store the same values: it passes the dynamic checks
+/// but is a poor benchmark. The corpus's conformance tests are written so
+/// (30% of the default corpus), and an edit keeps it (SteerSpec::parallelSeeds).
+[[nodiscard]] bool callsAWorkItemFunction(const std::string& text);
+
+/// Multiplies the weight of each kernel that asks no work-item function
+/// (callsAWorkItemFunction) by `factor` (weights empty: every kernel starts
+/// at 1). A model trained on the corpus as it is writes such kernels in
+/// about two undirected samples of five, because the conformance tests are
+/// a third of what it reads; below 1 it sees fewer of them.
+void weighOneWorkItem(std::vector<double>& weights, const std::vector<std::string>& kernels, double factor);
+
 /// The decoder's datapoint (fill-in-the-middle): the holes drawn as for
 /// makeDatapoint (window, starts and lengths; maskProbability is not used),
 /// then the sequence `[START] context [END] [MASK] middle [ENDHOLE]`, where

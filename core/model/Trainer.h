@@ -64,6 +64,9 @@ struct TrainOptions {
   /// Each kernel that accesses local memory is drawn this many times as
   /// often (TrainingSession, weighLocalMemory; 1: off).
   double localMemory = 1;
+  /// Each kernel that asks no work-item function is drawn this many times as
+  /// often (TrainingSession, weighOneWorkItem; 1: off).
+  double oneWorkItem = 1;
   /// One weight per kernel given to train() (empty: every kernel alike): a
   /// training kernel is drawn with probability proportional to its weight
   /// (packageWeights). Validation kernels are held out as without weights.

@@ -39,7 +39,8 @@ double weightedMedian(const std::vector<double>& values, const std::vector<doubl
 }
 
 std::string describeDraw(const std::vector<double>& weights, const std::vector<std::string>& packages,
-                         const std::vector<double>& tokens, const std::vector<std::vector<double>>& grewe) {
+                         const std::vector<double>& tokens, const std::vector<std::vector<double>>& grewe,
+                         const std::vector<std::string>& kernels) {
   if (packages.empty()) return {};
   std::vector<double> comp, mem;
   for (const auto& g : grewe) {
@@ -47,12 +48,13 @@ std::string describeDraw(const std::vector<double>& weights, const std::vector<s
     mem.push_back(g.size() > 2 ? g[2] : 0);
   }
   std::map<std::string, double> share;
-  double total = 0, local = 0;
+  double total = 0, local = 0, oneItem = 0;
   for (std::size_t i = 0; i < packages.size(); ++i) {
     const double w = weights.empty() ? 1.0 : weights[i];
     share[packages[i]] += w;
     total += w;
     if (i < grewe.size() && usesLocalMemory(grewe[i])) local += w;
+    if (i < kernels.size() && !callsAWorkItemFunction(kernels[i])) oneItem += w;
   }
   const auto largest = std::max_element(share.begin(), share.end(),
                                         [](const auto& a, const auto& b) { return a.second < b.second; });
@@ -60,7 +62,8 @@ std::string describeDraw(const std::vector<double>& weights, const std::vector<s
          formatNumber(weightedMedian(mem, weights)) + ", " + formatNumber(weightedMedian(tokens, weights)) +
          " tokens; largest package " + (largest->first.empty() ? "(none)" : largest->first) + " " +
          std::to_string(int(100 * largest->second / total + 0.5)) + "%; local memory in " +
-         std::to_string(int(100 * local / total + 0.5)) + "%";
+         std::to_string(int(100 * local / total + 0.5)) + "%; no work-item function in " +
+         std::to_string(int(100 * oneItem / total + 0.5)) + "%";
 }
 
 /// A number field of a spec we wrote ourselves (flat keys; the model's are
@@ -103,6 +106,7 @@ TrainOptions TrainingSession::optionsFromRecipe(const std::string& recipe, Train
   take("package_balance", o.packageBalance);
   take("richness", o.richness);
   take("local_memory", o.localMemory);
+  take("one_work_item", o.oneWorkItem);
   take("seed", o.seed);
   take("threads", o.threads);
   take("validate_every", o.validateEvery);
@@ -141,6 +145,7 @@ std::string TrainingSession::command(const TrainOptions& o, unsigned maxWords) {
          (o.packageBalance != 1.0 ? " --balance " + formatNumber(o.packageBalance) : "") +
          (o.richness != 0 ? " --richness " + formatNumber(o.richness) : "") +
          (o.localMemory != 1 ? " --local-memory " + formatNumber(o.localMemory) : "") +
+         (o.oneWorkItem != 1 ? " --one-work-item " + formatNumber(o.oneWorkItem) : "") +
          " --seed " +
          std::to_string(o.seed) + " --threads " + std::to_string(o.threads) + " --validate-every " +
          std::to_string(o.validateEvery) + " --checkpoint-every " + std::to_string(o.checkpointEvery) +
@@ -164,7 +169,8 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
   if (options_.packageBalance != 1.0) options_.kernelWeights = packageWeights(packages, options_.packageBalance);
   if (options_.richness != 0) weighByRichness(options_.kernelWeights, grewe, options_.richness);
   if (options_.localMemory != 1) weighLocalMemory(options_.kernelWeights, grewe, options_.localMemory);
-  drawSummary_ = describeDraw(options_.kernelWeights, packages, tokens, grewe);
+  if (options_.oneWorkItem != 1) weighOneWorkItem(options_.kernelWeights, kernels_, options_.oneWorkItem);
+  drawSummary_ = describeDraw(options_.kernelWeights, packages, tokens, grewe, kernels_);
   if (options_.conditionShare > 0) options_.kernelFeatures = grewe;
   if (kernels_.empty())
     throw InputError(ws.path() + " holds no training kernels; build the corpus first (steerbench-cli corpus ingest)");
@@ -208,7 +214,8 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
         double given, recorded;
       } draws[] = {{"--balance", options_.packageBalance, recorded.packageBalance},
                    {"--richness", options_.richness, recorded.richness},
-                   {"--local-memory", options_.localMemory, recorded.localMemory}};
+                   {"--local-memory", options_.localMemory, recorded.localMemory},
+                   {"--one-work-item", options_.oneWorkItem, recorded.oneWorkItem}};
       for (const auto& d : draws)
         if (std::abs(d.recorded - d.given) > 1e-9)
           throw InputError("checkpoint " + ckpt + " was trained with " + d.option + " " + formatNumber(d.recorded) +
@@ -239,6 +246,7 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
           (o.packageBalance != 1.0 ? ",\"package_balance\":" + formatNumber(o.packageBalance) : std::string()) +
           (o.richness != 0 ? ",\"richness\":" + formatNumber(o.richness) : std::string()) +
           (o.localMemory != 1 ? ",\"local_memory\":" + formatNumber(o.localMemory) : std::string()) +
+          (o.oneWorkItem != 1 ? ",\"one_work_item\":" + formatNumber(o.oneWorkItem) : std::string()) +
           (o.ranks.world > 1 ? ",\"ranks\":" + std::to_string(o.ranks.world) : std::string()) +
           ",\"seed\":" + std::to_string(o.seed) +
           ",\"threads\":" + std::to_string(o.threads) + ",\"validate_every\":" + std::to_string(o.validateEvery) +

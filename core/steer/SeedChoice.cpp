@@ -4,14 +4,8 @@
 #include <cmath>
 #include <map>
 #include <numeric>
-#include <regex>
 
 namespace steerbench::steer {
-
-bool callsAWorkItemFunction(const std::string& text) {
-  static const std::regex call(R"(\bget_(global|local|group)_id\s*\(|\bget_(global|local)_linear_id\s*\()");
-  return std::regex_search(text, call);
-}
 
 int seedsPerPackage(int nearest, double share) {
   if (!(share < 1)) return nearest;

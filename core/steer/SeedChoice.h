@@ -7,6 +7,8 @@
 // turn reaches them before the run's time is gone.
 #pragma once
 
+#include "model/Datapoints.h"
+
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -17,12 +19,8 @@ namespace steerbench::steer {
 /// them rounded up, at least 1; `nearest` itself when share is 1 or more.
 [[nodiscard]] int seedsPerPackage(int nearest, double share);
 
-/// Whether `text` asks which work-item runs it (get_global_id, get_local_id,
-/// get_group_id or a linear id). A kernel that does not has every work-item
-/// do the same work and store the same values: it passes the dynamic checks
-/// but is a poor benchmark. The corpus's conformance tests are written so
-/// (30% of the default corpus), and an edit keeps it (SteerSpec::parallelSeeds).
-[[nodiscard]] bool callsAWorkItemFunction(const std::string& text);
+/// Whether a kernel asks which work-item runs it (model/Datapoints.h).
+using model::callsAWorkItemFunction;
 
 /// The reason recorded for a corpus kernel that is no seed under SteerSpec::parallelSeeds.
 constexpr const char* kOneWorkItem = "one-work-item";

@@ -147,6 +147,16 @@ private slots:
     QVERIFY2(once.exitCode == 0 && thrice.exitCode == 0, qPrintable(once.err + thrice.err));
     QVERIFY2(localShare(once.err) > 0 && localShare(thrice.err) > localShare(once.err),
              qPrintable(once.err + thrice.err));
+    // So does the share of kernels that ask no work-item function (k05_loop) with theirs.
+    auto oneItemShare = [](const QString& err) {
+      const auto m = QRegularExpression(QStringLiteral("no work-item function in (\\d+)%")).match(err);
+      return m.hasMatch() ? m.captured(1).toInt() : -1;
+    };
+    const Run fewer = cli(tiny(dir_.filePath(QStringLiteral("owi.ckpt")), 1)
+                          << QStringLiteral("--one-work-item") << QStringLiteral("0.25"));
+    QVERIFY2(fewer.exitCode == 0, qPrintable(fewer.err));
+    QVERIFY2(oneItemShare(once.err) > 0 && oneItemShare(fewer.err) >= 0 && oneItemShare(fewer.err) < oneItemShare(once.err),
+             qPrintable(once.err + fewer.err));
     // In a corpus of two packages, balanced and unbalanced runs of one seed
     // draw other kernels: other runs. (In one package, balancing changes nothing.)
     QCOMPARE(scalar(ws_, "SELECT count(DISTINCT package) FROM kernels WHERE role = 'train'"), QStringLiteral("1"));

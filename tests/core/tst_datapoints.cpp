@@ -303,6 +303,25 @@ private slots:
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, weighLocalMemory(wrong, grewe, 2.0));
   }
 
+  void kernelsThatAskNoWorkItemCanBeDrawnLessOften() {
+    // A kernel that asks no work-item function (every work-item does the same) gets the factor.
+    const std::vector<std::string> kernels = {
+        "kernel void A(global int* a) { a[get_global_id(0)] = 1; }",
+        "kernel void A(global int* a) { a[0] = 1; }",
+        "kernel void A(global int* a) { a[get_local_linear_id ()] = 1; }",
+        "kernel void A(global int* a) { a[my_get_global_id(0)] = 1; }",
+        "kernel void A(global int* a) { a[get_group_id(1)] = 1; }"};
+    std::vector<double> w;
+    weighOneWorkItem(w, kernels, 0.25);
+    QCOMPARE(w, (std::vector<double>{1.0, 0.25, 1.0, 0.25, 1.0}));
+    // On top of other weights.
+    std::vector<double> p{2.0, 2.0, 2.0, 4.0, 2.0};
+    weighOneWorkItem(p, kernels, 0.5);
+    QCOMPARE(p, (std::vector<double>{2.0, 1.0, 2.0, 2.0, 2.0}));
+    std::vector<double> wrong(2, 1.0);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, weighOneWorkItem(wrong, kernels, 2.0));
+  }
+
   void bothOrdersReadTheHoleTheTextAfterItAndTheInfill() {
     // One layout for training and sampling (FimOrder.h): a kernel 10 11
     // [HOLE] 12 [HOLE] 13 whose first hole has 20 21 written into it so far.

@@ -388,10 +388,12 @@ private Q_SLOTS:
   void recipesKeepTheDrawsWeights() {
     // Resuming from the GUI reads the draw's weights back from the recipe.
     const TrainOptions o = TrainingSession::optionsFromRecipe(
-        "{\"package_balance\":0.5,\"richness\":0.25,\"local_memory\":3,\"seed\":7}", TrainOptions{});
+        "{\"package_balance\":0.5,\"richness\":0.25,\"local_memory\":3,\"one_work_item\":0.25,\"seed\":7}", TrainOptions{});
     QCOMPARE(o.packageBalance, 0.5);
     QCOMPARE(o.richness, 0.25);
     QCOMPARE(o.localMemory, 3.0);
+    QCOMPARE(o.oneWorkItem, 0.25);
+    QCOMPARE(TrainingSession::optionsFromRecipe("{\"seed\":7}", TrainOptions{}).oneWorkItem, 1.0);
     QCOMPARE(TrainingSession::optionsFromRecipe("{\"seed\":7}", TrainOptions{}).localMemory, 1.0); // unset: off
   }
 
