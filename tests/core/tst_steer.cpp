@@ -1318,7 +1318,8 @@ private Q_SLOTS:
     // a lower priority, so the run with lineage checks goes on until the
     // failing seed's check and a quick pass are stored (a loaded machine
     // only takes longer; 600 s is a bound for a hang, not a pace); without
-    // lineage checks, 10 s show that nothing else would check it.
+    // lineage checks, 10 s after the start, once a seed passed, show that
+    // nothing else would check it.
     const char* exits = "kernel void A(global float* a, global const float* b, const int n) {\n"
                         "  int i = get_global_id(0);\n  if (n >= 0) return;\n  a[i] = b[i];\n}\n";
     auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("lineagechecks.sbw")).toStdString());
@@ -1336,8 +1337,13 @@ private Q_SLOTS:
       throw std::logic_error("no seed exits.cl");
     };
     s.lineageChecks = false;
-    s.timeBudget = 10;
-    const auto without = search.run(s);
+    s.timeBudget = 600; // a bound for a hang: the run goes on for 10 s and until a seed passed
+    CancelToken seen;
+    search.onGeneration = [&](const steer::GenerationReport& g) {
+      if (g.passed > 0 && g.elapsed >= 10) seen.cancel();
+    };
+    const auto without = search.run(s, &seen);
+    search.onGeneration = {};
     QVERIFY(without.runnable);
     QVERIFY(exitsSeed(without.run).checkOutcome.empty());
 
