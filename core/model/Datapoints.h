@@ -102,11 +102,11 @@ void weighLocalMemory(std::vector<double>& weights, const std::vector<std::vecto
 [[nodiscard]] bool callsAWorkItemFunction(const std::string& text);
 
 /// Multiplies the weight of each kernel that asks no work-item function
-/// (callsAWorkItemFunction) by `factor` (weights empty: every kernel starts
-/// at 1). A model trained on the corpus as it is writes such kernels in
+/// (`asksNoWorkItem`, one flag a kernel: !callsAWorkItemFunction) by
+/// `factor` (weights empty: every kernel starts at 1). A model trained on the corpus as it is writes such kernels in
 /// about two undirected samples of five, because the conformance tests are
 /// a third of what it reads; below 1 it sees fewer of them.
-void weighOneWorkItem(std::vector<double>& weights, const std::vector<std::string>& kernels, double factor);
+void weighOneWorkItem(std::vector<double>& weights, const std::vector<bool>& asksNoWorkItem, double factor);
 
 /// The decoder's datapoint (fill-in-the-middle): the holes drawn as for
 /// makeDatapoint (window, starts and lengths; maskProbability is not used),

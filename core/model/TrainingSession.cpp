@@ -40,7 +40,7 @@ double weightedMedian(const std::vector<double>& values, const std::vector<doubl
 
 std::string describeDraw(const std::vector<double>& weights, const std::vector<std::string>& packages,
                          const std::vector<double>& tokens, const std::vector<std::vector<double>>& grewe,
-                         const std::vector<std::string>& kernels) {
+                         const std::vector<bool>& asksNoWorkItem) {
   if (packages.empty()) return {};
   std::vector<double> comp, mem;
   for (const auto& g : grewe) {
@@ -54,7 +54,7 @@ std::string describeDraw(const std::vector<double>& weights, const std::vector<s
     share[packages[i]] += w;
     total += w;
     if (i < grewe.size() && usesLocalMemory(grewe[i])) local += w;
-    if (i < kernels.size() && !callsAWorkItemFunction(kernels[i])) oneItem += w;
+    if (i < asksNoWorkItem.size() && asksNoWorkItem[i]) oneItem += w;
   }
   const auto largest = std::max_element(share.begin(), share.end(),
                                         [](const auto& a, const auto& b) { return a.second < b.second; });
@@ -169,8 +169,11 @@ TrainingSession::TrainingSession(store::Workspace& ws, TrainOptions options, uns
   if (options_.packageBalance != 1.0) options_.kernelWeights = packageWeights(packages, options_.packageBalance);
   if (options_.richness != 0) weighByRichness(options_.kernelWeights, grewe, options_.richness);
   if (options_.localMemory != 1) weighLocalMemory(options_.kernelWeights, grewe, options_.localMemory);
-  if (options_.oneWorkItem != 1) weighOneWorkItem(options_.kernelWeights, kernels_, options_.oneWorkItem);
-  drawSummary_ = describeDraw(options_.kernelWeights, packages, tokens, grewe, kernels_);
+  std::vector<bool> asksNoWorkItem;
+  for (const auto& k : kernels_)
+    asksNoWorkItem.push_back(!callsAWorkItemFunction(k));
+  if (options_.oneWorkItem != 1) weighOneWorkItem(options_.kernelWeights, asksNoWorkItem, options_.oneWorkItem);
+  drawSummary_ = describeDraw(options_.kernelWeights, packages, tokens, grewe, asksNoWorkItem);
   if (options_.conditionShare > 0) options_.kernelFeatures = grewe;
   if (kernels_.empty())
     throw InputError(ws.path() + " holds no training kernels; build the corpus first (steerbench-cli corpus ingest)");

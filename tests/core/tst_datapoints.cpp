@@ -311,15 +311,18 @@ private slots:
         "kernel void A(global int* a) { a[get_local_linear_id ()] = 1; }",
         "kernel void A(global int* a) { a[my_get_global_id(0)] = 1; }",
         "kernel void A(global int* a) { a[get_group_id(1)] = 1; }"};
+    std::vector<bool> none;
+    for (const auto& k : kernels)
+      none.push_back(!callsAWorkItemFunction(k));
     std::vector<double> w;
-    weighOneWorkItem(w, kernels, 0.25);
+    weighOneWorkItem(w, none, 0.25);
     QCOMPARE(w, (std::vector<double>{1.0, 0.25, 1.0, 0.25, 1.0}));
     // On top of other weights.
     std::vector<double> p{2.0, 2.0, 2.0, 4.0, 2.0};
-    weighOneWorkItem(p, kernels, 0.5);
+    weighOneWorkItem(p, none, 0.5);
     QCOMPARE(p, (std::vector<double>{2.0, 1.0, 2.0, 2.0, 2.0}));
     std::vector<double> wrong(2, 1.0);
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, weighOneWorkItem(wrong, kernels, 2.0));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, weighOneWorkItem(wrong, none, 2.0));
   }
 
   void bothOrdersReadTheHoleTheTextAfterItAndTheInfill() {
