@@ -1614,6 +1614,62 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
             <numerusform>%1 ... %n weitere Zeilen</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Resume</source>
+        <translation>Fortsetzen</translation>
+    </message>
+    <message>
+        <source>Go on with the chosen run, which did not finish, with its own parameters and model</source>
+        <translation>Den gewählten, nicht beendeten Lauf mit seinen eigenen Parametern und seinem Modell fortsetzen</translation>
+    </message>
+    <message>
+        <source>The workspace&apos;s steering runs: choose one to see its lineage and best kernel</source>
+        <translation>Die Steuerungsläufe des Arbeitsbereichs: Wählen Sie einen, um seine Abstammung und seinen besten Kernel zu sehen</translation>
+    </message>
+    <message>
+        <source>Runs:</source>
+        <translation>Läufe:</translation>
+    </message>
+    <message>
+        <source>Run %1 (%2): %3, %4 generation(s); nearest %5, runnable %6 — %7</source>
+        <translation>Lauf %1 (%2): %3, %4 Generation(en); nächster %5, lauffähig %6 — %7</translation>
+    </message>
+    <message>
+        <source>Cannot list the steering runs: %1</source>
+        <translation>Die Steuerungsläufe können nicht aufgelistet werden: %1</translation>
+    </message>
+    <message>
+        <source>Cannot open run %1: %2</source>
+        <translation>Lauf %1 kann nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <source>Run %1 (%2): %3 after %4 generation(s) in %5 s, toward %6.</source>
+        <translation>Lauf %1 (%2): %3 nach %4 Generation(en) in %5 s, Ziel %6.</translation>
+    </message>
+    <message>
+        <source>No candidate compiled.</source>
+        <translation>Kein Kandidat wurde kompiliert.</translation>
+    </message>
+    <message>
+        <source>Its lineage leads to the best runnable candidate, #%1 (proximity %2%).</source>
+        <translation>Seine Abstammung führt zum besten lauffähigen Kandidaten, #%1 (Nähe %2 %).</translation>
+    </message>
+    <message>
+        <source>No candidate passed the drive checks; the lineage leads to the nearest, #%1 (proximity %2%).</source>
+        <translation>Kein Kandidat hat die Ausführungsprüfungen bestanden; die Abstammung führt zum nächsten, #%1 (Nähe %2 %).</translation>
+    </message>
+    <message>
+        <source>It did not finish: Resume goes on with it.</source>
+        <translation>Er wurde nicht beendet: Fortsetzen setzt ihn fort.</translation>
+    </message>
+    <message>
+        <source>Run %1: %2</source>
+        <translation>Lauf %1: %2</translation>
+    </message>
+    <message>
+        <source>Resuming run %1...</source>
+        <translation>Lauf %1 wird fortgesetzt...</translation>
+    </message>
 </context>
 <context>
     <name>steerbench::ui::TargetController</name>

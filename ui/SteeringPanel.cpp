@@ -8,6 +8,8 @@
 #include "steer/BeamSearch.h"
 #include "steer/Combining.h"
 #include "steer/Lineage.h"
+#include "steer/RunSummary.h"
+#include "store/Workspace.h"
 
 #include <QChart>
 #include <QChartView>
@@ -245,6 +247,25 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   stop_->setToolTip(tr("Stop the run; every complete generation is kept"));
   connect(steer_, &QPushButton::clicked, this, [this] { steer(); });
   connect(stop_, &QPushButton::clicked, this, &SteeringPanel::stop);
+  resume_ = new QPushButton(tr("Resume"), this);
+  resume_->setToolTip(tr("Go on with the chosen run, which did not finish, with its own parameters and model"));
+  runs_ = new QComboBox(this);
+  runs_->setObjectName(QStringLiteral("steeringRuns"));
+  runs_->setToolTip(tr("The workspace's steering runs: choose one to see its lineage and best kernel"));
+  runs_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  runs_->setMinimumContentsLength(12);
+  connect(runs_, &QComboBox::activated, this, [this](int row) {
+    if (row >= 0 && std::size_t(row) < runIds_.size()) openRun(runIds_[std::size_t(row)]);
+  });
+  connect(runs_, &QComboBox::currentIndexChanged, this, [this] { updateButtons(); });
+  connect(resume_, &QPushButton::clicked, this, [this] {
+    const int row = runs_->currentIndex();
+    if (row >= 0 && std::size_t(row) < runIds_.size()) resumeRun(runIds_[std::size_t(row)]);
+  });
+  auto* runsRow = new QHBoxLayout;
+  runsRow->addWidget(new QLabel(tr("Runs:"), this));
+  runsRow->addWidget(runs_, 1);
+  runsRow->addWidget(resume_);
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(steer_);
   buttons->addWidget(stop_);
@@ -327,6 +348,7 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   runLayout->setContentsMargins(2, 2, 2, 2);
   runLayout->addWidget(targetLabel_);
   runLayout->addLayout(buttons);
+  runLayout->addLayout(runsRow);
   runLayout->addWidget(status_);
   runLayout->addWidget(split, 1);
   tabs->addTab(run, tr("Run"));
@@ -342,6 +364,7 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
     updateButtons();
     if (!error.isEmpty()) status_->setText(tr("Steering failed: %1").arg(error));
     else if (cancelled) status_->setText(tr("Stopped."));
+    refreshRuns();
   });
   updateButtons();
 }
@@ -350,6 +373,119 @@ void SteeringPanel::setWorkspace(const QString& workspacePath) {
   if (job_) stop();
   workspace_ = workspacePath;
   updateButtons();
+  refreshRuns();
+}
+
+void SteeringPanel::refreshRuns() {
+  if (workspace_.isEmpty()) return;
+  QPointer<SteeringPanel> self(this);
+  engine_->post(QStringLiteral("steering runs"), [self](EngineState& s) -> EngineBridge::Continuation {
+    std::vector<steer::RunSummary> runs;
+    QString error;
+    try {
+      for (const auto& r : s.ws().steerRuns())
+        runs.push_back(steer::summarizeRun(s.ws(), r));
+    } catch (const std::exception& e) {
+      error = QString::fromStdString(e.what());
+    }
+    return [self, runs, error] {
+      if (!self) return;
+      const std::int64_t chosen = self->runs_->currentIndex() >= 0 && std::size_t(self->runs_->currentIndex()) < self->runIds_.size()
+                                      ? self->runIds_[std::size_t(self->runs_->currentIndex())]
+                                      : 0;
+      self->runs_->blockSignals(true);
+      self->runs_->clear();
+      self->runIds_.clear();
+      self->runResumable_.clear();
+      for (const auto& r : runs) {
+        auto proximity = [](double distance, double p) {
+          return distance < 0 ? QStringLiteral("–") : QStringLiteral("%1%").arg(p * 100, 0, 'f', 1);
+        };
+        const QString status = r.status == "finished" ? stopReasonText(r.stopReason) : QString::fromStdString(r.status);
+        self->runs_->addItem(tr("Run %1 (%2): %3, %4 generation(s); nearest %5, runnable %6 — %7")
+                                 .arg(r.id)
+                                 .arg(QString::fromStdString(r.space), status)
+                                 .arg(r.generations)
+                                 .arg(proximity(r.bestDistance, r.bestProximity), proximity(r.runnableDistance, r.runnableProximity),
+                                      QString::fromStdString(r.targetOrigin)));
+        self->runs_->setItemData(self->runs_->count() - 1, self->runs_->itemText(self->runs_->count() - 1), Qt::ToolTipRole);
+        self->runIds_.push_back(r.id);
+        self->runResumable_.push_back(r.resumable());
+      }
+      const auto at = std::find(self->runIds_.begin(), self->runIds_.end(), chosen);
+      self->runs_->setCurrentIndex(at != self->runIds_.end() ? int(at - self->runIds_.begin()) : int(self->runIds_.size()) - 1);
+      self->runs_->blockSignals(false);
+      if (!error.isEmpty()) self->status_->setText(tr("Cannot list the steering runs: %1").arg(error));
+      self->updateButtons();
+      emit self->runsListed();
+    };
+  });
+}
+
+std::vector<std::int64_t> SteeringPanel::listedRuns() const { return runIds_; }
+
+void SteeringPanel::openRun(std::int64_t run) {
+  if (job_) {
+    status_->setText(tr("A run is steering; stop it first."));
+    return;
+  }
+  QPointer<SteeringPanel> self(this);
+  engine_->post(QStringLiteral("open steering run"), [self, run](EngineState& s) -> EngineBridge::Continuation {
+    std::vector<steer::LineageStep> steps;
+    steer::RunSummary summary;
+    QString error;
+    try {
+      const auto record = s.ws().steerRun(run);
+      if (!record) throw std::runtime_error("there is no steering run " + std::to_string(run));
+      summary = steer::summarizeRun(s.ws(), *record);
+      if (summary.bestId) steps = steer::lineage(s.ws(), run);
+    } catch (const std::exception& e) {
+      error = QString::fromStdString(e.what());
+    }
+    return [self, run, steps, summary, error] {
+      if (!self) return;
+      if (!error.isEmpty()) {
+        self->status_->setText(tr("Cannot open run %1: %2").arg(run).arg(error));
+        return;
+      }
+      self->best_->clear();
+      self->median_->clear();
+      self->shownBest_ = 0;
+      emit self->runStarted(); // the plot shows this run's path alone
+      const bool follow = self->follow_->isChecked();
+      self->follow_->blockSignals(true);
+      self->follow_->setChecked(false); // the lineage is shown, the editor is moved once below
+      self->showLineage(steps);
+      self->follow_->setChecked(follow);
+      self->follow_->blockSignals(false);
+      const bool runnable = summary.runnableId != 0;
+      QString text = tr("Run %1 (%2): %3 after %4 generation(s) in %5 s, toward %6.")
+                         .arg(run)
+                         .arg(QString::fromStdString(summary.space),
+                              summary.status == "finished" ? stopReasonText(summary.stopReason)
+                                                           : QString::fromStdString(summary.status))
+                         .arg(summary.generations)
+                         .arg(summary.elapsed, 0, 'f', 0)
+                         .arg(QString::fromStdString(summary.targetOrigin));
+      if (steps.empty()) text += QLatin1Char(' ') + tr("No candidate compiled.");
+      else if (runnable)
+        text += QLatin1Char(' ') + tr("Its lineage leads to the best runnable candidate, #%1 (proximity %2%).")
+                                       .arg(summary.runnableId)
+                                       .arg(summary.runnableProximity * 100, 0, 'f', 1);
+      else
+        text += QLatin1Char(' ') + tr("No candidate passed the drive checks; the lineage leads to the nearest, #%1 "
+                                      "(proximity %2%).")
+                                       .arg(summary.bestId)
+                                       .arg(summary.bestProximity * 100, 0, 'f', 1);
+      if (summary.resumable()) text += QLatin1Char(' ') + tr("It did not finish: Resume goes on with it.");
+      self->status_->setText(text);
+      if (!self->steps_.isEmpty()) {
+        const auto& last = self->steps_.back();
+        emit self->showKernel(tr("Run %1: %2").arg(run).arg(last.title), last.text, last.start, last.length);
+      }
+      emit self->runOpened(run);
+    };
+  });
 }
 
 void SteeringPanel::setTarget(const QString& space, const std::optional<std::vector<double>>& values,
@@ -381,6 +517,9 @@ bool SteeringPanel::followsBest() const { return follow_->isChecked(); }
 void SteeringPanel::updateButtons() {
   steer_->setEnabled(!job_ && target_.has_value() && !workspace_.isEmpty());
   stop_->setEnabled(job_ != 0);
+  const int row = runs_ ? runs_->currentIndex() : -1;
+  resume_->setEnabled(!job_ && row >= 0 && std::size_t(row) < runResumable_.size() && runResumable_[std::size_t(row)]);
+  if (runs_) runs_->setEnabled(!job_ && runs_->count() > 0);
 }
 
 void SteeringPanel::steer(const QString& seedText, const QString& seedName) {
@@ -404,6 +543,23 @@ void SteeringPanel::steer(const QString& seedText, const QString& seedName) {
     spec.seeding = steer::Seeding::Given;
     spec.seeds = {{seedName.isEmpty() ? std::string("editor") : seedName.toStdString(), seedText.toStdString()}};
   }
+  startRun(ckpt, spec, 0);
+}
+
+void SteeringPanel::resumeRun(std::int64_t run) {
+  if (job_) {
+    status_->setText(tr("A run is steering; stop it first."));
+    return;
+  }
+  const QString ckpt = QString::fromStdString(modelForWorkspace(workspace_.toStdString()));
+  if (workspace_.isEmpty() || ckpt.isEmpty()) {
+    status_->setText(tr("No model: train one in the Training panel, or install the default model."));
+    return;
+  }
+  startRun(ckpt, spec_, run);
+}
+
+void SteeringPanel::startRun(const QString& checkpoint, const steer::SteerSpec& given, std::int64_t resume) {
   best_->clear();
   median_->clear();
   lineage_->clear();
@@ -412,14 +568,23 @@ void SteeringPanel::steer(const QString& seedText, const QString& seedName) {
   shownBest_ = 0;
   axisX_->setRange(0, 1);
   axisY_->setRange(0, 1);
-  status_->setText(tr("Steering..."));
+  status_->setText(resume ? tr("Resuming run %1...").arg(resume) : tr("Steering..."));
   emit runStarted();
   const int token = ++runToken_;
-  const std::string path = ckpt.toStdString();
+  const std::string path = checkpoint.toStdString();
   QPointer<SteeringPanel> self(this);
-  job_ = engine_->startJob(tr("Steering"), [self, spec, path, token](EngineState& s, JobFeedback& f)
+  job_ = engine_->startJob(tr("Steering"), [self, given, path, token, resume](EngineState& s, JobFeedback& f)
                                                -> EngineBridge::Continuation {
     steer::BeamSearch search(s.ws(), s.samplerFor(path));
+    // A resumed run goes on with the spec it was started with (progress reads its depth and budget).
+    steer::SteerSpec spec = given;
+    if (resume) try {
+        if (const auto record = s.ws().steerRun(resume))
+          if (const auto json = s.ws().spec(record->specHash); !json.empty())
+            spec = steer::SteerSpec::fromJson(json, "steering run " + std::to_string(resume));
+      } catch (const std::exception&) {
+        // resume() below says what is wrong with the run
+      }
     search.onGeneration = [&](const steer::GenerationReport& g) {
       double done = spec.depth > 0 ? double(g.generation) / spec.depth : 0;
       if (spec.timeBudget > 0) done = std::max(done, g.elapsed / spec.timeBudget);
@@ -435,7 +600,7 @@ void SteeringPanel::steer(const QString& seedText, const QString& seedName) {
     steer::SteerResult r;
     QString error;
     try {
-      r = search.run(spec, &f.cancel());
+      r = resume ? search.resume(resume, &f.cancel()) : search.run(spec, &f.cancel());
     } catch (const std::exception& e) {
       error = QString::fromStdString(e.what());
     }
@@ -537,6 +702,7 @@ void SteeringPanel::showLineage(const std::vector<steer::LineageStep>& lineage) 
 void SteeringPanel::finished(const steer::SteerResult& r, const QString& error) {
   job_ = 0;
   updateButtons();
+  refreshRuns();
   if (!error.isEmpty()) {
     status_->setText(tr("Steering failed: %1").arg(error));
     emit runFinished(0);

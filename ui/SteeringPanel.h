@@ -4,6 +4,8 @@
 // the best candidate as formatted diffs. While "Follow the best" is on, the
 // editor shows the run's best kernel as it changes, with its last infill
 // highlighted; a click on a step of the lineage opens that step instead.
+// The workspace's earlier runs are listed: one opens with its lineage and
+// best kernel, and one that did not finish can be resumed.
 //
 // A run is a job on the engine thread (it owns the workspace and the model);
 // each generation comes back as a queued call, and the plot gets its
@@ -60,6 +62,15 @@ public:
   void steer(const QString& seedText = {}, const QString& seedName = {});
   /// Cancels the run at once (the generation in hand is not stored).
   void stop();
+  /// Lists the workspace's steering runs again (done when it opens and after each run).
+  void refreshRuns();
+  /// Opens stored run `run`: its lineage (to its runnable best, else its
+  /// best) in the list, the path on the plot and its last kernel in the editor.
+  void openRun(std::int64_t run);
+  /// Goes on with stored run `run`, which did not finish, with its own spec and model.
+  void resumeRun(std::int64_t run);
+  /// The runs listed (for tests): their ids, oldest first.
+  [[nodiscard]] std::vector<std::int64_t> listedRuns() const;
   /// Active learning: trains the committee on the workspace's labelled drive
   /// cases, scores `points` random points by vote entropy, lists the most
   /// disputed as suggested targets and sends them all to the plot's entropy layer.
@@ -87,7 +98,7 @@ public:
   [[nodiscard]] QString stepText(int row) const;
 
 signals:
-  /// A run started: the plot clears its steering layer.
+  /// A run started, or a stored one is opened: the plot clears its steering layer.
   void runStarted();
   /// A generation's compiling candidates, for the plot.
   void candidatesArrived(int generation, const std::vector<std::vector<double>>& vectors);
@@ -105,12 +116,18 @@ signals:
   void targetSuggested(const std::vector<double>& values, const QString& origin);
   /// Suggestions are listed (or could not be made: the status says why).
   void suggestionsShown();
+  /// The runs are listed again.
+  void runsListed();
+  /// A stored run was opened (its lineage is listed).
+  void runOpened(qint64 run);
 
 private:
   static QString stopReasonText(const std::string& reason);
   void addGeneration(const steer::GenerationReport& g, const std::vector<steer::LineageStep>& lineage);
   void finished(const steer::SteerResult& r, const QString& error);
   void updateButtons();
+  /// Starts the search's job: a new run of `spec`, or stored run `resume` (> 0).
+  void startRun(const QString& checkpoint, const steer::SteerSpec& spec, std::int64_t resume);
   void buildForm(QGridLayout* form);
   void showLineage(const std::vector<steer::LineageStep>& lineage);
   /// Widgets bound to a field of spec_: they write it as they change, and read it back in setSpec.
@@ -131,7 +148,10 @@ private:
   QSpinBox* seed_ = nullptr;
   QComboBox* seeding_ = nullptr;
   QCheckBox* follow_ = nullptr;
-  QPushButton *steer_, *stop_;
+  QPushButton *steer_, *stop_, *resume_;
+  QComboBox* runs_ = nullptr;
+  std::vector<std::int64_t> runIds_;
+  std::vector<bool> runResumable_;
   QLabel* status_;
   QChartView* chartView_;
   QLineSeries *best_, *median_;

@@ -22,6 +22,7 @@
 #include "steer/Combining.h"
 #include "steer/Lineage.h"
 #include "steer/PlotTarget.h"
+#include "steer/RunSummary.h"
 #include "store/Workspace.h"
 
 #include <algorithm>
@@ -496,25 +497,22 @@ int runRuns(const CommandLine& cl) {
   }
   std::cout << "run  space      status     stop          gens  nearest    proximity  runnable   proximity  time_s  target\n";
   for (const auto& r : runs) {
-    const auto gens = ws.steerGenerations(r.id);
-    const auto target = steer::Target::fromJson(r.target, "run " + std::to_string(r.id));
-    const auto scale = steer::SteerSpec::fromJson(ws.spec(r.specHash), "spec").scale;
-    auto describe = [&](std::int64_t id, std::string& distance, std::string& prox) {
-      distance = prox = "-";
-      if (auto c = id ? ws.steerCandidate(id) : std::nullopt) {
-        distance = shortNumber(c->distance);
-        prox = formatPercent(features::relativeProximity(c->values, target.values, scale));
+    const auto s = steer::summarizeRun(ws, r);
+    auto shown = [](double distance, double proximity, std::string& d, std::string& p) {
+      d = p = "-";
+      if (distance >= 0) {
+        d = shortNumber(distance);
+        p = formatPercent(proximity);
       }
     };
     std::string best, prox, runnable, runnableProx;
-    describe(steer::runBest(gens), best, prox);
-    describe(steer::runnableBest(ws, r.id), runnable, runnableProx);
+    shown(s.bestDistance, s.bestProximity, best, prox);
+    shown(s.runnableDistance, s.runnableProximity, runnable, runnableProx);
     char line[512];
-    std::snprintf(line, sizeof line, "%-4lld %-10s %-10s %-13s %4d  %-10s %-10s %-10s %-10s %6.0f  ", (long long)r.id,
-                  r.space.c_str(), r.status.c_str(), r.stopReason.empty() ? "-" : r.stopReason.c_str(),
-                  gens.empty() ? 0 : gens.back().generation, best.c_str(), prox.c_str(), runnable.c_str(),
-                  runnableProx.c_str(), r.elapsed);
-    std::cout << line << target.origin << "\n";
+    std::snprintf(line, sizeof line, "%-4lld %-10s %-10s %-13s %4d  %-10s %-10s %-10s %-10s %6.0f  ", (long long)s.id,
+                  s.space.c_str(), s.status.c_str(), s.stopReason.empty() ? "-" : s.stopReason.c_str(),
+                  s.generations, best.c_str(), prox.c_str(), runnable.c_str(), runnableProx.c_str(), s.elapsed);
+    std::cout << line << s.targetOrigin << "\n";
   }
   return 0;
 }

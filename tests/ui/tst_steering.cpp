@@ -16,6 +16,8 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QComboBox>
+#include <QPushButton>
 #include <QDoubleSpinBox>
 #include <QTabWidget>
 #include <QDir>
@@ -303,6 +305,54 @@ private Q_SLOTS:
     QVERIFY2(panel()->statusText().contains(QLatin1String("cancelled")), qPrintable(panel()->statusText()));
     auto ws = store::Workspace::open(wsPath_.toStdString(), store::Workspace::Mode::OpenExisting);
     QCOMPARE(ws.steerRuns().back().status, std::string("cancelled"));
+  }
+
+  void earlierRunsAreListedOpenedAndResumed() {
+    QSignalSpy listed(panel(), &SteeringPanel::runsListed);
+    panel()->refreshRuns();
+    QTRY_VERIFY_WITH_TIMEOUT(listed.count() >= 1, 60000);
+    auto* runs = panel()->findChild<QComboBox*>(QStringLiteral("steeringRuns"));
+    QVERIFY(runs);
+    QCOMPARE(panel()->listedRuns(), (std::vector<std::int64_t>{1, 2, 3}));
+    QCOMPARE(runs->count(), 3);
+    QVERIFY2(runs->itemText(2).contains(QLatin1String("cancelled")), qPrintable(runs->itemText(2)));
+    QPushButton* resume = nullptr;
+    for (auto* b : panel()->findChildren<QPushButton*>())
+      if (b->text() == QLatin1String("Resume")) resume = b;
+    QVERIFY(resume);
+    runs->setCurrentIndex(0); // a finished run cannot go on
+    QVERIFY(!resume->isEnabled());
+
+    // Opening the first run lists its lineage and shows its kernel.
+    QSignalSpy opened(panel(), &SteeringPanel::runOpened);
+    panel()->openRun(1);
+    QTRY_VERIFY_WITH_TIMEOUT(opened.count() == 1, 60000);
+    QVERIFY(panel()->lineageSteps() >= 1);
+    auto* editor = w_->findChild<ui::KernelEditor*>();
+    QVERIFY2(editor->title().startsWith(QLatin1String("Run 1")), qPrintable(editor->title()));
+    QVERIFY(editor->text().contains(QLatin1String("kernel")));
+    QVERIFY2(panel()->statusText().contains(QLatin1String("Run 1")), qPrintable(panel()->statusText()));
+
+    // The cancelled run goes on from its last stored generation, with its own spec.
+    runs->setCurrentIndex(2);
+    QVERIFY(resume->isEnabled());
+    int before = 0;
+    {
+      auto ws = store::Workspace::open(wsPath_.toStdString(), store::Workspace::Mode::OpenExisting);
+      before = ws.steerGenerations(3).back().generation;
+    }
+    QSignalSpy arrived(panel(), &SteeringPanel::candidatesArrived);
+    QSignalSpy finished(panel(), &SteeringPanel::runFinished);
+    resume->click();
+    QTRY_VERIFY_WITH_TIMEOUT(arrived.count() >= 2, 300000);
+    panel()->stop();
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 60000);
+    settle();
+    auto ws = store::Workspace::open(wsPath_.toStdString(), store::Workspace::Mode::OpenExisting);
+    QCOMPARE(ws.steerRuns().size(), std::size_t(3)); // no new run
+    QVERIFY2(ws.steerGenerations(3).back().generation > before,
+             qPrintable(QStringLiteral("%1 generations before").arg(before)));
+    QCOMPARE(runs->count(), 3);
   }
 };
 
