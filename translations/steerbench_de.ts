@@ -1670,6 +1670,10 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <source>Resuming run %1...</source>
         <translation>Lauf %1 wird fortgesetzt...</translation>
     </message>
+    <message>
+        <source>Run %1: cannot be read (%2)</source>
+        <translation>Lauf %1: nicht lesbar (%2)</translation>
+    </message>
 </context>
 <context>
     <name>steerbench::ui::TargetController</name>

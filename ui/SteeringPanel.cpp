@@ -383,8 +383,7 @@ void SteeringPanel::refreshRuns() {
     std::vector<steer::RunSummary> runs;
     QString error;
     try {
-      for (const auto& r : s.ws().steerRuns())
-        runs.push_back(steer::summarizeRun(s.ws(), r));
+      runs = steer::summarizeRuns(s.ws());
     } catch (const std::exception& e) {
       error = QString::fromStdString(e.what());
     }
@@ -401,6 +400,13 @@ void SteeringPanel::refreshRuns() {
         auto proximity = [](double distance, double p) {
           return distance < 0 ? QStringLiteral("–") : QStringLiteral("%1%").arg(p * 100, 0, 'f', 1);
         };
+        if (!r.error.empty()) {
+          self->runs_->addItem(tr("Run %1: cannot be read (%2)").arg(r.id).arg(QString::fromStdString(r.error)));
+          self->runs_->setItemData(self->runs_->count() - 1, self->runs_->itemText(self->runs_->count() - 1), Qt::ToolTipRole);
+          self->runIds_.push_back(r.id);
+          self->runResumable_.push_back(false);
+          continue;
+        }
         const QString status = r.status == "finished" ? stopReasonText(r.stopReason) : QString::fromStdString(r.status);
         self->runs_->addItem(tr("Run %1 (%2): %3, %4 generation(s); nearest %5, runnable %6 — %7")
                                  .arg(r.id)

@@ -31,4 +31,21 @@ RunSummary summarizeRun(const store::Workspace& ws, const store::Workspace::Stee
   return s;
 }
 
+std::vector<RunSummary> summarizeRuns(const store::Workspace& ws) {
+  std::vector<RunSummary> out;
+  for (const auto& r : ws.steerRuns()) {
+    try {
+      out.push_back(summarizeRun(ws, r));
+    } catch (const std::exception& e) {
+      RunSummary s;
+      s.id = r.id;
+      s.space = r.space;
+      s.status = r.status;
+      s.error = e.what();
+      out.push_back(std::move(s));
+    }
+  }
+  return out;
+}
+
 } // namespace steerbench::steer

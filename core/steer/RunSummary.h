@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace steerbench::steer {
 
@@ -19,13 +20,20 @@ struct RunSummary {
   std::int64_t bestId = 0, runnableId = 0;
   double bestDistance = -1, bestProximity = 0, runnableDistance = -1, runnableProximity = 0;
 
+  /// Why the run could not be read (its target or spec does not parse);
+  /// then only id, space and status are set.
+  std::string error;
+
   /// A run `steer --resume` (or the workbench's Resume) can go on with: any
-  /// that did not finish (cancelled, or killed while it ran).
-  [[nodiscard]] bool resumable() const { return status != "finished"; }
+  /// readable one that did not finish (cancelled, or killed while it ran).
+  [[nodiscard]] bool resumable() const { return error.empty() && status != "finished"; }
 };
 
 /// The summary of a stored run. Throws InputError when its target or spec
 /// does not parse.
 [[nodiscard]] RunSummary summarizeRun(const store::Workspace& ws, const store::Workspace::SteerRunRecord& run);
+/// The summaries of every stored run, oldest first; a run that cannot be read
+/// is listed with its error instead of ending the list.
+[[nodiscard]] std::vector<RunSummary> summarizeRuns(const store::Workspace& ws);
 
 } // namespace steerbench::steer

@@ -354,6 +354,32 @@ private Q_SLOTS:
              qPrintable(QStringLiteral("%1 generations before").arg(before)));
     QCOMPARE(runs->count(), 3);
   }
+
+  void aRunThatCannotBeReadIsListedWithWhy() {
+    {
+      // A run whose stored target is damaged (as a crash mid-write or a hand edit could leave it).
+      auto ws = store::Workspace::open(wsPath_.toStdString(), store::Workspace::Mode::OpenExisting);
+      auto r = *ws.steerRun(1);
+      r.id = 0;
+      r.target = "{\"space\": \"grewe\", \"values\": [1, 2";
+      r.status = "cancelled";
+      QCOMPARE(ws.addSteerRun(r), std::int64_t(4));
+    }
+    QSignalSpy listed(panel(), &SteeringPanel::runsListed);
+    panel()->refreshRuns();
+    QTRY_VERIFY_WITH_TIMEOUT(listed.count() >= 1, 60000);
+    auto* runs = panel()->findChild<QComboBox*>(QStringLiteral("steeringRuns"));
+    QCOMPARE(runs->count(), 4); // the others are still listed
+    QVERIFY2(runs->itemText(3).contains(QLatin1String("cannot be read")), qPrintable(runs->itemText(3)));
+    QVERIFY2(runs->itemText(0).contains(QLatin1String("nearest")), qPrintable(runs->itemText(0)));
+    runs->setCurrentIndex(3);
+    QPushButton* resume = nullptr;
+    for (auto* b : panel()->findChildren<QPushButton*>())
+      if (b->text() == QLatin1String("Resume")) resume = b;
+    QVERIFY(!resume->isEnabled()); // cancelled, but nothing to go on from
+    panel()->openRun(4);
+    QTRY_VERIFY_WITH_TIMEOUT(panel()->statusText().startsWith(QLatin1String("Cannot open run 4")), 60000);
+  }
 };
 
 int main(int argc, char** argv) {
