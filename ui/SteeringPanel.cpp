@@ -400,21 +400,18 @@ void SteeringPanel::refreshRuns() {
         auto proximity = [](double distance, double p) {
           return distance < 0 ? QStringLiteral("–") : QStringLiteral("%1%").arg(p * 100, 0, 'f', 1);
         };
-        if (!r.error.empty()) {
-          self->runs_->addItem(tr("Run %1: cannot be read (%2)").arg(r.id).arg(QString::fromStdString(r.error)));
-          self->runs_->setItemData(self->runs_->count() - 1, self->runs_->itemText(self->runs_->count() - 1), Qt::ToolTipRole);
-          self->runIds_.push_back(r.id);
-          self->runResumable_.push_back(false);
-          continue;
-        }
         const QString status = r.status == "finished" ? stopReasonText(r.stopReason) : QString::fromStdString(r.status);
-        self->runs_->addItem(tr("Run %1 (%2): %3, %4 generation(s); nearest %5, runnable %6 — %7")
-                                 .arg(r.id)
-                                 .arg(QString::fromStdString(r.space), status)
-                                 .arg(r.generations)
-                                 .arg(proximity(r.bestDistance, r.bestProximity), proximity(r.runnableDistance, r.runnableProximity),
-                                      QString::fromStdString(r.targetOrigin)));
-        self->runs_->setItemData(self->runs_->count() - 1, self->runs_->itemText(self->runs_->count() - 1), Qt::ToolTipRole);
+        const QString text =
+            !r.error.empty()
+                ? tr("Run %1: cannot be read (%2)").arg(r.id).arg(QString::fromStdString(r.error))
+                : tr("Run %1 (%2): %3, %4 generation(s); nearest %5, runnable %6 — %7")
+                      .arg(r.id)
+                      .arg(QString::fromStdString(r.space), status)
+                      .arg(r.generations)
+                      .arg(proximity(r.bestDistance, r.bestProximity), proximity(r.runnableDistance, r.runnableProximity),
+                           QString::fromStdString(r.targetOrigin));
+        self->runs_->addItem(text);
+        self->runs_->setItemData(self->runs_->count() - 1, text, Qt::ToolTipRole); // the dock is narrow
         self->runIds_.push_back(r.id);
         self->runResumable_.push_back(r.resumable());
       }
@@ -444,7 +441,8 @@ void SteeringPanel::openRun(std::int64_t run) {
       const auto record = s.ws().steerRun(run);
       if (!record) throw std::runtime_error("there is no steering run " + std::to_string(run));
       summary = steer::summarizeRun(s.ws(), *record);
-      if (summary.bestId) steps = steer::lineage(s.ws(), run);
+      // The summary already found the runnable best and the best: the lineage starts from it.
+      if (summary.bestId) steps = steer::lineage(s.ws(), run, summary.runnableId ? summary.runnableId : summary.bestId);
     } catch (const std::exception& e) {
       error = QString::fromStdString(e.what());
     }
@@ -523,9 +521,9 @@ bool SteeringPanel::followsBest() const { return follow_->isChecked(); }
 void SteeringPanel::updateButtons() {
   steer_->setEnabled(!job_ && target_.has_value() && !workspace_.isEmpty());
   stop_->setEnabled(job_ != 0);
-  const int row = runs_ ? runs_->currentIndex() : -1;
+  const int row = runs_->currentIndex();
   resume_->setEnabled(!job_ && row >= 0 && std::size_t(row) < runResumable_.size() && runResumable_[std::size_t(row)]);
-  if (runs_) runs_->setEnabled(!job_ && runs_->count() > 0);
+  runs_->setEnabled(!job_ && runs_->count() > 0);
 }
 
 void SteeringPanel::steer(const QString& seedText, const QString& seedName) {
