@@ -34,7 +34,9 @@
 //                    [--depth 100000] [--width 16] [--candidates 4] [--temperature 0.8] [--hole 0-3]
 //                    [--directed-holes 0.5] [--rename-holes 1] [--escalate-after 0] [--restarts 0] [--redraws 0] [--combine 16] [--combine-greedy 0] [--aliases 4] [--alias-seeds 0] [--max-per-vector 4] [--reseed-after 100] [--reseed-draw 0|1] [--fill-insertions 0|1] [--clean-seeds 0|1] [--guide-logits 1] [--patience 0]
 //                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--untyped] [--no-calls] [--unchecked] [--context 64] [--nearest 32] [--seed-package-share 0.75] [--repairs 0] [--lineage-checks 0] [--package-failures 1] [--seed 1] [--ablation]
-//                    [--seeding nearest|empty|generated] (generated: a model trained with conditions, told each target)
+//                    [--seeding nearest|empty|generated|auto] (generated: a model trained with conditions, told each target;
+//                    auto: generated where the nearest corpus kernel is below --generated-below proximity, else nearest)
+//                    [--generated-below 0]
 //                    [--seed-near 0.8] (generated seeds held to the target, and sampled clean; 0: the conditions alone)
 //                    [--seed-lean 0] (held generated seeds lean toward the counts they lack, steer::heldLean; 0: none)
 //                    [--seed-restarts 3] (seeds from the model given up start again, at least this many times)
@@ -138,6 +140,7 @@ struct Outcome {
   std::size_t aliased = 0, aliasedCompiled = 0; ///< aliases made, and of them compiled
   double aliasSeconds = 0;                      ///< of `sampling`, making and measuring them
   int reseeds = 0;       ///< times the beam started again from the seeds (SteerSpec::reseedAfter)
+  std::string seeded;    ///< what auto seeding chose, and why (empty: not auto)
   int found = 0;         ///< the generation of the best candidate
   std::string stop;
 };
@@ -257,6 +260,7 @@ int main(int argc, char** argv) {
   base.width = 16;
   base.candidatesPerMember = 4;
   base.temperature = 0.8;
+  base.seeding = steer::Seeding::Nearest; // the bench's figures were measured so; --seeding auto as steer does
   base.holeMin = 0;
   base.holeMax = 3;
   base.maxNewTokens = 8;
@@ -319,8 +323,10 @@ int main(int argc, char** argv) {
       const std::string mode = argv[++i];
       base.seeding = mode == "empty"       ? steer::Seeding::Empty
                      : mode == "generated" ? steer::Seeding::Generated
+                     : mode == "auto"      ? steer::Seeding::Auto
                                            : steer::Seeding::Nearest;
     }
+    else if (arg("--generated-below")) base.generatedBelow = std::atof(argv[++i]);
     else if (arg("--workspace")) wsPath = argv[++i];
     else if (arg("--checkpoint")) ckpt = argv[++i];
     else if (arg("--devmap")) csv = argv[++i];
@@ -362,7 +368,8 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (base.seeding != steer::Seeding::Generated) base.seedNear = 0; // nothing to hold, and the spec says so
+  if (base.seeding != steer::Seeding::Generated && base.seeding != steer::Seeding::Auto)
+    base.seedNear = 0; // nothing to hold, and the spec says so
   if (base.seedNear == 0) base.seedLean = 0; // no hold, no lean
   // How seeds from the model are held, leant and restarted, as the report says it.
   const std::string seedText =
@@ -534,6 +541,9 @@ int main(int argc, char** argv) {
           }
           o.reseeds += g.reseeded ? 1 : 0;
         };
+        search.onMessage = [&](const std::string& m) { // what --seeding auto chose, printed under the target
+          if (m.rfind("auto seeding", 0) == 0) o.seeded = m;
+        };
         const auto res = search.run(spec);
         // The nearest clean candidate: the best, unless another is nearer.
         const bool nearestIsBest = res.nearestId == 0;
@@ -596,6 +606,7 @@ int main(int argc, char** argv) {
                     o.generations, o.seconds,
                     100.0 * double(o.compiled) / double(std::max<std::size_t>(1, o.candidates)), comb, o.found,
                     o.reseeds, o.stop.c_str());
+        if (!o.seeded.empty()) std::printf("%-14s   %s\n", "", o.seeded.c_str());
         std::fflush(stdout);
         if (out)
           std::fprintf(out, "%s,%s,%s,%.6f,%.6f,%d,%.6f,%d,%zu,%zu,%.3f,%d,%.2f,%s\n", variants[v].name.c_str(),

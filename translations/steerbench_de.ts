@@ -1251,10 +1251,6 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <translation>Für das Ziel generiert</translation>
     </message>
     <message>
-        <source>Where generation 0 starts. &quot;Steer from here&quot; in the editor starts from its kernel.</source>
-        <translation>Womit Generation 0 beginnt. „Von hier steuern“ im Editor startet von dessen Kernel.</translation>
-    </message>
-    <message>
         <source>Beam width:</source>
         <translation>Beam-Breite:</translation>
     </message>
@@ -1673,6 +1669,34 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
     <message>
         <source>Run %1: cannot be read (%2)</source>
         <translation>Lauf %1: nicht lesbar (%2)</translation>
+    </message>
+    <message>
+        <source>Seeds: %1.</source>
+        <translation>Startkernel: %1.</translation>
+    </message>
+    <message>
+        <source>Seeds: nearest corpus kernels.</source>
+        <translation>Startkernel: die nächsten Korpus-Kernel.</translation>
+    </message>
+    <message>
+        <source>Seeds: the empty kernel.</source>
+        <translation>Startkernel: der leere Kernel.</translation>
+    </message>
+    <message>
+        <source>Seeds: generated for the target.</source>
+        <translation>Startkernel: für das Ziel generiert.</translation>
+    </message>
+    <message>
+        <source>Seeds: given kernels.</source>
+        <translation>Startkernel: vorgegebene Kernel.</translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <translation>Automatisch</translation>
+    </message>
+    <message>
+        <source>Where generation 0 starts. Automatic: the nearest corpus kernels, or kernels generated for the target where no corpus kernel is nearer to it than the empty kernel (the status line says which, and why). &quot;Steer from here&quot; in the editor starts from its kernel.</source>
+        <translation>Womit Generation 0 beginnt. Automatisch: die nächsten Korpus-Kernel, oder für das Ziel generierte Kernel, wo kein Korpus-Kernel ihm näher ist als der leere Kernel (die Statuszeile sagt, welche und warum). „Von hier steuern“ im Editor startet von dessen Kernel.</translation>
     </message>
 </context>
 <context>

@@ -95,6 +95,15 @@ QString SteeringPanel::stopReasonText(const std::string& reason) {
   return QString::fromStdString(reason);
 }
 
+QString SteeringPanel::seedingText(const std::string& seeding, const std::string& why) {
+  if (!why.empty()) return tr("Seeds: %1.").arg(QString::fromStdString(why)); // auto's choice, with its reason
+  if (seeding == "nearest") return tr("Seeds: nearest corpus kernels.");
+  if (seeding == "empty") return tr("Seeds: the empty kernel.");
+  if (seeding == "generated") return tr("Seeds: generated for the target.");
+  if (seeding == "given") return tr("Seeds: given kernels.");
+  return tr("Seeds: %1.").arg(QString::fromStdString(seeding));
+}
+
 QSpinBox* SteeringPanel::intField(int steer::SteerSpec::*field, int lo, int hi, const QString& tip) {
   auto* box = new QSpinBox(this);
   box->setRange(lo, hi);
@@ -164,16 +173,19 @@ void SteeringPanel::buildForm(QGridLayout* form) {
   readBack_.push_back([this] { seed_->setValue(int(spec_.seed)); });
   add(tr("Random seed:"), seed_);
   seeding_ = new QComboBox(this);
-  seeding_->addItem(tr("Nearest corpus kernels"));
-  seeding_->addItem(tr("Empty kernel"));
-  seeding_->addItem(tr("Generated for the target"));
-  seeding_->setToolTip(tr("Where generation 0 starts. \"Steer from here\" in the editor starts from its kernel."));
+  seeding_->setObjectName(QStringLiteral("steeringSeeding"));
+  seeding_->addItem(tr("Automatic"), int(steer::Seeding::Auto));
+  seeding_->addItem(tr("Nearest corpus kernels"), int(steer::Seeding::Nearest));
+  seeding_->addItem(tr("Empty kernel"), int(steer::Seeding::Empty));
+  seeding_->addItem(tr("Generated for the target"), int(steer::Seeding::Generated));
+  seeding_->setToolTip(tr("Where generation 0 starts. Automatic: the nearest corpus kernels, or kernels generated "
+                          "for the target where no corpus kernel is nearer to it than the empty kernel (the status "
+                          "line says which, and why). \"Steer from here\" in the editor starts from its kernel."));
   connect(seeding_, qOverload<int>(&QComboBox::currentIndexChanged), this,
-          [this](int i) {
-            spec_.seeding = i == 1 ? steer::Seeding::Empty : i == 2 ? steer::Seeding::Generated : steer::Seeding::Nearest;
-          });
+          [this](int i) { spec_.seeding = steer::Seeding(seeding_->itemData(i).toInt()); });
   readBack_.push_back([this] {
-    seeding_->setCurrentIndex(spec_.seeding == steer::Seeding::Empty ? 1 : spec_.seeding == steer::Seeding::Generated ? 2 : 0);
+    const int i = seeding_->findData(int(spec_.seeding));
+    seeding_->setCurrentIndex(i < 0 ? 0 : i); // Given: the box's first, as "Steer from here" leaves it
   });
   add(tr("Seeds:"), seeding_);
   add(tr("Seeds per package:"), realField(&S::seedPackageShare, 0.05, 1, 0.05, 2,
@@ -481,6 +493,7 @@ void SteeringPanel::openRun(std::int64_t run) {
                                       "(proximity %2%).")
                                        .arg(summary.bestId)
                                        .arg(summary.bestProximity * 100, 0, 'f', 1);
+      text += QLatin1Char(' ') + seedingText(summary.seeding, summary.seedingWhy);
       if (summary.resumable()) text += QLatin1Char(' ') + tr("It did not finish: Resume goes on with it.");
       self->status_->setText(text);
       if (!self->steps_.isEmpty()) {
@@ -589,6 +602,15 @@ void SteeringPanel::startRun(const QString& checkpoint, const steer::SteerSpec& 
       } catch (const std::exception&) {
         // resume() below says what is wrong with the run
       }
+    search.onMessage = [&](const std::string& m) { // what auto seeding chose, until the first generation's status
+      if (m.rfind("auto seeding", 0) != 0) return;
+      QMetaObject::invokeMethod(
+          self.data(),
+          [self, m, token] {
+            if (self && token == self->runToken_) self->status_->setText(seedingText("auto", m));
+          },
+          Qt::QueuedConnection);
+    };
     search.onGeneration = [&](const steer::GenerationReport& g) {
       double done = spec.depth > 0 ? double(g.generation) / spec.depth : 0;
       if (spec.timeBudget > 0) done = std::max(done, g.elapsed / spec.timeBudget);

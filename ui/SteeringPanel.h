@@ -123,6 +123,8 @@ signals:
 
 private:
   static QString stopReasonText(const std::string& reason);
+  /// "Seeds: ..." for a run's seeding (steer::seedingName), or auto seeding's choice and reason.
+  static QString seedingText(const std::string& seeding, const std::string& why);
   void addGeneration(const steer::GenerationReport& g, const std::vector<steer::LineageStep>& lineage);
   void finished(const steer::SteerResult& r, const QString& error);
   void updateButtons();

@@ -191,10 +191,15 @@ void addSearchOptions(CommandLine& cl) {
                                  "compiled as it ends, and sampled again if it has an error)"});
   cl.option({"context", 0, "N", "tokens the model sees around a hole (0: as many as it takes)", false, "64"});
   cl.option({"scale", 0, "F,...|NAME=F,...", "per-dimension factors applied to differences (default: none)"});
-  cl.option({"seeding", 0, "MODE", "nearest (corpus kernels nearest the target), empty (kernel void [HOLE]), "
-                                   "generated (kernel void [HOLE] from a model told the target's Grewe counts: one "
-                                   "trained with --conditions) or given (--seed-kernel)", false, "nearest"});
-  cl.option({"seed-near", 0, "P", "with --seeding generated: hold the seeds to the target's counts (as sample --near: "
+  cl.option({"seeding", 0, "MODE", "auto (generated when the nearest corpus kernel is below --generated-below "
+                                   "proximity and the model can be told the target, else nearest), nearest (corpus "
+                                   "kernels nearest the target), empty (kernel void [HOLE]), generated (kernel void "
+                                   "[HOLE] from a model told the target's Grewe counts: one trained with --conditions) "
+                                   "or given (--seed-kernel)", false, "auto"});
+  cl.option({"generated-below", 0, "P", "with --seeding auto: seeds generated for the target when the nearest corpus "
+                                        "kernel's relative proximity is below P", false,
+             formatNumber(steer::kGeneratedBelow)});
+  cl.option({"seed-near", 0, "P", "with --seeding generated (or auto, when it generates): hold the seeds to the target's counts (as sample --near: "
                                  "a statement that takes them past where they can come within proximity P is written "
                                  "again, a seed short of P may not end; held seeds are also sampled clean; 0: the "
                                  "conditions alone)", false, "0.8"});
@@ -298,15 +303,20 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     if (cl.has("scale")) spec.scale = parseScale(cl.value("scale"), spec.target.space);
     spec.seedPackageShare = cl.numberValue("seed-package-share", 1e-9, 1);
     const auto mode = cl.value("seeding");
-    if (mode == "nearest") spec.seeding = steer::Seeding::Nearest;
+    if (mode == "auto") spec.seeding = steer::Seeding::Auto;
+    else if (mode == "nearest") spec.seeding = steer::Seeding::Nearest;
     else if (mode == "empty") spec.seeding = steer::Seeding::Empty;
     else if (mode == "given") spec.seeding = steer::Seeding::Given;
     else if (mode == "generated") spec.seeding = steer::Seeding::Generated;
-    else throw UsageError("--seeding: expected nearest, empty, generated or given, got \"" + mode + "\"");
+    else throw UsageError("--seeding: expected auto, nearest, empty, generated or given, got \"" + mode + "\"");
+    spec.generatedBelow = cl.numberValue("generated-below", 0, 1);
+    if (cl.has("generated-below") && spec.seeding != steer::Seeding::Auto)
+      throw UsageError("--generated-below is auto seeding's threshold: give it with --seeding auto");
     spec.seedNear = cl.numberValue("seed-near", 0, 0.999);
-    if (cl.has("seed-near") && spec.seedNear > 0 && spec.seeding != steer::Seeding::Generated)
-      throw UsageError("--seed-near holds seeds generated for the target: give it with --seeding generated");
-    if (spec.seeding != steer::Seeding::Generated) spec.seedNear = 0; // nothing to hold
+    const bool mayGenerate = spec.seeding == steer::Seeding::Generated || spec.seeding == steer::Seeding::Auto;
+    if (cl.has("seed-near") && spec.seedNear > 0 && !mayGenerate)
+      throw UsageError("--seed-near holds seeds generated for the target: give it with --seeding generated or auto");
+    if (!mayGenerate) spec.seedNear = 0; // nothing to hold
     spec.seedRestarts = int(cl.unsignedValue("seed-restarts", 0, 1000));
     spec.seedLocal = cl.numberValue("seed-local", 0, 1);
     if (cl.has("allow")) {

@@ -155,6 +155,8 @@ int Sampler::maxLength() const { return impl_->model->config().maxLength; }
 
 bool Sampler::decoder() const { return impl_->model->config().decoder(); }
 
+bool Sampler::conditioned() const { return impl_->model->config().conditions > 0; }
+
 bool fillsBetweenText(const std::vector<std::string>& feeds) {
   for (const auto& f : feeds)
     for (std::size_t at = f.find("[HOLE]"); at != std::string::npos; at = f.find("[HOLE]", at + 1)) {

@@ -222,6 +222,8 @@ public:
   [[nodiscard]] int maxLength() const;
   /// A fill-in-the-middle decoder (else an encoder).
   [[nodiscard]] bool decoder() const;
+  /// Trained with conditions: can be told a target (SampleOptions::target).
+  [[nodiscard]] bool conditioned() const;
   /// The options this model samples best with, as measured
   /// (bench/results/bench-generate.md): a decoder draws from the nucleus of
   /// 0.9 and starts a sample given up again up to 3 times (without them its

@@ -13,6 +13,7 @@
 #include "steer/Repairs.h"
 #include "steer/PointerAliases.h"
 #include "steer/SeedChoice.h"
+#include "steer/SeedingRule.h"
 #include "steer/TargetCheck.h"
 
 #include "clang/OpenCLFrontend.h"
@@ -1373,6 +1374,14 @@ SteerResult BeamSearch::run(const SteerSpec& given, const CancelToken* cancel) {
   SteerSpec spec = given;
   if (spec.streams <= 0) spec.streams = sampler_.defaultStreams(); // stored as run, so a resume samples alike
   spec.validate();
+  if (spec.seeding == Seeding::Auto) { // stored as chosen, so a resume seeds alike
+    const auto choice = chooseSeeding(nearestCorpusProximity(ws_, spec), spec.generatedBelow,
+                                      spec.target.space == "grewe", sampler_.conditioned());
+    spec.seeding = choice.seeding;
+    spec.seedingWhy = choice.why;
+    if (spec.seeding != Seeding::Generated) spec.seedNear = 0; // nothing to hold, and the spec says so
+    if (onMessage) onMessage(choice.why);
+  }
   const auto& space = features::featureSpace(spec.target.space);
   store::Workspace::SteerRunRecord r;
   r.space = space.name;

@@ -18,7 +18,10 @@ RunSummary summarizeRun(const store::Workspace& ws, const store::Workspace::Stee
   s.generations = gens.empty() ? 0 : gens.back().generation;
   const auto target = Target::fromJson(run.target, "run " + std::to_string(run.id));
   s.targetOrigin = target.origin;
-  const auto scale = SteerSpec::fromJson(ws.spec(run.specHash), "spec").scale;
+  const auto spec = SteerSpec::fromJson(ws.spec(run.specHash), "spec");
+  const auto& scale = spec.scale;
+  s.seeding = seedingName(spec.seeding);
+  s.seedingWhy = spec.seedingWhy;
   auto describe = [&](std::int64_t id, std::int64_t& outId, double& distance, double& proximity) {
     if (auto c = id ? ws.steerCandidate(id) : std::nullopt) {
       outId = id;

@@ -14,6 +14,9 @@ struct RunSummary {
   std::string space, status, stopReason, targetOrigin;
   int generations = 0; ///< the last stored generation (0: only the seeds, or none)
   double elapsed = 0;  ///< seconds over every part of the run
+  /// Where generation 0 came from (steer::seedingName), and why when auto
+  /// seeding chose it (SteerSpec::seedingWhy; else empty).
+  std::string seeding, seedingWhy;
   /// The nearest candidate and the nearest that passed the contender checks
   /// (0: none), with their distances and relative proximities to the target
   /// (distance < 0 when there is none).

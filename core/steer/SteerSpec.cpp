@@ -16,6 +16,7 @@ const char* seedingName(Seeding s) {
   case Seeding::Nearest: return "nearest";
   case Seeding::Given: return "given";
   case Seeding::Generated: return "generated";
+  case Seeding::Auto: return "auto";
   }
   return "?";
 }
@@ -51,7 +52,8 @@ std::string SteerSpec::toJson() const {
          ",\"guide_logits\":" + formatNumber(guideLogits) +
          ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"guard_types\":" + (guardTypes ? "true" : "false") + ",\"guard_calls\":" + (guardCalls ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
          ",\"scale\":" + jsonNumbers(scale) +
-         ",\"seeding\":\"" + seedingName(seeding) + "\",\"nearest\":" + std::to_string(nearest) +
+         ",\"seeding\":\"" + seedingName(seeding) + "\",\"generated_below\":" + formatNumber(generatedBelow) +
+         (seedingWhy.empty() ? "" : ",\"seeding_why\":" + jsonString(seedingWhy)) + ",\"nearest\":" + std::to_string(nearest) +
          ",\"seed_package_share\":" + formatNumber(seedPackageShare) +
          ",\"seed_roles\":" + roles + ",\"seeds\":" + given + ",\"time_budget\":" + formatNumber(timeBudget) +
          ",\"patience\":" + std::to_string(patience) + ",\"seed\":" + std::to_string(seed) +
@@ -169,12 +171,17 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   if (const auto* a = o->getArray("scale"))
     for (const auto& v : *a)
       if (auto d = v.getAsNumber()) s.scale.push_back(*d);
+  s.seeding = Seeding::Nearest; // runs stored without a seeding had nearest seeds
   if (auto x = o->getString("seeding")) {
     if (*x == "empty") s.seeding = Seeding::Empty;
     else if (*x == "given") s.seeding = Seeding::Given;
     else if (*x == "generated") s.seeding = Seeding::Generated;
+    else if (*x == "auto") s.seeding = Seeding::Auto;
     else s.seeding = Seeding::Nearest;
   }
+  if (const auto* v = o->get("generated_below"))
+    if (auto x = v->getAsNumber()) s.generatedBelow = *x;
+  if (auto x = o->getString("seeding_why")) s.seedingWhy = x->str();
   if (const auto* a = o->getArray("seed_roles")) {
     s.seedRoles.clear();
     for (const auto& v : *a)
@@ -211,6 +218,8 @@ void SteerSpec::validate() const {
   if (!(seedLocal >= 0 && seedLocal <= 1)) throw InputError("the share of seeds from a local buffer must be within [0, 1]");
   if (!(seedPackageShare > 0 && seedPackageShare <= 1))
     throw InputError("the seeds' share from one package must be more than 0 and at most 1");
+  if (!(generatedBelow >= 0 && generatedBelow <= 1))
+    throw InputError("auto seeding's proximity threshold must be within [0, 1]");
   if (seeding == Seeding::Generated && space.name != "grewe")
     throw InputError("generated seeds are asked for Grewe counts; the target is in the " + space.name +
                      " space (seed from the nearest kernels or the empty kernel)");

@@ -148,9 +148,19 @@ private slots:
     QVERIFY2(r.err.contains(QLatin1String("--time-budget: expected a number in [0,")), qPrintable(r.err));
     // Seeds are held to the target only when they are written for it (by
     // default at 0.8, but a flag given for other seeds is refused).
-    r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--seed-near"), QStringLiteral("0.8")}));
+    r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--seeding"),
+                   QStringLiteral("nearest"), QStringLiteral("--seed-near"), QStringLiteral("0.8")}));
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QLatin1String("--seed-near holds seeds generated for the target")), qPrintable(r.err));
+    // Auto seeding's threshold goes with auto seeding only, and is a proximity.
+    r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--seeding"),
+                   QStringLiteral("nearest"), QStringLiteral("--generated-below"), QStringLiteral("0.5")}));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QLatin1String("--generated-below is auto seeding's threshold")), qPrintable(r.err));
+    r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--generated-below"),
+                   QStringLiteral("2")}));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QLatin1String("--generated-below: expected a number in [0, 1]")), qPrintable(r.err));
     r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--seeding"),
                    QStringLiteral("generated"), QStringLiteral("--seed-near"), QStringLiteral("1")}));
     QCOMPARE(r.exitCode, 2);

@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-inline steerbench::model::Sampler deletingSampler(const std::vector<std::string>& corpus) {
+/// `conditions`: condition tokens the model takes (model::conditionTokenCount(); 0: none).
+inline steerbench::model::Sampler deletingSampler(const std::vector<std::string>& corpus, int conditions = 0) {
   using namespace steerbench::model;
   Tokenizer::Options o;
   o.minCount = 1;
@@ -20,6 +21,7 @@ inline steerbench::model::Sampler deletingSampler(const std::vector<std::string>
   c.heads = 2;
   c.ffn = 32;
   c.maxLength = 128;
+  c.conditions = conditions;
   torch::manual_seed(1);
   InfillModel m(c);
   {

@@ -10,6 +10,7 @@
 #include "features/FeatureSpace.h"
 #include "features/Distance.h"
 #include "steer/BeamSearch.h"
+#include "steer/SeedingRule.h"
 #include "steer/BeamSelection.h"
 #include "steer/Combining.h"
 #include "steer/Lineage.h"
@@ -20,6 +21,7 @@
 #include "steer/ContenderChecks.h"
 #include "steer/SeedChoice.h"
 #include "steer/TargetCheck.h"
+#include "model/Conditioning.h"
 #include "model/Sampler.h"
 #include "model/SyntaxGuard.h"
 #include "steer/HoleFeeds.h"
@@ -1677,6 +1679,68 @@ private Q_SLOTS:
              ws.steerRuns().back().stopReason.c_str());
     // The spec keeps the mode.
     QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "test").seeding, steer::Seeding::Generated);
+  }
+
+  void autoSeedingGeneratesOnlyWhereTheCorpusIsFar() {
+    // The rule on its inputs: far (or no corpus kernel), Grewe and a
+    // conditioned model generate; anything else takes the nearest kernels.
+    const double none = std::nan("");
+    QCOMPARE(steer::chooseSeeding(0.9, 0.7, true, true).seeding, steer::Seeding::Nearest);
+    QCOMPARE(steer::chooseSeeding(0.7, 0.7, true, true).seeding, steer::Seeding::Nearest); // at the threshold
+    QCOMPARE(steer::chooseSeeding(0.5, 0.7, true, true).seeding, steer::Seeding::Generated);
+    QCOMPARE(steer::chooseSeeding(none, 0.7, true, true).seeding, steer::Seeding::Generated);
+    const auto otherSpace = steer::chooseSeeding(0.5, 0.7, false, true);
+    QCOMPARE(otherSpace.seeding, steer::Seeding::Nearest);
+    QVERIFY2(otherSpace.why.find("Grewe") != std::string::npos, otherSpace.why.c_str());
+    const auto plainModel = steer::chooseSeeding(0.5, 0.7, true, false);
+    QCOMPARE(plainModel.seeding, steer::Seeding::Nearest);
+    QVERIFY2(plainModel.why.find("without conditions") != std::string::npos, plainModel.why.c_str());
+    QVERIFY2(steer::chooseSeeding(0.5, 0.7, true, true).why.find("50%") != std::string::npos,
+             steer::chooseSeeding(0.5, 0.7, true, true).why.c_str());
+
+    // In a run: the proximity comes from the seed roles' stored vectors, and
+    // the run stores what was chosen and why, never "auto".
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("autoseeding.sbw")).toStdString());
+    (void)addCorpusKernel(ws, kSeed, "numerics");
+    auto s = spec(greweOf(kTarget), 0);
+    s.seeds.clear();
+    s.seeding = steer::Seeding::Auto;
+    s.width = 2;
+    s.candidatesPerMember = 1;
+    benchmarksOnly(s, false, false);
+    const double near = features::relativeProximity(greweOf(kSeed), greweOf(kTarget));
+    QVERIFY(near > 0.5 && near < 1);
+    QCOMPARE(steer::nearestCorpusProximity(ws, s), near);
+    auto stored = [&](std::int64_t run) {
+      return steer::SteerSpec::fromJson(ws.spec(ws.steerRun(run)->specHash), "test");
+    };
+    for (const int conditions : {0, model::conditionTokenCount()}) {
+      auto sampler = deletingSampler({kSeed, kTarget}, conditions);
+      steer::BeamSearch search(ws, sampler);
+      std::vector<std::string> messages;
+      search.onMessage = [&](const std::string& m) { messages.push_back(m); };
+      s.generatedBelow = near - 0.01; // the corpus kernel is near enough
+      const auto fromCorpus = stored(search.run(s).run);
+      QCOMPARE(fromCorpus.seeding, steer::Seeding::Nearest);
+      QVERIFY2(fromCorpus.seedingWhy.find("at least") != std::string::npos, fromCorpus.seedingWhy.c_str());
+      QCOMPARE(fromCorpus.seedNear, 0.0);
+      QVERIFY(!messages.empty() && messages.front() == fromCorpus.seedingWhy);
+      s.generatedBelow = near + 0.01; // too far: generated, if the model can be told the target
+      const auto r = search.run(s);
+      const auto far = stored(r.run);
+      QCOMPARE(far.seeding, conditions ? steer::Seeding::Generated : steer::Seeding::Nearest);
+      const auto origins = ws.steerCandidates(r.run, 0);
+      QVERIFY(!origins.empty());
+      for (const auto& c : origins)
+        QVERIFY2((c.origin == "generated for the target") == bool(conditions), c.origin.c_str());
+      if (!conditions)
+        QVERIFY2(far.seedingWhy.find("without conditions") != std::string::npos, far.seedingWhy.c_str());
+    }
+    // A spec stored before auto seeding existed had the nearest kernels.
+    QCOMPARE(steer::SteerSpec::fromJson("{\"target\":" + s.target.toJson() + "}", "old").seeding, steer::Seeding::Nearest);
+    QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "test").seeding, steer::Seeding::Auto);
+    s.generatedBelow = 1.5;
+    QVERIFY_EXCEPTION_THROWN(s.validate(), InputError);
   }
 
   void seedsForLocalMemoryStartFromALocalBuffer() {

@@ -93,6 +93,9 @@ class TestSteering : public QObject {
     s.depth = depth;
     s.timeBudget = 0;
     s.seed = 5;
+    // The fixture's seven kernels are the seeds: auto seeding would write
+    // seeds with the shipped model wherever a click lands far from them.
+    s.seeding = steer::Seeding::Nearest;
     panel()->setSpec(s);
     QCOMPARE(panel()->spec().candidatesPerMember, 3); // what the widgets show is what runs
   }
@@ -258,6 +261,29 @@ private Q_SLOTS:
     QTRY_VERIFY(w_->selection()->target().has_value());
     QVERIFY(w_->selection()->target()->origin.contains(QLatin1String("active learning")));
     QCOMPARE(w_->selection()->target()->values.size(), std::size_t(8));
+  }
+
+  void theSeedsBoxStartsAutomaticAndSetsTheSeeding() {
+    auto* seeds = panel()->findChild<QComboBox*>(QStringLiteral("steeringSeeding"));
+    QVERIFY(seeds);
+    const auto keep = panel()->spec();
+    panel()->setSpec(steer::SteerSpec{}); // the spec's default
+    QCOMPARE(seeds->currentText(), QStringLiteral("Automatic"));
+    QCOMPARE(panel()->spec().seeding, steer::Seeding::Auto);
+    const std::vector<std::pair<QString, steer::Seeding>> items = {
+        {QStringLiteral("Nearest corpus kernels"), steer::Seeding::Nearest},
+        {QStringLiteral("Empty kernel"), steer::Seeding::Empty},
+        {QStringLiteral("Generated for the target"), steer::Seeding::Generated},
+        {QStringLiteral("Automatic"), steer::Seeding::Auto}};
+    for (const auto& [text, seeding] : items) {
+      seeds->setCurrentIndex(seeds->findText(text));
+      QCOMPARE(panel()->spec().seeding, seeding);
+    }
+    auto s = keep;
+    s.seeding = steer::Seeding::Generated;
+    panel()->setSpec(s); // the box follows the spec
+    QCOMPARE(seeds->currentText(), QStringLiteral("Generated for the target"));
+    panel()->setSpec(keep);
   }
 
   void theParametersTabSetsRepairsLineageChecksAndTheSeedsPerPackage() {

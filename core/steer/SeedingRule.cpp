@@ -1,0 +1,51 @@
+#include "steer/SeedingRule.h"
+
+#include "common/TextFormat.h"
+#include "engine/FeatureTable.h"
+#include "features/Distance.h"
+#include "features/FeatureSpace.h"
+
+#include <cmath>
+#include <limits>
+#include <set>
+
+namespace steerbench::steer {
+
+namespace {
+
+std::string percent(double p) { return formatNumber(std::round(1000 * p) / 10) + "%"; }
+
+} // namespace
+
+SeedingChoice chooseSeeding(double nearestProximity, double generatedBelow, bool greweSpace, bool conditioned) {
+  const std::string nearest = std::isnan(nearestProximity)
+                                  ? "the workspace has no kernel to seed from"
+                                  : "the nearest corpus kernel is at " + percent(nearestProximity) + " proximity";
+  const bool far = std::isnan(nearestProximity) || nearestProximity < generatedBelow;
+  if (!far)
+    return {Seeding::Nearest, "auto seeding: nearest corpus kernels (" + nearest + ", at least " +
+                                  percent(generatedBelow) + ")"};
+  if (!greweSpace)
+    return {Seeding::Nearest, "auto seeding: nearest corpus kernels (" + nearest + ", below " +
+                                  percent(generatedBelow) + ", but generated seeds are for Grewe targets)"};
+  if (!conditioned)
+    return {Seeding::Nearest, "auto seeding: nearest corpus kernels (" + nearest + ", below " +
+                                  percent(generatedBelow) + ", but the model was trained without conditions)"};
+  return {Seeding::Generated, "auto seeding: generated for the target (" + nearest +
+                                  (std::isnan(nearestProximity) ? "" : ", below " + percent(generatedBelow)) + ")"};
+}
+
+double nearestCorpusProximity(const store::Workspace& ws, const SteerSpec& spec) {
+  const auto& space = features::featureSpace(spec.target.space);
+  const auto table = engine::loadWorkspaceTable(ws, space);
+  const std::set<std::string> roles(spec.seedRoles.begin(), spec.seedRoles.end());
+  double best = std::numeric_limits<double>::quiet_NaN();
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    if (!roles.count(table.groups[i])) continue;
+    const double p = features::relativeProximity(table.rows[i], spec.target.values, spec.scale);
+    if (std::isnan(best) || p > best) best = p;
+  }
+  return best;
+}
+
+} // namespace steerbench::steer
