@@ -12,6 +12,10 @@
 //      following the best, the plot drawing every generation) against the
 //      same spec run by steerbench-cli steer, on copies of W; and the GUI's
 //      longest stall meanwhile.
+//   4. --sampling N --workspace W --target comp=...: the workbench's "Sample
+//      toward target" writing N kernels for the target on a copy of W: the
+//      time, what the status line reports (compiled, given up, median
+//      proximity to the counts asked for), and the GUI's longest stall.
 #include "FeaturePlot.h"
 #include "EngineBridge.h"
 #include "MainWindow.h"
@@ -34,6 +38,7 @@
 #include <QOpenGLWidget>
 #include <QSurfaceFormat>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTest>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -319,6 +324,51 @@ int steeringBench(const QString& source, double seconds, const QString& target, 
   return 0;
 }
 
+/// Section 4: the workbench's sampling toward a target.
+int samplingBench(const QString& source, int count, const QString& target, std::uint64_t seed,
+                  const QString& screenshot) {
+  QTemporaryDir dir;
+  const QString gui = dir.filePath(QStringLiteral("gui.sbw"));
+  if (!QFile::copy(source, gui)) {
+    std::fprintf(stderr, "bench-gui: cannot copy %s\n", qPrintable(source));
+    return 2;
+  }
+  const auto t = steer::targetFromAssignments("grewe", target.toStdString());
+  ui::MainWindow w;
+  w.resize(1400, 990);
+  w.show();
+  QSignalSpy reloaded(&w, &ui::MainWindow::plotReloaded);
+  w.openWorkspace(gui);
+  if (!waitFor(reloaded, 1, 120000)) return 1;
+  settle(w);
+  w.selection()->setTarget(ui::Target{QStringLiteral("grewe"), t.values, QString::fromStdString(t.origin), {}, {}});
+  auto* panel = w.steeringPanel();
+  auto spec = panel->spec();
+  spec.seed = seed;
+  panel->setSpec(spec);
+  if (auto* n = panel->findChild<QSpinBox*>(QStringLiteral("steeringSampleCount"))) n->setValue(count);
+  StallMeter meter;
+  QSignalSpy finished(panel, &ui::SteeringPanel::samplingFinished);
+  QElapsedTimer wall;
+  wall.start();
+  meter.start();
+  panel->sampleTowardTarget();
+  if (!waitFor(finished, 1, count * 60000 + 60000)) return 1;
+  meter.stop();
+  const double seconds = double(wall.elapsed()) / 1000;
+  settle(w);
+  std::printf("sampling toward %s in the workbench (%d samples, seed %llu): %.1f s, %.2f s a sample\n",
+              qPrintable(target), count, (unsigned long long)seed, seconds, seconds / std::max(1, count));
+  std::printf("  status: %s\n", qPrintable(panel->statusText()));
+  meter.print("GUI stall while sampling:");
+  if (!screenshot.isEmpty()) {
+    w.raiseDock(QStringLiteral("steering"));
+    QTest::qWait(300);
+    std::printf("  screenshot %s: %s\n", qPrintable(screenshot), w.grab().save(screenshot) ? "written" : "NOT written");
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   QTemporaryDir home;
   qputenv("XDG_CONFIG_HOME", home.filePath(QStringLiteral("config")).toUtf8()); // leave the user's settings alone
@@ -351,15 +401,19 @@ int main(int argc, char** argv) {
                                  QStringLiteral("only section 3: steer for this many seconds in the workbench and with "
                                                 "the CLI (needs --workspace)"),
                                  QStringLiteral("seconds"));
-  QCommandLineOption targetOpt(QStringLiteral("target"), QStringLiteral("the Grewe target of section 3"),
+  QCommandLineOption targetOpt(QStringLiteral("target"), QStringLiteral("the Grewe target of sections 3 and 4"),
                                QStringLiteral("comp=..."), QStringLiteral("comp=40,rational=6,mem=12,coalesced=8"));
-  QCommandLineOption seedOpt(QStringLiteral("seed"), QStringLiteral("the steering seed of section 3"), QStringLiteral("n"),
+  QCommandLineOption seedOpt(QStringLiteral("seed"), QStringLiteral("the seed of sections 3 and 4"), QStringLiteral("n"),
                              QStringLiteral("1"));
   QCommandLineOption screenshotOpt(QStringLiteral("screenshot"),
-                                   QStringLiteral("section 3: save the window at the end of the run (PNG)"),
+                                   QStringLiteral("sections 3 and 4: save the window at the end (PNG)"),
                                    QStringLiteral("file"));
+  QCommandLineOption samplingOpt(QStringLiteral("sampling"),
+                                 QStringLiteral("only section 4: sample this many kernels toward the target in the "
+                                                "workbench (needs --workspace)"),
+                                 QStringLiteral("n"));
   p.addOptions({kernelsOpt, pointsOpt, repeatsOpt, corpusOpt, plotOnlyOpt, workspaceOpt, continuousOpt, steeringOpt,
-                targetOpt, seedOpt, screenshotOpt});
+                targetOpt, seedOpt, screenshotOpt, samplingOpt});
   p.process(app);
   const int kernels = p.value(kernelsOpt).toInt(), points = p.value(pointsOpt).toInt(),
             repeats = p.value(repeatsOpt).toInt();
@@ -374,6 +428,14 @@ int main(int argc, char** argv) {
       return 2;
     }
     return steeringBench(p.value(workspaceOpt), p.value(steeringOpt).toDouble(), p.value(targetOpt),
+                         p.value(seedOpt).toULongLong(), p.value(screenshotOpt));
+  }
+  if (p.isSet(samplingOpt)) {
+    if (!p.isSet(workspaceOpt)) {
+      std::fprintf(stderr, "bench-gui: --sampling needs --workspace\n");
+      return 2;
+    }
+    return samplingBench(p.value(workspaceOpt), p.value(samplingOpt).toInt(), p.value(targetOpt),
                          p.value(seedOpt).toULongLong(), p.value(screenshotOpt));
   }
   const QString plotOnly = p.value(plotOnlyOpt);

@@ -1698,6 +1698,74 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <source>Where generation 0 starts. Automatic: the nearest corpus kernels, or kernels generated for the target where no corpus kernel is nearer to it than the empty kernel (the status line says which, and why). &quot;Steer from here&quot; in the editor starts from its kernel.</source>
         <translation>Womit Generation 0 beginnt. Automatisch: die nächsten Korpus-Kernel, oder für das Ziel generierte Kernel, wo kein Korpus-Kernel ihm näher ist als der leere Kernel (die Statuszeile sagt, welche und warum). „Von hier steuern“ im Editor startet von dessen Kernel.</translation>
     </message>
+    <message>
+        <source>Kernels &quot;Sample toward target&quot; writes, each held near its vector and clean</source>
+        <translation>Kernel, die „Zum Ziel sampeln“ schreibt, jeder nahe an seinem Vektor gehalten und sauber</translation>
+    </message>
+    <message>
+        <source>Samples toward the target:</source>
+        <translation>Samples zum Ziel:</translation>
+    </message>
+    <message>
+        <source>Each sample asks for its own vector: every count of the target times a factor in [1 - S, 1 + S] (0: all ask for the target)</source>
+        <translation>Jedes Sample verlangt seinen eigenen Vektor: jede Zahl des Ziels mal einem Faktor in [1 - S, 1 + S] (0: alle verlangen das Ziel)</translation>
+    </message>
+    <message>
+        <source>Spread of their vectors:</source>
+        <translation>Streuung ihrer Vektoren:</translation>
+    </message>
+    <message>
+        <source>Sample toward target</source>
+        <translation>Zum Ziel sampeln</translation>
+    </message>
+    <message>
+        <source>Let the model write kernels toward the target&apos;s Grewe counts (a model trained with conditions), spread around it as the Parameters tab says; each is stored as a sample and drawn on the plot as it arrives</source>
+        <translation>Das Modell Kernel zu den Grewe-Zahlen des Ziels schreiben lassen (ein mit Bedingungen trainiertes Modell), so um das Ziel gestreut, wie der Reiter Parameter sagt; jeder wird als Sample gespeichert und beim Eintreffen im Plot gezeichnet</translation>
+    </message>
+    <message>
+        <source>The model is told Grewe counts: set a target in the Grewe space to sample toward it.</source>
+        <translation>Dem Modell werden Grewe-Zahlen genannt: setzen Sie ein Ziel im Grewe-Raum, um dorthin zu sampeln.</translation>
+    </message>
+    <message>
+        <source>Sampling %1 kernels toward the target...</source>
+        <translation>%1 Kernel werden zum Ziel gesampelt...</translation>
+    </message>
+    <message>
+        <source>Sampling</source>
+        <translation>Sampeln</translation>
+    </message>
+    <message>
+        <source>Sample %1 (kernel #%2)</source>
+        <translation>Sample %1 (Kernel #%2)</translation>
+    </message>
+    <message>
+        <source>Sample %1 (does not compile)</source>
+        <translation>Sample %1 (kompiliert nicht)</translation>
+    </message>
+    <message>
+        <source>Sampling toward the target: %1 of %2, %3 compile.</source>
+        <translation>Sampeln zum Ziel: %1 von %2, %3 kompilieren.</translation>
+    </message>
+    <message>
+        <source>Sampling failed: %1</source>
+        <translation>Sampeln fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Stopped: %1 samples toward the target, %2 compile; they are stored.</source>
+        <translation>Angehalten: %1 Samples zum Ziel, %2 kompilieren; sie sind gespeichert.</translation>
+    </message>
+    <message>
+        <source>%1 samples toward the target, %2 compile; stored in the workspace as samples.</source>
+        <translation>%1 Samples zum Ziel, %2 kompilieren; im Arbeitsbereich als Samples gespeichert.</translation>
+    </message>
+    <message>
+        <source>Given up on the way, ending at their last clean statement: %1.</source>
+        <translation>Unterwegs aufgegeben, endend bei ihrer letzten sauberen Anweisung: %1.</translation>
+    </message>
+    <message>
+        <source>Median proximity to the counts each asked for: %1%.</source>
+        <translation>Median der Nähe zu den jeweils verlangten Zahlen: %1%.</translation>
+    </message>
 </context>
 <context>
     <name>steerbench::ui::TargetController</name>

@@ -293,6 +293,9 @@ void MainWindow::connectSteering() {
   connect(steering_, &SteeringPanel::runFinished, this, [this](qint64 bestKernelId) {
     if (bestKernelId > 0) reloadPlot(); // the best candidate is a workspace kernel now
   });
+  connect(steering_, &SteeringPanel::samplingFinished, this, [this](int, int compiled) {
+    if (compiled > 0) reloadPlot(); // the samples that compile are workspace kernels now
+  });
   connect(bench_.editor, &KernelEditor::steerRequested, this, [this](const QString& source) {
     raiseDock(QStringLiteral("steering"));
     steering_->steer(source, bench_.editor->title());

@@ -5,7 +5,9 @@
 
 #include "common/Paths.h"
 #include "explore/Explorer.h"
+#include "features/Distance.h"
 #include "steer/BeamSearch.h"
+#include "steer/TargetSampling.h"
 #include "steer/Combining.h"
 #include "steer/Lineage.h"
 #include "steer/RunSummary.h"
@@ -237,6 +239,22 @@ void SteeringPanel::buildForm(QGridLayout* form) {
                                        tr("Added to the logits of the tokens that move a feature the beam member lacks "
                                           "toward the target, taken from those of a feature it has too much of (0: "
                                           "none)")));
+  // Not the search's: how many kernels "Sample toward target" writes, and how far their vectors spread.
+  sampleCount_ = new QSpinBox(this);
+  sampleCount_->setObjectName(QStringLiteral("steeringSampleCount"));
+  sampleCount_->setRange(1, 10000);
+  sampleCount_->setValue(20);
+  sampleCount_->setToolTip(tr("Kernels \"Sample toward target\" writes, each held near its vector and clean"));
+  add(tr("Samples toward the target:"), sampleCount_);
+  sampleSpread_ = new QDoubleSpinBox(this);
+  sampleSpread_->setObjectName(QStringLiteral("steeringSampleSpread"));
+  sampleSpread_->setRange(0, 1);
+  sampleSpread_->setSingleStep(0.05);
+  sampleSpread_->setDecimals(2);
+  sampleSpread_->setValue(0.25);
+  sampleSpread_->setToolTip(tr("Each sample asks for its own vector: every count of the target times a factor in "
+                               "[1 - S, 1 + S] (0: all ask for the target)"));
+  add(tr("Spread of their vectors:"), sampleSpread_);
   form->setColumnStretch(1, 1);
   form->setRowStretch(cell, 1);
 }
@@ -257,7 +275,13 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   steer_->setToolTip(tr("Start a beam search toward the target"));
   stop_ = new QPushButton(tr("Stop"), this);
   stop_->setToolTip(tr("Stop the run; every complete generation is kept"));
+  sample_ = new QPushButton(tr("Sample toward target"), this);
+  sample_->setObjectName(QStringLiteral("steeringSample"));
+  sample_->setToolTip(tr("Let the model write kernels toward the target's Grewe counts (a model trained with "
+                         "conditions), spread around it as the Parameters tab says; each is stored as a sample and "
+                         "drawn on the plot as it arrives"));
   connect(steer_, &QPushButton::clicked, this, [this] { steer(); });
+  connect(sample_, &QPushButton::clicked, this, &SteeringPanel::sampleTowardTarget);
   connect(stop_, &QPushButton::clicked, this, &SteeringPanel::stop);
   resume_ = new QPushButton(tr("Resume"), this);
   resume_->setToolTip(tr("Go on with the chosen run, which did not finish, with its own parameters and model"));
@@ -280,6 +304,7 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   runsRow->addWidget(resume_);
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(steer_);
+  buttons->addWidget(sample_);
   buttons->addWidget(stop_);
   buttons->addStretch();
   status_ = new QLabel(this);
@@ -533,26 +558,31 @@ bool SteeringPanel::followsBest() const { return follow_->isChecked(); }
 
 void SteeringPanel::updateButtons() {
   steer_->setEnabled(!job_ && target_.has_value() && !workspace_.isEmpty());
+  sample_->setEnabled(!job_ && target_.has_value() && !workspace_.isEmpty() && space_ == QLatin1String("grewe"));
   stop_->setEnabled(job_ != 0);
   const int row = runs_->currentIndex();
   resume_->setEnabled(!job_ && row >= 0 && std::size_t(row) < runResumable_.size() && runResumable_[std::size_t(row)]);
   runs_->setEnabled(!job_ && runs_->count() > 0);
 }
 
-void SteeringPanel::steer(const QString& seedText, const QString& seedName) {
+QString SteeringPanel::checkpointToStart() {
   if (job_) {
     status_->setText(tr("A run is steering; stop it first."));
-    return;
+    return {};
   }
   if (!target_ || workspace_.isEmpty()) {
     status_->setText(tr("Set a target first: click empty space on the plot."));
-    return;
+    return {};
   }
   const QString ckpt = QString::fromStdString(modelForWorkspace(workspace_.toStdString()));
-  if (ckpt.isEmpty()) {
+  if (ckpt.isEmpty())
     status_->setText(tr("No model: train one in the Training panel, or install the default model."));
-    return;
-  }
+  return ckpt;
+}
+
+void SteeringPanel::steer(const QString& seedText, const QString& seedName) {
+  const QString ckpt = checkpointToStart();
+  if (ckpt.isEmpty()) return;
   steer::SteerSpec spec = spec_;
   spec.target = {space_.toStdString(), *target_, origin_.toStdString()};
   spec.holeMax = std::max(spec.holeMin, spec.holeMax);
@@ -561,6 +591,92 @@ void SteeringPanel::steer(const QString& seedText, const QString& seedName) {
     spec.seeds = {{seedName.isEmpty() ? std::string("editor") : seedName.toStdString(), seedText.toStdString()}};
   }
   startRun(ckpt, spec, 0);
+}
+
+void SteeringPanel::sampleTowardTarget() {
+  const QString ckpt = checkpointToStart();
+  if (ckpt.isEmpty()) return;
+  if (space_ != QLatin1String("grewe")) {
+    status_->setText(tr("The model is told Grewe counts: set a target in the Grewe space to sample toward it."));
+    return;
+  }
+  steer::TargetSamplingOptions o;
+  o.target = *target_;
+  o.count = sampleCount_->value();
+  o.spread = sampleSpread_->value();
+  o.seed = spec_.seed;
+  best_->clear();
+  median_->clear();
+  lineage_->clear();
+  steps_.clear();
+  stepTexts_.clear();
+  status_->setText(tr("Sampling %1 kernels toward the target...").arg(o.count));
+  emit runStarted();
+  const int token = ++runToken_;
+  const std::string path = ckpt.toStdString(), space = space_.toStdString();
+  QPointer<SteeringPanel> self(this);
+  job_ = engine_->startJob(tr("Sampling"), [self, o, path, space, token](EngineState& s, JobFeedback& f)
+                                               -> EngineBridge::Continuation {
+    int made = 0, compiled = 0, givenUp = 0;
+    std::vector<double> proximities; // of the samples that compile, to the counts each was asked for
+    QString error;
+    try {
+      (void)steer::sampleTowardTarget(s.ws(), s.samplerFor(path), o, [&](const steer::TargetSample& t) {
+        ++made;
+        compiled += t.kernelId ? 1 : 0;
+        givenUp += t.complete ? 0 : 1;
+        if (const auto g = t.vectors.find("grewe"); g != t.vectors.end() && g->second.size() >= t.asked.size())
+          proximities.push_back(features::relativeProximity(
+              std::vector<double>(g->second.begin(), g->second.begin() + std::ptrdiff_t(t.asked.size())), t.asked));
+        f.progress(double(made) / o.count, "sample " + std::to_string(made));
+        std::vector<std::vector<double>> point;
+        if (const auto v = t.vectors.find(space); v != t.vectors.end()) point.push_back(v->second);
+        const QString title = t.kernelId ? tr("Sample %1 (kernel #%2)").arg(made).arg(t.kernelId)
+                                         : tr("Sample %1 (does not compile)").arg(made);
+        const QString text = QString::fromStdString(t.text);
+        const int n = made, c = compiled;
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, token, point, title, text, n, c, count = o.count] {
+              if (!self || token != self->runToken_) return;
+              if (!point.empty()) emit self->candidatesArrived(0, point);
+              if (self->follow_->isChecked()) emit self->showKernel(title, text, 0, 0);
+              self->status_->setText(tr("Sampling toward the target: %1 of %2, %3 compile.").arg(n).arg(count).arg(c));
+            },
+            Qt::QueuedConnection);
+      }, &f.cancel());
+    } catch (const std::exception& e) {
+      error = QString::fromStdString(e.what());
+    }
+    const bool cancelled = f.cancel().cancelled();
+    std::sort(proximities.begin(), proximities.end());
+    const double median = proximities.empty() ? std::nan("") : proximities[proximities.size() / 2];
+    return [self, token, made, compiled, givenUp, median, cancelled, error] {
+      if (self && token == self->runToken_) self->samplingDone(made, compiled, givenUp, median, cancelled, error);
+    };
+  });
+  updateButtons();
+}
+
+void SteeringPanel::samplingDone(int made, int compiled, int givenUp, double medianProximity, bool cancelled,
+                                 const QString& error) {
+  job_ = 0;
+  updateButtons();
+  if (!error.isEmpty()) {
+    status_->setText(tr("Sampling failed: %1").arg(error));
+  } else {
+    QString text = (cancelled ? tr("Stopped: %1 samples toward the target, %2 compile; they are stored.")
+                              : tr("%1 samples toward the target, %2 compile; stored in the workspace as samples."))
+                       .arg(made)
+                       .arg(compiled);
+    if (givenUp > 0)
+      text += QLatin1Char(' ') + tr("Given up on the way, ending at their last clean statement: %1.").arg(givenUp);
+    if (!std::isnan(medianProximity))
+      text += QLatin1Char(' ') + tr("Median proximity to the counts each asked for: %1%.")
+                                     .arg(medianProximity * 100, 0, 'f', 1);
+    status_->setText(text);
+  }
+  emit samplingFinished(made, compiled);
 }
 
 void SteeringPanel::resumeRun(std::int64_t run) {

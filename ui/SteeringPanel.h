@@ -60,7 +60,11 @@ public:
   void setTarget(const QString& space, const std::optional<std::vector<double>>& values, const QString& origin);
   /// Starts a run toward the target; with `seedText`, from that kernel only ("Steer from here").
   void steer(const QString& seedText = {}, const QString& seedName = {});
-  /// Cancels the run at once (the generation in hand is not stored).
+  /// Lets the model write kernels toward the target (Grewe; a model trained
+  /// with conditions), as many and as spread as the Parameters tab says
+  /// (steer::sampleTowardTarget): each is stored and sent to the plot as it arrives.
+  void sampleTowardTarget();
+  /// Cancels the run (or the sampling) at once (the generation in hand is not stored).
   void stop();
   /// Lists the workspace's steering runs again (done when it opens and after each run).
   void refreshRuns();
@@ -120,6 +124,8 @@ signals:
   void runsListed();
   /// A stored run was opened (its lineage is listed).
   void runOpened(qint64 run);
+  /// Sampling toward the target ended (finished, stopped or failed: the status says which).
+  void samplingFinished(int samples, int compiled);
 
 private:
   static QString stopReasonText(const std::string& reason);
@@ -127,7 +133,12 @@ private:
   static QString seedingText(const std::string& seeding, const std::string& why);
   void addGeneration(const steer::GenerationReport& g, const std::vector<steer::LineageStep>& lineage);
   void finished(const steer::SteerResult& r, const QString& error);
+  /// medianProximity: of the samples that compile, to their vectors (NAN: none compiled).
+  void samplingDone(int made, int compiled, int givenUp, double medianProximity, bool cancelled, const QString& error);
   void updateButtons();
+  /// The model a new run or sampling starts with; empty, with the status
+  /// saying why, when a job runs, there is no target or no model.
+  QString checkpointToStart();
   /// Starts the search's job: a new run of `spec`, or stored run `resume` (> 0).
   void startRun(const QString& checkpoint, const steer::SteerSpec& spec, std::int64_t resume);
   void buildForm(QGridLayout* form);
@@ -150,7 +161,9 @@ private:
   QSpinBox* seed_ = nullptr;
   QComboBox* seeding_ = nullptr;
   QCheckBox* follow_ = nullptr;
-  QPushButton *steer_, *stop_, *resume_;
+  QPushButton *steer_, *stop_, *resume_, *sample_ = nullptr;
+  QSpinBox* sampleCount_ = nullptr;        ///< kernels "Sample toward target" writes
+  QDoubleSpinBox* sampleSpread_ = nullptr; ///< and how far their vectors spread
   QComboBox* runs_ = nullptr;
   std::vector<std::int64_t> runIds_;
   std::vector<bool> runResumable_;

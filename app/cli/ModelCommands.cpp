@@ -23,6 +23,7 @@
 #include "corpus/SourceFormatting.h"
 #include "steer/CleanCompile.h"
 #include "steer/CleanKernelCheck.h"
+#include "steer/SampleRecording.h"
 #include "steer/TargetCheck.h"
 #include "store/Workspace.h"
 
@@ -438,32 +439,10 @@ int runSample(const CommandLine& cl) {
       const auto& s = samples[i];
       const auto& m = measured[i];
       unique.insert(corpus::foldWhitespace(s.text));
-      store::Workspace::SampleRecord r;
-      r.feed = feeds[s.feed];
-      r.text = s.text;
-      r.newTokens = s.newTokens;
-      r.complete = s.complete;
-      r.compiled = m.ok();
-      r.error = m.error;
-      r.modelHash = sampler.modelHash();
-      r.seed = std::int64_t(o.seed);
-      r.spec = specOf(s);
       if (m.ok()) ++compiled;
-      if (m.ok() && ws) {
-        for (std::size_t k = 0; k < m.kernels.size(); ++k) {
-          store::KernelRecord kr;
-          kr.name = m.kernels[k];
-          kr.source = corpus::formatSource(s.text); // as the corpus and steering store kernels
-          kr.role = "sample";
-          kr.originFile = "sample: model " + sampler.modelHash().substr(0, 12) + ", seed " + std::to_string(o.seed);
-          const auto id = ws->addKernel(kr);
-          if (!r.kernelId) r.kernelId = id;
-          for (const auto& sp : m.spaces)
-            if (k < sp.kernels.size())
-              ws->putFeatures({id, sp.space->name, sp.space->version, sp.kernels[k].values, false, featureSpec});
-        }
-      }
-      const auto id = ws ? ws->addSample(r) : std::int64_t(i + 1);
+      const auto id = ws ? steer::recordSample(*ws, s, feeds[s.feed], m,
+                                               {sampler.modelHash(), o.seed, specOf(s), featureSpec}).sampleId
+                         : std::int64_t(i + 1);
       if (!out.empty()) {
         char name[64];
         std::snprintf(name, sizeof name, "/sample_%04lld.cl", (long long)id);

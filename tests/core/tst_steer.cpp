@@ -11,6 +11,7 @@
 #include "features/Distance.h"
 #include "steer/BeamSearch.h"
 #include "steer/SeedingRule.h"
+#include "steer/TargetSampling.h"
 #include "steer/BeamSelection.h"
 #include "steer/Combining.h"
 #include "steer/Lineage.h"
@@ -1741,6 +1742,43 @@ private Q_SLOTS:
     QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "test").seeding, steer::Seeding::Auto);
     s.generatedBelow = 1.5;
     QVERIFY_EXCEPTION_THROWN(s.validate(), InputError);
+  }
+
+  void samplingTowardATargetStoresEachAsItArrives() {
+    auto ws = store::Workspace::open(dir_.filePath(QStringLiteral("towardtarget.sbw")).toStdString());
+    steer::TargetSamplingOptions o;
+    o.target = greweOf(kTarget);
+    o.count = 3;
+    o.spread = 0.5;
+    {
+      auto plain = deletingSampler({kSeed, kTarget});
+      QVERIFY_EXCEPTION_THROWN((void)steer::sampleTowardTarget(ws, plain, o), InputError); // no conditions
+    }
+    auto sampler = deletingSampler({kSeed, kTarget}, model::conditionTokenCount());
+    for (auto bad : {0, -1}) {
+      auto b = o;
+      b.count = bad;
+      QVERIFY_EXCEPTION_THROWN((void)steer::sampleTowardTarget(ws, sampler, b), InputError);
+    }
+    auto b = o;
+    b.target = {1, 2};
+    QVERIFY_EXCEPTION_THROWN((void)steer::sampleTowardTarget(ws, sampler, b), InputError);
+    // Every infill is empty: nothing compiles, but each sample is stored and
+    // reported, each asking for its own vector within the spread.
+    std::vector<std::int64_t> arrived;
+    const auto got = steer::sampleTowardTarget(ws, sampler, o, [&](const steer::TargetSample& t) {
+      arrived.push_back(t.sampleId);
+      QVERIFY(t.sampleId > 0);
+      QCOMPARE(t.kernelId, std::int64_t(0));
+      QVERIFY(t.vectors.empty());
+      QCOMPARE(t.asked.size(), std::size_t(6));
+      for (std::size_t d = 0; d < 6; ++d)
+        QVERIFY(t.asked[d] >= 0.5 * o.target[d] - 1e-9 && t.asked[d] <= 1.5 * o.target[d] + 1e-9);
+    });
+    QCOMPARE(got.size(), std::size_t(3));
+    QCOMPARE(arrived.size(), std::size_t(3));
+    QCOMPARE(std::set<std::int64_t>(arrived.begin(), arrived.end()).size(), std::size_t(3));
+    QCOMPARE(ws.kernelCount(), std::int64_t(0));
   }
 
   void seedsForLocalMemoryStartFromALocalBuffer() {

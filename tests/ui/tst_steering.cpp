@@ -19,6 +19,7 @@
 #include <QComboBox>
 #include <QPushButton>
 #include <QDoubleSpinBox>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QDir>
 #include <QSignalSpy>
@@ -148,7 +149,8 @@ private Q_SLOTS:
     QVERIFY(panel()->followsBest());
     auto* editor = w_->editor();
     QStringList shown;
-    connect(panel(), &SteeringPanel::bestChanged, this, [&] { QTimer::singleShot(0, this, [&] { shown << editor->text(); }); });
+    QObject scope; // the connection ends with this test: later runs' bests must not reach its locals
+    connect(panel(), &SteeringPanel::bestChanged, &scope, [&] { QTimer::singleShot(0, &scope, [&] { shown << editor->text(); }); });
     panel()->steer();
     QVERIFY(panel()->running());
     QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 300000);
@@ -226,6 +228,41 @@ private Q_SLOTS:
     QCOMPARE(runs.size(), std::size_t(2));
     QVERIFY(ws.spec(runs[1].specHash).find("\"seeding\":\"given\"") != std::string::npos);
     QCOMPARE(ws.steerCandidates(runs[1].id, 0).at(0).origin, std::string("seed my loop"));
+  }
+
+  void sampleTowardTargetDrawsAndStoresEachSample() {
+    // The target of the click above (Grewe); the shipped model has conditions.
+    QVERIFY(w_->selection()->target().has_value());
+    auto* button = panel()->findChild<QPushButton*>(QStringLiteral("steeringSample"));
+    auto* count = panel()->findChild<QSpinBox*>(QStringLiteral("steeringSampleCount"));
+    auto* spread = panel()->findChild<QDoubleSpinBox*>(QStringLiteral("steeringSampleSpread"));
+    QVERIFY(button && count && spread);
+    QVERIFY(button->isEnabled());
+    count->setValue(4);
+    spread->setValue(0.2);
+    const auto before = store::Workspace::open(wsPath_.toStdString(), store::Workspace::Mode::OpenExisting).kernelCount();
+    QSignalSpy arrived(panel(), &SteeringPanel::candidatesArrived);
+    QSignalSpy finished(panel(), &SteeringPanel::samplingFinished);
+    button->click();
+    QVERIFY(panel()->running());
+    QVERIFY(!button->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 300000);
+    QVERIFY(!panel()->running());
+    QCOMPARE(finished.at(0).at(0).toInt(), 4);
+    const int compiled = finished.at(0).at(1).toInt();
+    // Each sample that compiles is a workspace kernel of role "sample", and a
+    // point that reached the plot as it arrived.
+    auto ws = store::Workspace::open(wsPath_.toStdString(), store::Workspace::Mode::OpenExisting);
+    QCOMPARE(ws.kernelCount(), before + compiled);
+    for (std::int64_t id = before + 1; id <= ws.kernelCount(); ++id)
+      QCOMPARE(ws.kernel(id)->role, std::string("sample"));
+    QCOMPARE(arrived.count(), compiled);
+    QCOMPARE(plot()->steeringPoints(), compiled);
+    QVERIFY2(panel()->statusText().startsWith(QStringLiteral("4 samples toward the target, %1 compile").arg(compiled)),
+             qPrintable(panel()->statusText()));
+    if (compiled > 0)
+      QVERIFY2(panel()->statusText().contains(QLatin1String("Median proximity to the counts each asked for")),
+               qPrintable(panel()->statusText()));
   }
 
   void theActiveLearnerSuggestsTargetsAndShadesThePlot() {

@@ -1,0 +1,96 @@
+#include "steer/TargetSampling.h"
+
+#include "common/Error.h"
+#include "common/TextFormat.h"
+#include "common/Version.h"
+#include "engine/FeatureJob.h"
+#include "features/DeadDeclarations.h"
+#include "features/Measurement.h"
+#include "model/Conditioning.h"
+#include "steer/CleanCompile.h"
+#include "steer/CleanKernelCheck.h"
+#include "steer/SampleRecording.h"
+#include "steer/TargetCheck.h"
+
+#include <algorithm>
+
+namespace steerbench::steer {
+
+namespace {
+
+// As `sample` restarts held samples (docs/model.md, "Held to the counts asked for").
+constexpr int kHeldRestarts = 10;
+
+} // namespace
+
+std::vector<TargetSample> sampleTowardTarget(store::Workspace& ws, model::Sampler& sampler,
+                                             const TargetSamplingOptions& o,
+                                             const std::function<void(const TargetSample&)>& arrived,
+                                             const CancelToken* cancel) {
+  if (o.target.size() < 6) throw InputError("sampling toward a target needs its six Grewe counts");
+  if (o.count < 1 || !(o.spread >= 0) || !(o.near >= 0 && o.near < 1) || !(o.lean >= 0))
+    throw InputError("sampling toward a target: at least one sample, a spread of 0 or more, a proximity in [0, 1) "
+                     "and a lean of 0 or more");
+  if (!sampler.conditioned())
+    throw InputError("this model was trained without conditions, so it cannot be given a target (train one with "
+                     "--conditions, from this one with --init-from)");
+  auto opt = sampler.recommendedOptions();
+  opt.seed = o.seed;
+  opt.target.assign(o.target.begin(), o.target.begin() + 6);
+  const std::string feed = "kernel void [HOLE]";
+  std::vector<std::string> feeds{feed};
+  if (o.spread > 0) {
+    opt.feedTargets = model::spreadTargets(opt.target, o.spread, o.count, o.seed);
+    feeds.assign(opt.feedTargets.size(), feed);
+  }
+  if (o.near > 0) {
+    sampleClean(opt, cleanRuleNames());
+    holdToTarget(opt, o.near, true);
+    opt.restarts = std::max(opt.restarts, kHeldRestarts);
+    if (o.lean > 0) opt.heldLean = heldLean(sampler.tokenizer(), o.lean);
+  } else {
+    sampleChecked(opt);
+  }
+  opt.tidy = features::pruneDeadDeclarations;
+  opt.tidyAll = true;
+  opt.checkJobs = o.jobs;
+  opt.streams = sampler.defaultStreams();
+
+  const std::string spec = "{\"command\":\"sample\",\"app_version\":" + jsonString(kAppVersion) +
+                           ",\"temperature\":" + formatNumber(opt.temperature) + ",\"top_p\":" + formatNumber(opt.topP) +
+                           ",\"batch\":" + std::to_string(opt.batchSize) + ",\"streams\":" + std::to_string(opt.streams) +
+                           ",\"max_new_tokens\":" + std::to_string(opt.maxNewTokens) + ",\"seed\":" + std::to_string(o.seed) +
+                           ",\"checked\":true,\"clean_statements\":" + (o.near > 0 ? "true" : "false") +
+                           ",\"clean_kernels\":" + (o.near > 0 ? "true" : "false") +
+                           ",\"restarts\":" + std::to_string(opt.restarts) +
+                           ",\"target\":" + jsonString(model::describeConditionTarget(opt.target)) +
+                           (o.spread > 0 ? ",\"spread\":" + formatNumber(o.spread) : std::string()) +
+                           (o.near > 0 ? ",\"near\":" + formatNumber(o.near) : std::string()) +
+                           (o.near > 0 && o.lean > 0 ? ",\"lean\":" + formatNumber(o.lean) : std::string()) +
+                           ",\"checkpoint_sha256\":" + jsonString(sampler.modelHash()) + "}";
+  const auto measure = features::MeasureOptions::everySpace();
+  const std::string featureSpec = engine::featureSpecJson(measure);
+  std::vector<TargetSample> out;
+  (void)sampler.sample(feeds, o.count, opt, [&](const model::Sample& s) {
+    TargetSample t;
+    t.asked = opt.feedTargets.empty() ? opt.target : opt.feedTargets[s.feed];
+    t.text = s.text;
+    t.complete = s.complete && !s.cut;
+    const auto m = features::measureSource(s.text, "sample.cl", measure);
+    const std::string own = opt.feedTargets.empty()
+                                ? spec
+                                : spec.substr(0, spec.size() - 1) + ",\"sample_target\":" +
+                                      jsonString(model::describeConditionTarget(t.asked)) + "}";
+    const auto r = recordSample(ws, s, feeds[s.feed], m, {sampler.modelHash(), o.seed, own, featureSpec});
+    t.sampleId = r.sampleId;
+    t.kernelId = r.kernelId;
+    if (m.ok())
+      for (const auto& sp : m.spaces)
+        if (!sp.kernels.empty()) t.vectors[sp.space->name] = sp.kernels.front().values;
+    out.push_back(t);
+    if (arrived) arrived(out.back());
+  }, cancel);
+  return out;
+}
+
+} // namespace steerbench::steer

@@ -1,0 +1,49 @@
+// Kernels written toward a Grewe vector, or spread around it, as
+// `steerbench-cli sample --target V [--spread S]` writes them with its
+// defaults: each held to its vector (proximity `near`, steer::holdToTarget),
+// sampled clean by every clean-compile rule, leaning toward the counts it
+// lacks, then measured in every space and stored in the workspace
+// (steer::recordSample). Each sample is reported as it arrives, so the
+// workbench's plot shows them one by one.
+#pragma once
+#include "common/CancelToken.h"
+#include "model/Sampler.h"
+#include "store/Workspace.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace steerbench::steer {
+
+struct TargetSamplingOptions {
+  std::vector<double> target; ///< Grewe counts (comp .. atomic; F2 and F4, when given, are ignored)
+  int count = 20;
+  double spread = 0;   ///< each sample asks for its own vector: every count times a factor in [1-S, 1+S] (0: all the target)
+  double near = 0.8;   ///< hold to the vector (0: the conditions alone, sampled with the statement checks)
+  double lean = 1;     ///< with near: lean toward the counts a sample lacks (0: none)
+  std::uint64_t seed = 1;
+  unsigned jobs = 0;   ///< threads that measure (0: every core)
+};
+
+struct TargetSample {
+  std::int64_t sampleId = 0, kernelId = 0; ///< kernelId 0: it did not compile
+  std::vector<double> asked;               ///< the Grewe counts it was written toward
+  std::string text;
+  bool complete = false; ///< it ended by itself (else it was given up and ends at its last clean statement)
+  /// Its first kernel's vector per space name (empty when it did not compile).
+  std::map<std::string, std::vector<double>> vectors;
+};
+
+/// Samples `o.count` kernels with `sampler` (a model trained with
+/// conditions: else InputError), stores each in `ws` as it arrives and
+/// calls `arrived` on the calling thread. Stops early when `cancel` is set;
+/// what arrived stays stored. Returns them in the order they arrived.
+std::vector<TargetSample> sampleTowardTarget(store::Workspace& ws, model::Sampler& sampler,
+                                             const TargetSamplingOptions& o,
+                                             const std::function<void(const TargetSample&)>& arrived = {},
+                                             const CancelToken* cancel = nullptr);
+
+} // namespace steerbench::steer
