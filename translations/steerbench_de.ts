@@ -1759,12 +1759,12 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <translation>%1 Samples zum Ziel, %2 kompilieren; im Arbeitsbereich als Samples gespeichert.</translation>
     </message>
     <message>
-        <source>Given up on the way, ending at their last clean statement: %1.</source>
-        <translation>Unterwegs aufgegeben, endend bei ihrer letzten sauberen Anweisung: %1.</translation>
-    </message>
-    <message>
         <source>Median proximity to the counts each asked for: %1%.</source>
         <translation>Median der Nähe zu den jeweils verlangten Zahlen: %1%.</translation>
+    </message>
+    <message>
+        <source>Given up on the way (held samples that could not come near enough; they end at their last clean statement, if any): %1.</source>
+        <translation>Unterwegs aufgegeben (gehaltene Samples, die nicht nahe genug kamen; sie enden bei ihrer letzten sauberen Anweisung, falls vorhanden): %1.</translation>
     </message>
 </context>
 <context>

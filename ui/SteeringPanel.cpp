@@ -624,7 +624,7 @@ void SteeringPanel::sampleTowardTarget() {
       (void)steer::sampleTowardTarget(s.ws(), s.samplerFor(path), o, [&](const steer::TargetSample& t) {
         ++made;
         compiled += t.kernelId ? 1 : 0;
-        givenUp += t.complete ? 0 : 1;
+        givenUp += t.ended ? 0 : 1;
         if (const auto g = t.vectors.find("grewe"); g != t.vectors.end() && g->second.size() >= t.asked.size())
           proximities.push_back(features::relativeProximity(
               std::vector<double>(g->second.begin(), g->second.begin() + std::ptrdiff_t(t.asked.size())), t.asked));
@@ -670,7 +670,9 @@ void SteeringPanel::samplingDone(int made, int compiled, int givenUp, double med
                        .arg(made)
                        .arg(compiled);
     if (givenUp > 0)
-      text += QLatin1Char(' ') + tr("Given up on the way, ending at their last clean statement: %1.").arg(givenUp);
+      text += QLatin1Char(' ') + tr("Given up on the way (held samples that could not come near enough; they end at "
+                                    "their last clean statement, if any): %1.")
+                                     .arg(givenUp);
     if (!std::isnan(medianProximity))
       text += QLatin1Char(' ') + tr("Median proximity to the counts each asked for: %1%.")
                                      .arg(medianProximity * 100, 0, 'f', 1);

@@ -3,6 +3,7 @@
 #include "common/Error.h"
 #include "common/TextFormat.h"
 #include "common/Version.h"
+#include "corpus/SourceFormatting.h"
 #include "engine/FeatureJob.h"
 #include "features/DeadDeclarations.h"
 #include "features/Measurement.h"
@@ -74,8 +75,9 @@ std::vector<TargetSample> sampleTowardTarget(store::Workspace& ws, model::Sample
   (void)sampler.sample(feeds, o.count, opt, [&](const model::Sample& s) {
     TargetSample t;
     t.asked = opt.feedTargets.empty() ? opt.target : opt.feedTargets[s.feed];
-    t.text = s.text;
-    t.complete = s.complete && !s.cut;
+    t.text = corpus::formatSource(s.text);
+    t.ended = s.complete && !s.cut;
+    t.cut = s.cut;
     const auto m = features::measureSource(s.text, "sample.cl", measure);
     const std::string own = opt.feedTargets.empty()
                                 ? spec

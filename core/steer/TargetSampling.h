@@ -31,8 +31,10 @@ struct TargetSamplingOptions {
 struct TargetSample {
   std::int64_t sampleId = 0, kernelId = 0; ///< kernelId 0: it did not compile
   std::vector<double> asked;               ///< the Grewe counts it was written toward
-  std::string text;
-  bool complete = false; ///< it ended by itself (else it was given up and ends at its last clean statement)
+  std::string text; ///< formatted as the workspace stores kernels
+  /// It ended by itself; else it was given up on the way and `cut` says
+  /// whether it ends at its last clean statement (else it has no kernel to end at).
+  bool ended = false, cut = false;
   /// Its first kernel's vector per space name (empty when it did not compile).
   std::map<std::string, std::vector<double>> vectors;
 };
