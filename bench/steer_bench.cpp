@@ -542,7 +542,7 @@ int main(int argc, char** argv) {
           o.reseeds += g.reseeded ? 1 : 0;
         };
         search.onMessage = [&](const std::string& m) { // what --seeding auto chose, printed under the target
-          if (m.rfind("auto seeding", 0) == 0) o.seeded = m;
+          if (m.rfind("seeds (auto)", 0) == 0) o.seeded = m;
         };
         const auto res = search.run(spec);
         // The nearest clean candidate: the best, unless another is nearer.

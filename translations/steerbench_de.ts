@@ -1299,10 +1299,6 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <translation>Anhalten</translation>
     </message>
     <message>
-        <source>Stop the run; every complete generation is kept</source>
-        <translation>Den Lauf anhalten; jede vollständige Generation bleibt erhalten</translation>
-    </message>
-    <message>
         <source>Beam median</source>
         <translation>Beam-Median</translation>
     </message>
@@ -1311,10 +1307,6 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
 %3</source>
         <translation>Ziel (%1): %2
 %3</translation>
-    </message>
-    <message>
-        <source>A run is steering; stop it first.</source>
-        <translation>Es läuft bereits eine Steuerung; halten Sie sie zuerst an.</translation>
     </message>
     <message>
         <source>Set a target first: click empty space on the plot.</source>
@@ -1751,20 +1743,28 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <translation>Sampeln fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <source>Stopped: %1 samples toward the target, %2 compile; they are stored.</source>
-        <translation>Angehalten: %1 Samples zum Ziel, %2 kompilieren; sie sind gespeichert.</translation>
-    </message>
-    <message>
-        <source>%1 samples toward the target, %2 compile; stored in the workspace as samples.</source>
-        <translation>%1 Samples zum Ziel, %2 kompilieren; im Arbeitsbereich als Samples gespeichert.</translation>
-    </message>
-    <message>
         <source>Median proximity to the counts each asked for: %1%.</source>
         <translation>Median der Nähe zu den jeweils verlangten Zahlen: %1%.</translation>
     </message>
     <message>
-        <source>Given up on the way (held samples that could not come near enough; they end at their last clean statement, if any): %1.</source>
-        <translation>Unterwegs aufgegeben (gehaltene Samples, die nicht nahe genug kamen; sie enden bei ihrer letzten sauberen Anweisung, falls vorhanden): %1.</translation>
+        <source>Stop the run (every complete generation is kept) or the sampling (every sample that arrived is kept)</source>
+        <translation>Den Lauf anhalten (jede vollständige Generation bleibt erhalten) oder das Sampeln (jedes eingetroffene Sample bleibt erhalten)</translation>
+    </message>
+    <message>
+        <source>A run or sampling is going on; stop it first.</source>
+        <translation>Ein Lauf oder Sampeln ist im Gang; halten Sie ihn zuerst an.</translation>
+    </message>
+    <message>
+        <source>Stopped. Samples toward the target: %1, compiling: %2; they are stored.</source>
+        <translation>Angehalten. Samples zum Ziel: %1, kompilierend: %2; sie sind gespeichert.</translation>
+    </message>
+    <message>
+        <source>Samples toward the target: %1, compiling: %2; stored in the workspace as samples.</source>
+        <translation>Samples zum Ziel: %1, kompilierend: %2; im Arbeitsbereich als Samples gespeichert.</translation>
+    </message>
+    <message>
+        <source>Held to their vectors: %1 ended by themselves; given up on the way, %2 end at their last clean statement and %3 have no kernel to end at.</source>
+        <translation>An ihre Vektoren gehalten: %1 endeten von selbst; unterwegs aufgegeben enden %2 bei ihrer letzten sauberen Anweisung und %3 haben keinen Kernel, bei dem sie enden können.</translation>
     </message>
 </context>
 <context>

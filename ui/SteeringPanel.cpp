@@ -98,7 +98,7 @@ QString SteeringPanel::stopReasonText(const std::string& reason) {
 }
 
 QString SteeringPanel::seedingText(const std::string& seeding, const std::string& why) {
-  if (!why.empty()) return tr("Seeds: %1.").arg(QString::fromStdString(why)); // auto's choice, with its reason
+  if (!why.empty()) return QString::fromStdString(why) + QLatin1Char('.'); // "seeds (auto): ...", auto's choice and why
   if (seeding == "nearest") return tr("Seeds: nearest corpus kernels.");
   if (seeding == "empty") return tr("Seeds: the empty kernel.");
   if (seeding == "generated") return tr("Seeds: generated for the target.");
@@ -274,7 +274,7 @@ SteeringPanel::SteeringPanel(EngineBridge* engine, QWidget* parent) : QWidget(pa
   steer_ = new QPushButton(tr("Steer"), this);
   steer_->setToolTip(tr("Start a beam search toward the target"));
   stop_ = new QPushButton(tr("Stop"), this);
-  stop_->setToolTip(tr("Stop the run; every complete generation is kept"));
+  stop_->setToolTip(tr("Stop the run (every complete generation is kept) or the sampling (every sample that arrived is kept)"));
   sample_ = new QPushButton(tr("Sample toward target"), this);
   sample_->setObjectName(QStringLiteral("steeringSample"));
   sample_->setToolTip(tr("Let the model write kernels toward the target's Grewe counts (a model trained with "
@@ -466,7 +466,7 @@ std::vector<std::int64_t> SteeringPanel::listedRuns() const { return runIds_; }
 
 void SteeringPanel::openRun(std::int64_t run) {
   if (job_) {
-    status_->setText(tr("A run is steering; stop it first."));
+    status_->setText(tr("A run or sampling is going on; stop it first."));
     return;
   }
   QPointer<SteeringPanel> self(this);
@@ -567,7 +567,7 @@ void SteeringPanel::updateButtons() {
 
 QString SteeringPanel::checkpointToStart() {
   if (job_) {
-    status_->setText(tr("A run is steering; stop it first."));
+    status_->setText(tr("A run or sampling is going on; stop it first."));
     return {};
   }
   if (!target_ || workspace_.isEmpty()) {
@@ -605,6 +605,7 @@ void SteeringPanel::sampleTowardTarget() {
   o.count = sampleCount_->value();
   o.spread = sampleSpread_->value();
   o.seed = spec_.seed;
+  o.checkpoint = ckpt.toStdString();
   best_->clear();
   median_->clear();
   lineage_->clear();
@@ -617,14 +618,15 @@ void SteeringPanel::sampleTowardTarget() {
   QPointer<SteeringPanel> self(this);
   job_ = engine_->startJob(tr("Sampling"), [self, o, path, space, token](EngineState& s, JobFeedback& f)
                                                -> EngineBridge::Continuation {
-    int made = 0, compiled = 0, givenUp = 0;
+    int made = 0, compiled = 0, cut = 0, nothing = 0; // held samples given up: ending at a clean statement, or with no kernel
     std::vector<double> proximities; // of the samples that compile, to the counts each was asked for
     QString error;
     try {
       (void)steer::sampleTowardTarget(s.ws(), s.samplerFor(path), o, [&](const steer::TargetSample& t) {
         ++made;
         compiled += t.kernelId ? 1 : 0;
-        givenUp += t.ended ? 0 : 1;
+        cut += !t.ended && t.cut ? 1 : 0;
+        nothing += !t.ended && !t.cut ? 1 : 0;
         if (const auto g = t.vectors.find("grewe"); g != t.vectors.end() && g->second.size() >= t.asked.size())
           proximities.push_back(features::relativeProximity(
               std::vector<double>(g->second.begin(), g->second.begin() + std::ptrdiff_t(t.asked.size())), t.asked));
@@ -651,28 +653,29 @@ void SteeringPanel::sampleTowardTarget() {
     const bool cancelled = f.cancel().cancelled();
     std::sort(proximities.begin(), proximities.end());
     const double median = proximities.empty() ? std::nan("") : proximities[proximities.size() / 2];
-    return [self, token, made, compiled, givenUp, median, cancelled, error] {
-      if (self && token == self->runToken_) self->samplingDone(made, compiled, givenUp, median, cancelled, error);
+    return [self, token, made, compiled, cut, nothing, median, cancelled, error] {
+      if (self && token == self->runToken_) self->samplingDone(made, compiled, cut, nothing, median, cancelled, error);
     };
   });
   updateButtons();
 }
 
-void SteeringPanel::samplingDone(int made, int compiled, int givenUp, double medianProximity, bool cancelled,
+void SteeringPanel::samplingDone(int made, int compiled, int cut, int nothing, double medianProximity, bool cancelled,
                                  const QString& error) {
   job_ = 0;
   updateButtons();
   if (!error.isEmpty()) {
     status_->setText(tr("Sampling failed: %1").arg(error));
   } else {
-    QString text = (cancelled ? tr("Stopped: %1 samples toward the target, %2 compile; they are stored.")
-                              : tr("%1 samples toward the target, %2 compile; stored in the workspace as samples."))
+    QString text = (cancelled ? tr("Stopped. Samples toward the target: %1, compiling: %2; they are stored.")
+                              : tr("Samples toward the target: %1, compiling: %2; stored in the workspace as samples."))
                        .arg(made)
                        .arg(compiled);
-    if (givenUp > 0)
-      text += QLatin1Char(' ') + tr("Given up on the way (held samples that could not come near enough; they end at "
-                                    "their last clean statement, if any): %1.")
-                                     .arg(givenUp);
+    text += QLatin1Char(' ') + tr("Held to their vectors: %1 ended by themselves; given up on the way, %2 end at "
+                                  "their last clean statement and %3 have no kernel to end at.")
+                                   .arg(made - cut - nothing)
+                                   .arg(cut)
+                                   .arg(nothing);
     if (!std::isnan(medianProximity))
       text += QLatin1Char(' ') + tr("Median proximity to the counts each asked for: %1%.")
                                      .arg(medianProximity * 100, 0, 'f', 1);
@@ -683,7 +686,7 @@ void SteeringPanel::samplingDone(int made, int compiled, int givenUp, double med
 
 void SteeringPanel::resumeRun(std::int64_t run) {
   if (job_) {
-    status_->setText(tr("A run is steering; stop it first."));
+    status_->setText(tr("A run or sampling is going on; stop it first."));
     return;
   }
   const QString ckpt = QString::fromStdString(modelForWorkspace(workspace_.toStdString()));
@@ -721,7 +724,7 @@ void SteeringPanel::startRun(const QString& checkpoint, const steer::SteerSpec& 
         // resume() below says what is wrong with the run
       }
     search.onMessage = [&](const std::string& m) { // what auto seeding chose, until the first generation's status
-      if (m.rfind("auto seeding", 0) != 0) return;
+      if (m.rfind("seeds (auto)", 0) != 0) return;
       QMetaObject::invokeMethod(
           self.data(),
           [self, m, token] {

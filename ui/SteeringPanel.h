@@ -134,7 +134,9 @@ private:
   void addGeneration(const steer::GenerationReport& g, const std::vector<steer::LineageStep>& lineage);
   void finished(const steer::SteerResult& r, const QString& error);
   /// medianProximity: of the samples that compile, to their vectors (NAN: none compiled).
-  void samplingDone(int made, int compiled, int givenUp, double medianProximity, bool cancelled, const QString& error);
+  /// cut, nothing: held samples given up, ending at their last clean statement or with no kernel.
+  void samplingDone(int made, int compiled, int cut, int nothing, double medianProximity, bool cancelled,
+                    const QString& error);
   void updateButtons();
   /// The model a new run or sampling starts with; empty, with the status
   /// saying why, when a job runs, there is no target or no model.

@@ -407,7 +407,13 @@ int runSteer(const CommandLine& cl) {
   } else {
     spec.target = targetFrom(cl, wsPath);
     readSearchOptions(cl, spec);
-    if (cl.has("seed-kernel")) spec.seeding = steer::Seeding::Given;
+    if (cl.has("seed-kernel")) {
+      if (cl.has("seed-near") || cl.has("generated-below"))
+        throw UsageError("--seed-kernel seeds from your kernels: --seed-near and --generated-below are for seeds "
+                         "the model writes");
+      spec.seeding = steer::Seeding::Given;
+      spec.seedNear = 0; // nothing to hold, and the spec says so
+    }
     if (spec.seeding == steer::Seeding::Given && !cl.has("seed-kernel"))
       throw UsageError("--seeding given needs --seed-kernel FILE");
     for (const auto& f : cl.values("seed-kernel"))

@@ -1404,7 +1404,11 @@ SteerResult BeamSearch::resume(std::int64_t run, const CancelToken* cancel) {
                      ", not " + sampler_.modelHash().substr(0, 12) + "; resume it with the same checkpoint");
   const auto json = ws_.spec(r->specHash);
   if (json.empty()) throw InputError("steering run " + std::to_string(run) + " has lost its spec");
-  return guarded(run, SteerSpec::fromJson(json, "steering run " + std::to_string(run)), cancel);
+  const auto spec = SteerSpec::fromJson(json, "steering run " + std::to_string(run));
+  if (spec.seeding == Seeding::Auto) // run() stores what auto chose: this spec was not written by a run
+    throw InputError("steering run " + std::to_string(run) + "'s spec asks for auto seeding, which a run chooses "
+                     "when it starts; start a new run instead");
+  return guarded(run, spec, cancel);
 }
 
 SteerResult BeamSearch::guarded(std::int64_t run, const SteerSpec& spec, const CancelToken* cancel) {

@@ -18,21 +18,21 @@ std::string percent(double p) { return formatNumber(std::round(1000 * p) / 10) +
 } // namespace
 
 SeedingChoice chooseSeeding(double nearestProximity, double generatedBelow, bool greweSpace, bool conditioned) {
-  const std::string nearest = std::isnan(nearestProximity)
-                                  ? "the workspace has no kernel to seed from"
-                                  : "the nearest corpus kernel is at " + percent(nearestProximity) + " proximity";
+  const std::string nearest =
+      std::isnan(nearestProximity)      ? "the workspace has no kernel to seed from"
+      : !std::isfinite(nearestProximity) ? "the target is the zero vector, to which only an empty kernel is near"
+                                         : "the nearest corpus kernel is at " + percent(nearestProximity) + " proximity";
+  const std::string threshold = "generated below " + percent(generatedBelow);
   const bool far = std::isnan(nearestProximity) || nearestProximity < generatedBelow;
-  if (!far)
-    return {Seeding::Nearest, "auto seeding: nearest corpus kernels (" + nearest + ", at least " +
-                                  percent(generatedBelow) + ")"};
+  if (!far) return {Seeding::Nearest, "seeds (auto): nearest corpus kernels (" + nearest + "; " + threshold + ")"};
   if (!greweSpace)
-    return {Seeding::Nearest, "auto seeding: nearest corpus kernels (" + nearest + ", below " +
-                                  percent(generatedBelow) + ", but generated seeds are for Grewe targets)"};
+    return {Seeding::Nearest, "seeds (auto): nearest corpus kernels (" + nearest + "; " + threshold +
+                                  ", but generated seeds are for Grewe targets)"};
   if (!conditioned)
-    return {Seeding::Nearest, "auto seeding: nearest corpus kernels (" + nearest + ", below " +
-                                  percent(generatedBelow) + ", but the model was trained without conditions)"};
-  return {Seeding::Generated, "auto seeding: generated for the target (" + nearest +
-                                  (std::isnan(nearestProximity) ? "" : ", below " + percent(generatedBelow)) + ")"};
+    return {Seeding::Nearest, "seeds (auto): nearest corpus kernels (" + nearest + "; " + threshold +
+                                  ", but the model was trained without conditions)"};
+  return {Seeding::Generated, "seeds (auto): generated for the target (" + nearest +
+                                  (std::isnan(nearestProximity) ? "" : "; " + threshold) + ")"};
 }
 
 double nearestCorpusProximity(const store::Workspace& ws, const SteerSpec& spec) {

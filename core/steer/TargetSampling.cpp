@@ -61,14 +61,19 @@ std::vector<TargetSample> sampleTowardTarget(store::Workspace& ws, model::Sample
                            ",\"temperature\":" + formatNumber(opt.temperature) + ",\"top_p\":" + formatNumber(opt.topP) +
                            ",\"batch\":" + std::to_string(opt.batchSize) + ",\"streams\":" + std::to_string(opt.streams) +
                            ",\"max_new_tokens\":" + std::to_string(opt.maxNewTokens) + ",\"seed\":" + std::to_string(o.seed) +
+                           ",\"guard\":" + (opt.guard ? "true" : "false") + ",\"guard_types\":" + (opt.typeRules ? "true" : "false") +
+                           ",\"guard_calls\":" + (opt.typedArguments ? "true" : "false") +
+                           ",\"patience\":" + std::to_string(opt.guardPatience) +
                            ",\"checked\":true,\"clean_statements\":" + (o.near > 0 ? "true" : "false") +
                            ",\"clean_kernels\":" + (o.near > 0 ? "true" : "false") +
+                           ",\"check_patience\":" + std::to_string(opt.checkPatience) +
+                           ",\"min_new_tokens\":" + std::to_string(opt.minNewTokens) +
                            ",\"restarts\":" + std::to_string(opt.restarts) +
                            ",\"target\":" + jsonString(model::describeConditionTarget(opt.target)) +
                            (o.spread > 0 ? ",\"spread\":" + formatNumber(o.spread) : std::string()) +
                            (o.near > 0 ? ",\"near\":" + formatNumber(o.near) : std::string()) +
                            (o.near > 0 && o.lean > 0 ? ",\"lean\":" + formatNumber(o.lean) : std::string()) +
-                           ",\"checkpoint_sha256\":" + jsonString(sampler.modelHash()) + "}";
+                           ",\"checkpoint\":" + jsonString(o.checkpoint) + ",\"from\":\"workbench\"}";
   const auto measure = features::MeasureOptions::everySpace();
   const std::string featureSpec = engine::featureSpecJson(measure);
   std::vector<TargetSample> out;
@@ -83,7 +88,8 @@ std::vector<TargetSample> sampleTowardTarget(store::Workspace& ws, model::Sample
                                 ? spec
                                 : spec.substr(0, spec.size() - 1) + ",\"sample_target\":" +
                                       jsonString(model::describeConditionTarget(t.asked)) + "}";
-    const auto r = recordSample(ws, s, feeds[s.feed], m, {sampler.modelHash(), o.seed, own, featureSpec});
+    RecordedSample r;
+    ws.transaction([&] { r = recordSample(ws, s, feeds[s.feed], m, {sampler.modelHash(), o.seed, own, featureSpec}); });
     t.sampleId = r.sampleId;
     t.kernelId = r.kernelId;
     if (m.ok())

@@ -26,6 +26,7 @@ struct TargetSamplingOptions {
   double lean = 1;     ///< with near: lean toward the counts a sample lacks (0: none)
   std::uint64_t seed = 1;
   unsigned jobs = 0;   ///< threads that measure (0: every core)
+  std::string checkpoint; ///< the model's file, recorded in each sample's spec
 };
 
 struct TargetSample {

@@ -157,6 +157,11 @@ private slots:
                    QStringLiteral("nearest"), QStringLiteral("--generated-below"), QStringLiteral("0.5")}));
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QLatin1String("--generated-below is auto seeding's threshold")), qPrintable(r.err));
+    r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--seed-kernel"),
+                   QStringLiteral("k.cl"), QStringLiteral("--seed-near"), QStringLiteral("0.5")}));
+    QCOMPARE(r.exitCode, 2); // your kernels are not held: refused before any file is read
+    QVERIFY2(r.err.contains(QLatin1String("--seed-near and --generated-below are for seeds the model writes")),
+             qPrintable(r.err));
     r = cli(steer({QStringLiteral("--target"), QStringLiteral("comp=4"), QStringLiteral("--generated-below"),
                    QStringLiteral("2")}));
     QCOMPARE(r.exitCode, 2);

@@ -38,6 +38,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <random>
 #include <set>
@@ -1698,6 +1699,13 @@ private Q_SLOTS:
     QVERIFY2(plainModel.why.find("without conditions") != std::string::npos, plainModel.why.c_str());
     QVERIFY2(steer::chooseSeeding(0.5, 0.7, true, true).why.find("50%") != std::string::npos,
              steer::chooseSeeding(0.5, 0.7, true, true).why.c_str());
+    // The default threshold: only a corpus kernel farther than the empty kernel (or none) is far.
+    QCOMPARE(steer::chooseSeeding(0, steer::kGeneratedBelow, true, true).seeding, steer::Seeding::Nearest);
+    QCOMPARE(steer::chooseSeeding(-0.1, steer::kGeneratedBelow, true, true).seeding, steer::Seeding::Generated);
+    // A zero target has no proximity to speak of; the reason says so, not "-inf%".
+    const auto zero = steer::chooseSeeding(-std::numeric_limits<double>::infinity(), 0, true, true);
+    QVERIFY2(zero.why.find("zero vector") != std::string::npos && zero.why.find("inf") == std::string::npos,
+             zero.why.c_str());
 
     // In a run: the proximity comes from the seed roles' stored vectors, and
     // the run stores what was chosen and why, never "auto".
@@ -1723,7 +1731,7 @@ private Q_SLOTS:
       s.generatedBelow = near - 0.01; // the corpus kernel is near enough
       const auto fromCorpus = stored(search.run(s).run);
       QCOMPARE(fromCorpus.seeding, steer::Seeding::Nearest);
-      QVERIFY2(fromCorpus.seedingWhy.find("at least") != std::string::npos, fromCorpus.seedingWhy.c_str());
+      QVERIFY2(fromCorpus.seedingWhy.rfind("seeds (auto): nearest corpus kernels", 0) == 0, fromCorpus.seedingWhy.c_str());
       QCOMPARE(fromCorpus.seedNear, 0.0);
       QVERIFY(!messages.empty() && messages.front() == fromCorpus.seedingWhy);
       s.generatedBelow = near + 0.01; // too far: generated, if the model can be told the target

@@ -258,8 +258,9 @@ private Q_SLOTS:
       QCOMPARE(ws.kernel(id)->role, std::string("sample"));
     QCOMPARE(arrived.count(), compiled);
     QCOMPARE(plot()->steeringPoints(), compiled);
-    QVERIFY2(panel()->statusText().startsWith(QStringLiteral("4 samples toward the target, %1 compile").arg(compiled)),
+    QVERIFY2(panel()->statusText().startsWith(QStringLiteral("Samples toward the target: 4, compiling: %1").arg(compiled)),
              qPrintable(panel()->statusText()));
+    QVERIFY2(panel()->statusText().contains(QLatin1String("Held to their vectors: ")), qPrintable(panel()->statusText()));
     if (compiled > 0)
       QVERIFY2(panel()->statusText().contains(QLatin1String("Median proximity to the counts each asked for")),
                qPrintable(panel()->statusText()));
