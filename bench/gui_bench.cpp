@@ -250,6 +250,27 @@ double storedRate(const QString& workspace, std::int64_t run, std::int64_t* cand
   return r && r->elapsed > 0 ? double(*candidates) / r->elapsed : 0;
 }
 
+/// Shows `w`, opens workspace `path` and sets Grewe target `target` ("comp=..."); false when it did not open.
+bool openAtTarget(ui::MainWindow& w, const QString& path, const QString& target) {
+  const auto t = steer::targetFromAssignments("grewe", target.toStdString());
+  w.resize(1400, 990);
+  w.show();
+  QSignalSpy reloaded(&w, &ui::MainWindow::plotReloaded);
+  w.openWorkspace(path);
+  if (!waitFor(reloaded, 1, 120000)) return false;
+  settle(w);
+  w.selection()->setTarget(ui::Target{QStringLiteral("grewe"), t.values, QString::fromStdString(t.origin), {}, {}});
+  return true;
+}
+
+/// Saves `w` with the Steering dock raised, when `file` is given.
+void saveScreenshot(ui::MainWindow& w, const QString& file) {
+  if (file.isEmpty()) return;
+  w.raiseDock(QStringLiteral("steering"));
+  QTest::qWait(300);
+  std::printf("  screenshot %s: %s\n", qPrintable(file), w.grab().save(file) ? "written" : "NOT written");
+}
+
 /// Section 3: the workbench's steering rate against the CLI's, same spec.
 int steeringBench(const QString& source, double seconds, const QString& target, std::uint64_t seed,
                   const QString& screenshot) {
@@ -259,16 +280,9 @@ int steeringBench(const QString& source, double seconds, const QString& target, 
     std::fprintf(stderr, "bench-gui: cannot copy %s\n", qPrintable(source));
     return 2;
   }
-  const auto t = steer::targetFromAssignments("grewe", target.toStdString());
   {
     ui::MainWindow w;
-    w.resize(1400, 990);
-    w.show();
-    QSignalSpy reloaded(&w, &ui::MainWindow::plotReloaded);
-    w.openWorkspace(gui);
-    if (!waitFor(reloaded, 1, 120000)) return 1;
-    settle(w);
-    w.selection()->setTarget(ui::Target{QStringLiteral("grewe"), t.values, QString::fromStdString(t.origin), {}, {}});
+    if (!openAtTarget(w, gui, target)) return 1;
     auto* panel = w.steeringPanel();
     auto spec = panel->spec();
     spec.timeBudget = seconds;
@@ -294,11 +308,7 @@ int steeringBench(const QString& source, double seconds, const QString& target, 
     std::printf("steering in the workbench (%s, %.0f s, seed %llu): drawn with %s\n", qPrintable(target), seconds,
                 (unsigned long long)seed, w.plot()->usesOpenGl() ? "OpenGL" : "raster");
     meter.print("GUI stall while steering:");
-    if (!screenshot.isEmpty()) {
-      w.raiseDock(QStringLiteral("steering"));
-      QTest::qWait(300);
-      std::printf("  screenshot %s: %s\n", qPrintable(screenshot), w.grab().save(screenshot) ? "written" : "NOT written");
-    }
+    saveScreenshot(w, screenshot);
     w.close();
   }
   std::int64_t candidates = 0;
@@ -333,15 +343,8 @@ int samplingBench(const QString& source, int count, const QString& target, std::
     std::fprintf(stderr, "bench-gui: cannot copy %s\n", qPrintable(source));
     return 2;
   }
-  const auto t = steer::targetFromAssignments("grewe", target.toStdString());
   ui::MainWindow w;
-  w.resize(1400, 990);
-  w.show();
-  QSignalSpy reloaded(&w, &ui::MainWindow::plotReloaded);
-  w.openWorkspace(gui);
-  if (!waitFor(reloaded, 1, 120000)) return 1;
-  settle(w);
-  w.selection()->setTarget(ui::Target{QStringLiteral("grewe"), t.values, QString::fromStdString(t.origin), {}, {}});
+  if (!openAtTarget(w, gui, target)) return 1;
   auto* panel = w.steeringPanel();
   auto spec = panel->spec();
   spec.seed = seed;
@@ -361,11 +364,7 @@ int samplingBench(const QString& source, int count, const QString& target, std::
               qPrintable(target), count, (unsigned long long)seed, seconds, seconds / std::max(1, count));
   std::printf("  status: %s\n", qPrintable(panel->statusText()));
   meter.print("GUI stall while sampling:");
-  if (!screenshot.isEmpty()) {
-    w.raiseDock(QStringLiteral("steering"));
-    QTest::qWait(300);
-    std::printf("  screenshot %s: %s\n", qPrintable(screenshot), w.grab().save(screenshot) ? "written" : "NOT written");
-  }
+  saveScreenshot(w, screenshot);
   return 0;
 }
 

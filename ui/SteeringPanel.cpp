@@ -606,11 +606,7 @@ void SteeringPanel::sampleTowardTarget() {
   o.spread = sampleSpread_->value();
   o.seed = spec_.seed;
   o.checkpoint = ckpt.toStdString();
-  best_->clear();
-  median_->clear();
-  lineage_->clear();
-  steps_.clear();
-  stepTexts_.clear();
+  clearRunView();
   status_->setText(tr("Sampling %1 kernels toward the target...").arg(o.count));
   emit runStarted();
   const int token = ++runToken_;
@@ -697,7 +693,7 @@ void SteeringPanel::resumeRun(std::int64_t run) {
   startRun(ckpt, spec_, run);
 }
 
-void SteeringPanel::startRun(const QString& checkpoint, const steer::SteerSpec& given, std::int64_t resume) {
+void SteeringPanel::clearRunView() {
   best_->clear();
   median_->clear();
   lineage_->clear();
@@ -706,6 +702,10 @@ void SteeringPanel::startRun(const QString& checkpoint, const steer::SteerSpec& 
   shownBest_ = 0;
   axisX_->setRange(0, 1);
   axisY_->setRange(0, 1);
+}
+
+void SteeringPanel::startRun(const QString& checkpoint, const steer::SteerSpec& given, std::int64_t resume) {
+  clearRunView();
   status_->setText(resume ? tr("Resuming run %1...").arg(resume) : tr("Steering..."));
   emit runStarted();
   const int token = ++runToken_;

@@ -138,6 +138,8 @@ private:
   void samplingDone(int made, int compiled, int cut, int nothing, double medianProximity, bool cancelled,
                     const QString& error);
   void updateButtons();
+  /// Empties the chart, the lineage and the steps before a run or sampling.
+  void clearRunView();
   /// The model a new run or sampling starts with; empty, with the status
   /// saying why, when a job runs, there is no target or no model.
   QString checkpointToStart();

@@ -385,11 +385,9 @@ int runSample(const CommandLine& cl) {
   if (o.streams == 0) o.streams = sampler.defaultStreams();
   const auto recommended = sampler.recommendedOptions(); // what the model samples best with, unless given
   if (!cl.has("top-p")) o.topP = recommended.topP;
-  // Held samples restart more: a row given up ends at a clean kernel of one
-  // of its tries, and with 10 tries about twice as many end and pass the
-  // dynamic checks as with 3 (docs/model.md, "Held to the counts asked for").
-  constexpr int kHeldRestarts = 10;
-  if (!cl.has("restarts")) o.restarts = near > 0 ? std::max(recommended.restarts, kHeldRestarts) : recommended.restarts;
+  // Held samples restart more (steer::kHeldRestarts).
+  if (!cl.has("restarts"))
+    o.restarts = near > 0 ? std::max(recommended.restarts, steer::kHeldRestarts) : recommended.restarts;
   if (near > 0 && lean > 0) o.heldLean = steer::heldLean(sampler.tokenizer(), lean);
   InterruptGuard interrupt;
   const auto t0 = std::chrono::steady_clock::now();
@@ -402,30 +400,17 @@ int runSample(const CommandLine& cl) {
   engine::parallelFor(samples.size(), threads > 0 ? unsigned(threads) : engine::hardwareJobs(), [&](std::size_t i) {
     measured[i] = features::measureSource(samples[i].text, "sample.cl", mo);
   });
-  const std::string spec = "{\"command\":\"sample\",\"app_version\":" + jsonString(kAppVersion) +
-                           ",\"temperature\":" + formatNumber(o.temperature) + ",\"top_p\":" + formatNumber(o.topP) +
-                           ",\"batch\":" + std::to_string(o.batchSize) +
-                           ",\"streams\":" + std::to_string(o.streams) +
-                           ",\"max_new_tokens\":" + std::to_string(o.maxNewTokens) + ",\"seed\":" + std::to_string(o.seed) +
-                           ",\"guard\":" + (o.guard ? "true" : "false") + ",\"guard_types\":" + (o.typeRules ? "true" : "false") + ",\"guard_calls\":" + (o.typedArguments ? "true" : "false") + ",\"patience\":" + std::to_string(o.guardPatience) +
-                           ",\"checked\":" + (checked ? "true" : "false") +
-                           ",\"clean_statements\":" + (clean ? "true" : "false") +
-                           ",\"clean_kernels\":" + (clean ? "true" : "false") +
-                           ",\"check_patience\":" + std::to_string(o.checkPatience) +
-                           ",\"min_new_tokens\":" + std::to_string(o.minNewTokens) +
-                           ",\"restarts\":" + std::to_string(o.restarts) +
-                           (o.target.empty() ? std::string()
-                                             : ",\"target\":" + jsonString(model::describeConditionTarget(o.target))) +
-                           (cl.has("spread") ? ",\"spread\":" + formatNumber(spread) : std::string()) +
-                           (cl.has("grid") ? ",\"grid\":" + jsonString(cl.value("grid")) + ",\"cells\":" + cl.value("cells") : std::string()) +
-                           (near > 0 ? ",\"near\":" + formatNumber(near) : std::string()) +
-                           (near > 0 && lean > 0 ? ",\"lean\":" + formatNumber(lean) : std::string()) +
-                           ",\"checkpoint\":" + jsonString(ckpt) + "}";
+  const std::string spec = steer::sampleSpecJson(
+      o, checked, clean,
+      (o.target.empty() ? std::string() : ",\"target\":" + jsonString(model::describeConditionTarget(o.target))) +
+          (cl.has("spread") ? ",\"spread\":" + formatNumber(spread) : std::string()) +
+          (cl.has("grid") ? ",\"grid\":" + jsonString(cl.value("grid")) + ",\"cells\":" + cl.value("cells") : std::string()) +
+          (near > 0 ? ",\"near\":" + formatNumber(near) : std::string()) +
+          (near > 0 && lean > 0 ? ",\"lean\":" + formatNumber(lean) : std::string()) +
+          ",\"checkpoint\":" + jsonString(ckpt));
   // A sample's own target, when each has one, goes into its spec.
   auto specOf = [&](const model::Sample& s) {
-    if (o.feedTargets.empty()) return spec;
-    return spec.substr(0, spec.size() - 1) + ",\"sample_target\":" +
-           jsonString(model::describeConditionTarget(o.feedTargets[s.feed])) + "}";
+    return o.feedTargets.empty() ? spec : steer::withSampleTarget(spec, o.feedTargets[s.feed]);
   };
   const std::string featureSpec = engine::featureSpecJson(mo);
   std::size_t compiled = 0;

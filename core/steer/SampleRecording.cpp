@@ -1,8 +1,29 @@
 #include "steer/SampleRecording.h"
 
+#include "common/TextFormat.h"
+#include "common/Version.h"
 #include "corpus/SourceFormatting.h"
+#include "model/Conditioning.h"
 
 namespace steerbench::steer {
+
+std::string sampleSpecJson(const model::SampleOptions& o, bool checked, bool clean, const std::string& fields) {
+  return "{\"command\":\"sample\",\"app_version\":" + jsonString(kAppVersion) +
+         ",\"temperature\":" + formatNumber(o.temperature) + ",\"top_p\":" + formatNumber(o.topP) +
+         ",\"batch\":" + std::to_string(o.batchSize) + ",\"streams\":" + std::to_string(o.streams) +
+         ",\"max_new_tokens\":" + std::to_string(o.maxNewTokens) + ",\"seed\":" + std::to_string(o.seed) +
+         ",\"guard\":" + (o.guard ? "true" : "false") + ",\"guard_types\":" + (o.typeRules ? "true" : "false") +
+         ",\"guard_calls\":" + (o.typedArguments ? "true" : "false") + ",\"patience\":" + std::to_string(o.guardPatience) +
+         ",\"checked\":" + (checked ? "true" : "false") + ",\"clean_statements\":" + (clean ? "true" : "false") +
+         ",\"clean_kernels\":" + (clean ? "true" : "false") + ",\"check_patience\":" + std::to_string(o.checkPatience) +
+         ",\"min_new_tokens\":" + std::to_string(o.minNewTokens) + ",\"restarts\":" + std::to_string(o.restarts) +
+         fields + "}";
+}
+
+std::string withSampleTarget(const std::string& spec, const std::vector<double>& target) {
+  return spec.substr(0, spec.size() - 1) + ",\"sample_target\":" + jsonString(model::describeConditionTarget(target)) +
+         "}";
+}
 
 RecordedSample recordSample(store::Workspace& ws, const model::Sample& s, const std::string& feed,
                             const features::FileMeasurement& m, const SampleProvenance& p) {

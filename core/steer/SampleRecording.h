@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace steerbench::steer {
 
@@ -21,6 +22,14 @@ struct SampleProvenance {
   std::string spec;        ///< the call's spec as JSON (a sample's own target added by the caller)
   std::string featureSpec; ///< engine::featureSpecJson of the measurement
 };
+
+/// The spec of a `sample` call as JSON: its sampling options (`checked`:
+/// compiler-checked statements; `clean`: clean statements and kernels),
+/// then `fields` (more of its own, each starting with a comma), closed.
+[[nodiscard]] std::string sampleSpecJson(const model::SampleOptions& o, bool checked, bool clean,
+                                         const std::string& fields);
+/// `spec` with the Grewe counts a sample of its own asked for (`sample_target`).
+[[nodiscard]] std::string withSampleTarget(const std::string& spec, const std::vector<double>& target);
 
 struct RecordedSample {
   std::int64_t sampleId = 0;

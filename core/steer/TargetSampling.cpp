@@ -2,7 +2,6 @@
 
 #include "common/Error.h"
 #include "common/TextFormat.h"
-#include "common/Version.h"
 #include "corpus/SourceFormatting.h"
 #include "engine/FeatureJob.h"
 #include "features/DeadDeclarations.h"
@@ -17,13 +16,6 @@
 
 namespace steerbench::steer {
 
-namespace {
-
-// As `sample` restarts held samples (docs/model.md, "Held to the counts asked for").
-constexpr int kHeldRestarts = 10;
-
-} // namespace
-
 std::vector<TargetSample> sampleTowardTarget(store::Workspace& ws, model::Sampler& sampler,
                                              const TargetSamplingOptions& o,
                                              const std::function<void(const TargetSample&)>& arrived,
@@ -32,9 +24,6 @@ std::vector<TargetSample> sampleTowardTarget(store::Workspace& ws, model::Sample
   if (o.count < 1 || !(o.spread >= 0) || !(o.near >= 0 && o.near < 1) || !(o.lean >= 0))
     throw InputError("sampling toward a target: at least one sample, a spread of 0 or more, a proximity in [0, 1) "
                      "and a lean of 0 or more");
-  if (!sampler.conditioned())
-    throw InputError("this model was trained without conditions, so it cannot be given a target (train one with "
-                     "--conditions, from this one with --init-from)");
   auto opt = sampler.recommendedOptions();
   opt.seed = o.seed;
   opt.target.assign(o.target.begin(), o.target.begin() + 6);
@@ -57,23 +46,13 @@ std::vector<TargetSample> sampleTowardTarget(store::Workspace& ws, model::Sample
   opt.checkJobs = o.jobs;
   opt.streams = sampler.defaultStreams();
 
-  const std::string spec = "{\"command\":\"sample\",\"app_version\":" + jsonString(kAppVersion) +
-                           ",\"temperature\":" + formatNumber(opt.temperature) + ",\"top_p\":" + formatNumber(opt.topP) +
-                           ",\"batch\":" + std::to_string(opt.batchSize) + ",\"streams\":" + std::to_string(opt.streams) +
-                           ",\"max_new_tokens\":" + std::to_string(opt.maxNewTokens) + ",\"seed\":" + std::to_string(o.seed) +
-                           ",\"guard\":" + (opt.guard ? "true" : "false") + ",\"guard_types\":" + (opt.typeRules ? "true" : "false") +
-                           ",\"guard_calls\":" + (opt.typedArguments ? "true" : "false") +
-                           ",\"patience\":" + std::to_string(opt.guardPatience) +
-                           ",\"checked\":true,\"clean_statements\":" + (o.near > 0 ? "true" : "false") +
-                           ",\"clean_kernels\":" + (o.near > 0 ? "true" : "false") +
-                           ",\"check_patience\":" + std::to_string(opt.checkPatience) +
-                           ",\"min_new_tokens\":" + std::to_string(opt.minNewTokens) +
-                           ",\"restarts\":" + std::to_string(opt.restarts) +
-                           ",\"target\":" + jsonString(model::describeConditionTarget(opt.target)) +
-                           (o.spread > 0 ? ",\"spread\":" + formatNumber(o.spread) : std::string()) +
-                           (o.near > 0 ? ",\"near\":" + formatNumber(o.near) : std::string()) +
-                           (o.near > 0 && o.lean > 0 ? ",\"lean\":" + formatNumber(o.lean) : std::string()) +
-                           ",\"checkpoint\":" + jsonString(o.checkpoint) + ",\"from\":\"workbench\"}";
+  const std::string spec = sampleSpecJson(
+      opt, true, o.near > 0,
+      ",\"target\":" + jsonString(model::describeConditionTarget(opt.target)) +
+          (o.spread > 0 ? ",\"spread\":" + formatNumber(o.spread) : std::string()) +
+          (o.near > 0 ? ",\"near\":" + formatNumber(o.near) : std::string()) +
+          (o.near > 0 && o.lean > 0 ? ",\"lean\":" + formatNumber(o.lean) : std::string()) +
+          ",\"checkpoint\":" + jsonString(o.checkpoint) + ",\"from\":\"workbench\"");
   const auto measure = features::MeasureOptions::everySpace();
   const std::string featureSpec = engine::featureSpecJson(measure);
   std::vector<TargetSample> out;
@@ -84,10 +63,7 @@ std::vector<TargetSample> sampleTowardTarget(store::Workspace& ws, model::Sample
     t.ended = s.complete && !s.cut;
     t.cut = s.cut;
     const auto m = features::measureSource(s.text, "sample.cl", measure);
-    const std::string own = opt.feedTargets.empty()
-                                ? spec
-                                : spec.substr(0, spec.size() - 1) + ",\"sample_target\":" +
-                                      jsonString(model::describeConditionTarget(t.asked)) + "}";
+    const std::string own = opt.feedTargets.empty() ? spec : withSampleTarget(spec, t.asked);
     RecordedSample r;
     ws.transaction([&] { r = recordSample(ws, s, feeds[s.feed], m, {sampler.modelHash(), o.seed, own, featureSpec}); });
     t.sampleId = r.sampleId;

@@ -41,7 +41,7 @@ struct TargetSample {
 };
 
 /// Samples `o.count` kernels with `sampler` (a model trained with
-/// conditions: else InputError), stores each in `ws` as it arrives and
+/// conditions: else the sampler's InputError), stores each in `ws` as it arrives and
 /// calls `arrived` on the calling thread. Stops early when `cancel` is set;
 /// what arrived stays stored. Returns them in the order they arrived.
 std::vector<TargetSample> sampleTowardTarget(store::Workspace& ws, model::Sampler& sampler,
