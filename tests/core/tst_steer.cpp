@@ -1745,6 +1745,27 @@ private Q_SLOTS:
       if (!conditions)
         QVERIFY2(far.seedingWhy.find("without conditions") != std::string::npos, far.seedingWhy.c_str());
     }
+    // A run stores what auto chose, so a stored spec that still says auto
+    // was not written by a run: resuming it is refused with the reason, and
+    // the run is left as it was.
+    {
+      auto sampler = deletingSampler({kSeed, kTarget});
+      steer::BeamSearch search(ws, sampler);
+      store::Workspace::SteerRunRecord foreign;
+      foreign.space = "grewe";
+      foreign.target = s.target.toJson();
+      foreign.specHash = ws.putSpec(s.toJson()); // seeding "auto"
+      foreign.modelHash = sampler.modelHash();
+      const auto id = ws.addSteerRun(foreign);
+      try {
+        (void)search.resume(id);
+        QFAIL("a run whose spec asks for auto seeding was resumed");
+      } catch (const InputError& e) {
+        QVERIFY2(std::string(e.what()).find("auto seeding") != std::string::npos, e.what());
+      }
+      QCOMPARE(ws.steerRun(id)->status, std::string("running"));
+      QVERIFY(ws.steerCandidates(id).empty());
+    }
     // A spec stored before auto seeding existed had the nearest kernels.
     QCOMPARE(steer::SteerSpec::fromJson("{\"target\":" + s.target.toJson() + "}", "old").seeding, steer::Seeding::Nearest);
     QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "test").seeding, steer::Seeding::Auto);
