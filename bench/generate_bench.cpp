@@ -61,6 +61,8 @@
 //                        [--unchecked] [--check-patience 8]   (compiler-checked statements, SampleOptions::check)
 //                        [--unbatched-checks]   (each statement check a compile of its own, not a step's
 //                        together: clangfe::firstErrorOffsets; the same verdicts)
+//                        [--unpacked-products]   (a decoder's products by libtorch, which repacks the weights at
+//                        every step, not with weights packed once: SampleOptions::packedProducts)
 //                        [--clean-statements]   (undirected samples' statements also checked against the clean-compile
 //                        rules a statement can break alone, steer::cleanStatementWarnings)
 //                        [--clean-kernels]   (an undirected sample's last hole closes only on a kernel that breaks
@@ -348,6 +350,7 @@ int main(int argc, char** argv) {
     else if (arg("--redraws")) o.redraws = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--clean-statements")) cleanStatements = true;
     else if (!std::strcmp(argv[i], "--unbatched-checks")) batchedChecks = false;
+    else if (!std::strcmp(argv[i], "--unpacked-products")) o.packedProducts = false;
     else if (!std::strcmp(argv[i], "--clean-kernels")) cleanKernels = true;
     else if (!std::strcmp(argv[i], "--tidy")) tidy = true;
     else if (!std::strcmp(argv[i], "--clean")) cleanAsked = true;
@@ -366,7 +369,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "usage: bench-generate [--checkpoint FILE] [--workspace FILE] [-n 1000] [--infill 500] "
                            "[--batch 128] [--temperature 0.8] [--top-p 1] [--max-new-tokens 512] [--seed 1] [--threads 0] "
                            "[--unguarded] [--typed] [--no-calls] [--untyped] [--patience 6] [--unchecked] [--check-patience 8] [--min-tokens 0] "
-                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--redraws 4] [--clean-statements] [--unbatched-checks] [--clean-kernels] [--tidy] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10] [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20] [--near 0] [--clean] [--drive 0] [--count-all] [--lean 0]\n");
+                           "[--close-bias 0] [--streams 0] [--restart-statements] [--dump-failed-infills DIR] [--vectors FILE] [--restarts 0] [--redraws 4] [--clean-statements] [--unbatched-checks] [--unpacked-products] [--clean-kernels] [--tidy] [--repeat-close 2] [--cut-lexemes] [--devmap DIR] [--clgen DIR] [--conditioned 0] [--per-target 10] [--grid A=LO:HI,B=LO:HI] [--cells 8] [--per-cell 20] [--near 0] [--clean] [--drive 0] [--count-all] [--lean 0]\n");
       return 2;
     }
   }
@@ -428,7 +431,8 @@ int main(int argc, char** argv) {
                                      : "unguarded") +
                  (checked ? ", compiler-checked statements, patience " + std::to_string(o.checkPatience) +
                             (o.resumeAtError ? ", taken back to the error" : ", taken back whole")
-                          : ", unchecked"))
+                          : ", unchecked") +
+                 (sampler.decoder() ? (o.packedProducts ? ", weights packed once" : ", libtorch's products") : ""))
                     .c_str());
     auto ws = store::Workspace::open(wsPath, store::Workspace::Mode::OpenExisting);
     // Training kernels; and every corpus kernel, for a stricter novelty. The

@@ -20,8 +20,8 @@ std::vector<int> fillInTheMiddle(SampleRow& r, std::int64_t holeAt, bool suffixF
 }
 
 CachedDecoding::CachedDecoding(InfillModel model, int slots, std::vector<std::vector<int>> conditions,
-                               std::int64_t positions)
-    : model_(std::move(model)), conditions_(std::move(conditions)), cache_(model_->makeCache(slots, positions)),
+                               std::int64_t positions, const DecodeWeights* packed)
+    : model_(std::move(model)), packed_(packed), conditions_(std::move(conditions)), cache_(model_->makeCache(slots, positions)),
       slots_(std::size_t(slots)) {}
 
 torch::Tensor CachedDecoding::logits(std::vector<SampleRow>& rows, const std::vector<std::int64_t>& holeAt) {
@@ -86,7 +86,7 @@ torch::Tensor CachedDecoding::logits(std::vector<SampleRow>& rows, const std::ve
         slots.push_back(part[r]->slot);
         from.push_back(part[r]->from);
       }
-      (void)model_->decode(ids, torch::tensor(slots), torch::tensor(from), cache_);
+      (void)model_->decode(ids, torch::tensor(slots), torch::tensor(from), cache_, packed_);
       tokensRun_ += std::int64_t(part.size()) * width;
     };
     run(group, n);
@@ -95,9 +95,9 @@ torch::Tensor CachedDecoding::logits(std::vector<SampleRow>& rows, const std::ve
     first = end;
   }
   // Every row's last token in one step.
-  auto hidden = model_->decode(torch::tensor(last).view({B, 1}), torch::tensor(slotOf), torch::tensor(position), cache_);
+  auto hidden = model_->decode(torch::tensor(last).view({B, 1}), torch::tensor(slotOf), torch::tensor(position), cache_, packed_);
   tokensRun_ += B;
-  return model_->logits(hidden.view({B, -1}));
+  return model_->logits(hidden.view({B, -1}), packed_);
 }
 
 } // namespace steerbench::model

@@ -25,8 +25,10 @@ public:
   /// tokens each (0: the model's). `conditions`: the condition tokens
   /// (Conditioning.h) a row starts with, by its feed (one entry per feed),
   /// or one entry for every row, or none.
+  /// `packed`: the model's packForDecoding(), kept by the caller while this
+  /// lives (nullptr: libtorch's own products).
   CachedDecoding(InfillModel model, int slots, std::vector<std::vector<int>> conditions = {},
-                 std::int64_t positions = 0);
+                 std::int64_t positions = 0, const DecodeWeights* packed = nullptr);
   /// The logits [rows, vocab] of the next token in each row's first hole.
   /// Only what changed in a row's sequence since the last call is run
   /// through the model: one token after an insertion, nothing more than the
@@ -42,6 +44,7 @@ private:
     std::vector<int> cached; ///< the sequence whose keys and values the slot holds
   };
   InfillModel model_;
+  const DecodeWeights* packed_ = nullptr;
   std::vector<std::vector<int>> conditions_;
   KeyValueCache cache_;
   std::vector<Slot> slots_;

@@ -128,8 +128,48 @@ torch::Tensor attendCached(const torch::Tensor& q, const torch::Tensor& keys, co
 
 } // namespace
 
+namespace {
+
+PackedWeights packLinear(const torch::Tensor& weight, const torch::Tensor& bias) {
+  const auto w = weight.detach().to(torch::kFloat).contiguous();
+  const auto b = bias.defined() ? bias.detach().to(torch::kFloat).contiguous() : torch::Tensor();
+  return PackedWeights(w.data_ptr<float>(), b.defined() ? b.data_ptr<float>() : nullptr, std::size_t(w.size(0)),
+                       std::size_t(w.size(1)));
+}
+
+/// x [..., inputs] W^T + b with the packed weights: [..., outputs].
+torch::Tensor applyPacked(const PackedWeights& w, const torch::Tensor& x) {
+  const auto in = x.to(torch::kFloat).contiguous();
+  TORCH_CHECK(in.size(-1) == std::int64_t(w.inputs()), "packed product: ", in.size(-1), " inputs, expected ",
+              w.inputs());
+  auto shape = in.sizes().vec();
+  shape.back() = std::int64_t(w.outputs());
+  auto y = torch::empty(shape, in.options());
+  w.apply(in.data_ptr<float>(), std::size_t(in.numel() / in.size(-1)), y.data_ptr<float>());
+  return y;
+}
+
+} // namespace
+
+DecodeWeights InfillModelImpl::packForDecoding() {
+  DecodeWeights packed;
+  for (std::size_t i = 0; i < encoder_->layers->size(); ++i) {
+    auto& l = *encoder_->layers[i]->as<torch::nn::TransformerEncoderLayerImpl>();
+    packed.layers.push_back({packLinear(l.self_attn->in_proj_weight, l.self_attn->in_proj_bias),
+                             packLinear(l.self_attn->out_proj->weight, l.self_attn->out_proj->bias),
+                             packLinear(l.linear1->weight, l.linear1->bias),
+                             packLinear(l.linear2->weight, l.linear2->bias)});
+  }
+  packed.head = packLinear(head_->weight, head_->bias);
+  return packed;
+}
+
+torch::Tensor InfillModelImpl::logits(const torch::Tensor& hidden, const DecodeWeights* packed) {
+  return packed ? applyPacked(packed->head, hidden) : head_(hidden);
+}
+
 torch::Tensor InfillModelImpl::decode(const torch::Tensor& ids, const torch::Tensor& slots, const torch::Tensor& from,
-                                      KeyValueCache& cache) {
+                                      KeyValueCache& cache, const DecodeWeights* packed) {
   TORCH_CHECK(config_.decoder(), "decode is for a decoder");
   TORCH_CHECK(!torch::GradMode::is_enabled(), "decode is for inference");
   const std::int64_t B = ids.size(0), n = ids.size(1), H = config_.hidden, heads = config_.heads, d = H / heads;
@@ -147,7 +187,9 @@ torch::Tensor InfillModelImpl::decode(const torch::Tensor& ids, const torch::Ten
     // As torch::nn::TransformerEncoderLayer computes it (post-norm, ReLU),
     // with the keys and values of earlier positions read from the cache.
     auto& l = *encoder_->layers[i]->as<torch::nn::TransformerEncoderLayerImpl>();
-    auto qkv = torch::nn::functional::linear(x, l.self_attn->in_proj_weight, l.self_attn->in_proj_bias)
+    const DecodeWeights::Layer* p = packed ? &packed->layers.at(i) : nullptr;
+    auto qkv = (p ? applyPacked(p->inProjection, x)
+                  : torch::nn::functional::linear(x, l.self_attn->in_proj_weight, l.self_attn->in_proj_bias))
                    .view({B, n, 3, heads, d});
     using torch::indexing::Slice;
     // Advanced indices at dimensions 0 and 2 take values [B, n, heads, d].
@@ -168,8 +210,13 @@ torch::Tensor InfillModelImpl::decode(const torch::Tensor& ids, const torch::Ten
       scores = scores.masked_fill(hidden, -std::numeric_limits<float>::infinity());
       attended = torch::matmul(torch::softmax(scores, -1), v).transpose(1, 2).reshape({B, n, H});
     }
-    auto y = l.norm1(x + l.self_attn->out_proj(attended));
-    x = l.norm2(y + l.linear2(torch::relu(l.linear1(y))));
+    if (p) {
+      auto y = l.norm1(x + applyPacked(p->outProjection, attended));
+      x = l.norm2(y + applyPacked(p->feedForward2, torch::relu(applyPacked(p->feedForward1, y))));
+    } else {
+      auto y = l.norm1(x + l.self_attn->out_proj(attended));
+      x = l.norm2(y + l.linear2(torch::relu(l.linear1(y))));
+    }
   }
   return x;
 }

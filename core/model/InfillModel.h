@@ -4,6 +4,7 @@
 
 #include "model/InfillModelInfo.h"
 #include "model/ModelConfig.h"
+#include "model/PackedProduct.h"
 
 #include <torch/torch.h>
 
@@ -20,6 +21,18 @@ namespace steerbench::model {
 /// query reads one head's keys and values as one block.
 struct KeyValueCache {
   std::vector<torch::Tensor> keys, values;
+};
+
+/// A decoder's weights packed for the decode step's products (PackedProduct.h):
+/// per layer the attention's input and output projections and the two
+/// feed-forward layers, and the head. A copy of the weights at packing time:
+/// made by InfillModelImpl::packForDecoding once a sampler is set up.
+struct DecodeWeights {
+  struct Layer {
+    PackedWeights inProjection, outProjection, feedForward1, feedForward2;
+  };
+  std::vector<Layer> layers;
+  PackedWeights head;
 };
 
 /// Token and position embeddings, a stack of post-norm Transformer layers
@@ -55,11 +68,15 @@ public:
   /// positions up to its own (what was written there before from[b] is the
   /// sequence's start). Returns [batch, n, hidden]: what encode() gives at
   /// those positions for the whole sequence (tst_infillmodel checks it).
+  /// With `packed` (this model's packForDecoding()), its products use the
+  /// packed weights: the same values up to rounding, in less time.
   torch::Tensor decode(const torch::Tensor& ids, const torch::Tensor& slots, const torch::Tensor& from,
-                       KeyValueCache& cache);
+                       KeyValueCache& cache, const DecodeWeights* packed = nullptr);
   /// The head over hidden states [..., hidden] -> logits [..., vocab]. Sampling
   /// applies it at the hole positions only (a fifth of the work at this size).
-  torch::Tensor logits(const torch::Tensor& hidden) { return head_(hidden); }
+  torch::Tensor logits(const torch::Tensor& hidden, const DecodeWeights* packed = nullptr);
+  /// The weights of decode's products and the head, packed (a decoder's).
+  [[nodiscard]] DecodeWeights packForDecoding();
   [[nodiscard]] const ModelConfig& config() const { return config_; }
   [[nodiscard]] std::int64_t parameterCount() const;
 

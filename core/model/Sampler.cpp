@@ -123,7 +123,16 @@ torch::Tensor encoderLogits(InfillModelImpl& model, std::vector<SampleRow>& rows
 }
 } // namespace
 
-Sampler::Sampler(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+void Sampler::Impl::packIfChanged() {
+  if (!model->config().decoder()) return;
+  std::int64_t version = 0; // every in-place change of a parameter counts up its version
+  for (const auto& p : model->parameters()) version += p._version();
+  if (version == packedVersion) return;
+  packed = model->packForDecoding();
+  packedVersion = version;
+}
+
+Sampler::Sampler(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) { impl_->packIfChanged(); }
 
 Sampler::Sampler(const std::string& checkpoint, int threads) {
   const int n = applyThreads(threads);
@@ -139,7 +148,8 @@ Sampler::Sampler(const std::string& checkpoint, int threads) {
   }();
   (void)loadCheckpoint(checkpoint, model, nullptr, tokenizer.hash());
   model->eval();
-  impl_ = std::make_unique<Impl>(Impl{std::move(tokenizer), model});
+  impl_ = std::make_unique<Impl>(Impl{std::move(tokenizer), model, {}});
+  impl_->packIfChanged();
   modelHash_ = sha256OfFile(checkpoint);
 }
 
@@ -217,6 +227,7 @@ std::vector<Sample> Sampler::sample(const std::vector<std::string>& feeds, int c
       if (id < 0 || id >= tok.size())
         throw std::invalid_argument("SampleOptions::feedTokenBias names token " + std::to_string(id) +
                                     ", outside the vocabulary");
+  if (o.packedProducts) impl_->packIfChanged(); // before the streams start: they only read it
   SampleOptions checked = o; // the rows' checks, with a memory shared by the streams
   if (o.check && o.rememberChecks) {
     const auto memory = checkMemory();
@@ -426,7 +437,8 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
   for (const auto& e : encoded)
     longestFeed = std::max(longestFeed, e.size());
   const std::int64_t positions = std::int64_t(conditionLength + longestFeed) + std::max(0, o.maxNewTokens) + 8;
-  if (model->config().decoder()) decoding.emplace(model, std::min(o.batchSize, share), conditions, positions);
+  if (model->config().decoder()) decoding.emplace(model, std::min(o.batchSize, share), conditions, positions,
+                                               o.packedProducts ? &impl_->packed : nullptr);
   const unsigned checkJobs =
       std::max(1u, (o.checkJobs > 0 ? o.checkJobs : engine::hardwareJobs()) / unsigned(streams));
   while (!rows.empty() && !(cancel && cancel->cancelled()) && !(stop && stop->cancelled())) {

@@ -161,11 +161,17 @@ private Q_SLOTS:
       QVERIFY2(torch::allclose(grouped[i], expected[i], 1e-4, 1e-6), qPrintable(QStringLiteral("parameter %1").arg(i)));
   }
 
+  void cachedDecodingMatchesTheWholeForward_data() {
+    QTest::addColumn<bool>("packed");
+    QTest::addRow("libtorch's products") << false;
+    QTest::addRow("packed weights") << true; // as the sampler runs it
+  }
   void cachedDecodingMatchesTheWholeForward() {
     // Sampling runs a decoder a few tokens at a time on a key/value cache:
     // a prefill, one-token steps of several rows at once in other slots, a
     // take-back (writing again from an earlier position): at every position
     // the same hidden state as the whole sequence in one forward pass.
+    QFETCH(bool, packed);
     ModelConfig c = tiny();
     c.arch = ModelConfig::Arch::Decoder;
     c.layers = 2;
@@ -179,28 +185,30 @@ private Q_SLOTS:
       wholeY = m->encode(torch::tensor(y).unsqueeze(0))[0].detach();
     }
     c10::InferenceMode inference;
+    const DecodeWeights weights = m->packForDecoding();
+    const DecodeWeights* w = packed ? &weights : nullptr;
     auto cache = m->makeCache(3);
     auto slot = [](std::int64_t s) { return torch::tensor(std::vector<std::int64_t>{s}); };
     using torch::indexing::Slice;
     // x in slot 2: its first 6 tokens at once.
-    auto h = m->decode(torch::tensor(x).index({Slice(0, 6)}).unsqueeze(0), slot(2), slot(0), cache);
+    auto h = m->decode(torch::tensor(x).index({Slice(0, 6)}).unsqueeze(0), slot(2), slot(0), cache, w);
     QVERIFY(torch::allclose(h[0], wholeX.index({Slice(0, 6)}), 1e-4, 1e-5));
     // y in slot 0: its first 5.
-    h = m->decode(torch::tensor(y).index({Slice(0, 5)}).unsqueeze(0), slot(0), slot(0), cache);
+    h = m->decode(torch::tensor(y).index({Slice(0, 5)}).unsqueeze(0), slot(0), slot(0), cache, w);
     QVERIFY(torch::allclose(h[0], wholeY.index({Slice(0, 5)}), 1e-4, 1e-5));
     // Both rows a token at a time, in one batch, at different positions.
     for (std::int64_t step = 0; step < 3; ++step) {
       const std::int64_t px = 6 + step, py = 5 + step;
       h = m->decode(torch::tensor(std::vector<std::int64_t>{x[std::size_t(px)], y[std::size_t(py)]}).view({2, 1}),
                     torch::tensor(std::vector<std::int64_t>{2, 0}), torch::tensor(std::vector<std::int64_t>{px, py}),
-                    cache);
+                    cache, w);
       QVERIFY(torch::allclose(h[0][0], wholeX[px], 1e-4, 1e-5));
       QVERIFY(torch::allclose(h[1][0], wholeY[py], 1e-4, 1e-5));
     }
     // Take x back to 4 tokens and write another continuation: it must match
     // that sequence's whole forward, not read the old tokens' keys.
     const std::vector<std::int64_t> z = {1, 10, 11, 3, 30, 31};
-    h = m->decode(torch::tensor(std::vector<std::int64_t>{30, 31}).unsqueeze(0), slot(2), slot(4), cache);
+    h = m->decode(torch::tensor(std::vector<std::int64_t>{30, 31}).unsqueeze(0), slot(2), slot(4), cache, w);
     torch::Tensor wholeZ;
     {
       torch::AutoGradMode on(true);
@@ -208,7 +216,7 @@ private Q_SLOTS:
     }
     QVERIFY(torch::allclose(h[0], wholeZ.index({Slice(4, 6)}), 1e-4, 1e-5));
     // The logits too, since sampling reads them.
-    QVERIFY(torch::allclose(m->logits(h[0][1]), m->logits(wholeZ[5]), 1e-4, 1e-5));
+    QVERIFY(torch::allclose(m->logits(h[0][1], w), m->logits(wholeZ[5]), 1e-4, 1e-5));
   }
 
   void aCacheOfFewerPositionsDecodesAlike() {

@@ -1,7 +1,8 @@
 // Sampling's vectorised loops against plain reference loops in double
 // precision, at lengths that are and are not multiples of the vector width.
 // Whichever copy the CPU running the test picks (AVX2+FMA or plain x86-64) is
-// the one checked.
+// the one checked; the packed product checks every kernel this CPU has.
+#include "model/PackedProduct.h"
 #include "model/VectorMath.h"
 
 #include <QtTest>
@@ -14,6 +15,7 @@
 
 using steerbench::model::attendOneHead;
 using steerbench::model::maxOf;
+using steerbench::model::PackedWeights;
 
 class TestVectorMath : public QObject {
   Q_OBJECT
@@ -50,6 +52,61 @@ private slots:
       QVERIFY2(std::abs(out[std::size_t(c)] - expected) < 1e-4 * (1 + std::abs(expected)),
                qPrintable(QStringLiteral("component %1: %2, expected %3").arg(c).arg(out[std::size_t(c)]).arg(expected)));
     }
+  }
+
+  void packedProductMatchesTheDefinition_data() {
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<int>("outputs");
+    QTest::addColumn<int>("inputs");
+    QTest::addColumn<bool>("bias");
+    // Rows that fill blocks and leave each remainder; outputs that fill
+    // panels and do not; a vocabulary-sized head.
+    for (int rows : {1, 5, 6, 7, 8, 13, 128})
+      for (int outputs : {1, 16, 31, 33, 96})
+        QTest::addRow("rows=%d outputs=%d", rows, outputs) << rows << outputs << 24 << true;
+    QTest::addRow("head") << 20 << 4581 << 192 << true;
+    QTest::addRow("no bias") << 9 << 40 << 17 << false;
+  }
+  void packedProductMatchesTheDefinition() {
+    QFETCH(int, rows);
+    QFETCH(int, outputs);
+    QFETCH(int, inputs);
+    QFETCH(bool, bias);
+    const auto R = std::size_t(rows), N = std::size_t(outputs), K = std::size_t(inputs);
+    std::mt19937 rng(std::uint32_t(rows * 7919 + outputs * 31 + inputs));
+    std::normal_distribution<float> g(0.0f, 1.0f);
+    std::vector<float> x(R * K), w(N * K), b(N);
+    for (auto* v : {&x, &w, &b})
+      for (float& e : *v) e = g(rng);
+    // Every kernel gives the bits of the portable loop (the bias, then one
+    // fused multiply-add per input in order); that loop is the definition's
+    // sum up to rounding.
+    const PackedWeights portable(w.data(), bias ? b.data() : nullptr, N, K, PackedWeights::Kernel::Portable);
+    std::vector<float> expected(R * N, -1.0f);
+    portable.apply(x.data(), R, expected.data());
+    for (std::size_t r = 0; r < R; ++r)
+      for (std::size_t n = 0; n < N; ++n) {
+        double sum = bias ? b[n] : 0.0, size = std::abs(sum);
+        for (std::size_t k = 0; k < K; ++k) {
+          sum += double(x[r * K + k]) * w[n * K + k];
+          size += std::abs(double(x[r * K + k]) * w[n * K + k]);
+        }
+        QVERIFY2(std::abs(expected[r * N + n] - sum) <= 1e-6 * (1 + size),
+                 qPrintable(QStringLiteral("row %1 output %2: %3, expected %4").arg(r).arg(n).arg(expected[r * N + n]).arg(sum)));
+      }
+    int checked = 0;
+    for (auto kernel : {PackedWeights::Kernel::Avx2, PackedWeights::Kernel::Avx512, PackedWeights::Kernel::Auto}) {
+      if (!PackedWeights::supported(kernel)) continue;
+      const PackedWeights packed(w.data(), bias ? b.data() : nullptr, N, K, kernel);
+      QVERIFY(kernel == PackedWeights::Kernel::Auto || packed.kernel() == kernel);
+      std::vector<float> y(R * N, -1.0f);
+      packed.apply(x.data(), R, y.data());
+      for (std::size_t i = 0; i < y.size(); ++i)
+        QVERIFY2(y[i] == expected[i], qPrintable(QStringLiteral("kernel %1, element %2: %3 against the portable %4")
+                                                     .arg(int(packed.kernel())).arg(i).arg(y[i]).arg(expected[i])));
+      ++checked;
+    }
+    QVERIFY(checked >= 1); // Auto always runs
   }
 
   void maxOfFindsTheLargestWherever() {
