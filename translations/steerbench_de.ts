@@ -684,6 +684,14 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <source>Your click, joined to the target</source>
         <translation>Ihr Klick, mit dem Ziel verbunden</translation>
     </message>
+    <message>
+        <source>Generated</source>
+        <translation>Generiert</translation>
+    </message>
+    <message>
+        <source>Generated kernels</source>
+        <translation>Generierte Kernels</translation>
+    </message>
 </context>
 <context>
     <name>steerbench::ui::FeaturesView</name>
@@ -918,26 +926,6 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
     <message>
         <source>&amp;Layers</source>
         <translation>&amp;Ebenen</translation>
-    </message>
-    <message>
-        <source>Corpus kernels</source>
-        <translation>Korpus-Kernels</translation>
-    </message>
-    <message>
-        <source>Your kernels</source>
-        <translation>Eigene Kernels</translation>
-    </message>
-    <message>
-        <source>Reference benchmarks</source>
-        <translation>Referenz-Benchmarks</translation>
-    </message>
-    <message>
-        <source>Evaluated kernel</source>
-        <translation>Ausgewerteter Kernel</translation>
-    </message>
-    <message>
-        <source>Target</source>
-        <translation>Ziel</translation>
     </message>
     <message>
         <source>&amp;Reset Zoom</source>

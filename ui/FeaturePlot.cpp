@@ -39,6 +39,7 @@ QString legendName(Layer l) {
   switch (l) {
   case Layer::Corpus: return FeaturePlot::tr("Corpus");
   case Layer::User: return FeaturePlot::tr("Yours");
+  case Layer::Generated: return FeaturePlot::tr("Generated");
   case Layer::Reference: return FeaturePlot::tr("Reference");
   case Layer::Evaluated: return FeaturePlot::tr("Evaluated");
   case Layer::Target: return FeaturePlot::tr("Target");
@@ -46,20 +47,48 @@ QString legendName(Layer l) {
   return {};
 }
 
-QString layerName(Layer l) {
+bool workspaceLayer(Layer l) { return l == Layer::Corpus || l == Layer::User || l == Layer::Generated; }
+bool bigLayer(Layer l) { return workspaceLayer(l) || l == Layer::Reference; }
+
+/// Each layer's colour and its legend's marker, by Layer.
+struct LayerStyle {
+  QColor color;
+  QString marker;
+};
+LayerStyle layerStyle(Layer l) {
   switch (l) {
-  case Layer::Corpus: return FeaturePlot::tr("Corpus kernels");
-  case Layer::User: return FeaturePlot::tr("Your kernels");
-  case Layer::Reference: return FeaturePlot::tr("Reference benchmarks");
-  case Layer::Evaluated: return FeaturePlot::tr("Evaluated kernel");
-  case Layer::Target: return FeaturePlot::tr("Target");
+  case Layer::Corpus: return {QColor(70, 130, 200), QStringLiteral("■")};
+  case Layer::User: return {QColor(240, 150, 30), QStringLiteral("■")};
+  case Layer::Generated: return {QColor(0, 170, 170), QStringLiteral("■")};
+  case Layer::Reference: return {QColor(40, 170, 90), QStringLiteral("▲")};
+  case Layer::Evaluated: return {QColor(200, 60, 200), QStringLiteral("◆")};
+  case Layer::Target: return {QColor(220, 40, 40), QStringLiteral("★")};
   }
   return {};
 }
 
-bool bigLayer(Layer l) { return l == Layer::Corpus || l == Layer::User || l == Layer::Reference; }
-
 } // namespace
+
+QString FeaturePlot::layerTitle(Layer l) {
+  switch (l) {
+  case Layer::Corpus: return tr("Corpus kernels");
+  case Layer::User: return tr("Your kernels");
+  case Layer::Generated: return tr("Generated kernels");
+  case Layer::Reference: return tr("Reference benchmarks");
+  case Layer::Evaluated: return tr("Evaluated kernel");
+  case Layer::Target: return tr("Target");
+  }
+  return {};
+}
+
+FeaturePlot::Layer FeaturePlot::layerOfRole(const std::string& role) {
+  switch (engine::originOfRole(role)) {
+  case engine::KernelOrigin::User: return Layer::User;
+  case engine::KernelOrigin::Generated: return Layer::Generated;
+  case engine::KernelOrigin::Corpus: break;
+  }
+  return Layer::Corpus;
+}
 
 FeaturePlot::FeaturePlot(QWidget* parent) : QChartView(new QChart, parent) {
   setRenderHint(QPainter::Antialiasing, false);
@@ -228,10 +257,9 @@ void FeaturePlot::fillLayer(Layer layer) {
   int total = 0;
   if (bigLayer(layer)) {
     const auto& t = layer == Layer::Reference ? reference_ : workspace_;
-    for (int r = 0; r < int(t.size()); ++r) {
-      const bool user = t.groups[std::size_t(r)] == "user";
-      if (layer == Layer::Reference || (layer == Layer::User) == user) add(t.rows[std::size_t(r)], r), ++total;
-    }
+    for (int r = 0; r < int(t.size()); ++r)
+      if (layer == Layer::Reference || layerOfRole(t.groups[std::size_t(r)]) == layer)
+        add(t.rows[std::size_t(r)], r), ++total;
   } else {
     const auto& v = layer == Layer::Evaluated ? evaluated_ : target_;
     if (v) add(*v, 0), total = 1;
@@ -300,13 +328,12 @@ void FeaturePlot::rebuild() {
   drop(pathSeries_);
   drop(entropySeries_);
   chart()->setTheme(dark_ ? QChart::ChartThemeDark : QChart::ChartThemeLight);
-  const QColor colors[kLayers] = {QColor(70, 130, 200), QColor(240, 150, 30), QColor(40, 170, 90),
-                                  QColor(200, 60, 200), QColor(220, 40, 40)};
   for (int l = 0; l < kLayers; ++l) {
     auto* s = new QScatterSeries;
     const auto layer = Layer(l);
-    s->setColor(colors[l]);
-    s->setBorderColor(bigLayer(layer) ? colors[l] : (dark_ ? Qt::white : Qt::black));
+    const QColor color = layerStyle(layer).color;
+    s->setColor(color);
+    s->setBorderColor(bigLayer(layer) ? color : (dark_ ? Qt::white : Qt::black));
     s->setMarkerSize(layer == Layer::Corpus ? (totalsHint_ > kDetailThreshold ? 3 : 5) : layer == Layer::Target || layer == Layer::Evaluated ? 16 : 8);
     if (layer == Layer::Reference) s->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
     if (layer == Layer::Target) s->setMarkerShape(QScatterSeries::MarkerShapeStar);
@@ -398,16 +425,14 @@ bool FeaturePlot::targetClickShown() const { return clickMark_ && clickMark_->is
 
 QVector<FeaturePlot::LegendEntry> FeaturePlot::legendEntries() const {
   QVector<LegendEntry> out;
-  const QColor colors[kLayers] = {QColor(70, 130, 200), QColor(240, 150, 30), QColor(40, 170, 90),
-                                  QColor(200, 60, 200), QColor(220, 40, 40)};
-  const QString shapes[kLayers] = {QStringLiteral("■"), QStringLiteral("■"), QStringLiteral("▲"),
-                                   QStringLiteral("◆"), QStringLiteral("★")};
   for (int l = 0; l < kLayers; ++l) {
     if (!visible_[std::size_t(l)]) continue;
     const auto layer = Layer(l);
-    QString name = layerName(layer);
+    if (layer == Layer::Generated && totals_[std::size_t(l)] == 0) continue; // nothing sampled or steered yet
+    QString name = layerTitle(layer);
     if (bigLayer(layer)) name += QStringLiteral(" (%1)").arg(QLocale().toString(totals_[std::size_t(l)]));
-    out.push_back({name, colors[l], shapes[l]});
+    const auto style = layerStyle(layer);
+    out.push_back({name, style.color, style.marker});
   }
   if (!steerPoints_.empty()) out.push_back({tr("Steered candidates (violet early, red late)"), QColor(150, 60, 220), QStringLiteral("■")});
   if (pathSeries_ && pathSeries_->isVisible()) out.push_back({tr("Steering path"), dark_ ? Qt::white : Qt::black, QStringLiteral("╌")});
@@ -520,14 +545,15 @@ int FeaturePlot::shownPoints() const {
 }
 
 std::int64_t FeaturePlot::kernelId(const PointRef& p) const {
-  if (p.layer != Layer::Corpus && p.layer != Layer::User) return 0;
+  if (!workspaceLayer(p.layer)) return 0;
   return p.row >= 0 && p.row < int(workspace_.ids.size()) ? workspace_.ids[std::size_t(p.row)] : 0;
 }
 
 std::vector<double> FeaturePlot::vectorOf(const PointRef& p) const {
   switch (p.layer) {
   case Layer::Corpus:
-  case Layer::User: return workspace_.rows.at(std::size_t(p.row));
+  case Layer::User:
+  case Layer::Generated: return workspace_.rows.at(std::size_t(p.row));
   case Layer::Reference: return reference_.rows.at(std::size_t(p.row));
   case Layer::Evaluated: return evaluated_.value_or(std::vector<double>{});
   case Layer::Target: return target_.value_or(std::vector<double>{});
@@ -537,7 +563,7 @@ std::vector<double> FeaturePlot::vectorOf(const PointRef& p) const {
 
 QString FeaturePlot::describe(const PointRef& p) const {
   QString head;
-  if (p.layer == Layer::Corpus || p.layer == Layer::User) {
+  if (workspaceLayer(p.layer)) {
     const auto r = std::size_t(p.row);
     head = tr("kernel #%1 %2 (%3)")
                .arg(workspace_.ids[r])
@@ -545,7 +571,7 @@ QString FeaturePlot::describe(const PointRef& p) const {
   } else if (p.layer == Layer::Reference) {
     head = tr("reference %1").arg(QString::fromStdString(reference_.names.at(std::size_t(p.row))));
   } else {
-    head = layerName(p.layer);
+    head = layerTitle(p.layer);
   }
   const auto v = vectorOf(p);
   // Key features: the dimensions with the largest values (at most 6).

@@ -27,8 +27,13 @@ namespace steerbench::ui {
 class FeaturePlot : public QChartView {
   Q_OBJECT
 public:
-  enum class Layer { Corpus, User, Reference, Evaluated, Target };
-  static constexpr int kLayers = 5;
+  /// Drawn in this order. Generated: what sampling and steering stored.
+  enum class Layer { Corpus, User, Generated, Reference, Evaluated, Target };
+  static constexpr int kLayers = 6;
+  /// A layer's full name, as the legend and the View menu give it.
+  [[nodiscard]] static QString layerTitle(Layer layer);
+  /// The workspace layer of a kernel with this role (FeatureTable::groups).
+  [[nodiscard]] static Layer layerOfRole(const std::string& role);
   struct PointRef {
     Layer layer = Layer::Corpus;
     int row = 0; ///< row of the layer's table (Corpus, User: the workspace table; Reference: its table)
@@ -156,7 +161,7 @@ private:
   int dimX_ = -1, dimY_ = -1;
   bool wantsPca_ = true; ///< the user's choice of axes: PCA-2 unless they picked raw dimensions
   bool glAllowed_ = true, useGl_ = false, dark_ = false;
-  std::array<bool, kLayers> visible_{true, true, true, true, true};
+  std::array<bool, kLayers> visible_{true, true, true, true, true, true};
   std::array<QScatterSeries*, kLayers> series_{};
   std::array<class PointCloudItem*, kLayers> clouds_{}; ///< raster drawing of the big layers
   std::array<LayerData, kLayers> data_{};

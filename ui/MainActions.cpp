@@ -118,10 +118,8 @@ void MainActions::buildViewMenu() {
   viewMenu_ = w_->menuBar()->addMenu(tr("&View"));
   auto* plot = w_->plot();
   auto* layers = viewMenu_->addMenu(tr("&Layers"));
-  const QString layerNames[] = {tr("Corpus kernels"), tr("Your kernels"), tr("Reference benchmarks"),
-                                tr("Evaluated kernel"), tr("Target")};
   for (int l = 0; l < FeaturePlot::kLayers; ++l) {
-    auto* a = layers->addAction(layerNames[l]);
+    auto* a = layers->addAction(FeaturePlot::layerTitle(FeaturePlot::Layer(l)));
     a->setCheckable(true);
     a->setChecked(true);
     a->setObjectName(QStringLiteral("layer%1").arg(l));

@@ -84,7 +84,7 @@ void TargetController::useSelectedKernel() {
   const auto& t = bench_.plot->workspaceTable();
   for (std::size_t r = 0; r < t.ids.size(); ++r)
     if (t.ids[r] == id) {
-      useAsTarget({t.groups[r] == "user" ? FeaturePlot::Layer::User : FeaturePlot::Layer::Corpus, int(r)});
+      useAsTarget({FeaturePlot::layerOfRole(t.groups[r]), int(r)});
       return;
     }
   bench_.message(tr("Select a kernel on the plot first."), 5000);

@@ -231,7 +231,7 @@ void WorkspaceController::reloadPlot() {
     QString fit;
     std::vector<std::vector<double>> corpusRows;
     for (std::size_t r = 0; r < table->size(); ++r)
-      if (table->groups[r] != "user") corpusRows.push_back(table->rows[r]);
+      if (engine::originOfRole(table->groups[r]) == engine::KernelOrigin::Corpus) corpusRows.push_back(table->rows[r]);
     if (fitOn == "reference" && ref->size() >= 2) {
       pca = features::Pca::fit(ref->rows);
       fit = tr("the reference benchmarks");

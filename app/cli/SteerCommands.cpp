@@ -102,7 +102,7 @@ steer::Target targetFrom(const CommandLine& cl, const std::string& wsPath) {
   const auto table = engine::loadWorkspaceTable(ws, features::featureSpace(space));
   std::vector<std::vector<double>> rows;
   for (std::size_t r = 0; r < table.size(); ++r)
-    if (table.groups[r] != "user") rows.push_back(table.rows[r]);
+    if (engine::originOfRole(table.groups[r]) == engine::KernelOrigin::Corpus) rows.push_back(table.rows[r]);
   if (rows.size() < 2) rows = table.rows;
   if (rows.size() < 2)
     throw InputError(ws.path() + " has fewer than two kernels with " + space + " features to fit the PCA on");

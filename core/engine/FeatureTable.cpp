@@ -12,6 +12,12 @@
 
 namespace steerbench::engine {
 
+KernelOrigin originOfRole(const std::string& role) {
+  if (role == "sample" || role == "steered") return KernelOrigin::Generated;
+  if (role == "user") return KernelOrigin::User;
+  return KernelOrigin::Corpus;
+}
+
 FeatureTable loadWorkspaceTable(const store::Workspace& ws, const features::FeatureSpace& space) {
   FeatureTable t;
   t.space = space.name;

@@ -22,13 +22,20 @@ struct FeatureTable {
   std::vector<std::string> dimensions;
   std::vector<std::int64_t> ids;         ///< workspace kernel ids (0 for reference rows)
   std::vector<std::string> names;        ///< kernel name, or the benchmark of a reference row
-  std::vector<std::string> groups;       ///< kernel role (train, capped, held_out, user) or "reference"
+  std::vector<std::string> groups;       ///< kernel role (train, capped, held_out, user, sample, steered) or "reference"
   std::vector<std::vector<double>> rows; ///< one vector per entry
   std::vector<std::string> sources;      ///< reference rows: the kernel's source (empty for workspace rows)
   std::size_t skipped = 0;               ///< reference rows that could not be measured in this space
 
   [[nodiscard]] std::size_t size() const { return rows.size(); }
 };
+
+/// Where a workspace kernel came from, by its role (FeatureTable::groups):
+/// the model (sample, steered: what sampling and steering store), the user
+/// (user: written or edited in the workbench), else the corpus (train,
+/// held_out, capped).
+enum class KernelOrigin { Corpus, User, Generated };
+[[nodiscard]] KernelOrigin originOfRole(const std::string& role);
 
 /// Every workspace kernel with a vector in `space` (current version).
 /// Thread: the workspace's.

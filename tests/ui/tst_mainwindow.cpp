@@ -114,6 +114,7 @@ private slots:
     kernels_ = ws.kernelCount();
     for (std::int64_t id = 1; id <= kernels_ - 2; ++id)
       ws.setRole(id, "train");
+    ws.setRole(kernels_, "sample"); // one the model wrote; the one before it stays the user's
     // A first run: no saved layout in this fresh settings directory.
     QVERIFY(!QSettings().contains(QStringLiteral("window/state")));
     w_ = std::make_unique<MainWindow>();
@@ -202,6 +203,19 @@ private slots:
     QVERIFY(plot()->pcaAxes());
     QCOMPARE(int(plot()->referenceTable().size()), 2); // the reference CSV of this run (STEERBENCH_DEVMAP_DIR)
     QVERIFY(plot()->shownPoints() >= int(kernels_) + 2);
+    // Each kernel on the layer of where it came from, and the legend counts them so.
+    const auto& t = plot()->workspaceTable();
+    for (std::size_t r = 0; r < t.size(); ++r) {
+      const auto want = t.ids[r] == kernels_       ? FeaturePlot::Layer::Generated
+                        : t.ids[r] == kernels_ - 1 ? FeaturePlot::Layer::User
+                                                   : FeaturePlot::Layer::Corpus;
+      QVERIFY2(plot()->positionOf({want, int(r)}).has_value(), qPrintable(QString::number(t.ids[r])));
+    }
+    QStringList legend;
+    for (const auto& e : plot()->legendEntries()) legend << e.name;
+    QVERIFY2(legend.contains(QStringLiteral("Corpus kernels (%1)").arg(kernels_ - 2)), qPrintable(legend.join('|')));
+    QVERIFY2(legend.contains(QStringLiteral("Your kernels (1)")), qPrintable(legend.join('|')));
+    QVERIFY2(legend.contains(QStringLiteral("Generated kernels (1)")), qPrintable(legend.join('|')));
   }
 
   void clickOnEmptySpaceSetsAFeasibleTargetNearTheClick() {
@@ -215,9 +229,9 @@ private slots:
     auto ws = store::Workspace::open(wsPath_.toStdString(), store::Workspace::Mode::OpenExisting);
     const auto& grewe = features::featureSpace("grewe");
     const auto table = engine::loadWorkspaceTable(ws, grewe);
-    std::vector<std::vector<double>> corpus; // PCA-2 is fitted on the corpus layer by default
-    for (std::size_t r = 0; r < table.size(); ++r)
-      if (table.groups[r] != "user") corpus.push_back(table.rows[r]);
+    std::vector<std::vector<double>> corpus; // PCA-2 is fitted on the corpus layer by default: not the
+    for (std::size_t r = 0; r < table.size(); ++r) // user's kernel, nor the one the model wrote
+      if (table.groups[r] == "train") corpus.push_back(table.rows[r]);
     QVERIFY(corpus.size() >= 2 && corpus.size() < table.size());
     const auto pca = features::Pca::fit(corpus);
     QVERIFY(plot()->chart()->title().contains(QLatin1String("corpus kernels")));
@@ -269,7 +283,7 @@ private slots:
     int row = -1;
     QPoint at;
     for (int r = 0; r < int(t.size()) && row < 0; ++r) {
-      const auto layer = t.groups[std::size_t(r)] == "user" ? FeaturePlot::Layer::User : FeaturePlot::Layer::Corpus;
+      const auto layer = FeaturePlot::layerOfRole(t.groups[std::size_t(r)]);
       const auto pos = plot()->positionOf({layer, r});
       if (!pos) continue;
       const QPoint p = plot()->widgetPosOf(*pos);
