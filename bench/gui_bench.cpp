@@ -15,7 +15,9 @@
 //   4. --sampling N --workspace W --target comp=...: the workbench's "Sample
 //      toward target" writing N kernels for the target on a copy of W: the
 //      time, what the status line reports (compiled, given up, median
-//      proximity to the counts asked for), and the GUI's longest stall.
+//      proximity to the counts asked for), and the GUI's longest stall. With
+//      --grid A=LO:HI,B=LO:HI [--cells C]: the plot's "Sample a grid over this
+//      view" instead, on raw axes A and B, N samples a cell.
 #include "FeaturePlot.h"
 #include "EngineBridge.h"
 #include "MainWindow.h"
@@ -336,7 +338,7 @@ int steeringBench(const QString& source, double seconds, const QString& target, 
 
 /// Section 4: the workbench's sampling toward a target.
 int samplingBench(const QString& source, int count, const QString& target, std::uint64_t seed,
-                  const QString& screenshot) {
+                  const QString& screenshot, const QString& grid, int cells) {
   QTemporaryDir dir;
   const QString gui = dir.filePath(QStringLiteral("gui.sbw"));
   if (!QFile::copy(source, gui)) {
@@ -350,18 +352,40 @@ int samplingBench(const QString& source, int count, const QString& target, std::
   spec.seed = seed;
   panel->setSpec(spec);
   if (auto* n = panel->findChild<QSpinBox*>(QStringLiteral("steeringSampleCount"))) n->setValue(count);
+  int total = count;
+  if (!grid.isEmpty()) {
+    // The plot on the grid's two counts, as a user shows them before asking.
+    const auto& dims = w.plot()->workspaceTable().dimensions;
+    const auto dim = [&](const QString& part) {
+      const auto name = part.section(QLatin1Char('='), 0, 0).toStdString();
+      return int(std::find(dims.begin(), dims.end(), name) - dims.begin());
+    };
+    w.plot()->setAxes(dim(grid.section(QLatin1Char(','), 0, 0)), dim(grid.section(QLatin1Char(','), 1, 1)));
+    if (auto* c = panel->findChild<QSpinBox*>(QStringLiteral("steeringGridCells"))) c->setValue(cells);
+    if (auto* n = panel->findChild<QSpinBox*>(QStringLiteral("steeringGridPerCell"))) n->setValue(count);
+    total = count * cells * cells;
+  }
   StallMeter meter;
   QSignalSpy finished(panel, &ui::SteeringPanel::samplingFinished);
   QElapsedTimer wall;
   wall.start();
   meter.start();
-  panel->sampleTowardTarget();
-  if (!waitFor(finished, 1, count * 60000 + 60000)) return 1;
+  if (grid.isEmpty())
+    panel->sampleTowardTarget();
+  else
+    emit w.plot()->gridSamplingRequested(grid); // what the plot's menu sends
+  if (!waitFor(finished, 1, total * 60000 + 60000)) return 1;
   meter.stop();
   const double seconds = double(wall.elapsed()) / 1000;
   settle(w);
-  std::printf("sampling toward %s in the workbench (%d samples, seed %llu): %.1f s, %.2f s a sample\n",
-              qPrintable(target), count, (unsigned long long)seed, seconds, seconds / std::max(1, count));
+  if (grid.isEmpty())
+    std::printf("sampling toward %s in the workbench (%d samples, seed %llu): %.1f s, %.2f s a sample\n",
+                qPrintable(target), count, (unsigned long long)seed, seconds, seconds / std::max(1, count));
+  else
+    std::printf("sampling a grid %s of %d x %d cells in the workbench (%d a cell, other counts from %s, seed %llu): "
+                "%.1f s, %.2f s a sample\n",
+                qPrintable(grid), cells, cells, count, qPrintable(target), (unsigned long long)seed, seconds,
+                seconds / std::max(1, total));
   std::printf("  status: %s\n", qPrintable(panel->statusText()));
   meter.print("GUI stall while sampling:");
   saveScreenshot(w, screenshot);
@@ -411,8 +435,14 @@ int main(int argc, char** argv) {
                                  QStringLiteral("only section 4: sample this many kernels toward the target in the "
                                                 "workbench (needs --workspace)"),
                                  QStringLiteral("n"));
+  QCommandLineOption gridOpt(QStringLiteral("grid"),
+                             QStringLiteral("section 4: sample a grid over two Grewe counts (the plot's raw axes), "
+                                            "--sampling kernels a cell"),
+                             QStringLiteral("A=LO:HI,B=LO:HI"));
+  QCommandLineOption cellsOpt(QStringLiteral("cells"), QStringLiteral("cells a side of --grid (default 4)"),
+                              QStringLiteral("n"), QStringLiteral("4"));
   p.addOptions({kernelsOpt, pointsOpt, repeatsOpt, corpusOpt, plotOnlyOpt, workspaceOpt, continuousOpt, steeringOpt,
-                targetOpt, seedOpt, screenshotOpt, samplingOpt});
+                targetOpt, seedOpt, screenshotOpt, samplingOpt, gridOpt, cellsOpt});
   p.process(app);
   const int kernels = p.value(kernelsOpt).toInt(), points = p.value(pointsOpt).toInt(),
             repeats = p.value(repeatsOpt).toInt();
@@ -435,7 +465,8 @@ int main(int argc, char** argv) {
       return 2;
     }
     return samplingBench(p.value(workspaceOpt), p.value(samplingOpt).toInt(), p.value(targetOpt),
-                         p.value(seedOpt).toULongLong(), p.value(screenshotOpt));
+                         p.value(seedOpt).toULongLong(), p.value(screenshotOpt), p.value(gridOpt),
+                         p.value(cellsOpt).toInt());
   }
   const QString plotOnly = p.value(plotOnlyOpt);
   if (!plotOnly.isEmpty()) {

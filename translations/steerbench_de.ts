@@ -692,6 +692,14 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <source>Generated kernels</source>
         <translation>Generierte Kernels</translation>
     </message>
+    <message>
+        <source>Sample a grid over this view (raw axes of two Grewe counts)</source>
+        <translation>Ein Raster über diese Ansicht sampeln (Rohachsen zweier Grewe-Zählungen)</translation>
+    </message>
+    <message>
+        <source>Sample a grid over this view (%1)</source>
+        <translation>Ein Raster über diese Ansicht sampeln (%1)</translation>
+    </message>
 </context>
 <context>
     <name>steerbench::ui::FeaturesView</name>
@@ -1723,10 +1731,6 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <translation>Sample %1 (kompiliert nicht)</translation>
     </message>
     <message>
-        <source>Sampling toward the target: %1 of %2, %3 compile.</source>
-        <translation>Sampeln zum Ziel: %1 von %2, %3 kompilieren.</translation>
-    </message>
-    <message>
         <source>Sampling failed: %1</source>
         <translation>Sampeln fehlgeschlagen: %1</translation>
     </message>
@@ -1753,6 +1757,46 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
     <message>
         <source>Held to their vectors: %1 ended by themselves; given up on the way, %2 end at their last clean statement and %3 have no kernel to end at.</source>
         <translation>An ihre Vektoren gehalten: %1 endeten von selbst; unterwegs aufgegeben enden %2 bei ihrer letzten sauberen Anweisung und %3 haben keinen Kernel, bei dem sie enden können.</translation>
+    </message>
+    <message>
+        <source>&quot;Sample a grid over this view&quot; (the plot&apos;s menu, on two Grewe counts): cells a side</source>
+        <translation>„Ein Raster über diese Ansicht sampeln“ (Menü des Plots, auf zwei Grewe-Zählungen): Zellen je Seite</translation>
+    </message>
+    <message>
+        <source>Grid cells a side:</source>
+        <translation>Rasterzellen je Seite:</translation>
+    </message>
+    <message>
+        <source>Kernels written toward each cell&apos;s vector, held near it and clean</source>
+        <translation>Kernels, die auf den Vektor jeder Zelle hin geschrieben werden, nahe daran gehalten und sauber</translation>
+    </message>
+    <message>
+        <source>Samples a grid cell:</source>
+        <translation>Samples je Rasterzelle:</translation>
+    </message>
+    <message>
+        <source>The model is told Grewe counts: show the Grewe space to sample a grid of them.</source>
+        <translation>Das Modell bekommt Grewe-Zählungen: Zeigen Sie den Grewe-Raum, um ein Raster davon zu sampeln.</translation>
+    </message>
+    <message>
+        <source>Sampling %1 kernels over a grid of %2 x %2 cells (%3)...</source>
+        <translation>Sampelt %1 Kernels über ein Raster von %2 x %2 Zellen (%3)...</translation>
+    </message>
+    <message>
+        <source>Sampling: %1 of %2, %3 compile.</source>
+        <translation>Sampling: %1 von %2, %3 kompilieren.</translation>
+    </message>
+    <message>
+        <source>Stopped. Samples over the grid: %1, compiling: %2; they are stored.</source>
+        <translation>Angehalten. Samples über dem Raster: %1, kompilierend: %2; sie sind gespeichert.</translation>
+    </message>
+    <message>
+        <source>Samples over the grid: %1, compiling: %2; stored in the workspace as samples.</source>
+        <translation>Samples über dem Raster: %1, kompilierend: %2; im Arbeitsbereich als Samples gespeichert.</translation>
+    </message>
+    <message>
+        <source>Grid cells with a compiling sample within 10% of the cell&apos;s vector: %1 of %2.</source>
+        <translation>Rasterzellen mit einem kompilierenden Sample innerhalb von 10 % des Zellvektors: %1 von %2.</translation>
     </message>
 </context>
 <context>

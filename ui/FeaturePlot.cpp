@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 #include <unordered_set>
 
 namespace steerbench::ui {
@@ -778,6 +779,23 @@ void FeaturePlot::keyPressEvent(QKeyEvent* e) {
   e->accept();
 }
 
+QString FeaturePlot::viewGrid() const {
+  if (dimX_ < 0 || dimY_ < 0 || dimX_ == dimY_ || workspace_.space != "grewe") return {};
+  // The counts the model is told (model::gridTargets), not F2 or F4.
+  static const std::set<std::string> counts{"comp", "rational", "mem", "localmem", "coalesced", "atomic"};
+  const auto& dims = workspace_.dimensions;
+  if (std::size_t(std::max(dimX_, dimY_)) >= dims.size() || !counts.count(dims[std::size_t(dimX_)]) ||
+      !counts.count(dims[std::size_t(dimY_)]))
+    return {};
+  auto range = [](const QValueAxis* a) {
+    const double lo = std::max(0.0, std::floor(a->min())), hi = std::max(lo + 1, std::ceil(a->max()));
+    return QStringLiteral("%1:%2").arg(lo, 0, 'f', 0).arg(hi, 0, 'f', 0);
+  };
+  return QStringLiteral("%1=%2,%3=%4")
+      .arg(QString::fromStdString(dims[std::size_t(dimX_)]), range(axisX_),
+           QString::fromStdString(dims[std::size_t(dimY_)]), range(axisY_));
+}
+
 void FeaturePlot::contextMenuEvent(QContextMenuEvent* e) {
   const auto p = pointAt(e->pos());
   QMenu menu(this);
@@ -789,6 +807,11 @@ void FeaturePlot::contextMenuEvent(QContextMenuEvent* e) {
     menu.addSeparator();
   }
   menu.addAction(tr("Reset zoom"), this, &FeaturePlot::resetZoom);
+  const QString grid = viewGrid();
+  auto* sample = menu.addAction(grid.isEmpty() ? tr("Sample a grid over this view (raw axes of two Grewe counts)")
+                                               : tr("Sample a grid over this view (%1)").arg(grid),
+                                this, [this, grid] { emit gridSamplingRequested(grid); });
+  sample->setEnabled(!grid.isEmpty());
   menu.exec(e->globalPos());
 }
 

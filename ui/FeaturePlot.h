@@ -60,6 +60,10 @@ public:
   [[nodiscard]] bool pcaAxes() const { return dimX_ < 0; }
   [[nodiscard]] int dimX() const { return dimX_; }
   [[nodiscard]] int dimY() const { return dimY_; }
+  /// The view as a grid over two Grewe counts ("comp=0:400,mem=0:100", the
+  /// visible ranges of the raw axes, from 0, whole numbers), or empty when
+  /// the axes are not two of the Grewe counts (comp .. atomic).
+  [[nodiscard]] QString viewGrid() const;
   void setLayerVisible(Layer layer, bool visible);
   void setEvaluated(const std::optional<std::vector<double>>& vector);
   void setTargetVector(const std::optional<std::vector<double>>& vector);
@@ -123,6 +127,8 @@ signals:
   void pointsPicked(const QVector<steerbench::ui::FeaturePlot::PointRef>& points);
   /// "Use its features as target" on a point: its vector and what it is.
   void targetRequested(const std::vector<double>& values, const QString& origin);
+  /// "Sample a grid over this view": viewGrid() of the moment.
+  void gridSamplingRequested(const QString& grid);
   /// What legendEntries() lists changed.
   void legendChanged();
 

@@ -296,6 +296,10 @@ void MainWindow::connectSteering() {
   connect(steering_, &SteeringPanel::samplingFinished, this, [this](int, int compiled) {
     if (compiled > 0) reloadPlot(); // the samples that compile are workspace kernels now
   });
+  connect(bench_.plot, &FeaturePlot::gridSamplingRequested, this, [this](const QString& grid) {
+    raiseDock(QStringLiteral("steering"));
+    steering_->sampleGrid(grid);
+  });
   connect(bench_.editor, &KernelEditor::steerRequested, this, [this](const QString& source) {
     raiseDock(QStringLiteral("steering"));
     steering_->steer(source, bench_.editor->title());

@@ -255,6 +255,18 @@ void SteeringPanel::buildForm(QGridLayout* form) {
   sampleSpread_->setToolTip(tr("Each sample asks for its own vector: every count of the target times a factor in "
                                "[1 - S, 1 + S] (0: all ask for the target)"));
   add(tr("Spread of their vectors:"), sampleSpread_);
+  gridCells_ = new QSpinBox(this);
+  gridCells_->setObjectName(QStringLiteral("steeringGridCells"));
+  gridCells_->setRange(1, 16);
+  gridCells_->setValue(4);
+  gridCells_->setToolTip(tr("\"Sample a grid over this view\" (the plot's menu, on two Grewe counts): cells a side"));
+  add(tr("Grid cells a side:"), gridCells_);
+  gridPerCell_ = new QSpinBox(this);
+  gridPerCell_->setObjectName(QStringLiteral("steeringGridPerCell"));
+  gridPerCell_->setRange(1, 1000);
+  gridPerCell_->setValue(5);
+  gridPerCell_->setToolTip(tr("Kernels written toward each cell's vector, held near it and clean"));
+  add(tr("Samples a grid cell:"), gridPerCell_);
   form->setColumnStretch(1, 1);
   form->setRowStretch(cell, 1);
 }
@@ -594,8 +606,6 @@ void SteeringPanel::steer(const QString& seedText, const QString& seedName) {
 }
 
 void SteeringPanel::sampleTowardTarget() {
-  const QString ckpt = checkpointToStart();
-  if (ckpt.isEmpty()) return;
   if (space_ != QLatin1String("grewe")) {
     status_->setText(tr("The model is told Grewe counts: set a target in the Grewe space to sample toward it."));
     return;
@@ -604,42 +614,73 @@ void SteeringPanel::sampleTowardTarget() {
   o.target = *target_;
   o.count = sampleCount_->value();
   o.spread = sampleSpread_->value();
+  startSampling(o);
+}
+
+void SteeringPanel::sampleGrid(const QString& grid) {
+  if (space_ != QLatin1String("grewe")) {
+    status_->setText(tr("The model is told Grewe counts: show the Grewe space to sample a grid of them."));
+    return;
+  }
+  steer::TargetSamplingOptions o;
+  o.target = target_ ? *target_ : std::vector<double>(6, 0.0); // the counts the grid does not set
+  o.grid = grid.toStdString();
+  o.cells = gridCells_->value();
+  o.count = gridPerCell_->value();
+  startSampling(o);
+}
+
+void SteeringPanel::startSampling(const steer::TargetSamplingOptions& options) {
+  const QString ckpt = checkpointToStart();
+  if (ckpt.isEmpty()) return;
+  steer::TargetSamplingOptions o = options;
   o.seed = spec_.seed;
   o.checkpoint = ckpt.toStdString();
+  const bool grid = !o.grid.empty();
+  const int total = grid ? o.count * o.cells * o.cells : o.count;
   clearRunView();
-  status_->setText(tr("Sampling %1 kernels toward the target...").arg(o.count));
+  status_->setText(grid ? tr("Sampling %1 kernels over a grid of %2 x %2 cells (%3)...")
+                              .arg(total)
+                              .arg(o.cells)
+                              .arg(QString::fromStdString(o.grid))
+                        : tr("Sampling %1 kernels toward the target...").arg(total));
   emit runStarted();
   const int token = ++runToken_;
   const std::string path = ckpt.toStdString(), space = space_.toStdString();
   QPointer<SteeringPanel> self(this);
-  job_ = engine_->startJob(tr("Sampling"), [self, o, path, space, token](EngineState& s, JobFeedback& f)
+  job_ = engine_->startJob(tr("Sampling"), [self, o, grid, total, path, space, token](EngineState& s, JobFeedback& f)
                                                -> EngineBridge::Continuation {
-    int made = 0, compiled = 0, cut = 0, nothing = 0; // held samples given up: ending at a clean statement, or with no kernel
-    std::vector<double> proximities; // of the samples that compile, to the counts each was asked for
+    SamplingTally tally;
+    std::vector<double> proximities;         // of the samples that compile, to the counts each was asked for
+    std::map<std::vector<double>, double> best; // a grid's cells: the best proximity of a compiling sample
     QString error;
     try {
       (void)steer::sampleTowardTarget(s.ws(), s.samplerFor(path), o, [&](const steer::TargetSample& t) {
-        ++made;
-        compiled += t.kernelId ? 1 : 0;
-        cut += !t.ended && t.cut ? 1 : 0;
-        nothing += !t.ended && !t.cut ? 1 : 0;
-        if (const auto g = t.vectors.find("grewe"); g != t.vectors.end() && g->second.size() >= t.asked.size())
-          proximities.push_back(features::relativeProximity(
-              std::vector<double>(g->second.begin(), g->second.begin() + std::ptrdiff_t(t.asked.size())), t.asked));
-        f.progress(double(made) / o.count, "sample " + std::to_string(made));
+        ++tally.made;
+        tally.compiled += t.kernelId ? 1 : 0;
+        tally.cut += !t.ended && t.cut ? 1 : 0;
+        tally.nothing += !t.ended && !t.cut ? 1 : 0;
+        auto& cell = best.try_emplace(t.asked, -std::numeric_limits<double>::infinity()).first->second;
+        if (const auto g = t.vectors.find("grewe"); g != t.vectors.end() && g->second.size() >= t.asked.size()) {
+          const double p = features::relativeProximity(
+              std::vector<double>(g->second.begin(), g->second.begin() + std::ptrdiff_t(t.asked.size())), t.asked);
+          proximities.push_back(p);
+          cell = std::max(cell, p);
+        }
+        f.progress(double(tally.made) / total, "sample " + std::to_string(tally.made));
         std::vector<std::vector<double>> point;
         if (const auto v = t.vectors.find(space); v != t.vectors.end()) point.push_back(v->second);
-        const QString title = t.kernelId ? tr("Sample %1 (kernel #%2)").arg(made).arg(t.kernelId)
-                                         : tr("Sample %1 (does not compile)").arg(made);
+        const QString title = t.kernelId ? tr("Sample %1 (kernel #%2)").arg(tally.made).arg(t.kernelId)
+                                         : tr("Sample %1 (does not compile)").arg(tally.made);
         const QString text = QString::fromStdString(t.text);
-        const int n = made, c = compiled;
+        const int n = tally.made, c = tally.compiled;
         QMetaObject::invokeMethod(
             self.data(),
-            [self, token, point, title, text, n, c, count = o.count] {
+            [self, token, point, title, text, n, c, total] {
               if (!self || token != self->runToken_) return;
               if (!point.empty()) emit self->candidatesArrived(0, point);
               if (self->follow_->isChecked()) emit self->showKernel(title, text, 0, 0);
-              self->status_->setText(tr("Sampling toward the target: %1 of %2, %3 compile.").arg(n).arg(count).arg(c));
+              self->status_->setText(tr("Sampling: %1 of %2, %3 compile.").arg(n).arg(total).arg(c));
             },
             Qt::QueuedConnection);
       }, &f.cancel());
@@ -648,36 +689,48 @@ void SteeringPanel::sampleTowardTarget() {
     }
     const bool cancelled = f.cancel().cancelled();
     std::sort(proximities.begin(), proximities.end());
-    const double median = proximities.empty() ? std::nan("") : proximities[proximities.size() / 2];
-    return [self, token, made, compiled, cut, nothing, median, cancelled, error] {
-      if (self && token == self->runToken_) self->samplingDone(made, compiled, cut, nothing, median, cancelled, error);
+    tally.medianProximity = proximities.empty() ? std::nan("") : proximities[proximities.size() / 2];
+    if (grid) {
+      tally.cells = o.cells * o.cells;
+      // Within 10% of the cell's vector: a proximity of 90% or more.
+      tally.cellsNear = int(std::count_if(best.begin(), best.end(), [](const auto& c) { return c.second >= 0.9; }));
+    }
+    return [self, token, tally, cancelled, error] {
+      if (self && token == self->runToken_) self->samplingDone(tally, cancelled, error);
     };
   });
   updateButtons();
 }
 
-void SteeringPanel::samplingDone(int made, int compiled, int cut, int nothing, double medianProximity, bool cancelled,
-                                 const QString& error) {
+void SteeringPanel::samplingDone(const SamplingTally& t, bool cancelled, const QString& error) {
   job_ = 0;
   updateButtons();
   if (!error.isEmpty()) {
     status_->setText(tr("Sampling failed: %1").arg(error));
   } else {
-    QString text = (cancelled ? tr("Stopped. Samples toward the target: %1, compiling: %2; they are stored.")
-                              : tr("Samples toward the target: %1, compiling: %2; stored in the workspace as samples."))
-                       .arg(made)
-                       .arg(compiled);
+    const bool grid = t.cells > 0;
+    QString text = (cancelled ? (grid ? tr("Stopped. Samples over the grid: %1, compiling: %2; they are stored.")
+                                      : tr("Stopped. Samples toward the target: %1, compiling: %2; they are stored."))
+                              : (grid ? tr("Samples over the grid: %1, compiling: %2; stored in the workspace as samples.")
+                                      : tr("Samples toward the target: %1, compiling: %2; stored in the workspace as "
+                                           "samples.")))
+                       .arg(t.made)
+                       .arg(t.compiled);
     text += QLatin1Char(' ') + tr("Held to their vectors: %1 ended by themselves; given up on the way, %2 end at "
                                   "their last clean statement and %3 have no kernel to end at.")
-                                   .arg(made - cut - nothing)
-                                   .arg(cut)
-                                   .arg(nothing);
-    if (!std::isnan(medianProximity))
+                                   .arg(t.made - t.cut - t.nothing)
+                                   .arg(t.cut)
+                                   .arg(t.nothing);
+    if (!std::isnan(t.medianProximity))
       text += QLatin1Char(' ') + tr("Median proximity to the counts each asked for: %1%.")
-                                     .arg(medianProximity * 100, 0, 'f', 1);
+                                     .arg(t.medianProximity * 100, 0, 'f', 1);
+    if (grid)
+      text += QLatin1Char(' ') + tr("Grid cells with a compiling sample within 10% of the cell's vector: %1 of %2.")
+                                     .arg(t.cellsNear)
+                                     .arg(t.cells);
     status_->setText(text);
   }
-  emit samplingFinished(made, compiled);
+  emit samplingFinished(t.made, t.compiled);
 }
 
 void SteeringPanel::resumeRun(std::int64_t run) {

@@ -37,6 +37,7 @@ class QSpinBox;
 class QValueAxis;
 
 namespace steerbench::steer {
+struct TargetSamplingOptions;
 struct GenerationReport;
 struct LineageStep;
 struct SteerResult;
@@ -64,6 +65,11 @@ public:
   /// with conditions), as many and as spread as the Parameters tab says
   /// (steer::sampleTowardTarget): each is stored and sent to the plot as it arrives.
   void sampleTowardTarget();
+  /// Lets the model write kernels over a grid of two Grewe counts ("comp=0:400,mem=0:100",
+  /// model::gridTargets): as many cells a side and samples a cell as the
+  /// Parameters tab says; the other counts are the target's, or 0 without
+  /// one. The plot asks for its view's grid (FeaturePlot::viewGrid).
+  void sampleGrid(const QString& grid);
   /// Cancels the run (or the sampling) at once (the generation in hand is not stored).
   void stop();
   /// Lists the workspace's steering runs again (done when it opens and after each run).
@@ -133,10 +139,16 @@ private:
   static QString seedingText(const std::string& seeding, const std::string& why);
   void addGeneration(const steer::GenerationReport& g, const std::vector<steer::LineageStep>& lineage);
   void finished(const steer::SteerResult& r, const QString& error);
-  /// medianProximity: of the samples that compile, to their vectors (NAN: none compiled).
-  /// cut, nothing: held samples given up, ending at their last clean statement or with no kernel.
-  void samplingDone(int made, int compiled, int cut, int nothing, double medianProximity, bool cancelled,
-                    const QString& error);
+  /// Runs sampleTowardTarget's or sampleGrid's sampling as a job.
+  void startSampling(const steer::TargetSamplingOptions& options);
+  /// What a sampling made, for its status line.
+  struct SamplingTally {
+    int made = 0, compiled = 0;
+    int cut = 0, nothing = 0; ///< held samples given up, ending at their last clean statement or with no kernel
+    double medianProximity = 0; ///< of the samples that compile, to their vectors (NAN: none compiled)
+    int cells = 0, cellsNear = 0; ///< a grid's cells, and those with a compiling sample within 10% of the cell's vector
+  };
+  void samplingDone(const SamplingTally& tally, bool cancelled, const QString& error);
   void updateButtons();
   /// Empties the chart, the lineage and the steps before a run or sampling.
   void clearRunView();
@@ -168,6 +180,8 @@ private:
   QPushButton *steer_, *stop_, *resume_, *sample_ = nullptr;
   QSpinBox* sampleCount_ = nullptr;        ///< kernels "Sample toward target" writes
   QDoubleSpinBox* sampleSpread_ = nullptr; ///< and how far their vectors spread
+  QSpinBox* gridCells_ = nullptr;          ///< cells a side of "Sample a grid over this view"
+  QSpinBox* gridPerCell_ = nullptr;        ///< and samples a cell
   QComboBox* runs_ = nullptr;
   std::vector<std::int64_t> runIds_;
   std::vector<bool> runResumable_;

@@ -24,6 +24,8 @@ std::vector<TargetSample> sampleTowardTarget(store::Workspace& ws, model::Sample
   if (o.count < 1 || !(o.spread >= 0) || !(o.near >= 0 && o.near < 1) || !(o.lean >= 0))
     throw InputError("sampling toward a target: at least one sample, a spread of 0 or more, a proximity in [0, 1) "
                      "and a lean of 0 or more");
+  if (!o.grid.empty() && (o.spread > 0 || o.cells < 1 || o.cells > 64))
+    throw InputError("sampling over a grid: 1 to 64 cells a side, and no spread");
   auto opt = sampler.recommendedOptions();
   opt.seed = o.seed;
   opt.target.assign(o.target.begin(), o.target.begin() + 6);
@@ -32,7 +34,12 @@ std::vector<TargetSample> sampleTowardTarget(store::Workspace& ws, model::Sample
   if (o.spread > 0) {
     opt.feedTargets = model::spreadTargets(opt.target, o.spread, o.count, o.seed);
     feeds.assign(opt.feedTargets.size(), feed);
+  } else if (!o.grid.empty()) {
+    for (const auto& cell : model::gridTargets(o.grid, o.cells, opt.target))
+      opt.feedTargets.insert(opt.feedTargets.end(), std::size_t(o.count), cell);
+    feeds.assign(opt.feedTargets.size(), feed);
   }
+  const int total = opt.feedTargets.empty() ? o.count : int(opt.feedTargets.size());
   if (o.near > 0) {
     sampleClean(opt, cleanRuleNames());
     holdToTarget(opt, o.near, true);
@@ -50,13 +57,15 @@ std::vector<TargetSample> sampleTowardTarget(store::Workspace& ws, model::Sample
       opt, true, o.near > 0,
       ",\"target\":" + jsonString(model::describeConditionTarget(opt.target)) +
           (o.spread > 0 ? ",\"spread\":" + formatNumber(o.spread) : std::string()) +
+          (o.grid.empty() ? std::string()
+                          : ",\"grid\":" + jsonString(o.grid) + ",\"cells\":" + std::to_string(o.cells)) +
           (o.near > 0 ? ",\"near\":" + formatNumber(o.near) : std::string()) +
           (o.near > 0 && o.lean > 0 ? ",\"lean\":" + formatNumber(o.lean) : std::string()) +
           ",\"checkpoint\":" + jsonString(o.checkpoint) + ",\"from\":\"workbench\"");
   const auto measure = features::MeasureOptions::everySpace();
   const std::string featureSpec = engine::featureSpecJson(measure);
   std::vector<TargetSample> out;
-  (void)sampler.sample(feeds, o.count, opt, [&](const model::Sample& s) {
+  (void)sampler.sample(feeds, total, opt, [&](const model::Sample& s) {
     TargetSample t;
     t.asked = opt.feedTargets.empty() ? opt.target : opt.feedTargets[s.feed];
     t.text = corpus::formatSource(s.text);

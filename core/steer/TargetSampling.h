@@ -1,5 +1,5 @@
-// Kernels written toward a Grewe vector, or spread around it, as
-// `steerbench-cli sample --target V [--spread S]` writes them with its
+// Kernels written toward a Grewe vector, spread around it or over a grid,
+// as `steerbench-cli sample --target V [--spread S | --grid G]` writes them with its
 // defaults: each held to its vector (proximity `near`, steer::holdToTarget),
 // sampled clean by every clean-compile rule, leaning toward the counts it
 // lacks, then measured in every space and stored in the workspace
@@ -20,8 +20,13 @@ namespace steerbench::steer {
 
 struct TargetSamplingOptions {
   std::vector<double> target; ///< Grewe counts (comp .. atomic; F2 and F4, when given, are ignored)
-  int count = 20;
+  int count = 20;             ///< samples in all; with a grid, per cell
   double spread = 0;   ///< each sample asks for its own vector: every count times a factor in [1-S, 1+S] (0: all the target)
+  /// A grid over two counts instead ("comp=0:400,mem=0:100", model::gridTargets),
+  /// `cells` a side, each cell's vector `target` with those two counts at
+  /// its centre; `count` samples per cell, cell by cell. Not with a spread.
+  std::string grid;
+  int cells = 4;
   double near = 0.8;   ///< hold to the vector (0: the conditions alone, sampled with the statement checks)
   double lean = 1;     ///< with near: lean toward the counts a sample lacks (0: none)
   std::uint64_t seed = 1;
@@ -40,7 +45,7 @@ struct TargetSample {
   std::map<std::string, std::vector<double>> vectors;
 };
 
-/// Samples `o.count` kernels with `sampler` (a model trained with
+/// Samples `o.count` kernels (per cell of a grid) with `sampler` (a model trained with
 /// conditions: else the sampler's InputError), stores each in `ws` as it arrives and
 /// calls `arrived` on the calling thread. Stops early when `cancel` is set;
 /// what arrived stays stored. Returns them in the order they arrived.

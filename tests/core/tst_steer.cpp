@@ -33,6 +33,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sqlite3.h>
+
 #include <algorithm>
 #include <initializer_list>
 #include <cmath>
@@ -217,6 +219,22 @@ std::vector<std::string> history(const store::Workspace& ws, std::int64_t run) {
 }
 
 } // namespace
+
+/// The spec a sample was stored with, read from the workspace file.
+std::string sampleSpec(const std::string& workspace, std::int64_t sampleId) {
+  sqlite3* db = nullptr;
+  std::string out;
+  if (sqlite3_open_v2(workspace.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db, "SELECT spec FROM samples WHERE id = ?", -1, &st, nullptr) == SQLITE_OK) {
+      sqlite3_bind_int64(st, 1, sampleId);
+      if (sqlite3_step(st) == SQLITE_ROW) out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    }
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(db);
+  return out;
+}
 
 class TestSteer : public QObject {
   Q_OBJECT
@@ -1808,6 +1826,33 @@ private Q_SLOTS:
     QCOMPARE(arrived.size(), std::size_t(3));
     QCOMPARE(std::set<std::int64_t>(arrived.begin(), arrived.end()).size(), std::size_t(3));
     QCOMPARE(ws.kernelCount(), std::int64_t(0));
+    // Over a grid: `count` samples a cell, cell by cell, each asking for its
+    // cell's vector (the target's other counts kept), the grid in each spec.
+    auto g = o;
+    g.spread = 0;
+    g.count = 2;
+    g.grid = "comp=0:40,mem=0:10";
+    g.cells = 2;
+    auto bad = g;
+    bad.spread = 0.5;
+    QVERIFY_EXCEPTION_THROWN((void)steer::sampleTowardTarget(ws, sampler, bad), InputError);
+    bad = g;
+    bad.grid = "comp=0:40";
+    QVERIFY_EXCEPTION_THROWN((void)steer::sampleTowardTarget(ws, sampler, bad), InputError);
+    const auto cells = steer::sampleTowardTarget(ws, sampler, g);
+    QCOMPARE(cells.size(), std::size_t(8));
+    std::map<std::pair<double, double>, int> seen; // samples a cell (they arrive as they end)
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const auto& asked = cells[i].asked;
+      ++seen[{asked[0], asked[2]}];
+      QVERIFY(asked[0] == 10 || asked[0] == 30); // comp at the cells' centres
+      QVERIFY(asked[2] == 3 || asked[2] == 8);   // mem (2.5 and 7.5, rounded)
+      for (std::size_t d : {1u, 3u, 4u, 5u}) QCOMPARE(asked[d], o.target[d]);
+      const auto spec = sampleSpec(ws.path(), cells[i].sampleId);
+      QVERIFY2(spec.find("\"grid\":\"comp=0:40,mem=0:10\",\"cells\":2") != std::string::npos, spec.c_str());
+    }
+    QCOMPARE(seen.size(), std::size_t(4));
+    for (const auto& [cell, n] : seen) QCOMPARE(n, 2);
   }
 
   void seedsForLocalMemoryStartFromALocalBuffer() {

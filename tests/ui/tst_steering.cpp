@@ -266,6 +266,47 @@ private Q_SLOTS:
                qPrintable(panel()->statusText()));
   }
 
+  void aGridOverThePlotsViewSamplesEachCell() {
+    // PCA axes are no grid of counts; comp against mem is.
+    QVERIFY(plot()->pcaAxes());
+    QVERIFY(plot()->viewGrid().isEmpty());
+    const auto& dims = plot()->workspaceTable().dimensions;
+    const int comp = int(std::find(dims.begin(), dims.end(), "comp") - dims.begin()),
+              mem = int(std::find(dims.begin(), dims.end(), "mem") - dims.begin());
+    plot()->setAxes(comp, mem);
+    const QString grid = plot()->viewGrid();
+    QVERIFY2(QRegularExpression(QStringLiteral("^comp=\\d+:\\d+,mem=\\d+:\\d+$")).match(grid).hasMatch(), qPrintable(grid));
+    plot()->setAxes(comp, int(std::find(dims.begin(), dims.end(), "F2") - dims.begin()));
+    QVERIFY(plot()->viewGrid().isEmpty()); // F2 is a ratio the model is not told
+    plot()->setAxes(comp, mem);
+    auto* cells = panel()->findChild<QSpinBox*>(QStringLiteral("steeringGridCells"));
+    auto* perCell = panel()->findChild<QSpinBox*>(QStringLiteral("steeringGridPerCell"));
+    QVERIFY(cells && perCell);
+    cells->setValue(2);
+    perCell->setValue(1);
+    const auto before = store::Workspace::open(wsPath_.toStdString(), store::Workspace::Mode::OpenExisting).kernelCount();
+    QSignalSpy arrived(panel(), &SteeringPanel::candidatesArrived);
+    QSignalSpy finished(panel(), &SteeringPanel::samplingFinished);
+    emit plot()->gridSamplingRequested(grid); // what the plot's menu sends; the window starts it
+    QVERIFY(panel()->running());
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 300000);
+    QCOMPARE(finished.at(0).at(0).toInt(), 4);
+    const int compiled = finished.at(0).at(1).toInt();
+    QCOMPARE(arrived.count(), compiled);
+    const QString status = panel()->statusText();
+    QVERIFY2(status.startsWith(QStringLiteral("Samples over the grid: 4, compiling: %1").arg(compiled)), qPrintable(status));
+    QVERIFY2(QRegularExpression(QStringLiteral("within 10% of the cell's vector: [0-4] of 4\\.")).match(status).hasMatch(),
+             qPrintable(status));
+    // Each sample that compiles is a workspace kernel of role "sample", drawn
+    // on the plot's generated layer once the plot reloads; the raw axes stay.
+    auto ws = store::Workspace::open(wsPath_.toStdString(), store::Workspace::Mode::OpenExisting);
+    QCOMPARE(ws.kernelCount(), before + compiled);
+    for (std::int64_t id = before + 1; id <= ws.kernelCount(); ++id)
+      QCOMPARE(ws.kernel(id)->role, std::string("sample"));
+    QCOMPARE(plot()->dimX(), comp);
+    plot()->setAxes(-1, -1);
+  }
+
   void theActiveLearnerSuggestsTargetsAndShadesThePlot() {
     QSignalSpy shown(panel(), &SteeringPanel::suggestionsShown);
     panel()->suggestTargets(300);
