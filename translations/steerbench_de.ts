@@ -700,6 +700,10 @@ und klicken Sie dann erneut auf „Lücken füllen“.</translation>
         <source>Sample a grid over this view (%1)</source>
         <translation>Ein Raster über diese Ansicht sampeln (%1)</translation>
     </message>
+    <message>
+        <source>Samples as they arrive</source>
+        <translation>Samples beim Eintreffen</translation>
+    </message>
 </context>
 <context>
     <name>steerbench::ui::FeaturesView</name>

@@ -435,7 +435,9 @@ QVector<FeaturePlot::LegendEntry> FeaturePlot::legendEntries() const {
     const auto style = layerStyle(layer);
     out.push_back({name, style.color, style.marker});
   }
-  if (!steerPoints_.empty()) out.push_back({tr("Steered candidates (violet early, red late)"), QColor(150, 60, 220), QStringLiteral("■")});
+  if (!steerPoints_.empty())
+    out.push_back({steerTitle_.isEmpty() ? tr("Steered candidates (violet early, red late)") : steerTitle_,
+                   QColor(150, 60, 220), QStringLiteral("■")});
   if (pathSeries_ && pathSeries_->isVisible()) out.push_back({tr("Steering path"), dark_ ? Qt::white : Qt::black, QStringLiteral("╌")});
   if (entropySeries_ && entropySeries_->isVisible())
     out.push_back({tr("Committee disagreement"), QColor(230, 120, 20), QStringLiteral("■")});
@@ -456,7 +458,13 @@ void FeaturePlot::setEntropyLayer(const std::vector<std::vector<double>>& vector
   placeSteering();
 }
 
+void FeaturePlot::setSteeringTitle(const QString& title) {
+  steerTitle_ = title;
+  emit legendChanged();
+}
+
 void FeaturePlot::clearSteering() {
+  steerTitle_.clear();
   steerPoints_.clear();
   steerPath_.clear();
   placeSteering();

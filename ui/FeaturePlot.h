@@ -76,7 +76,10 @@ public:
   /// from the seed to the best candidate. Re-projected when the axes change.
   void addSteeringPoints(int generation, const std::vector<std::vector<double>>& vectors);
   void setSteeringPath(const std::vector<std::vector<double>>& path);
+  /// Empties the overlay; its legend entry names steered candidates again.
   void clearSteering();
+  /// The overlay's legend entry (the workbench's sampling draws its samples there).
+  void setSteeringTitle(const QString& title);
   /// The active learner's layer: points (full vectors) shaded by the
   /// committee's vote entropy (pale: agreement, dark orange: most disputed).
   void setEntropyLayer(const std::vector<std::vector<double>>& vectors, const std::vector<double>& entropies);
@@ -180,6 +183,7 @@ private:
   void placeSteering();
   void placeClick();
   std::vector<std::pair<int, std::vector<double>>> steerPoints_; ///< (generation, vector)
+  QString steerTitle_; ///< the overlay's legend entry (empty: steered candidates)
   std::vector<std::vector<double>> steerPath_;
   std::vector<std::pair<double, std::vector<double>>> entropy_; ///< (entropy, vector)
   QScatterSeries* entropySeries_ = nullptr;

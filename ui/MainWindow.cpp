@@ -262,6 +262,8 @@ void MainWindow::connectSteering() {
     plot->clearSteering();
     editorControl_->runStarted();
   });
+  connect(steering_, &SteeringPanel::samplingStarted, plot,
+          [plot] { plot->setSteeringTitle(FeaturePlot::tr("Samples as they arrive")); });
   connect(steering_, &SteeringPanel::candidatesArrived, this,
           [plot](int generation, const std::vector<std::vector<double>>& vectors) {
             if (!vectors.empty() && vectors.front().size() == plot->workspaceTable().dimensions.size())

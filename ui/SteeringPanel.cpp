@@ -645,6 +645,7 @@ void SteeringPanel::startSampling(const steer::TargetSamplingOptions& options) {
                               .arg(QString::fromStdString(o.grid))
                         : tr("Sampling %1 kernels toward the target...").arg(total));
   emit runStarted();
+  emit samplingStarted();
   const int token = ++runToken_;
   const std::string path = ckpt.toStdString(), space = space_.toStdString();
   QPointer<SteeringPanel> self(this);

@@ -110,6 +110,8 @@ public:
 signals:
   /// A run started, or a stored one is opened: the plot clears its steering layer.
   void runStarted();
+  /// Sent after runStarted when what starts is a sampling, not a run.
+  void samplingStarted();
   /// A generation's compiling candidates, for the plot.
   void candidatesArrived(int generation, const std::vector<std::vector<double>>& vectors);
   /// The seed-to-best path changed.

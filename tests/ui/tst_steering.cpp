@@ -258,6 +258,10 @@ private Q_SLOTS:
       QCOMPARE(ws.kernel(id)->role, std::string("sample"));
     QCOMPARE(arrived.count(), compiled);
     QCOMPARE(plot()->steeringPoints(), compiled);
+    QStringList legend;
+    for (const auto& e : plot()->legendEntries()) legend << e.name;
+    QCOMPARE(legend.contains(QStringLiteral("Samples as they arrive")), compiled > 0); // not "steered candidates"
+    QVERIFY2(!legend.join('|').contains(QLatin1String("Steered candidates")), qPrintable(legend.join('|')));
     QVERIFY2(panel()->statusText().startsWith(QStringLiteral("Samples toward the target: 4, compiling: %1").arg(compiled)),
              qPrintable(panel()->statusText()));
     QVERIFY2(panel()->statusText().contains(QLatin1String("Held to their vectors: ")), qPrintable(panel()->statusText()));
