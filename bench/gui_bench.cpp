@@ -46,6 +46,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <climits>
 #include <sys/resource.h>
 #include <cstdio>
 #include <fstream>
@@ -361,8 +362,15 @@ int samplingBench(const QString& source, int count, const QString& target, std::
       return int(std::find(dims.begin(), dims.end(), name) - dims.begin());
     };
     w.plot()->setAxes(dim(grid.section(QLatin1Char(','), 0, 0)), dim(grid.section(QLatin1Char(','), 1, 1)));
-    if (auto* c = panel->findChild<QSpinBox*>(QStringLiteral("steeringGridCells"))) c->setValue(cells);
-    if (auto* n = panel->findChild<QSpinBox*>(QStringLiteral("steeringGridPerCell"))) n->setValue(count);
+    auto* c = panel->findChild<QSpinBox*>(QStringLiteral("steeringGridCells"));
+    auto* n = panel->findChild<QSpinBox*>(QStringLiteral("steeringGridPerCell"));
+    c->setValue(cells);
+    n->setValue(count);
+    if (c->value() != cells || n->value() != count) {
+      std::fprintf(stderr, "bench-gui: the workbench takes %d to %d cells a side and %d to %d samples a cell\n",
+                   c->minimum(), c->maximum(), n->minimum(), n->maximum());
+      return 2;
+    }
     total = count * cells * cells;
   }
   StallMeter meter;
@@ -374,7 +382,7 @@ int samplingBench(const QString& source, int count, const QString& target, std::
     panel->sampleTowardTarget();
   else
     emit w.plot()->gridSamplingRequested(grid); // what the plot's menu sends
-  if (!waitFor(finished, 1, total * 60000 + 60000)) return 1;
+  if (!waitFor(finished, 1, int(std::min<qint64>(qint64(total) * 60000 + 60000, INT_MAX)))) return 1;
   meter.stop();
   const double seconds = double(wall.elapsed()) / 1000;
   settle(w);

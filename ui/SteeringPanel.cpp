@@ -577,12 +577,12 @@ void SteeringPanel::updateButtons() {
   runs_->setEnabled(!job_ && runs_->count() > 0);
 }
 
-QString SteeringPanel::checkpointToStart() {
+QString SteeringPanel::checkpointToStart(bool needsTarget) {
   if (job_) {
     status_->setText(tr("A run or sampling is going on; stop it first."));
     return {};
   }
-  if (!target_ || workspace_.isEmpty()) {
+  if ((needsTarget && !target_) || workspace_.isEmpty()) {
     status_->setText(tr("Set a target first: click empty space on the plot."));
     return {};
   }
@@ -606,6 +606,10 @@ void SteeringPanel::steer(const QString& seedText, const QString& seedName) {
 }
 
 void SteeringPanel::sampleTowardTarget() {
+  if (!target_) {
+    status_->setText(tr("Set a target first: click empty space on the plot."));
+    return;
+  }
   if (space_ != QLatin1String("grewe")) {
     status_->setText(tr("The model is told Grewe counts: set a target in the Grewe space to sample toward it."));
     return;
@@ -631,7 +635,7 @@ void SteeringPanel::sampleGrid(const QString& grid) {
 }
 
 void SteeringPanel::startSampling(const steer::TargetSamplingOptions& options) {
-  const QString ckpt = checkpointToStart();
+  const QString ckpt = checkpointToStart(options.grid.empty());
   if (ckpt.isEmpty()) return;
   steer::TargetSamplingOptions o = options;
   o.seed = spec_.seed;
@@ -653,7 +657,7 @@ void SteeringPanel::startSampling(const steer::TargetSamplingOptions& options) {
                                                -> EngineBridge::Continuation {
     SamplingTally tally;
     std::vector<double> proximities;         // of the samples that compile, to the counts each was asked for
-    std::map<std::vector<double>, double> best; // a grid's cells: the best proximity of a compiling sample
+    std::map<int, double> best; // a grid's cells: the best proximity of a compiling sample
     QString error;
     try {
       (void)steer::sampleTowardTarget(s.ws(), s.samplerFor(path), o, [&](const steer::TargetSample& t) {
@@ -661,7 +665,7 @@ void SteeringPanel::startSampling(const steer::TargetSamplingOptions& options) {
         tally.compiled += t.kernelId ? 1 : 0;
         tally.cut += !t.ended && t.cut ? 1 : 0;
         tally.nothing += !t.ended && !t.cut ? 1 : 0;
-        auto& cell = best.try_emplace(t.asked, -std::numeric_limits<double>::infinity()).first->second;
+        auto& cell = best.try_emplace(t.cell, -std::numeric_limits<double>::infinity()).first->second;
         if (const auto g = t.vectors.find("grewe"); g != t.vectors.end() && g->second.size() >= t.asked.size()) {
           const double p = features::relativeProximity(
               std::vector<double>(g->second.begin(), g->second.begin() + std::ptrdiff_t(t.asked.size())), t.asked);

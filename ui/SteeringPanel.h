@@ -68,7 +68,7 @@ public:
   /// Lets the model write kernels over a grid of two Grewe counts ("comp=0:400,mem=0:100",
   /// model::gridTargets): as many cells a side and samples a cell as the
   /// Parameters tab says; the other counts are the target's, or 0 without
-  /// one. The plot asks for its view's grid (FeaturePlot::viewGrid).
+  /// one (no target needed). The plot asks for its view's grid (FeaturePlot::viewGrid).
   void sampleGrid(const QString& grid);
   /// Cancels the run (or the sampling) at once (the generation in hand is not stored).
   void stop();
@@ -155,8 +155,9 @@ private:
   /// Empties the chart, the lineage and the steps before a run or sampling.
   void clearRunView();
   /// The model a new run or sampling starts with; empty, with the status
-  /// saying why, when a job runs, there is no target or no model.
-  QString checkpointToStart();
+  /// saying why, when a job runs, there is no target (`needsTarget`), no
+  /// workspace or no model.
+  QString checkpointToStart(bool needsTarget = true);
   /// Starts the search's job: a new run of `spec`, or stored run `resume` (> 0).
   void startRun(const QString& checkpoint, const steer::SteerSpec& spec, std::int64_t resume);
   void buildForm(QGridLayout* form);

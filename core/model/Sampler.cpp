@@ -16,6 +16,7 @@
 #include "model/Tokenizer.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 #include <condition_variable>
 #include <deque>
@@ -124,10 +125,16 @@ torch::Tensor encoderLogits(InfillModelImpl& model, std::vector<SampleRow>& rows
 } // namespace
 
 void Sampler::Impl::packIfChanged() {
-  if (!model->config().decoder()) return;
-  std::int64_t version = 0; // every in-place change of a parameter counts up its version
-  for (const auto& p : model->parameters()) version += p._version();
-  if (version == packedVersion) return;
+  // Only with a vector kernel: the portable loop is slower than the BLAS it replaces.
+  if (!model->config().decoder() || !(PackedWeights::supported(PackedWeights::Kernel::Avx512) ||
+                                      PackedWeights::supported(PackedWeights::Kernel::Avx2)))
+    return;
+  // Every in-place change of a parameter counts up its version; a tensor
+  // put in a parameter's place has another address.
+  std::int64_t version = 0;
+  for (const auto& p : model->parameters())
+    version = version * 31 + p._version() + std::int64_t(reinterpret_cast<std::uintptr_t>(p.data_ptr()));
+  if (version == packedVersion && !packed.layers.empty()) return;
   packed = model->packForDecoding();
   packedVersion = version;
 }
@@ -438,7 +445,7 @@ std::vector<Sample> Sampler::sampleStream(const std::vector<std::vector<int>>& e
     longestFeed = std::max(longestFeed, e.size());
   const std::int64_t positions = std::int64_t(conditionLength + longestFeed) + std::max(0, o.maxNewTokens) + 8;
   if (model->config().decoder()) decoding.emplace(model, std::min(o.batchSize, share), conditions, positions,
-                                               o.packedProducts ? &impl_->packed : nullptr);
+                                               o.packedProducts && !impl_->packed.layers.empty() ? &impl_->packed : nullptr);
   const unsigned checkJobs =
       std::max(1u, (o.checkJobs > 0 ? o.checkJobs : engine::hardwareJobs()) / unsigned(streams));
   while (!rows.empty() && !(cancel && cancel->cancelled()) && !(stop && stop->cancelled())) {

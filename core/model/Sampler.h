@@ -170,9 +170,10 @@ struct SampleOptions {
   std::vector<std::vector<int>> feedReplaced;
   int redraws = 4;
   unsigned checkJobs = 0; ///< 0: all cores (shared by the streams)
-  /// A decoder's products with its weights packed once (PackedProduct.h);
-  /// false: libtorch's, which repack them at every step. The same samples
-  /// up to rounding in the last bits.
+  /// A decoder's products with its weights packed once (PackedProduct.h;
+  /// on CPUs with AVX2 or AVX-512); false: libtorch's, which repack them at
+  /// every step. They round differently in the last bits, which seldom
+  /// changes a draw.
   bool packedProducts = true;
   /// Independent batches sampled at once, each of `batchSize` rows on one
   /// core; the results depend on the stream count as on the seed. 0:

@@ -68,6 +68,7 @@ std::vector<TargetSample> sampleTowardTarget(store::Workspace& ws, model::Sample
   (void)sampler.sample(feeds, total, opt, [&](const model::Sample& s) {
     TargetSample t;
     t.asked = opt.feedTargets.empty() ? opt.target : opt.feedTargets[s.feed];
+    if (!o.grid.empty()) t.cell = int(s.feed) / o.count; // the feeds are the cells' in turn, `count` each
     t.text = corpus::formatSource(s.text);
     t.ended = s.complete && !s.cut;
     t.cut = s.cut;

@@ -37,6 +37,7 @@ struct TargetSamplingOptions {
 struct TargetSample {
   std::int64_t sampleId = 0, kernelId = 0; ///< kernelId 0: it did not compile
   std::vector<double> asked;               ///< the Grewe counts it was written toward
+  int cell = -1; ///< with a grid, its cell (0 .. cells^2 - 1, row by row as model::gridTargets gives them)
   std::string text; ///< formatted as the workspace stores kernels
   /// It ended by itself; else it was given up on the way and `cut` says
   /// whether it ends at its last clean statement (else it has no kernel to end at).

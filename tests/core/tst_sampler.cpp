@@ -287,6 +287,48 @@ private Q_SLOTS:
     QVERIFY2(cached.tokensRun() < 200, qPrintable(QString::number(cached.tokensRun()))); // not whole rows again: feeds once, then a token a step
   }
 
+  void aDecoderRepacksItsWeightsWhenTheyChange() {
+    // The decode step's products read the weights as packed when the sampler
+    // was made; a parameter changed since is packed again at the next call.
+    auto s = randomDecoderSampler(5);
+    auto& impl = s.impl();
+    if (!PackedWeights::supported(PackedWeights::Kernel::Avx2) &&
+        !PackedWeights::supported(PackedWeights::Kernel::Avx512)) {
+      QVERIFY(impl.packed.layers.empty()); // libtorch's products on such a CPU
+      QSKIP("this CPU has neither AVX2 nor AVX-512: the sampler does not pack");
+    }
+    QCOMPARE(impl.packed.layers.size(), std::size_t(2));
+    const auto hidden = std::size_t(impl.model->config().hidden), vocab = std::size_t(impl.model->config().vocab);
+    auto headBias = [&](std::size_t token) { // the packed head at a hidden state of zeros
+      std::vector<float> x(hidden, 0.0f), y(vocab);
+      impl.packed.head.apply(x.data(), 1, y.data());
+      return y[token];
+    };
+    SampleOptions o;
+    o.maxNewTokens = 2;
+    o.batchSize = 2;
+    (void)s.sample({"kernel void [HOLE]"}, 1, o);
+    const auto unchanged = impl.packedVersion;
+    (void)s.sample({"kernel void [HOLE]"}, 1, o);
+    QCOMPARE(impl.packedVersion, unchanged); // nothing changed: not packed again
+    QVERIFY(headBias(7) != 3.5f);
+    {
+      torch::NoGradGuard ng;
+      impl.model->named_parameters()["head.bias"][7] = 3.5;
+    }
+    (void)s.sample({"kernel void [HOLE]"}, 1, o);
+    QVERIFY(impl.packedVersion != unchanged);
+    QCOMPARE(headBias(7), 3.5f);
+    // A tensor put in a parameter's place is seen too.
+    {
+      torch::NoGradGuard ng;
+      auto params = impl.model->named_parameters();
+      params["head.bias"].set_data(torch::full_like(params["head.bias"], 0.25));
+    }
+    (void)s.sample({"kernel void [HOLE]"}, 1, o);
+    QCOMPARE(headBias(7), 0.25f);
+  }
+
   void aDecoderSamplesThroughTheSameInterface() {
     auto s = randomDecoderSampler(5);
     SampleOptions o;

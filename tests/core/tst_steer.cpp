@@ -1819,6 +1819,7 @@ private Q_SLOTS:
       QCOMPARE(t.kernelId, std::int64_t(0));
       QVERIFY(t.vectors.empty());
       QCOMPARE(t.asked.size(), std::size_t(6));
+      QCOMPARE(t.cell, -1); // no grid
       for (std::size_t d = 0; d < 6; ++d)
         QVERIFY(t.asked[d] >= 0.5 * o.target[d] - 1e-9 && t.asked[d] <= 1.5 * o.target[d] + 1e-9);
     });
@@ -1842,9 +1843,12 @@ private Q_SLOTS:
     const auto cells = steer::sampleTowardTarget(ws, sampler, g);
     QCOMPARE(cells.size(), std::size_t(8));
     std::map<std::pair<double, double>, int> seen; // samples a cell (they arrive as they end)
+    const auto grid = model::gridTargets(g.grid, g.cells, {g.target.begin(), g.target.begin() + 6}); // the counts
     for (std::size_t i = 0; i < cells.size(); ++i) {
       const auto& asked = cells[i].asked;
       ++seen[{asked[0], asked[2]}];
+      QVERIFY(cells[i].cell >= 0 && cells[i].cell < 4);
+      QCOMPARE(asked, grid[std::size_t(cells[i].cell)]); // its cell's vector
       QVERIFY(asked[0] == 10 || asked[0] == 30); // comp at the cells' centres
       QVERIFY(asked[2] == 3 || asked[2] == 8);   // mem (2.5 and 7.5, rounded)
       for (std::size_t d : {1u, 3u, 4u, 5u}) QCOMPARE(asked[d], o.target[d]);
