@@ -2,6 +2,8 @@
 
 #include "PlotItems.h"
 
+#include "model/Conditioning.h"
+
 #include <QApplication>
 #include <QChart>
 #include <QContextMenuEvent>
@@ -27,7 +29,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <set>
 #include <unordered_set>
 
 namespace steerbench::ui {
@@ -790,11 +791,12 @@ void FeaturePlot::keyPressEvent(QKeyEvent* e) {
 QString FeaturePlot::viewGrid() const {
   if (dimX_ < 0 || dimY_ < 0 || dimX_ == dimY_ || workspace_.space != "grewe") return {};
   // The counts the model is told (model::gridTargets), not F2 or F4.
-  static const std::set<std::string> counts{"comp", "rational", "mem", "localmem", "coalesced", "atomic"};
   const auto& dims = workspace_.dimensions;
-  if (std::size_t(std::max(dimX_, dimY_)) >= dims.size() || !counts.count(dims[std::size_t(dimX_)]) ||
-      !counts.count(dims[std::size_t(dimY_)]))
-    return {};
+  const auto isCount = [&](int d) {
+    return std::size_t(d) < dims.size() && std::find(model::kConditionNames.begin(), model::kConditionNames.end(),
+                                                     dims[std::size_t(d)]) != model::kConditionNames.end();
+  };
+  if (!isCount(dimX_) || !isCount(dimY_)) return {};
   auto range = [](const QValueAxis* a) {
     const double lo = std::max(0.0, std::floor(a->min())), hi = std::max(lo + 1, std::ceil(a->max()));
     return QStringLiteral("%1:%2").arg(lo, 0, 'f', 0).arg(hi, 0, 'f', 0);

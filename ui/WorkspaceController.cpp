@@ -229,9 +229,7 @@ void WorkspaceController::reloadPlot() {
     // by default; when that layer has fewer than two vectors, on what there is.
     std::optional<features::Pca> pca;
     QString fit;
-    std::vector<std::vector<double>> corpusRows;
-    for (std::size_t r = 0; r < table->size(); ++r)
-      if (engine::originOfRole(table->groups[r]) == engine::KernelOrigin::Corpus) corpusRows.push_back(table->rows[r]);
+    const auto corpusRows = engine::corpusRows(*table);
     if (fitOn == "reference" && ref->size() >= 2) {
       pca = features::Pca::fit(ref->rows);
       fit = tr("the reference benchmarks");

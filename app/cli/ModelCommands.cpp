@@ -334,8 +334,7 @@ int runSample(const CommandLine& cl) {
   if (cl.has("spread"))
     targets = model::spreadTargets(o.target, spread, count, o.seed);
   else if (cl.has("grid")) {
-    for (const auto& cell : model::gridTargets(cl.value("grid"), int(cl.unsignedValue("cells", 1, 64)), o.target))
-      targets.insert(targets.end(), std::size_t(count), cell);
+    targets = model::gridSampleTargets(cl.value("grid"), int(cl.unsignedValue("cells", 1, 64)), o.target, count);
     samplesWanted = int(targets.size());
   }
   if (!targets.empty()) {

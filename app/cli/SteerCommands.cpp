@@ -100,9 +100,7 @@ steer::Target targetFrom(const CommandLine& cl, const std::string& wsPath) {
   const double y = parseNumber(xy.substr(comma + 1), "--target-pca Y", -1e12, 1e12);
   const auto ws = store::Workspace::open(wsPath, store::Workspace::Mode::OpenExisting);
   const auto table = engine::loadWorkspaceTable(ws, features::featureSpace(space));
-  std::vector<std::vector<double>> rows;
-  for (std::size_t r = 0; r < table.size(); ++r)
-    if (engine::originOfRole(table.groups[r]) == engine::KernelOrigin::Corpus) rows.push_back(table.rows[r]);
+  auto rows = engine::corpusRows(table); // as the workbench fits PCA-2 on the corpus
   if (rows.size() < 2) rows = table.rows;
   if (rows.size() < 2)
     throw InputError(ws.path() + " has fewer than two kernels with " + space + " features to fit the PCA on");

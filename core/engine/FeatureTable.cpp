@@ -18,6 +18,13 @@ KernelOrigin originOfRole(const std::string& role) {
   return KernelOrigin::Corpus;
 }
 
+std::vector<std::vector<double>> corpusRows(const FeatureTable& table) {
+  std::vector<std::vector<double>> rows;
+  for (std::size_t r = 0; r < table.size(); ++r)
+    if (originOfRole(table.groups[r]) == KernelOrigin::Corpus) rows.push_back(table.rows[r]);
+  return rows;
+}
+
 FeatureTable loadWorkspaceTable(const store::Workspace& ws, const features::FeatureSpace& space) {
   FeatureTable t;
   t.space = space.name;

@@ -36,6 +36,9 @@ struct FeatureTable {
 /// held_out, capped).
 enum class KernelOrigin { Corpus, User, Generated };
 [[nodiscard]] KernelOrigin originOfRole(const std::string& role);
+/// The vectors of the table's corpus kernels (KernelOrigin::Corpus): what
+/// PCA-2 "on the corpus" is fitted on, in the workbench and for --target-pca.
+[[nodiscard]] std::vector<std::vector<double>> corpusRows(const FeatureTable& table);
 
 /// Every workspace kernel with a vector in `space` (current version).
 /// Thread: the workspace's.

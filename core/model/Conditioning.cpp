@@ -161,4 +161,12 @@ std::vector<std::vector<double>> gridTargets(const std::string& grid, int cells,
   return out;
 }
 
+std::vector<std::vector<double>> gridSampleTargets(const std::string& grid, int cells, const std::vector<double>& base,
+                                                   int perCell) {
+  std::vector<std::vector<double>> out;
+  for (const auto& cell : gridTargets(grid, cells, base))
+    out.insert(out.end(), std::size_t(std::max(0, perCell)), cell);
+  return out;
+}
+
 } // namespace steerbench::model

@@ -58,4 +58,9 @@ inline constexpr int kConditionBins = 16;
 [[nodiscard]] std::vector<std::vector<double>> gridTargets(const std::string& grid, int cells,
                                                            const std::vector<double>& base);
 
+/// Each sample's vector for `perCell` samples a cell of that grid, cell by
+/// cell: sample i asks for gridTargets(...)[i / perCell].
+[[nodiscard]] std::vector<std::vector<double>> gridSampleTargets(const std::string& grid, int cells,
+                                                                 const std::vector<double>& base, int perCell);
+
 } // namespace steerbench::model

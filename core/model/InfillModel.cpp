@@ -126,10 +126,6 @@ torch::Tensor attendCached(const torch::Tensor& q, const torch::Tensor& keys, co
   return out;
 }
 
-} // namespace
-
-namespace {
-
 PackedWeights packLinear(const torch::Tensor& weight, const torch::Tensor& bias) {
   const auto w = weight.detach().to(torch::kFloat).contiguous();
   const auto b = bias.defined() ? bias.detach().to(torch::kFloat).contiguous() : torch::Tensor();

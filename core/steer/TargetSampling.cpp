@@ -35,8 +35,7 @@ std::vector<TargetSample> sampleTowardTarget(store::Workspace& ws, model::Sample
     opt.feedTargets = model::spreadTargets(opt.target, o.spread, o.count, o.seed);
     feeds.assign(opt.feedTargets.size(), feed);
   } else if (!o.grid.empty()) {
-    for (const auto& cell : model::gridTargets(o.grid, o.cells, opt.target))
-      opt.feedTargets.insert(opt.feedTargets.end(), std::size_t(o.count), cell);
+    opt.feedTargets = model::gridSampleTargets(o.grid, o.cells, opt.target, o.count);
     feeds.assign(opt.feedTargets.size(), feed);
   }
   const int total = opt.feedTargets.empty() ? o.count : int(opt.feedTargets.size());
@@ -68,7 +67,7 @@ std::vector<TargetSample> sampleTowardTarget(store::Workspace& ws, model::Sample
   (void)sampler.sample(feeds, total, opt, [&](const model::Sample& s) {
     TargetSample t;
     t.asked = opt.feedTargets.empty() ? opt.target : opt.feedTargets[s.feed];
-    if (!o.grid.empty()) t.cell = int(s.feed) / o.count; // the feeds are the cells' in turn, `count` each
+    if (!o.grid.empty()) t.cell = int(s.feed) / o.count; // gridSampleTargets: `count` feeds a cell, in turn
     t.text = corpus::formatSource(s.text);
     t.ended = s.complete && !s.cut;
     t.cut = s.cut;
