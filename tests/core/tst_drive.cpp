@@ -470,6 +470,33 @@ kernel void img(read_only image2d_t im, global float* o) {}
     QCOMPARE(plan.globalRange(), (std::vector<std::uint64_t>{64}));
     QCOMPARE(plan.localRange(), (std::vector<std::uint64_t>{64}));
     QCOMPARE(plan.values[1], std::int64_t(64)); // sqrt(4096): as at 4096 work-items
+    // A bound of three nested loops gets the cube root of one loop's bound
+    // (the side of the 2-D grid), so each work-item turns about as often
+    // as under one loop; a bound of one loop in the same kernel keeps the
+    // side.
+    const char* nest = R"(kernel void nest(global float* o, global const float* a, int w, int f) {
+  int x = get_global_id(0), y = get_global_id(1);
+  float s = 0.0f;
+  for (int i = 0; i < w; i++)
+    for (int j = 0; j < w; j++)
+      for (int k = 0; k < w; k++) s += a[(i * w + j) * w + k];
+  for (int m = 0; m < f; m++) s += a[m];
+  o[y * get_global_size(0) + x] = s;
+})";
+    const auto ne = analyseKernel(nest, "nest");
+    QCOMPARE(ne.loopNest, (std::vector<int>{0, 0, 3, 1}));
+    QCOMPARE(ne.evidence[2], std::string("bounds a loop; bounds a nest of 3 loops"));
+    PayloadModel nestModel;
+    nestModel.set = "roles";
+    nestModel.rank = ne.rank;
+    RunRequest nestPlan;
+    planPayload(nestModel, signatureOf(nest), ne, 65536, 64, nestPlan);
+    QCOMPARE(nestPlan.globalRange(), (std::vector<std::uint64_t>{256, 256}));
+    QCOMPARE(nestPlan.values[2], std::int64_t(6)); // 256^(1/3), rounded
+    QCOMPARE(nestPlan.values[3], std::int64_t(256));
+    nestPlan.arguments = signatureOf(nest).arguments; // as the driver's request carries them
+    QVERIFY2(describePayload(nestPlan, ne).find("w = 6 (size, loop bound of a nest of 3)") != std::string::npos,
+             describePayload(nestPlan, ne).c_str());
     // A kernel that is not there is named.
     QVERIFY(!analyseKernel(mm, "nope").found);
     QCOMPARE(analyseKernel(mm, "nope").error, std::string("no kernel called nope"));

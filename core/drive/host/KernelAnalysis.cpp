@@ -318,6 +318,34 @@ public:
   std::map<int, std::int64_t> caps;
   std::map<int, std::string> capWhy; ///< the evidence behind each cap
 
+  /// The deepest nest of loops whose conditions compare each scalar
+  /// argument: `for (i < n) for (j < n) for (k < n)` gives n a nest of 3.
+  std::map<int, int> loopNests;
+
+  /// After the traversal: walks `s` with the scalars the enclosing loops'
+  /// conditions compare, counting how deep each nests.
+  void measureLoopNests(const clang::Stmt* s, std::map<int, int>& open) {
+    if (!s) return;
+    const clang::Expr* cond = nullptr;
+    if (const auto* f = llvm::dyn_cast<clang::ForStmt>(s)) cond = f->getCond();
+    else if (const auto* w = llvm::dyn_cast<clang::WhileStmt>(s)) cond = w->getCond();
+    else if (const auto* d = llvm::dyn_cast<clang::DoStmt>(s)) cond = d->getCond();
+    std::set<int> bounds;
+    if (cond)
+      forEachComparison(cond, [&](const clang::BinaryOperator* b) {
+        const auto in = scalarsIn(b);
+        bounds.insert(in.begin(), in.end());
+      });
+    for (int p : bounds) {
+      auto& depth = loopNests[p];
+      depth = std::max(depth, ++open[p]);
+    }
+    for (const auto* child : s->children())
+      measureLoopNests(child, open);
+    for (int p : bounds)
+      --open[p];
+  }
+
   /// After the traversal: the scalars in, or bounding the variables of,
   /// each fixed-dimension subscript (h < e, then v[i][h + 1][g] of a
   /// double[13][13][5] view: e is at most 13 - 2 - 1 = 10).
@@ -762,12 +790,17 @@ public:
     out_.roles.assign(n, ArgumentRole::Other);
     out_.indexes.assign(n, -1);
     out_.loopBoundOnly.assign(n, false);
+    out_.loopNest.assign(n, 0);
     out_.counts.assign(n, false);
     out_.accessesOf.assign(n, 0);
     out_.evidence.assign(n, "");
     BodyVisitor v(ast, kernel, out_);
     v.TraverseStmt(kernel->getBody());
     v.resolveCaps();
+    {
+      std::map<int, int> open;
+      v.measureLoopNests(kernel->getBody(), open);
+    }
     out_.caps.assign(n, 0);
     for (unsigned i = 0; i < n; ++i) {
       const auto* p = kernel->getParamDecl(i);
@@ -785,9 +818,12 @@ public:
                : v.strides.count(k)                            ? ArgumentRole::Stride
                                                                : ArgumentRole::Value;
         out_.loopBoundOnly[i] = role == ArgumentRole::Size && !v.guardSizes.count(k);
+        if (auto it = v.loopNests.find(k); it != v.loopNests.end()) out_.loopNest[i] = it->second;
         out_.evidence[i] = role == ArgumentRole::Offset ? v.offsetWhy[k]
                            : v.why.count(k)             ? v.why[k]
                                                         : "no comparison with an id, no loop bound, no index product";
+        if (out_.loopBoundOnly[i] && out_.loopNest[i] > 1)
+          out_.evidence[i] += "; bounds a nest of " + std::to_string(out_.loopNest[i]) + " loops";
         if (v.caps.count(k) && role != ArgumentRole::Offset) {
           out_.caps[i] = std::uint64_t(std::max<std::int64_t>(1, v.caps[k]));
           out_.evidence[i] += "; at most " + std::to_string(out_.caps[i]) + ": " + v.capWhy[k];

@@ -40,6 +40,11 @@ struct KernelAnalysis {
   /// Per argument: true for a Size that only bounds loops (never guards an
   /// id): its value sets how much work each item does.
   std::vector<bool> loopBoundOnly;
+  /// Per argument: the deepest nest of loops whose conditions compare it
+  /// (0: it bounds none). A bound of a nest of k loops gets a value whose
+  /// k-th power is what a bound of one loop gets: each work-item then does
+  /// about as much work (a filter's `for (i < w) for (j < w)`).
+  std::vector<int> loopNest;
   /// The work-group shape (x, y) a 2-D kernel's local-memory tiles assume;
   /// empty when they show none. A row length times the second local id
   /// (`tile[ly * 16 + lx]`: 16 x 16), or a local array's fixed dimensions

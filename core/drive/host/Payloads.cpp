@@ -90,6 +90,13 @@ void planPayload(const PayloadModel& model, const KernelSignature& kernel, const
     case ArgumentRole::Offset: v = 1; break; // a halo or a first row: small, never zero (a divisor)
     default: v = rank > 1 ? side : root; break;
     }
+    // A bound of a nest of k loops (a filter's `for (i < w) for (j < w)`):
+    // the k-th root of a single loop's bound, so each work-item does about
+    // as much work as under one loop (a triple nest at the side 256 of a
+    // 2-D grid did 16.7 million turns a work-item and never ended).
+    if (analysis.roles[i] == ArgumentRole::Size && i < analysis.loopNest.size() && analysis.loopBoundOnly[i] &&
+        analysis.loopNest[i] > 1)
+      v = std::max<std::uint64_t>(2, std::uint64_t(std::llround(std::pow(double(v), 1.0 / analysis.loopNest[i]))));
     if (i < analysis.caps.size() && analysis.caps[i]) v = std::min(v, analysis.caps[i]);
     r.varied[i] = analysis.roles[i] == ArgumentRole::Value;
     switch (i < model.scalars.size() ? model.scalars[i] : ScalarChoice::Role) {
@@ -152,7 +159,11 @@ std::string describePayload(const RunRequest& r, const KernelAnalysis& analysis)
     if (a.kind == KernelArgument::Kind::Scalar) {
       if (i < r.values.size() && r.values[i] != RunRequest::kDefaultValue)
         out += "; " + a.name + " = " + std::to_string(r.values[i]) + " (" + role +
-               (i < analysis.loopBoundOnly.size() && analysis.loopBoundOnly[i] ? ", loop bound" : "") + ")";
+               (i < analysis.loopBoundOnly.size() && analysis.loopBoundOnly[i] ? ", loop bound" : "") +
+               (i < analysis.loopNest.size() && analysis.loopBoundOnly[i] && analysis.loopNest[i] > 1
+                    ? " of a nest of " + std::to_string(analysis.loopNest[i])
+                    : "") +
+               ")";
       continue;
     }
     if (a.isImage()) {
