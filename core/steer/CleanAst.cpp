@@ -761,6 +761,14 @@ private:
       ConditionReads reads;
       reads.TraverseStmt(const_cast<clang::Expr*>(bound));
       if (reads.opaque || std::find(reads.vars.begin(), reads.vars.end(), v) != reads.vars.end()) continue;
+      if (b->getOpcode() == clang::BO_NE && bound->IgnoreParenImpCasts()->getType()->isRealFloatingType() &&
+          oneWayWithoutExit(v, body, step, cond)) {
+        report(b->getOperatorLoc(), kWhileLoopAnalysis,
+               "the loop's integer counter '" + v->getNameAsString() +
+                   "' moves one way and the loop runs until it equals a floating value, which it may step over or "
+                   "never meet: it may never end");
+        return;
+      }
       ChangesOrLeaves inside(reads.vars); // the bound changes, or a way out
       inside.TraverseStmt(const_cast<clang::Stmt*>(body));
       if (step && !inside.found) inside.TraverseStmt(const_cast<clang::Expr*>(step));
@@ -789,6 +797,26 @@ private:
         continue;
       return;
     }
+  }
+
+  /// The counter `v` only grows or only falls (in the body, the step and the
+  /// condition), and nothing in the body leaves the loop, whatever else the
+  /// condition reads and the body changes: an integer counter tested
+  /// `!=` against a floating value ends only if it meets it exactly (the
+  /// search made `while (e != -f)` of `while (e < n)`, with `f = fmin(f, ...)`
+  /// in the body and `e += get_global_size(0)`; every near miss of one run
+  /// hung so).
+  bool oneWayWithoutExit(const clang::VarDecl* v, const clang::Stmt* body, const clang::Expr* step,
+                         const clang::Expr* cond) const {
+    const std::vector<const clang::VarDecl*> none; // only a way out counts
+    ChangesOrLeaves out(none);
+    out.TraverseStmt(const_cast<clang::Stmt*>(body));
+    if (out.found) return false;
+    CounterMotion moves(v, *ast_);
+    moves.TraverseStmt(const_cast<clang::Stmt*>(body));
+    if (step) moves.TraverseStmt(const_cast<clang::Expr*>(step));
+    moves.TraverseStmt(const_cast<clang::Expr*>(cond));
+    return moves.motion == CounterMotion::Motion::Grows || moves.motion == CounterMotion::Motion::Falls;
   }
 
   /// A loop with no condition, or one that is always true (`for (i = 0;;

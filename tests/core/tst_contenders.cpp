@@ -252,6 +252,13 @@ private Q_SLOTS:
     variant("loop-analysis, an unsigned counter that grows, tested against 0", "loop-analysis",
             "  size_t k = i;\n  while (k != 0) {\n    a[i] += b[k];\n    k += get_global_size(0);\n  }",
             "  size_t k = i;\n  while (k < n) {\n    a[i] += b[k];\n    k += get_global_size(0);\n  }");
+    // An integer counter that moves one way, tested for inequality with a
+    // floating value the body changes: it ends only if the two meet exactly.
+    variant("loop-analysis, an integer counter until it equals a float", "loop-analysis",
+            "  size_t k = i;\n  float f = INFINITY;\n  while (k != -f) {\n    f = fmin(f, b[k]);\n"
+            "    a[i] += b[k];\n    k += get_global_size(0);\n  }",
+            "  size_t k = i;\n  float f = INFINITY;\n  while (k < n) {\n    f = fmin(f, b[k]);\n"
+            "    a[i] += f;\n    k += get_global_size(0);\n  }");
     variant("loop-analysis, a counter that grows above its bound", "loop-analysis",
             "  for (int k = n; k > 0; k++)\n    a[i] += b[k];", "  for (int k = n; k > 0; k--)\n    a[i] += b[k];");
     variant("loop-analysis, a counter that falls below its bound", "loop-analysis",
