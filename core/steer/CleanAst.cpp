@@ -762,7 +762,7 @@ private:
       reads.TraverseStmt(const_cast<clang::Expr*>(bound));
       if (reads.opaque || std::find(reads.vars.begin(), reads.vars.end(), v) != reads.vars.end()) continue;
       if (b->getOpcode() == clang::BO_NE && bound->IgnoreParenImpCasts()->getType()->isRealFloatingType() &&
-          oneWayWithoutExit(v, body, step, cond)) {
+          !unitStepToFixedBound(v, reads.vars, body, step) && oneWayWithoutExit(v, body, step, cond)) {
         report(b->getOperatorLoc(), kWhileLoopAnalysis,
                "the loop's integer counter '" + v->getNameAsString() +
                    "' moves one way and the loop runs until it equals a floating value, which it may step over or "
@@ -817,6 +817,23 @@ private:
     if (step) moves.TraverseStmt(const_cast<clang::Expr*>(step));
     moves.TraverseStmt(const_cast<clang::Expr*>(cond));
     return moves.motion == CounterMotion::Motion::Grows || moves.motion == CounterMotion::Motion::Falls;
+  }
+
+  /// A for loop's step moves `v` by one (`++v`, `v--`), nothing else in the
+  /// loop changes it, and nothing changes the variables of its bound: such
+  /// a counter meets a fixed whole number (`i != fcount` for a float holding
+  /// a count), so the loop may well end.
+  bool unitStepToFixedBound(const clang::VarDecl* v, const std::vector<const clang::VarDecl*>& bound,
+                            const clang::Stmt* body, const clang::Expr* step) const {
+    const auto* u = step ? llvm::dyn_cast<clang::UnaryOperator>(step->IgnoreParens()) : nullptr;
+    const auto* r = u && u->isIncrementDecrementOp() ? llvm::dyn_cast<clang::DeclRefExpr>(u->getSubExpr()->IgnoreParenImpCasts())
+                                                     : nullptr;
+    if (!r || r->getDecl() != v) return false;
+    std::vector<const clang::VarDecl*> counterAndBound = bound;
+    counterAndBound.push_back(v);
+    ChangesOrLeaves inside(counterAndBound); // a change of the bound or of the counter in the body
+    inside.TraverseStmt(const_cast<clang::Stmt*>(body));
+    return !inside.found;
   }
 
   /// A loop with no condition, or one that is always true (`for (i = 0;;

@@ -257,8 +257,13 @@ private Q_SLOTS:
     variant("loop-analysis, an integer counter until it equals a float", "loop-analysis",
             "  size_t k = i;\n  float f = INFINITY;\n  while (k != -f) {\n    f = fmin(f, b[k]);\n"
             "    a[i] += b[k];\n    k += get_global_size(0);\n  }",
-            "  size_t k = i;\n  float f = INFINITY;\n  while (k < n) {\n    f = fmin(f, b[k]);\n"
-            "    a[i] += f;\n    k += get_global_size(0);\n  }");
+            "  size_t k = i;\n  float f = INFINITY;\n  while (k != -f) {\n    f = fmin(f, b[k]);\n"
+            "    a[i] += b[k];\n    k += get_global_size(0);\n    if (k >= n)\n      break;\n  }");
+    // ... but a for loop's counter stepped by one towards a float that
+    // nothing changes (a count held in a float) meets it.
+    variant("loop-analysis, an integer counter until it equals a changing float", "loop-analysis",
+            "  float f = b[0];\n  for (int k = 0; k != f; k++) {\n    a[i] += b[k];\n    f = f * 0.5f;\n  }",
+            "  float f = b[0];\n  for (int k = 0; k != f; k++)\n    a[i] += b[k];");
     variant("loop-analysis, a counter that grows above its bound", "loop-analysis",
             "  for (int k = n; k > 0; k++)\n    a[i] += b[k];", "  for (int k = n; k > 0; k--)\n    a[i] += b[k];");
     variant("loop-analysis, a counter that falls below its bound", "loop-analysis",

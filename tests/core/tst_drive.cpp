@@ -497,6 +497,39 @@ kernel void img(read_only image2d_t im, global float* o) {}
     nestPlan.arguments = signatureOf(nest).arguments; // as the driver's request carries them
     QVERIFY2(describePayload(nestPlan, ne).find("w = 6 (size, loop bound of a nest of 3)") != std::string::npos,
              describePayload(nestPlan, ne).c_str());
+    // Nests counted as they are: two loops side by side are no nest (s), a
+    // while loop in a for loop is one of 2 (t), a guard's size keeps the
+    // side (n), and so does a row width of the ids (w: its root would make
+    // work-items of different rows write the same elements).
+    const char* shapes = R"(kernel void shapes(global float* o, global const float* a, int s, int t, int n, int w) {
+  int x = get_global_id(0), y = get_global_id(1);
+  if (x >= n) return;
+  float r = 0.0f;
+  for (int i = 0; i < s; i++) r += a[i];
+  for (int j = 0; j < s; j++) r += a[j + 1];
+  for (int i = 0; i < t; i++) {
+    int k = 0;
+    while (k < t) r += a[k++];
+  }
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) r += a[i + j];
+  for (int i = 0; i < w; i++)
+    for (int j = 0; j < w; j++) r += a[i + j];
+  o[y * w + x] = r;
+})";
+    const auto sh = analyseKernel(shapes, "shapes");
+    QCOMPARE(sh.loopNest, (std::vector<int>{0, 0, 1, 2, 2, 2}));
+    QCOMPARE(sh.loopBoundOnly, (std::vector<bool>{false, false, true, true, false, true}));
+    QCOMPARE(sh.idWidth, (std::vector<bool>{false, false, false, false, false, true}));
+    PayloadModel shapesModel;
+    shapesModel.set = "roles";
+    shapesModel.rank = sh.rank;
+    RunRequest shapesPlan;
+    planPayload(shapesModel, signatureOf(shapes), sh, 65536, 64, shapesPlan);
+    QCOMPARE(shapesPlan.values[2], std::int64_t(256)); // one loop at a time
+    QCOMPARE(shapesPlan.values[3], std::int64_t(16));  // 256^(1/2)
+    QCOMPARE(shapesPlan.values[4], std::int64_t(256)); // a guard's size
+    QCOMPARE(shapesPlan.values[5], std::int64_t(256)); // a row width of the ids
     // A kernel that is not there is named.
     QVERIFY(!analyseKernel(mm, "nope").found);
     QCOMPARE(analyseKernel(mm, "nope").error, std::string("no kernel called nope"));

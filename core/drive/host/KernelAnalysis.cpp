@@ -171,6 +171,7 @@ public:
   }
   std::vector<const clang::VarDecl*> arrays; ///< KernelAnalysis::arrays, in order
   std::set<int> guardSizes, loopSizes, strides, offsets;
+  std::set<int> idWidths; ///< scalars multiplied in a subscript that mentions a work-item's id
   std::set<int> loopCounts; ///< buffers whose values bound loops
   std::map<int, std::string> why;       ///< evidence per argument
   std::map<int, std::string> offsetWhy; ///< evidence for offsets
@@ -302,7 +303,7 @@ public:
   bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr* e) {
     fixedDimension(e);
     if (e->getType().getAddressSpace() == clang::LangAS::opencl_local) tileIn(e);
-    strideIn(e->getIdx());
+    strideIn(e->getIdx(), mentionsId(e->getIdx()));
     indexBuffersIn(e->getIdx(), resolve(e->getBase()));
     if (!e->getType()->isArrayType()) access(e, e->getBase());
     return true;
@@ -596,14 +597,19 @@ private:
     });
   }
 
-  void strideIn(const clang::Stmt* e) {
+  /// `withId`: the whole subscript mentions a work-item's id, so a scalar
+  /// multiplied in it is a row width that decides which element each
+  /// work-item reaches (`out[y * w + x]`).
+  void strideIn(const clang::Stmt* e, bool withId) {
     if (!e) return;
     if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e); b && (b->getOpcode() == clang::BO_Mul || b->getOpcode() == clang::BO_Shl))
       for (const auto* side : {b->getLHS(), b->getRHS()})
-        if (const int p = scalarArgument(side); p >= 0 && strides.insert(p).second && !why.count(p))
-          why[p] = "multiplies an index";
+        if (const int p = scalarArgument(side); p >= 0) {
+          if (strides.insert(p).second && !why.count(p)) why[p] = "multiplies an index";
+          if (withId) idWidths.insert(p);
+        }
     for (const auto* child : e->children())
-      strideIn(child);
+      strideIn(child, withId);
   }
 
   /// Integer buffers read inside a subscript of buffer `target`: their values index it.
@@ -791,6 +797,7 @@ public:
     out_.indexes.assign(n, -1);
     out_.loopBoundOnly.assign(n, false);
     out_.loopNest.assign(n, 0);
+    out_.idWidth.assign(n, false);
     out_.counts.assign(n, false);
     out_.accessesOf.assign(n, 0);
     out_.evidence.assign(n, "");
@@ -819,11 +826,13 @@ public:
                                                                : ArgumentRole::Value;
         out_.loopBoundOnly[i] = role == ArgumentRole::Size && !v.guardSizes.count(k);
         if (auto it = v.loopNests.find(k); it != v.loopNests.end()) out_.loopNest[i] = it->second;
+        out_.idWidth[i] = v.idWidths.count(k) > 0;
         out_.evidence[i] = role == ArgumentRole::Offset ? v.offsetWhy[k]
                            : v.why.count(k)             ? v.why[k]
                                                         : "no comparison with an id, no loop bound, no index product";
         if (out_.loopBoundOnly[i] && out_.loopNest[i] > 1)
-          out_.evidence[i] += "; bounds a nest of " + std::to_string(out_.loopNest[i]) + " loops";
+          out_.evidence[i] += "; bounds a nest of " + std::to_string(out_.loopNest[i]) + " loops" +
+                              (out_.idWidth[i] ? ", but multiplies a work-item's id in a subscript" : "");
         if (v.caps.count(k) && role != ArgumentRole::Offset) {
           out_.caps[i] = std::uint64_t(std::max<std::int64_t>(1, v.caps[k]));
           out_.evidence[i] += "; at most " + std::to_string(out_.caps[i]) + ": " + v.capWhy[k];

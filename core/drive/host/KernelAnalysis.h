@@ -45,6 +45,12 @@ struct KernelAnalysis {
   /// k-th power is what a bound of one loop gets: each work-item then does
   /// about as much work (a filter's `for (i < w) for (j < w)`).
   std::vector<int> loopNest;
+  /// Per argument: true for an integer scalar multiplied in a subscript
+  /// that mentions a work-item's id (`out[y * w + x]`): a row width, which
+  /// decides which element each work-item reaches. It keeps a loop bound's
+  /// value even when it bounds a nest (a root would make work-items of
+  /// different rows write the same elements).
+  std::vector<bool> idWidth;
   /// The work-group shape (x, y) a 2-D kernel's local-memory tiles assume;
   /// empty when they show none. A row length times the second local id
   /// (`tile[ly * 16 + lx]`: 16 x 16), or a local array's fixed dimensions

@@ -94,8 +94,10 @@ void planPayload(const PayloadModel& model, const KernelSignature& kernel, const
     // the k-th root of a single loop's bound, so each work-item does about
     // as much work as under one loop (a triple nest at the side 256 of a
     // 2-D grid did 16.7 million turns a work-item and never ended).
+    // A row width of the ids keeps its value: it decides which element each
+    // work-item reaches.
     if (analysis.roles[i] == ArgumentRole::Size && i < analysis.loopNest.size() && analysis.loopBoundOnly[i] &&
-        analysis.loopNest[i] > 1)
+        analysis.loopNest[i] > 1 && !analysis.idWidth[i])
       v = std::max<std::uint64_t>(2, std::uint64_t(std::llround(std::pow(double(v), 1.0 / analysis.loopNest[i]))));
     if (i < analysis.caps.size() && analysis.caps[i]) v = std::min(v, analysis.caps[i]);
     r.varied[i] = analysis.roles[i] == ArgumentRole::Value;
@@ -160,7 +162,8 @@ std::string describePayload(const RunRequest& r, const KernelAnalysis& analysis)
       if (i < r.values.size() && r.values[i] != RunRequest::kDefaultValue)
         out += "; " + a.name + " = " + std::to_string(r.values[i]) + " (" + role +
                (i < analysis.loopBoundOnly.size() && analysis.loopBoundOnly[i] ? ", loop bound" : "") +
-               (i < analysis.loopNest.size() && analysis.loopBoundOnly[i] && analysis.loopNest[i] > 1
+               (i < analysis.loopNest.size() && analysis.loopBoundOnly[i] && analysis.loopNest[i] > 1 &&
+                        !analysis.idWidth[i]
                     ? " of a nest of " + std::to_string(analysis.loopNest[i])
                     : "") +
                ")";
