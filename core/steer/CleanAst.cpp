@@ -760,15 +760,18 @@ private:
         continue;
       ConditionReads reads;
       reads.TraverseStmt(const_cast<clang::Expr*>(bound));
-      if (reads.opaque || std::find(reads.vars.begin(), reads.vars.end(), v) != reads.vars.end()) continue;
+      // A bound with a call or a read of memory (`e != fabs(f)`) may change
+      // in the loop: only a plain one can exempt a unit step.
       if (b->getOpcode() == clang::BO_NE && bound->IgnoreParenImpCasts()->getType()->isRealFloatingType() &&
-          !unitStepToFixedBound(v, reads.vars, body, step) && oneWayWithoutExit(v, body, step, cond)) {
+          !mentions(bound, v) && !(!reads.opaque && unitStepToFixedBound(v, reads.vars, body, step)) &&
+          oneWayWithoutExit(v, body, step, cond)) {
         report(b->getOperatorLoc(), kWhileLoopAnalysis,
                "the loop's integer counter '" + v->getNameAsString() +
                    "' moves one way and the loop runs until it equals a floating value, which it may step over or "
                    "never meet: it may never end");
         return;
       }
+      if (reads.opaque || std::find(reads.vars.begin(), reads.vars.end(), v) != reads.vars.end()) continue;
       ChangesOrLeaves inside(reads.vars); // the bound changes, or a way out
       inside.TraverseStmt(const_cast<clang::Stmt*>(body));
       if (step && !inside.found) inside.TraverseStmt(const_cast<clang::Expr*>(step));
@@ -817,6 +820,15 @@ private:
     if (step) moves.TraverseStmt(const_cast<clang::Expr*>(step));
     moves.TraverseStmt(const_cast<clang::Expr*>(cond));
     return moves.motion == CounterMotion::Motion::Grows || moves.motion == CounterMotion::Motion::Falls;
+  }
+
+  /// `e` reads the variable `v` anywhere, calls and subscripts included.
+  static bool mentions(const clang::Stmt* e, const clang::VarDecl* v) {
+    if (!e) return false;
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e); r && r->getDecl() == v) return true;
+    for (const auto* child : e->children())
+      if (mentions(child, v)) return true;
+    return false;
   }
 
   /// A for loop's step moves `v` by one (`++v`, `v--`), nothing else in the

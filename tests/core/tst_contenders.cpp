@@ -259,6 +259,10 @@ private Q_SLOTS:
             "    a[i] += b[k];\n    k += get_global_size(0);\n  }",
             "  size_t k = i;\n  float f = INFINITY;\n  while (k != -f) {\n    f = fmin(f, b[k]);\n"
             "    a[i] += b[k];\n    k += get_global_size(0);\n    if (k >= n)\n      break;\n  }");
+    // The same through a call or a read of memory in the bound.
+    variant("loop-analysis, an integer counter until it equals a float through a call", "loop-analysis",
+            "  size_t k = i;\n  while (k != fabs(b[0]) + 0.5f) {\n    a[i] += b[k];\n    k += get_global_size(0);\n  }",
+            "  size_t k = i;\n  while (k < fabs(b[0]) + 0.5f) {\n    a[i] += b[k];\n    k += get_global_size(0);\n  }");
     // ... but a for loop's counter stepped by one towards a float that
     // nothing changes (a count held in a float) meets it.
     variant("loop-analysis, an integer counter until it equals a changing float", "loop-analysis",
