@@ -776,22 +776,19 @@ private:
       inside.TraverseStmt(const_cast<clang::Stmt*>(body));
       if (step && !inside.found) inside.TraverseStmt(const_cast<clang::Expr*>(step));
       if (inside.found) continue;
-      CounterMotion moves(v, *ast_);
-      moves.TraverseStmt(const_cast<clang::Stmt*>(body));
-      if (step) moves.TraverseStmt(const_cast<clang::Expr*>(step));
-      moves.TraverseStmt(const_cast<clang::Expr*>(cond));
+      const auto motion = motionOf(v, body, step, cond);
       const auto op = counterLeft ? b->getOpcode() : clang::BinaryOperator::reverseComparisonOp(b->getOpcode());
       const std::string name = "'" + v->getNameAsString() + "'";
       using Motion = CounterMotion::Motion;
-      if (moves.motion == Motion::Grows && (op == clang::BO_GT || op == clang::BO_GE))
+      if (motion == Motion::Grows && (op == clang::BO_GT || op == clang::BO_GE))
         report(b->getOperatorLoc(), kWhileLoopAnalysis,
                "the loop's counter " + name + " only grows and the loop runs while it is above its bound: once "
                "entered, it never ends");
-      else if (moves.motion == Motion::Falls && (op == clang::BO_LT || op == clang::BO_LE))
+      else if (motion == Motion::Falls && (op == clang::BO_LT || op == clang::BO_LE))
         report(b->getOperatorLoc(), kWhileLoopAnalysis,
                "the loop's counter " + name + " only falls and the loop runs while it is below its bound: once "
                "entered, it never ends");
-      else if (moves.motion == Motion::Grows && op == clang::BO_NE && v->getType()->isUnsignedIntegerType() &&
+      else if (motion == Motion::Grows && op == clang::BO_NE && v->getType()->isUnsignedIntegerType() &&
                zeroOrOne(bound) == 0)
         report(b->getOperatorLoc(), kWhileLoopAnalysis,
                "the loop's unsigned counter " + name + " only grows and the loop runs until it is 0: once entered, "
@@ -802,24 +799,35 @@ private:
     }
   }
 
-  /// The counter `v` only grows or only falls (in the body, the step and the
-  /// condition), and nothing in the body leaves the loop, whatever else the
-  /// condition reads and the body changes: an integer counter tested
-  /// `!=` against a floating value ends only if it meets it exactly (the
-  /// search made `while (e != -f)` of `while (e < n)`, with `f = fmin(f, ...)`
-  /// in the body and `e += get_global_size(0)`; every near miss of one run
-  /// hung so).
-  bool oneWayWithoutExit(const clang::VarDecl* v, const clang::Stmt* body, const clang::Expr* step,
-                         const clang::Expr* cond) const {
+  /// A `break`, `return` or `goto` in the loop's body.
+  static bool hasWayOut(const clang::Stmt* body) {
     const std::vector<const clang::VarDecl*> none; // only a way out counts
     ChangesOrLeaves out(none);
     out.TraverseStmt(const_cast<clang::Stmt*>(body));
-    if (out.found) return false;
+    return out.found;
+  }
+
+  /// How the loop's body, step and condition move the counter `v`.
+  CounterMotion::Motion motionOf(const clang::VarDecl* v, const clang::Stmt* body, const clang::Expr* step,
+                                 const clang::Expr* cond) const {
     CounterMotion moves(v, *ast_);
     moves.TraverseStmt(const_cast<clang::Stmt*>(body));
     if (step) moves.TraverseStmt(const_cast<clang::Expr*>(step));
     moves.TraverseStmt(const_cast<clang::Expr*>(cond));
-    return moves.motion == CounterMotion::Motion::Grows || moves.motion == CounterMotion::Motion::Falls;
+    return moves.motion;
+  }
+
+  /// The counter `v` only grows or only falls, and nothing in the body
+  /// leaves the loop, whatever else the condition reads and the body
+  /// changes: an integer counter tested `!=` against a floating value ends
+  /// only if it meets it exactly (the search made `while (e != -f)` of
+  /// `while (e < n)`, with `f = fmin(f, ...)` in the body and `e +=
+  /// get_global_size(0)`; every near miss of one run hung so).
+  bool oneWayWithoutExit(const clang::VarDecl* v, const clang::Stmt* body, const clang::Expr* step,
+                         const clang::Expr* cond) const {
+    if (hasWayOut(body)) return false;
+    const auto motion = motionOf(v, body, step, cond);
+    return motion == CounterMotion::Motion::Grows || motion == CounterMotion::Motion::Falls;
   }
 
   /// `e` reads the variable `v` anywhere, calls and subscripts included.
@@ -858,10 +866,7 @@ private:
       clang::Expr::EvalResult r;
       if (!cond->EvaluateAsInt(r, *ast_) || r.Val.getInt().isZero()) return;
     }
-    const std::vector<const clang::VarDecl*> none; // only a way out counts
-    ChangesOrLeaves inside(none);
-    inside.TraverseStmt(const_cast<clang::Stmt*>(body));
-    if (inside.found) return;
+    if (hasWayOut(body)) return;
     report(at, kWhileLoopAnalysis,
            std::string(cond ? "the loop's condition is always true" : "the loop has no condition") +
                ", and nothing leaves it: it never ends");

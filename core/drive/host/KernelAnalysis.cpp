@@ -324,8 +324,8 @@ public:
   std::map<int, int> loopNests;
 
   /// After the traversal: walks `s` with the scalars the enclosing loops'
-  /// conditions compare, counting how deep each nests.
-  void measureLoopNests(const clang::Stmt* s, std::map<int, int>& open) {
+  /// conditions compare (openLoops_), counting how deep each nests.
+  void measureLoopNests(const clang::Stmt* s) {
     if (!s) return;
     const clang::Expr* cond = nullptr;
     if (const auto* f = llvm::dyn_cast<clang::ForStmt>(s)) cond = f->getCond();
@@ -339,12 +339,12 @@ public:
       });
     for (int p : bounds) {
       auto& depth = loopNests[p];
-      depth = std::max(depth, ++open[p]);
+      depth = std::max(depth, ++openLoops_[p]);
     }
     for (const auto* child : s->children())
-      measureLoopNests(child, open);
+      measureLoopNests(child);
     for (int p : bounds)
-      --open[p];
+      --openLoops_[p];
   }
 
   /// After the traversal: the scalars in, or bounding the variables of,
@@ -754,6 +754,7 @@ private:
   KernelAnalysis& out_;
   std::map<const clang::ParmVarDecl*, int> params_;
   std::set<const clang::VarDecl*> idVars_;
+  std::map<int, int> openLoops_; ///< measureLoopNests: enclosing loops comparing each scalar
   std::map<const clang::VarDecl*, int> localIds_; ///< variables holding get_local_id(d)
   std::map<const clang::VarDecl*, int> localSizes_; ///< variables holding get_local_size(d)
   std::map<const clang::VarDecl*, std::set<int>> comparedWith_; ///< scalars each variable is compared with
@@ -804,10 +805,7 @@ public:
     BodyVisitor v(ast, kernel, out_);
     v.TraverseStmt(kernel->getBody());
     v.resolveCaps();
-    {
-      std::map<int, int> open;
-      v.measureLoopNests(kernel->getBody(), open);
-    }
+    v.measureLoopNests(kernel->getBody());
     out_.caps.assign(n, 0);
     for (unsigned i = 0; i < n; ++i) {
       const auto* p = kernel->getParamDecl(i);

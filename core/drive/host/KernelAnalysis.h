@@ -51,6 +51,12 @@ struct KernelAnalysis {
   /// value even when it bounds a nest (a root would make work-items of
   /// different rows write the same elements).
   std::vector<bool> idWidth;
+  /// The root a payload takes of argument i's loop-bound value: its nest
+  /// when it only bounds loops, bounds a nest of several and is no row
+  /// width of the ids; else 1.
+  [[nodiscard]] int nestRoot(std::size_t i) const {
+    return i < loopNest.size() && loopBoundOnly[i] && !idWidth[i] && loopNest[i] > 1 ? loopNest[i] : 1;
+  }
   /// The work-group shape (x, y) a 2-D kernel's local-memory tiles assume;
   /// empty when they show none. A row length times the second local id
   /// (`tile[ly * 16 + lx]`: 16 x 16), or a local array's fixed dimensions

@@ -96,9 +96,8 @@ void planPayload(const PayloadModel& model, const KernelSignature& kernel, const
     // 2-D grid did 16.7 million turns a work-item and never ended).
     // A row width of the ids keeps its value: it decides which element each
     // work-item reaches.
-    if (analysis.roles[i] == ArgumentRole::Size && i < analysis.loopNest.size() && analysis.loopBoundOnly[i] &&
-        analysis.loopNest[i] > 1 && !analysis.idWidth[i])
-      v = std::max<std::uint64_t>(2, std::uint64_t(std::llround(std::pow(double(v), 1.0 / analysis.loopNest[i]))));
+    if (const int k = analysis.nestRoot(i); k > 1)
+      v = std::max<std::uint64_t>(2, std::uint64_t(std::llround(std::pow(double(v), 1.0 / k))));
     if (i < analysis.caps.size() && analysis.caps[i]) v = std::min(v, analysis.caps[i]);
     r.varied[i] = analysis.roles[i] == ArgumentRole::Value;
     switch (i < model.scalars.size() ? model.scalars[i] : ScalarChoice::Role) {
@@ -162,10 +161,7 @@ std::string describePayload(const RunRequest& r, const KernelAnalysis& analysis)
       if (i < r.values.size() && r.values[i] != RunRequest::kDefaultValue)
         out += "; " + a.name + " = " + std::to_string(r.values[i]) + " (" + role +
                (i < analysis.loopBoundOnly.size() && analysis.loopBoundOnly[i] ? ", loop bound" : "") +
-               (i < analysis.loopNest.size() && analysis.loopBoundOnly[i] && analysis.loopNest[i] > 1 &&
-                        !analysis.idWidth[i]
-                    ? " of a nest of " + std::to_string(analysis.loopNest[i])
-                    : "") +
+               (analysis.nestRoot(i) > 1 ? " of a nest of " + std::to_string(analysis.nestRoot(i)) : "") +
                ")";
       continue;
     }
