@@ -33,7 +33,7 @@
 // Usage: bench-steer [--space grewe|instcount|autophase] [--targets 40] [--time-budget 600]
 //                    [--depth 100000] [--width 16] [--candidates 4] [--temperature 0.8] [--hole 0-3]
 //                    [--directed-holes 0.5] [--rename-holes 1] [--escalate-after 0] [--restarts 0] [--redraws 0] [--combine 16] [--combine-greedy 0] [--aliases 4] [--alias-seeds 0] [--max-per-vector 4] [--reseed-after 100] [--reseed-draw 0|1] [--fill-insertions 0|1] [--clean-seeds 0|1] [--guide-logits 1] [--patience 0]
-//                    [--max-new-tokens 8] [--endhole-bias 4] [--unguarded] [--untyped] [--no-calls] [--unchecked] [--context 64] [--nearest 32] [--seed-package-share 0.75] [--repairs 0] [--lineage-checks 0] [--package-failures 1] [--seed 1] [--ablation]
+//                    [--max-new-tokens 8] [--endhole-bias 4] [--endhole-ramp 0] [--unguarded] [--untyped] [--no-calls] [--unchecked] [--context 64] [--nearest 32] [--seed-package-share 0.75] [--repairs 0] [--lineage-checks 0] [--package-failures 1] [--seed 1] [--ablation]
 //                    [--seeding nearest|empty|generated|auto] (generated: a model trained with conditions, told each target;
 //                    auto: generated where the nearest corpus kernel is below --generated-below proximity, else nearest)
 //                    [--generated-below 0]
@@ -309,6 +309,7 @@ int main(int argc, char** argv) {
     }
     else if (arg("--patience")) base.patience = std::atoi(argv[++i]);
     else if (arg("--endhole-bias")) base.endHoleBias = std::atof(argv[++i]);
+    else if (arg("--endhole-ramp")) base.endHoleRamp = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--unguarded")) base.guard = false;
     else if (!std::strcmp(argv[i], "--untyped")) base.guardTypes = false;
     else if (!std::strcmp(argv[i], "--no-calls")) base.guardCalls = false;
@@ -410,11 +411,11 @@ int main(int argc, char** argv) {
     std::printf("bench-steer: %s space; model %s (sha256 %s); BLAS %s\n", space.name.c_str(), sampler.describe().c_str(),
                 sampler.modelHash().substr(0, 12).c_str(), model::useThreads(threads).c_str());
     std::printf("spec: width %d, %d candidates per member, depth %d, swap %.2f, temperature %.2f, holes %d-%d tokens (%.0f%% directed%s), "
-                "infills up to %d tokens, escalation after %d stalled generations (0: none), %d restarts, %d redraws of an infill that rebuilds its hole, %d combined candidates a generation (and %d greedy), %d aliased, at most %d members a vector (0: any), reseed after %d stalled generations (0: never) %s, insertions %s, seeds from nothing sampled %s%s, guided infills %.1f (0: none), [ENDHOLE] bias %.1f, %s, "
+                "infills up to %d tokens, escalation after %d stalled generations (0: none), %d restarts, %d redraws of an infill that rebuilds its hole, %d combined candidates a generation (and %d greedy), %d aliased, at most %d members a vector (0: any), reseed after %d stalled generations (0: never) %s, insertions %s, seeds from nothing sampled %s%s, guided infills %.1f (0: none), [ENDHOLE] bias %.1f (and %.1f a token written), %s, "
                 "context %d tokens (0: all), %d nearest seeds (at most %.0f%% from one package), time budget %.0f s per target, patience %d generations (0: none), "
                 "seed %llu; clean-compile rules: %s; contenders %s\n",
                 base.width, base.candidatesPerMember, base.depth, base.swapProbability, base.temperature, base.holeMin,
-                base.holeMax, 100 * base.directedHoles, base.renameHoles ? ", with renames" : "", base.maxNewTokens, base.escalateAfter, base.restarts, base.redraws, base.combine, base.combineGreedy, base.aliases, base.maxPerVector, base.reseedAfter, base.reseedDraw ? "drawing from the seeds" : "from generation 0's beam", base.fillInsertions ? "filled" : "may stay empty", base.cleanSeedsTaken() ? "clean" : "plain", seedText.c_str(), base.guideLogits, base.endHoleBias, (std::string(base.guard ? (base.guardTypes ? "grammar guard" : "grammar guard without types and scopes") : "unguarded") + (base.guard && base.guardCalls ? " with builtin calls" : "") + (base.check ? ", compiler checks" : ", unchecked")).c_str(), base.context, base.nearest, 100 * base.seedPackageShare, base.timeBudget,
+                base.holeMax, 100 * base.directedHoles, base.renameHoles ? ", with renames" : "", base.maxNewTokens, base.escalateAfter, base.restarts, base.redraws, base.combine, base.combineGreedy, base.aliases, base.maxPerVector, base.reseedAfter, base.reseedDraw ? "drawing from the seeds" : "from generation 0's beam", base.fillInsertions ? "filled" : "may stay empty", base.cleanSeedsTaken() ? "clean" : "plain", seedText.c_str(), base.guideLogits, base.endHoleBias, base.endHoleRamp, (std::string(base.guard ? (base.guardTypes ? "grammar guard" : "grammar guard without types and scopes") : "unguarded") + (base.guard && base.guardCalls ? " with builtin calls" : "") + (base.check ? ", compiler checks" : ", unchecked")).c_str(), base.context, base.nearest, 100 * base.seedPackageShare, base.timeBudget,
                 base.patience, (unsigned long long)base.seed,
                 [&] {
                   std::string r;

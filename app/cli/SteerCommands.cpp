@@ -184,6 +184,9 @@ void addSearchOptions(CommandLine& cl) {
                              "__local names, atomics), taken from those of a feature it has too much of (0: none)",
              false, "1"});
   cl.option({"endhole-bias", 0, "B", "added to the [ENDHOLE] logit of infills (> 0: shorter infills)", false, "4"});
+  cl.option({"endhole-ramp", 0, "R", "added to the [ENDHOLE] logit again for each token an infill has written "
+                                     "(> 0: a long infill closes at its next chance instead of being lost at "
+                                     "--max-new-tokens)", false, "0"});
   cl.option({"unguarded", 0, "", "infill without the grammar guard (mismatched brackets, undeclared names allowed)"});
   cl.option({"unchecked", 0, "", "infill without compiler checks (by default each statement an infill writes is "
                                  "compiled as it ends, and sampled again if it has an error)"});
@@ -295,6 +298,7 @@ void readSearchOptions(const CommandLine& cl, steer::SteerSpec& spec) {
     spec.reseedAfter = int(cl.unsignedValue("reseed-after", 0, 100000));
     spec.guideLogits = cl.numberValue("guide", -100, 100);
     spec.endHoleBias = cl.numberValue("endhole-bias", -100, 100);
+    spec.endHoleRamp = cl.numberValue("endhole-ramp", -100, 100);
     spec.guard = !cl.has("unguarded");
     spec.check = !cl.has("unchecked");
     spec.context = int(cl.unsignedValue("context", 0, 100000));

@@ -31,7 +31,8 @@ void shapeLogits(float* logits, std::int64_t vocab, std::vector<SampleRow>& rows
     float* r = row(b);
     for (int m = 0; m < Tokenizer::kMetaCount; ++m) // meta tokens other than [ENDHOLE] are never sampled
       if (m != Tokenizer::kEndHole) r[m] = kNever;
-    if (o.endHoleBias != 0.0) r[Tokenizer::kEndHole] += float(o.endHoleBias);
+    const double endHole = o.endHoleBias + o.endHoleRamp * rows[b].newTokens;
+    if (endHole != 0.0) r[Tokenizer::kEndHole] += float(endHole);
   }
   if (!o.feedTokenBias.empty())
     for (std::size_t b = 0; b < rows.size(); ++b)

@@ -58,6 +58,11 @@ struct SampleOptions {
   /// Added to the [ENDHOLE] logit before sampling (a length prior: > 0 closes
   /// holes sooner). 0 samples the model as trained.
   double endHoleBias = 0.0;
+  /// Added to the [ENDHOLE] logit once more for each token the row has
+  /// written (a length prior that grows: an infill that runs long closes at
+  /// its next chance instead of running into maxNewTokens, where it is lost).
+  /// 0: a flat prior, endHoleBias alone.
+  double endHoleRamp = 0.0;
   /// A hole whose infill's last this many tokens are the first ones after
   /// the hole closes where they start (they are dropped): the model has begun
   /// to write the text that follows the hole, instead of ending the hole.

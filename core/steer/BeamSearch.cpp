@@ -518,6 +518,7 @@ void BeamSearch::Run::sampleFeeds(Generation& g, const Feeds& feeds, int maxNewT
   so.restarts = beam.empty() ? std::max(spec.restarts, spec.seedRestarts) : spec.restarts;
   so.seed = generationSeed(spec.seed, generation) ^ 0x5eedull;
   so.endHoleBias = beam.empty() ? 0.0 : spec.endHoleBias;
+  so.endHoleRamp = beam.empty() ? 0.0 : spec.endHoleRamp;
   if (beam.empty() && spec.seeding == Seeding::Generated) // the Grewe counts, without the ratios F2 and F4
     so.target.assign(spec.target.values.begin(), spec.target.values.begin() + 6);
   so.guard = spec.guard;

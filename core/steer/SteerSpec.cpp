@@ -50,7 +50,7 @@ std::string SteerSpec::toJson() const {
          ",\"fill_insertions\":" + (fillInsertions ? "true" : "false") +
          ",\"clean_seeds\":" + (cleanSeeds ? "true" : "false") + ",\"seed_near\":" + formatNumber(seedNear) + ",\"seed_lean\":" + formatNumber(seedLean) + ",\"seed_restarts\":" + std::to_string(seedRestarts) + ",\"seed_local\":" + formatNumber(seedLocal) +
          ",\"guide_logits\":" + formatNumber(guideLogits) +
-         ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"guard\":" + (guard ? "true" : "false") + ",\"guard_types\":" + (guardTypes ? "true" : "false") + ",\"guard_calls\":" + (guardCalls ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
+         ",\"endhole_bias\":" + formatNumber(endHoleBias) + ",\"endhole_ramp\":" + formatNumber(endHoleRamp) + ",\"guard\":" + (guard ? "true" : "false") + ",\"guard_types\":" + (guardTypes ? "true" : "false") + ",\"guard_calls\":" + (guardCalls ? "true" : "false") + ",\"check\":" + (check ? "true" : "false") + ",\"context\":" + std::to_string(context) +
          ",\"scale\":" + jsonNumbers(scale) +
          ",\"seeding\":\"" + seedingName(seeding) + "\",\"generated_below\":" + formatNumber(generatedBelow) +
          (seedingWhy.empty() ? "" : ",\"seeding_why\":" + jsonString(seedingWhy)) + ",\"nearest\":" + std::to_string(nearest) +
@@ -134,6 +134,8 @@ SteerSpec SteerSpec::fromJson(const std::string& json, const std::string& name) 
   real("seed_package_share", s.seedPackageShare);
   real("time_budget", s.timeBudget);
   real("endhole_bias", s.endHoleBias);
+  s.endHoleRamp = 0; // a run stored before the ramp had a flat prior
+  real("endhole_ramp", s.endHoleRamp);
   s.guard = o->getBoolean("guard").value_or(false); // a run stored before the guard existed sampled without it
   s.guardTypes = o->getBoolean("guard_types").value_or(false); // and before its rules of types and scopes, without them
   s.guardCalls = o->getBoolean("guard_calls").value_or(false);  // and before its rule of builtin calls, without it

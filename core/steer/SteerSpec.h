@@ -169,6 +169,7 @@ struct SteerSpec {
   /// token-level reading (Grewe). 0: none. Runs stored without it had none.
   double guideLogits = 1;
   double endHoleBias = 4;      ///< added to the [ENDHOLE] logit of infills (model::SampleOptions)
+  double endHoleRamp = 0;      ///< added again for each token an infill has written (model::SampleOptions); runs stored without it had none
   bool guard = true;           ///< grammar-guided infills (model::SampleOptions::guard); runs stored without it had none
   bool guardTypes = true;      ///< the guard's rules of types and scopes (model::SampleOptions::typeRules); runs stored without it had none
   bool guardCalls = true;      ///< the guard's rule of builtin calls (model::SampleOptions::typedArguments); runs stored without it had none

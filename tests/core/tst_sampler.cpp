@@ -764,6 +764,30 @@ private Q_SLOTS:
     QCOMPARE(logits[std::size_t(vocab + semi)], 1.0f);
   }
 
+  void theEndHoleRampGrowsWithTheInfill() {
+    // [ENDHOLE]'s logit gets the flat bias, and the ramp once for each
+    // token its row has written; no other token moves.
+    std::vector<SampleRow> rows(2);
+    rows[1].newTokens = 3;
+    const std::int64_t vocab = Tokenizer::kMetaCount + 4;
+    std::vector<float> logits(std::size_t(2 * vocab), 1.0f);
+    std::vector<std::uint8_t> banned;
+    SampleOptions o;
+    o.guard = false;
+    o.endHoleBias = 4.0;
+    o.endHoleRamp = 1.5;
+    shapeLogits(logits.data(), vocab, rows, {0, 0}, o, nullptr, banned);
+    QCOMPARE(logits[std::size_t(Tokenizer::kEndHole)], 5.0f);
+    QCOMPARE(logits[std::size_t(vocab + Tokenizer::kEndHole)], 9.5f);
+    QCOMPARE(logits[std::size_t(vocab - 1)], 1.0f);
+    QCOMPARE(logits[std::size_t(2 * vocab - 1)], 1.0f);
+    // Without a ramp, the flat bias alone, however long the infill.
+    o.endHoleRamp = 0.0;
+    std::fill(logits.begin(), logits.end(), 1.0f);
+    shapeLogits(logits.data(), vocab, rows, {0, 0}, o, nullptr, banned);
+    QCOMPARE(logits[std::size_t(vocab + Tokenizer::kEndHole)], 5.0f);
+  }
+
   void aGivenUpRowEndsAtEachTrysLongestFirst() {
     // heldRowEnd: every try's longest text is judged before any try's
     // second; texts are judged tidied, each once, at most kHeldEndTries.

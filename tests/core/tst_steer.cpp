@@ -333,6 +333,10 @@ private Q_SLOTS:
     s.seedLocal = 0.25;
     QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "spec").seedLocal, 0.25);
     QCOMPARE(storedWithout(s, {",\"seed_local\":0.25"}).seedLocal, 0.0);
+    // The [ENDHOLE] ramp: kept, and none for a run stored without it.
+    s.endHoleRamp = 0.75;
+    QCOMPARE(steer::SteerSpec::fromJson(s.toJson(), "spec").endHoleRamp, 0.75);
+    QCOMPARE(storedWithout(s, {",\"endhole_ramp\":0.75"}).endHoleRamp, 0.0);
     for (const double bad : {-0.1, 1.5}) {
       auto b = s;
       b.seedLocal = bad;
