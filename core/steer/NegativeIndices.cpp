@@ -9,7 +9,7 @@ namespace steerbench::steer {
 std::vector<NegativeIndex> negativeIndices(const SubscriptForms& forms) {
   std::vector<NegativeIndex> out;
   for (const auto& a : forms.accesses()) {
-    if (a.conditional || a.index.constant >= 0) continue;
+    if (a.itemZeroMayMiss || a.index.constant >= 0) continue;
     bool ids = false, only = true; // some id, and ids with positive coefficients alone
     for (const auto& [t, c] : a.index.terms) {
       if (c == 0) continue;

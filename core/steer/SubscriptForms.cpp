@@ -133,6 +133,12 @@ struct SubscriptForms::Reading {
         if (r.terms.empty() && scale(l, r.constant)) return l;
         break;
       }
+      case clang::BO_Shl: { // `d << 2` is 4 d
+        SubscriptForm l = form(b->getLHS(), depth);
+        const SubscriptForm r = form(b->getRHS(), depth);
+        if (r.terms.empty() && r.constant >= 0 && r.constant < 40 && scale(l, 1LL << r.constant)) return l;
+        break;
+      }
       default:
         break;
       }
@@ -215,6 +221,12 @@ struct SubscriptForms::Reading {
     if (const auto* i = llvm::dyn_cast<clang::IfStmt>(s)) {
       walk(i->getInit(), Role::Read);
       walk(i->getCond(), Role::Read);
+      if (!i->getInit() && !i->getConditionVariable() && holdsForItemZero(i->getCond())) {
+        ++passedByItemZero; // work-item 0 takes the then branch
+        conditionally({i->getThen()});
+        --passedByItemZero;
+        return conditionally({i->getElse()});
+      }
       return conditionally({i->getThen(), i->getElse()});
     }
     if (const auto* f = llvm::dyn_cast<clang::ForStmt>(s)) {
@@ -248,6 +260,43 @@ struct SubscriptForms::Reading {
       walk(child, Role::Read);
   }
 
+  /// The value of `e` for work-item 0 when it is known: an index of ids and
+  /// a constant (every id is 0 there: the driver runs without a global offset).
+  std::optional<long long> atItemZero(const clang::Expr* e) {
+    const SubscriptForm f = form(e);
+    for (const auto& [t, c] : f.terms)
+      if (c != 0 && kinds[t] != TermKind::Id) return std::nullopt;
+    return f.constant;
+  }
+
+  /// A condition that surely holds for work-item 0: `k == 0`, `!k`, `i < 4`
+  /// for ids k and i, and `&&` and `||` of such.
+  bool holdsForItemZero(const clang::Expr* e) {
+    e = e->IgnoreParenImpCasts();
+    if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e); u && u->getOpcode() == clang::UO_LNot) {
+      const auto v = u->getSubExpr()->getType()->isIntegerType() ? atItemZero(u->getSubExpr()) : std::nullopt;
+      return v && *v == 0;
+    }
+    const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e);
+    if (!b) return false;
+    if (b->getOpcode() == clang::BO_LAnd) return holdsForItemZero(b->getLHS()) && holdsForItemZero(b->getRHS());
+    if (b->getOpcode() == clang::BO_LOr) return holdsForItemZero(b->getLHS()) || holdsForItemZero(b->getRHS());
+    if (!b->isComparisonOp() || !b->getLHS()->IgnoreParenImpCasts()->getType()->isIntegerType() ||
+        !b->getRHS()->IgnoreParenImpCasts()->getType()->isIntegerType())
+      return false;
+    const auto l = atItemZero(b->getLHS()), r = atItemZero(b->getRHS());
+    if (!l || !r) return false;
+    switch (b->getOpcode()) {
+    case clang::BO_EQ: return *l == *r;
+    case clang::BO_NE: return *l != *r;
+    case clang::BO_LT: return *l < *r;
+    case clang::BO_LE: return *l <= *r;
+    case clang::BO_GT: return *l > *r;
+    case clang::BO_GE: return *l >= *r;
+    default: return false;
+    }
+  }
+
   void conditionally(std::initializer_list<const clang::Stmt*> parts) {
     ++conditional;
     for (const clang::Stmt* p : parts)
@@ -260,8 +309,8 @@ struct SubscriptForms::Reading {
     SubscriptForm offset;
     const auto* buffer = root(base, offset);
     if (!buffer || !sum(offset, index, 1)) return;
-    found.push_back(
-        {at, buffer, std::move(offset), role == Role::Store || role == Role::Update, conditional > 0 || exited});
+    found.push_back({at, buffer, std::move(offset), role == Role::Store || role == Role::Update,
+                     conditional > 0 || exited, conditional > passedByItemZero || exited});
   }
 
   clang::ASTContext& ast;
@@ -270,6 +319,7 @@ struct SubscriptForms::Reading {
   std::map<std::string, TermKind> kinds;
   std::vector<BufferAccess> found;
   int conditional = 0;
+  int passedByItemZero = 0; ///< of the `conditional` around, branches work-item 0 surely takes
   bool exited = false;
 };
 

@@ -1,6 +1,6 @@
 // A kernel's accesses to its global buffers, each index read as a sum of
 // terms with integer coefficients and a constant: `a[2 * d + e - 1]` is
-// 2 d + e - 1. Terms are work-item ids, variables, and whatever the reading
+// 2 d + e - 1, `a[(d << 2) - 1]` is 4 d - 1. Terms are work-item ids, variables, and whatever the reading
 // cannot take further (`d * w`, `b[i]`, `d >> 1`), each a term of its own by
 // its text. A variable assigned once, by its declaration or one `=`, is read
 // through its value; a pointer set once to a kernel's buffer (`global float
@@ -42,6 +42,9 @@ struct BufferAccess {
   SubscriptForm index;                        ///< the element, from the buffer's start as the host passed it
   bool store = false;                         ///< a store (`=`, `+=`, `++`): the element is written
   bool conditional = false;                   ///< under a branch, a loop, `&&`, `||` or `?:`, or past a return that may be taken
+  /// Work-item 0 may not reach it: it is conditional, but for branches whose
+  /// condition surely holds for work-item 0 (`if (k == 0)` of a local id k).
+  bool itemZeroMayMiss = false;
 };
 
 class SubscriptForms {

@@ -171,6 +171,13 @@ private Q_SLOTS:
             "  int j = get_global_id(1);\n  global float *q = b + 1;\n  a[i] = q[2 * i + j - 1];");
     variant("buffer-rewind, below the start after a return", "buffer-rewind", "  a[i] = b[i + n];\n  a[i] += b[i - 1];",
             "  if (i == 0)\n    return;\n  a[i] = b[i + n];\n  a[i] += b[i - 1];");
+    // A shift is a positive coefficient; a branch work-item 0 takes keeps it from nothing.
+    variant("buffer-rewind, below the start through a shift", "buffer-rewind",
+            "  size_t o = get_group_id(0) << 2;\n  a[i] = b[o - 1];",
+            "  size_t o = get_group_id(0) << 2;\n  if (o > 0)\n    a[i] = b[o - 1];");
+    variant("buffer-rewind, below the start in a branch work-item 0 takes", "buffer-rewind",
+            "  int k = get_local_id(0);\n  if (k == 0 && i < 4)\n    a[i] = b[i - 1];",
+            "  int k = get_local_id(0);\n  if (k != 0 || i >= 4)\n    a[i] = b[i - 1];");
     // An element another work-item stores, with nothing to order the two;
     // kept: the work-item's own elements, elements no two work-items share,
     // and a shift by an argument (a bitonic sort's pairs), which the text cannot judge.
