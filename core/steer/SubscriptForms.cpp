@@ -8,6 +8,7 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <optional>
 #include <set>
 
@@ -260,13 +261,52 @@ struct SubscriptForms::Reading {
       walk(child, Role::Read);
   }
 
-  /// The value of `e` for work-item 0 when it is known: an index of ids and
-  /// a constant (every id is 0 there: the driver runs without a global offset).
-  std::optional<long long> atItemZero(const clang::Expr* e) {
-    const SubscriptForm f = form(e);
-    for (const auto& [t, c] : f.terms)
-      if (c != 0 && kinds[t] != TermKind::Id) return std::nullopt;
-    return f.constant;
+  /// The value of `e` for work-item 0 when it is surely known: integer
+  /// constants, ids (all 0 there: the driver runs without a global offset),
+  /// variables set once to such, and `+`, `-`, `*` and `<<` of them, where
+  /// every step's value fits its type as it is (a `k - 1` of an unsigned k
+  /// wraps, a cast to `uchar` may: neither is known).
+  std::optional<long long> atItemZero(const clang::Expr* e, int depth = 0) {
+    constexpr long long kBound = 1LL << 31; // operands stay small: products and sums cannot overflow
+    if (depth > kDepth) return std::nullopt;
+    e = e->IgnoreParens();
+    std::optional<long long> v;
+    if (const auto* c = llvm::dyn_cast<clang::CastExpr>(e)) {
+      if (c->getCastKind() == clang::CK_IntegralCast || c->getCastKind() == clang::CK_NoOp ||
+          c->getCastKind() == clang::CK_LValueToRValue)
+        v = atItemZero(c->getSubExpr(), depth);
+    } else if (const auto* l = llvm::dyn_cast<clang::IntegerLiteral>(e)) {
+      if (l->getValue().getActiveBits() < 32) v = (long long)l->getValue().getZExtValue();
+    } else if (const auto* call = llvm::dyn_cast<clang::CallExpr>(e)) {
+      if (isWorkItemId(call->getDirectCallee())) v = 0;
+    } else if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
+      const auto* var = llvm::dyn_cast<clang::VarDecl>(r->getDecl());
+      const auto* u = var ? assignments.of(var) : nullptr;
+      if (u && u->only && !llvm::isa<clang::ParmVarDecl>(var)) {
+        v = atItemZero(u->only, depth + 1);
+        if (v && !fits(*v, var->getType())) v.reset(); // the value converted to the variable's type
+      }
+    } else if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e)) {
+      const auto l = atItemZero(b->getLHS(), depth), r = atItemZero(b->getRHS(), depth);
+      if (l && r) switch (b->getOpcode()) {
+        case clang::BO_Add: v = *l + *r; break;
+        case clang::BO_Sub: v = *l - *r; break;
+        case clang::BO_Mul: v = *l * *r; break;
+        case clang::BO_Shl: if (*l >= 0 && *r >= 0 && *r < 31) v = *l << *r; break;
+        default: break;
+        }
+    }
+    if (!v || *v <= -kBound || *v >= kBound || !e->getType()->isIntegerType() || !fits(*v, e->getType()))
+      return std::nullopt;
+    return v;
+  }
+
+  /// `v` is a value of integer type `t` as it is, without wrapping.
+  bool fits(long long v, clang::QualType t) const {
+    if (!t->isIntegerType()) return false;
+    const unsigned width = std::min(62u, unsigned(ast.getIntWidth(t)));
+    if (t->isUnsignedIntegerType()) return v >= 0 && v < (1LL << width);
+    return v >= -(1LL << (width - 1)) && v < (1LL << (width - 1));
   }
 
   /// A condition that surely holds for work-item 0: `k == 0`, `!k`, `i < 4`
@@ -274,16 +314,16 @@ struct SubscriptForms::Reading {
   bool holdsForItemZero(const clang::Expr* e) {
     e = e->IgnoreParenImpCasts();
     if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e); u && u->getOpcode() == clang::UO_LNot) {
-      const auto v = u->getSubExpr()->getType()->isIntegerType() ? atItemZero(u->getSubExpr()) : std::nullopt;
+      const auto v = atItemZero(u->getSubExpr());
       return v && *v == 0;
     }
     const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e);
     if (!b) return false;
     if (b->getOpcode() == clang::BO_LAnd) return holdsForItemZero(b->getLHS()) && holdsForItemZero(b->getRHS());
     if (b->getOpcode() == clang::BO_LOr) return holdsForItemZero(b->getLHS()) || holdsForItemZero(b->getRHS());
-    if (!b->isComparisonOp() || !b->getLHS()->IgnoreParenImpCasts()->getType()->isIntegerType() ||
-        !b->getRHS()->IgnoreParenImpCasts()->getType()->isIntegerType())
-      return false;
+    if (!b->isComparisonOp()) return false;
+    // Each side as converted for the comparison: a negative value of an
+    // unsigned comparison is not known.
     const auto l = atItemZero(b->getLHS()), r = atItemZero(b->getRHS());
     if (!l || !r) return false;
     switch (b->getOpcode()) {
@@ -310,7 +350,7 @@ struct SubscriptForms::Reading {
     const auto* buffer = root(base, offset);
     if (!buffer || !sum(offset, index, 1)) return;
     found.push_back({at, buffer, std::move(offset), role == Role::Store || role == Role::Update,
-                     conditional > 0 || exited, conditional > passedByItemZero || exited});
+                     conditional > passedByItemZero || exited});
   }
 
   clang::ASTContext& ast;

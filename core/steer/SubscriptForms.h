@@ -41,8 +41,8 @@ struct BufferAccess {
   const clang::ParmVarDecl* buffer = nullptr; ///< the kernel's global buffer
   SubscriptForm index;                        ///< the element, from the buffer's start as the host passed it
   bool store = false;                         ///< a store (`=`, `+=`, `++`): the element is written
-  bool conditional = false;                   ///< under a branch, a loop, `&&`, `||` or `?:`, or past a return that may be taken
-  /// Work-item 0 may not reach it: it is conditional, but for branches whose
+  /// Work-item 0 may not reach it: under a branch, a loop, `&&`, `||` or
+  /// `?:`, or past a return that may be taken, but for branches whose
   /// condition surely holds for work-item 0 (`if (k == 0)` of a local id k).
   bool itemZeroMayMiss = false;
 };

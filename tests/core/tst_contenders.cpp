@@ -178,6 +178,10 @@ private Q_SLOTS:
     variant("buffer-rewind, below the start in a branch work-item 0 takes", "buffer-rewind",
             "  int k = get_local_id(0);\n  if (k == 0 && i < 4)\n    a[i] = b[i - 1];",
             "  int k = get_local_id(0);\n  if (k != 0 || i >= 4)\n    a[i] = b[i - 1];");
+    // An unsigned k - 1 wraps for work-item 0: the branch keeps it away.
+    variant("buffer-rewind, below the start in an unsigned branch work-item 0 takes", "buffer-rewind",
+            "  uint k = get_local_id(0);\n  if (k + 1 < 15)\n    a[i] = b[i - 1];",
+            "  uint k = get_local_id(0);\n  if (k - 1 < 15)\n    a[i] = b[i - 1];");
     // An element another work-item stores, with nothing to order the two;
     // kept: the work-item's own elements, elements no two work-items share,
     // and a shift by an argument (a bitonic sort's pairs), which the text cannot judge.
