@@ -1,7 +1,8 @@
 // Subscripts of a kernel's buffer that work-item 0 takes below the start the
 // host passed: `a[d - 2]`, `b[2 * i + j - 1]` with d, i and j ids, where no
 // branch, loop or earlier return can keep work-item 0 from them (a stencil's
-// `if (i > 0)` does; `if (k == 0)` of a local id k does not). The index, read as steer/SubscriptForms reads it,
+// `if (i > 0)` does; `if (k == 0)` of a local id k does not), and a loop's
+// first pass: `a[f - 3]` in `for (int f = 0; f < n; f += 8)`, if it runs. The index, read as steer/SubscriptForms reads it,
 // holds ids with positive coefficients and nothing else but a negative
 // constant. Steering wrote them by adding `- 2` to a subscript, and the
 // driver found them reading an element or two before the buffer; reported

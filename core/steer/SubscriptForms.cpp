@@ -233,7 +233,16 @@ struct SubscriptForms::Reading {
     if (const auto* f = llvm::dyn_cast<clang::ForStmt>(s)) {
       walk(f->getInit(), Role::Read);
       walk(f->getCond(), Role::Read);
-      return conditionally({f->getBody(), f->getInc()});
+      const auto counter = firstPassOf(*f);
+      if (!counter) return conditionally({f->getBody(), f->getInc()});
+      // Its first pass, if it runs: the counter holds its first value there.
+      const auto before = firstPass;
+      firstPass[counter->first] = counter->second;
+      ++passedByItemZero;
+      conditionally({f->getBody()});
+      --passedByItemZero;
+      firstPass = before;
+      return conditionally({f->getInc()});
     }
     if (const auto* w = llvm::dyn_cast<clang::WhileStmt>(s)) {
       walk(w->getCond(), Role::Read);
@@ -301,6 +310,80 @@ struct SubscriptForms::Reading {
     return v;
   }
 
+  /// A for loop's counter (by its name, as a term reads it) and its value
+  /// on work-item 0's first pass: set by the loop's header to a value
+  /// atItemZero knows (`int f = 0`, `k = get_global_id(0)`), written in
+  /// the loop by its step alone, and a condition not known to fail at once.
+  std::optional<std::pair<std::string, long long>> firstPassOf(const clang::ForStmt& f) {
+    const clang::VarDecl* var = nullptr;
+    const clang::Expr* value = nullptr;
+    if (const auto* d = llvm::dyn_cast_or_null<clang::DeclStmt>(f.getInit()); d && d->isSingleDecl()) {
+      var = llvm::dyn_cast<clang::VarDecl>(d->getSingleDecl());
+      value = var ? var->getInit() : nullptr;
+    } else if (const auto* b = llvm::dyn_cast_or_null<clang::BinaryOperator>(f.getInit());
+               b && b->getOpcode() == clang::BO_Assign) {
+      if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(b->getLHS()->IgnoreParens()))
+        var = llvm::dyn_cast<clang::VarDecl>(r->getDecl());
+      value = b->getRHS();
+    }
+    if (!var || !value || llvm::isa<clang::ParmVarDecl>(var) || !var->getType()->isIntegerType()) return std::nullopt;
+    if (!writes(f.getInc(), var) || writtenIn(f.getBody(), var)) return std::nullopt; // the step alone moves it
+    const auto first = atItemZero(value);
+    if (!first || !fits(*first, var->getType())) return std::nullopt;
+    if (f.getCond() && failsAtOnce(f.getCond(), var, *first)) return std::nullopt;
+    return std::make_pair(var->getNameAsString(), *first);
+  }
+
+  /// `s` writes `var` (the loop's step: `f++`, `f += 8`).
+  static bool writes(const clang::Stmt* s, const clang::VarDecl* var) {
+    if (!s) return false;
+    const clang::Expr* target = nullptr;
+    if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(s); u && u->isIncrementDecrementOp()) target = u->getSubExpr();
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(s); b && b->isAssignmentOp()) target = b->getLHS();
+    if (const auto* r = target ? llvm::dyn_cast<clang::DeclRefExpr>(target->IgnoreParens()) : nullptr)
+      return r->getDecl() == var;
+    return false;
+  }
+
+  /// Something in `s` writes `var` or takes its address.
+  static bool writtenIn(const clang::Stmt* s, const clang::VarDecl* var) {
+    if (!s) return false;
+    const clang::Expr* target = nullptr;
+    if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(s);
+        u && (u->isIncrementDecrementOp() || u->getOpcode() == clang::UO_AddrOf))
+      target = u->getSubExpr();
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(s); b && b->isAssignmentOp()) target = b->getLHS();
+    if (const auto* r = target ? llvm::dyn_cast<clang::DeclRefExpr>(target->IgnoreParens()) : nullptr;
+        r && r->getDecl() == var)
+      return true;
+    for (const clang::Stmt* child : s->children())
+      if (writtenIn(child, var)) return true;
+    return false;
+  }
+
+  /// The loop's condition surely fails on its first test (`f < 0` with f
+  /// from 0): its body never runs.
+  bool failsAtOnce(const clang::Expr* cond, const clang::VarDecl* var, long long first) {
+    const auto* b = llvm::dyn_cast<clang::BinaryOperator>(cond->IgnoreParenImpCasts());
+    if (!b || !b->isComparisonOp()) return false;
+    auto side = [&](const clang::Expr* e) -> std::optional<long long> {
+      if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts()); r && r->getDecl() == var)
+        return first;
+      return atItemZero(e);
+    };
+    const auto l = side(b->getLHS()), r = side(b->getRHS());
+    if (!l || !r) return false;
+    switch (b->getOpcode()) {
+    case clang::BO_EQ: return *l != *r;
+    case clang::BO_NE: return *l == *r;
+    case clang::BO_LT: return *l >= *r;
+    case clang::BO_LE: return *l > *r;
+    case clang::BO_GT: return *l <= *r;
+    case clang::BO_GE: return *l < *r;
+    default: return false;
+    }
+  }
+
   /// `v` is a value of integer type `t` as it is, without wrapping.
   bool fits(long long v, clang::QualType t) const {
     if (!t->isIntegerType()) return false;
@@ -350,7 +433,7 @@ struct SubscriptForms::Reading {
     const auto* buffer = root(base, offset);
     if (!buffer || !sum(offset, index, 1)) return;
     found.push_back({at, buffer, std::move(offset), role == Role::Store || role == Role::Update,
-                     conditional > passedByItemZero || exited});
+                     conditional > passedByItemZero || exited, firstPass});
   }
 
   clang::ASTContext& ast;
@@ -359,7 +442,8 @@ struct SubscriptForms::Reading {
   std::map<std::string, TermKind> kinds;
   std::vector<BufferAccess> found;
   int conditional = 0;
-  int passedByItemZero = 0; ///< of the `conditional` around, branches work-item 0 surely takes
+  int passedByItemZero = 0; ///< of the `conditional` around, branches work-item 0 surely takes (or a loop's first pass)
+  std::map<std::string, long long> firstPass; ///< the counters of the loops around, on their first pass
   bool exited = false;
 };
 

@@ -43,8 +43,13 @@ struct BufferAccess {
   bool store = false;                         ///< a store (`=`, `+=`, `++`): the element is written
   /// Work-item 0 may not reach it: under a branch, a loop, `&&`, `||` or
   /// `?:`, or past a return that may be taken, but for branches whose
-  /// condition surely holds for work-item 0 (`if (k == 0)` of a local id k).
+  /// condition surely holds for work-item 0 (`if (k == 0)` of a local id k)
+  /// and the first pass of a loop with a counter (firstPass), if it runs.
   bool itemZeroMayMiss = false;
+  /// The counters of the for loops around it, by name, and the value each
+  /// holds on work-item 0's first pass (`f` of `for (int f = 0; f < n; f += 8)`:
+  /// 0): set by the loop's header, and in the loop by its step alone.
+  std::map<std::string, long long> firstPass;
 };
 
 class SubscriptForms {

@@ -178,6 +178,13 @@ private Q_SLOTS:
     variant("buffer-rewind, below the start in a branch work-item 0 takes", "buffer-rewind",
             "  int k = get_local_id(0);\n  if (k == 0 && i < 4)\n    a[i] = b[i - 1];",
             "  int k = get_local_id(0);\n  if (k != 0 || i >= 4)\n    a[i] = b[i - 1];");
+    // A loop counter on its first pass: below the start if the loop runs at all.
+    variant("buffer-rewind, a loop counter's first pass", "buffer-rewind",
+            "  float s = 0.0f;\n  for (int f = 0; f < n; f += 8)\n    s += b[f - 3];\n  a[i] = s;",
+            "  float s = 0.0f;\n  for (int f = 3; f < n; f += 8)\n    s += b[f - 3];\n  a[i] = s;");
+    variant("buffer-rewind, a loop from the id", "buffer-rewind",
+            "  for (int k = i; k < n; k += 64)\n    a[k] = b[k - 1];",
+            "  for (int k = i; k < n; k += 64)\n    if (k > 0)\n      a[k] = b[k - 1];");
     // An unsigned k - 1 wraps for work-item 0: the branch keeps it away.
     variant("buffer-rewind, below the start in an unsigned branch work-item 0 takes", "buffer-rewind",
             "  uint k = get_local_id(0);\n  if (k + 1 < 15)\n    a[i] = b[i - 1];",
