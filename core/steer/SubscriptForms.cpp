@@ -9,6 +9,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <set>
 
@@ -76,7 +77,7 @@ private:
 } // namespace
 
 struct SubscriptForms::Reading {
-  Reading(const clang::FunctionDecl& kernel, clang::ASTContext& context) : ast(context) {
+  Reading(const clang::FunctionDecl& kernel, clang::ASTContext& context) : ast(context), body(kernel.getBody()) {
     assignments.TraverseStmt(kernel.getBody());
     for (bool changed = true; changed;) { // which variables vary: until nothing changes
       changed = false;
@@ -235,7 +236,7 @@ struct SubscriptForms::Reading {
       walk(f->getCond(), Role::Read);
       const auto counter = firstPassOf(*f);
       if (!counter) return conditionally({f->getBody(), f->getInc()});
-      // Its first pass, if it runs: the counter holds its first value there.
+      // Its first pass, which runs: the counter holds its first value there.
       const auto before = firstPass;
       firstPass[counter->first] = counter->second;
       ++passedByItemZero;
@@ -310,11 +311,14 @@ struct SubscriptForms::Reading {
     return v;
   }
 
-  /// A for loop's counter (by its name, as a term reads it) and its value
-  /// on work-item 0's first pass: set by the loop's header to a value
-  /// atItemZero knows (`int f = 0`, `k = get_global_id(0)`), written in
-  /// the loop by its step alone, and a condition not known to fail at once.
-  std::optional<std::pair<std::string, long long>> firstPassOf(const clang::ForStmt& f) {
+  /// A for loop's counter and its value on work-item 0's first pass: set
+  /// by the loop's header to a value atItemZero knows (`int f = 0`, `k =
+  /// get_global_id(0)`), written in the loop by its step alone, its address
+  /// taken nowhere, and a condition that holds on that pass: known to, or
+  /// read from the counter and values every work-item shares alone (`f <
+  /// n`: the host's sizes let the loop run), not from ids or the counters
+  /// of loops around it (`g < f` in a triangular nest first runs later).
+  std::optional<std::pair<const clang::VarDecl*, long long>> firstPassOf(const clang::ForStmt& f) {
     const clang::VarDecl* var = nullptr;
     const clang::Expr* value = nullptr;
     if (const auto* d = llvm::dyn_cast_or_null<clang::DeclStmt>(f.getInit()); d && d->isSingleDecl()) {
@@ -326,12 +330,112 @@ struct SubscriptForms::Reading {
         var = llvm::dyn_cast<clang::VarDecl>(r->getDecl());
       value = b->getRHS();
     }
-    if (!var || !value || llvm::isa<clang::ParmVarDecl>(var) || !var->getType()->isIntegerType()) return std::nullopt;
-    if (!writes(f.getInc(), var) || writtenIn(f.getBody(), var)) return std::nullopt; // the step alone moves it
+    if (!var || !value || !f.getCond() || llvm::isa<clang::ParmVarDecl>(var) || !var->getType()->isIntegerType())
+      return std::nullopt;
+    if (!writes(f.getInc(), var) || writtenIn(f.getBody(), var) || writtenIn(f.getCond(), var) ||
+        addressTaken(body, var))
+      return std::nullopt; // the step alone moves it
     const auto first = atItemZero(value);
     if (!first || !fits(*first, var->getType())) return std::nullopt;
-    if (f.getCond() && failsAtOnce(f.getCond(), var, *first)) return std::nullopt;
-    return std::make_pair(var->getNameAsString(), *first);
+    const auto holds = atFirstPass(f.getCond(), var, *first);
+    if (holds ? *holds == 0 : !shared(f.getCond(), var)) return std::nullopt;
+    return std::make_pair(var, *first);
+  }
+
+  /// The value of `e` on the loop's first pass for work-item 0, `var` at
+  /// `first`, when it is known: comparisons, `&&`, `||` and `!` give 0 or 1.
+  std::optional<long long> atFirstPass(const clang::Expr* e, const clang::VarDecl* var, long long first) {
+    e = e->IgnoreParenImpCasts();
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e); r && r->getDecl() == var) return first;
+    if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e); u && u->getOpcode() == clang::UO_LNot) {
+      const auto v = atFirstPass(u->getSubExpr(), var, first);
+      return v ? std::optional<long long>(*v == 0) : std::nullopt;
+    }
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e)) {
+      if (b->getOpcode() == clang::BO_LAnd || b->getOpcode() == clang::BO_LOr) {
+        const auto l = atFirstPass(b->getLHS(), var, first), r = atFirstPass(b->getRHS(), var, first);
+        const bool isAnd = b->getOpcode() == clang::BO_LAnd;
+        if (l && (*l != 0) != isAnd) return *l != 0; // decided by its left side
+        if (r && (*r != 0) != isAnd) return *r != 0;
+        if (l && r) return isAnd;
+        return std::nullopt;
+      }
+      if (b->isComparisonOp()) {
+        // A side that is the counter, possibly converted, takes its value;
+        // anything else must be known for work-item 0.
+        auto side = [&](const clang::Expr* x) -> std::optional<long long> {
+          const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(x->IgnoreParenImpCasts());
+          if (r && r->getDecl() == var) return fits(first, x->getType()) ? std::optional<long long>(first) : std::nullopt;
+          return atItemZero(x);
+        };
+        const auto l = side(b->getLHS()), r = side(b->getRHS());
+        if (!l || !r) return std::nullopt;
+        switch (b->getOpcode()) {
+        case clang::BO_EQ: return *l == *r;
+        case clang::BO_NE: return *l != *r;
+        case clang::BO_LT: return *l < *r;
+        case clang::BO_LE: return *l <= *r;
+        case clang::BO_GT: return *l > *r;
+        case clang::BO_GE: return *l >= *r;
+        default: return std::nullopt;
+        }
+      }
+    }
+    return atItemZero(e);
+  }
+
+  /// `e` reads nothing but `var` and values every work-item shares: no id,
+  /// no variable computed from one, no counter of a loop around.
+  bool shared(const clang::Stmt* e, const clang::VarDecl* var) const {
+    if (!e) return true;
+    if (const auto* c = llvm::dyn_cast<clang::CallExpr>(e); c && isWorkItemId(c->getDirectCallee())) return false;
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e))
+      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()); v && v != var)
+        if (varying.count(v) || firstPass.count(v)) return false;
+    for (const clang::Stmt* child : e->children())
+      if (!shared(child, var)) return false;
+    return true;
+  }
+
+  /// Somewhere in `s` the address of `var` is taken.
+  static bool addressTaken(const clang::Stmt* s, const clang::VarDecl* var) {
+    if (!s) return false;
+    if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(s); u && u->getOpcode() == clang::UO_AddrOf)
+      if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(u->getSubExpr()->IgnoreParens()); r && r->getDecl() == var)
+        return true;
+    for (const clang::Stmt* child : s->children())
+      if (addressTaken(child, var)) return true;
+    return false;
+  }
+
+  /// The counters a subscript's index names itself, with their first
+  /// values, when the index can be read on the first pass: an index of a
+  /// buffer itself (no offset of a pointer set before), whose variables are
+  /// the counters or reach none through their values, and with no cast to a
+  /// type narrower than int (`(uchar)(f - 1)` wraps). Else none.
+  std::map<std::string, long long> countersOf(const clang::Expr* at, const SubscriptForm& offset) {
+    const auto* a = llvm::dyn_cast<clang::ArraySubscriptExpr>(at);
+    if (firstPass.empty() || !a || !offset.terms.empty()) return {};
+    std::map<std::string, long long> named;
+    bool ok = true;
+    std::function<void(const clang::Stmt*, bool, int)> visit = [&](const clang::Stmt* x, bool direct, int depth) {
+      if (!x || !ok) return;
+      if (const auto* c = llvm::dyn_cast<clang::ExplicitCastExpr>(x);
+          c && c->getType()->isIntegerType() && ast.getIntWidth(c->getType()) < 32)
+        ok = false;
+      if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(x))
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl())) {
+          if (const auto it = firstPass.find(v); it != firstPass.end()) {
+            if (!direct) ok = false; // a counter's value read through another variable: another time's
+            else named[v->getNameAsString()] = it->second;
+          } else if (const auto* u = assignments.of(v); u && u->only && depth < kDepth)
+            visit(u->only, false, depth + 1);
+        }
+      for (const clang::Stmt* child : x->children())
+        visit(child, direct, depth);
+    };
+    visit(a->getIdx(), true, 0);
+    return ok ? named : std::map<std::string, long long>{};
   }
 
   /// `s` writes `var` (the loop's step: `f++`, `f += 8`).
@@ -359,29 +463,6 @@ struct SubscriptForms::Reading {
     for (const clang::Stmt* child : s->children())
       if (writtenIn(child, var)) return true;
     return false;
-  }
-
-  /// The loop's condition surely fails on its first test (`f < 0` with f
-  /// from 0): its body never runs.
-  bool failsAtOnce(const clang::Expr* cond, const clang::VarDecl* var, long long first) {
-    const auto* b = llvm::dyn_cast<clang::BinaryOperator>(cond->IgnoreParenImpCasts());
-    if (!b || !b->isComparisonOp()) return false;
-    auto side = [&](const clang::Expr* e) -> std::optional<long long> {
-      if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts()); r && r->getDecl() == var)
-        return first;
-      return atItemZero(e);
-    };
-    const auto l = side(b->getLHS()), r = side(b->getRHS());
-    if (!l || !r) return false;
-    switch (b->getOpcode()) {
-    case clang::BO_EQ: return *l != *r;
-    case clang::BO_NE: return *l == *r;
-    case clang::BO_LT: return *l >= *r;
-    case clang::BO_LE: return *l > *r;
-    case clang::BO_GT: return *l <= *r;
-    case clang::BO_GE: return *l < *r;
-    default: return false;
-    }
   }
 
   /// `v` is a value of integer type `t` as it is, without wrapping.
@@ -431,9 +512,11 @@ struct SubscriptForms::Reading {
     if (role == Role::Address) return;
     SubscriptForm offset;
     const auto* buffer = root(base, offset);
-    if (!buffer || !sum(offset, index, 1)) return;
+    if (!buffer) return;
+    auto counters = countersOf(at, offset);
+    if (!sum(offset, index, 1)) return;
     found.push_back({at, buffer, std::move(offset), role == Role::Store || role == Role::Update,
-                     conditional > passedByItemZero || exited, firstPass});
+                     conditional > passedByItemZero || exited, std::move(counters)});
   }
 
   clang::ASTContext& ast;
@@ -443,7 +526,8 @@ struct SubscriptForms::Reading {
   std::vector<BufferAccess> found;
   int conditional = 0;
   int passedByItemZero = 0; ///< of the `conditional` around, branches work-item 0 surely takes (or a loop's first pass)
-  std::map<std::string, long long> firstPass; ///< the counters of the loops around, on their first pass
+  std::map<const clang::VarDecl*, long long> firstPass; ///< the counters of the loops around, on their first pass
+  const clang::Stmt* body = nullptr;                     ///< the kernel's
   bool exited = false;
 };
 

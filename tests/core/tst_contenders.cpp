@@ -185,6 +185,20 @@ private Q_SLOTS:
     variant("buffer-rewind, a loop from the id", "buffer-rewind",
             "  for (int k = i; k < n; k += 64)\n    a[k] = b[k - 1];",
             "  for (int k = i; k < n; k += 64)\n    if (k > 0)\n      a[k] = b[k - 1];");
+    // Kept: a nest whose inner loop first runs on a later pass of the outer,
+    // a loop work-item 0 never enters, a counter read at another time.
+    variant("buffer-rewind, a square nest", "buffer-rewind",
+            "  float s = 0.0f;\n  for (int f = 0; f < n; f++)\n    for (int g = 0; g < n; g++)\n"
+            "      s += b[f - 1 - g];\n  a[i] = s;",
+            "  float s = 0.0f;\n  for (int f = 0; f < n; f++)\n    for (int g = 0; g < f; g++)\n"
+            "      s += b[f - 1 - g];\n  a[i] = s;");
+    variant("buffer-rewind, a loop work-item 0 enters", "buffer-rewind",
+            "  float s = 0.0f;\n  for (int k = i; k >= 0; k--)\n    s += b[k - 1];\n  a[i] = s;",
+            "  float s = 0.0f;\n  for (int k = i; k; k--)\n    s += b[k - 1];\n  a[i] = s;");
+    variant("buffer-rewind, a counter read in its own loop", "buffer-rewind",
+            "  int j = n;\n  float s = 0.0f;\n  for (j = 0; j < n; j++)\n    s += b[j - 1];\n  a[i] = s;",
+            "  int j = n;\n  int t = j;\n  float s = 0.0f;\n  for (j = 0; j < n; j++)\n    s += b[t - 1] + b[j];\n"
+            "  a[i] = s;");
     // An unsigned k - 1 wraps for work-item 0: the branch keeps it away.
     variant("buffer-rewind, below the start in an unsigned branch work-item 0 takes", "buffer-rewind",
             "  uint k = get_local_id(0);\n  if (k + 1 < 15)\n    a[i] = b[i - 1];",
