@@ -386,14 +386,24 @@ struct SubscriptForms::Reading {
 
   /// `e` reads nothing but `var` and values every work-item shares: no id,
   /// no variable computed from one, no counter of a loop around.
+  /// Variables are followed through every value they are given (`m = f`
+  /// of an outer counter f is not shared).
   bool shared(const clang::Stmt* e, const clang::VarDecl* var) const {
+    std::set<const clang::VarDecl*> seen{var};
+    return shared(e, seen);
+  }
+  bool shared(const clang::Stmt* e, std::set<const clang::VarDecl*>& seen) const {
     if (!e) return true;
     if (const auto* c = llvm::dyn_cast<clang::CallExpr>(e); c && isWorkItemId(c->getDirectCallee())) return false;
     if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e))
-      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()); v && v != var)
+      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()); v && seen.insert(v).second) {
         if (varying.count(v) || firstPass.count(v)) return false;
+        if (const auto* u = assignments.of(v))
+          for (const auto* value : u->values) // each variable once: `n += ... n ...` reads itself
+            if (!shared(value, seen)) return false;
+      }
     for (const clang::Stmt* child : e->children())
-      if (!shared(child, var)) return false;
+      if (!shared(child, seen)) return false;
     return true;
   }
 
@@ -417,6 +427,7 @@ struct SubscriptForms::Reading {
     const auto* a = llvm::dyn_cast<clang::ArraySubscriptExpr>(at);
     if (firstPass.empty() || !a || !offset.terms.empty()) return {};
     std::map<std::string, long long> named;
+    std::set<std::string> others; // variables read that are no counter: a name shared with one is ambiguous
     bool ok = true;
     std::function<void(const clang::Stmt*, bool, int)> visit = [&](const clang::Stmt* x, bool direct, int depth) {
       if (!x || !ok) return;
@@ -428,13 +439,17 @@ struct SubscriptForms::Reading {
           if (const auto it = firstPass.find(v); it != firstPass.end()) {
             if (!direct) ok = false; // a counter's value read through another variable: another time's
             else named[v->getNameAsString()] = it->second;
-          } else if (const auto* u = assignments.of(v); u && u->only && depth < kDepth)
-            visit(u->only, false, depth + 1);
+          } else {
+            others.insert(v->getNameAsString());
+            if (const auto* u = assignments.of(v); u && u->only && depth < kDepth) visit(u->only, false, depth + 1);
+          }
         }
       for (const clang::Stmt* child : x->children())
         visit(child, direct, depth);
     };
     visit(a->getIdx(), true, 0);
+    for (const auto& [name, value] : named)
+      ok = ok && !others.count(name); // a term of that name may be the other variable's
     return ok ? named : std::map<std::string, long long>{};
   }
 

@@ -46,9 +46,10 @@ struct BufferAccess {
   /// condition surely holds for work-item 0 (`if (k == 0)` of a local id k)
   /// and the first pass of a loop with a counter (firstPass), if it runs.
   bool itemZeroMayMiss = false;
-  /// The counters of the for loops around it, by name, and the value each
-  /// holds on work-item 0's first pass (`f` of `for (int f = 0; f < n; f += 8)`:
-  /// 0): set by the loop's header, and in the loop by its step alone.
+  /// The counters of the for loops around it that its subscript names
+  /// itself, by name (as its index's terms), and the value each holds on
+  /// work-item 0's first pass (`f` of `for (int f = 0; f < n; f += 8)`: 0).
+  /// Empty where a name is ambiguous or the index cannot be read so.
   std::map<std::string, long long> firstPass;
 };
 

@@ -192,6 +192,11 @@ private Q_SLOTS:
             "      s += b[f - 1 - g];\n  a[i] = s;",
             "  float s = 0.0f;\n  for (int f = 0; f < n; f++)\n    for (int g = 0; g < f; g++)\n"
             "      s += b[f - 1 - g];\n  a[i] = s;");
+    variant("buffer-rewind, a square nest through a variable", "buffer-rewind",
+            "  float s = 0.0f;\n  for (int f = 0; f < n; f++) {\n    int m = n;\n    for (int g = 0; g < m; g++)\n"
+            "      s += b[f - 1 - g];\n  }\n  a[i] = s;",
+            "  float s = 0.0f;\n  for (int f = 0; f < n; f++) {\n    int m = f;\n    for (int g = 0; g < m; g++)\n"
+            "      s += b[f - 1 - g];\n  }\n  a[i] = s;");
     variant("buffer-rewind, a loop work-item 0 enters", "buffer-rewind",
             "  float s = 0.0f;\n  for (int k = i; k >= 0; k--)\n    s += b[k - 1];\n  a[i] = s;",
             "  float s = 0.0f;\n  for (int k = i; k; k--)\n    s += b[k - 1];\n  a[i] = s;");
