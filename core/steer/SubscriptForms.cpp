@@ -370,15 +370,7 @@ struct SubscriptForms::Reading {
         };
         const auto l = side(b->getLHS()), r = side(b->getRHS());
         if (!l || !r) return std::nullopt;
-        switch (b->getOpcode()) {
-        case clang::BO_EQ: return *l == *r;
-        case clang::BO_NE: return *l != *r;
-        case clang::BO_LT: return *l < *r;
-        case clang::BO_LE: return *l <= *r;
-        case clang::BO_GT: return *l > *r;
-        case clang::BO_GE: return *l >= *r;
-        default: return std::nullopt;
-        }
+        return compared(b->getOpcode(), *l, *r);
       }
     }
     return atItemZero(e);
@@ -504,15 +496,18 @@ struct SubscriptForms::Reading {
     // Each side as converted for the comparison: a negative value of an
     // unsigned comparison is not known.
     const auto l = atItemZero(b->getLHS()), r = atItemZero(b->getRHS());
-    if (!l || !r) return false;
-    switch (b->getOpcode()) {
-    case clang::BO_EQ: return *l == *r;
-    case clang::BO_NE: return *l != *r;
-    case clang::BO_LT: return *l < *r;
-    case clang::BO_LE: return *l <= *r;
-    case clang::BO_GT: return *l > *r;
-    case clang::BO_GE: return *l >= *r;
-    default: return false;
+    return l && r && compared(b->getOpcode(), *l, *r) == 1;
+  }
+
+  /// A comparison of two known values: 1 or 0.
+  static long long compared(clang::BinaryOperatorKind op, long long l, long long r) {
+    switch (op) {
+    case clang::BO_EQ: return l == r;
+    case clang::BO_NE: return l != r;
+    case clang::BO_LT: return l < r;
+    case clang::BO_LE: return l <= r;
+    case clang::BO_GT: return l > r;
+    default: return l >= r; // BO_GE: callers pass comparisons only
     }
   }
 
