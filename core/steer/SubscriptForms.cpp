@@ -326,8 +326,7 @@ struct SubscriptForms::Reading {
       value = var ? var->getInit() : nullptr;
     } else if (const auto* b = llvm::dyn_cast_or_null<clang::BinaryOperator>(f.getInit());
                b && b->getOpcode() == clang::BO_Assign) {
-      if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(b->getLHS()->IgnoreParens()))
-        var = llvm::dyn_cast<clang::VarDecl>(r->getDecl());
+      var = variableOf(b->getLHS());
       value = b->getRHS();
     }
     if (!var || !value || !f.getCond() || llvm::isa<clang::ParmVarDecl>(var) || !var->getType()->isIntegerType())
@@ -402,9 +401,9 @@ struct SubscriptForms::Reading {
   /// Somewhere in `s` the address of `var` is taken.
   static bool addressTaken(const clang::Stmt* s, const clang::VarDecl* var) {
     if (!s) return false;
-    if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(s); u && u->getOpcode() == clang::UO_AddrOf)
-      if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(u->getSubExpr()->IgnoreParens()); r && r->getDecl() == var)
-        return true;
+    if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(s);
+        u && u->getOpcode() == clang::UO_AddrOf && variableOf(u->getSubExpr()) == var)
+      return true;
     for (const clang::Stmt* child : s->children())
       if (addressTaken(child, var)) return true;
     return false;
@@ -445,28 +444,22 @@ struct SubscriptForms::Reading {
     return ok ? named : std::map<std::string, long long>{};
   }
 
-  /// `s` writes `var` (the loop's step: `f++`, `f += 8`).
-  static bool writes(const clang::Stmt* s, const clang::VarDecl* var) {
-    if (!s) return false;
-    const clang::Expr* target = nullptr;
-    if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(s); u && u->isIncrementDecrementOp()) target = u->getSubExpr();
-    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(s); b && b->isAssignmentOp()) target = b->getLHS();
-    if (const auto* r = target ? llvm::dyn_cast<clang::DeclRefExpr>(target->IgnoreParens()) : nullptr)
-      return r->getDecl() == var;
-    return false;
+  /// The variable `s` itself writes (`f++`, `f += 8`, `f = e`), or null.
+  static const clang::VarDecl* writtenBy(const clang::Stmt* s) {
+    if (const auto* u = llvm::dyn_cast_or_null<clang::UnaryOperator>(s); u && u->isIncrementDecrementOp())
+      return variableOf(u->getSubExpr());
+    if (const auto* b = llvm::dyn_cast_or_null<clang::BinaryOperator>(s); b && b->isAssignmentOp())
+      return variableOf(b->getLHS());
+    return nullptr;
   }
 
-  /// Something in `s` writes `var` or takes its address.
+  /// `s` writes `var` (the loop's step: `f++`, `f += 8`).
+  static bool writes(const clang::Stmt* s, const clang::VarDecl* var) { return s && writtenBy(s) == var; }
+
+  /// Something in `s` writes `var`.
   static bool writtenIn(const clang::Stmt* s, const clang::VarDecl* var) {
     if (!s) return false;
-    const clang::Expr* target = nullptr;
-    if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(s);
-        u && (u->isIncrementDecrementOp() || u->getOpcode() == clang::UO_AddrOf))
-      target = u->getSubExpr();
-    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(s); b && b->isAssignmentOp()) target = b->getLHS();
-    if (const auto* r = target ? llvm::dyn_cast<clang::DeclRefExpr>(target->IgnoreParens()) : nullptr;
-        r && r->getDecl() == var)
-      return true;
+    if (writtenBy(s) == var) return true;
     for (const clang::Stmt* child : s->children())
       if (writtenIn(child, var)) return true;
     return false;
